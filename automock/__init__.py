@@ -1,0 +1,85 @@
+"""automock: find what makes Python code nondeterministic, mock it, run it deterministically.
+
+The public API is imported lazily (PEP 562) so ``import automock`` and the
+pytest plugin stay cheap; heavy dependencies (libcst, anthropic, hypothesis)
+load only when the function that needs them is called.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    # errors
+    "AutomockError": "automock.errors",
+    "InputError": "automock.errors",
+    "PlanError": "automock.errors",
+    "DraftError": "automock.errors",
+    "SandboxError": "automock.errors",
+    "UnmockedAccessError": "automock.errors",
+    "MissingExtraError": "automock.errors",
+    # scan
+    "scan": "automock.analysis.scanner",
+    "ScanResult": "automock.analysis.model",
+    "FileScan": "automock.analysis.model",
+    "Touchpoint": "automock.analysis.model",
+    # plan
+    "Plan": "automock.plan.model",
+    "PlanEntry": "automock.plan.model",
+    "HttpStub": "automock.plan.model",
+    "DatabaseFixture": "automock.plan.model",
+    "load_plan": "automock.plan.io",
+    "save_plan": "automock.plan.io",
+    # drafting
+    "draft": "automock.drafting",
+    "prepare": "automock.prepare",
+    "Prepared": "automock.prepare",
+    # runtime (context managers + decorators)
+    "deterministic": "automock.runtime",
+    "frozen_clock": "automock.runtime.clock",
+    "seeded_random": "automock.runtime.entropy",
+    "mocked_network": "automock.runtime.http",
+    "faked_databases": "automock.runtime.databases",
+    # sandbox
+    "run_file": "automock.sandbox.process",
+    "run_source": "automock.sandbox.process",
+    "RunReport": "automock.sandbox.result",
+    "execute_many": "automock.sandbox.pool",
+    "pass_at_k": "automock.sandbox.passk",
+    # properties
+    "properties": "automock.properties",
+}
+
+__all__ = ["__version__", *sorted(_EXPORTS)]
+
+if TYPE_CHECKING:  # pragma: no cover
+    from automock.analysis.model import FileScan, ScanResult, Touchpoint
+    from automock.analysis.scanner import scan
+    from automock.errors import (
+        AutomockError,
+        DraftError,
+        InputError,
+        MissingExtraError,
+        PlanError,
+        SandboxError,
+        UnmockedAccessError,
+    )
+    from automock.plan.model import DatabaseFixture, HttpStub, Plan, PlanEntry
+
+
+def __getattr__(name: str) -> Any:
+    module_name = _EXPORTS.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'automock' has no attribute {name!r}")
+    module = importlib.import_module(module_name)
+    value = module if name == "properties" else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,56 @@
+"""JSON serialisation shared by every result dataclass."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+from collections.abc import Mapping
+from datetime import date, datetime
+from pathlib import PurePath
+from typing import Any
+
+__all__ = ["JsonMixin", "to_jsonable"]
+
+
+def to_jsonable(value: Any) -> Any:
+    """Convert dataclasses, enums, paths, tuples and datetimes to JSON values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        to_dict = getattr(value, "to_dict", None)
+        if callable(to_dict) and not _is_default_to_dict(value):
+            return to_dict()
+        return {
+            f.name: to_jsonable(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if not f.metadata.get("exclude_json", False)
+        }
+    if isinstance(value, enum.Enum):
+        return to_jsonable(value.value)
+    if isinstance(value, PurePath):
+        return str(value)
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        items = [to_jsonable(v) for v in value]
+        return sorted(items, key=repr) if isinstance(value, set | frozenset) else items
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return value
+
+
+def _is_default_to_dict(value: Any) -> bool:
+    return type(value).to_dict is JsonMixin.to_dict
+
+
+class JsonMixin:
+    """Adds ``to_dict`` and ``to_json`` to a (frozen) dataclass."""
+
+    def to_dict(self) -> dict[str, Any]:
+        result = to_jsonable(self)
+        assert isinstance(result, dict)
+        return result
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, sort_keys=False)

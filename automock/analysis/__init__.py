@@ -1,0 +1,1 @@
+"""Static analysis: find the touchpoints that make a Python file nondeterministic."""

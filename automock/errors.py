@@ -1,0 +1,107 @@
+"""Every error automock raises on purpose derives from :class:`AutomockError`.
+
+Each class carries the process exit code the CLI uses for it, so a caller
+scripting ``automock`` can tell bad input from a sandbox violation without
+parsing messages. Messages are one line, name the offending input and say
+what to do about it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "EXIT_INPUT",
+    "EXIT_INTERNAL",
+    "EXIT_MEMORY",
+    "EXIT_NONDETERMINISTIC",
+    "EXIT_PLAN",
+    "EXIT_TIMEOUT",
+    "EXIT_UNMOCKED",
+    "EXIT_VIOLATION",
+    "AutomockError",
+    "DraftError",
+    "InputError",
+    "MissingExtraError",
+    "PlanError",
+    "SandboxError",
+    "UnmockedAccessError",
+]
+
+# Exit codes. 0 and 1 keep their usual meaning (success / "found something" in
+# lint mode, or the program's own code for ``automock run``). The rest sit
+# high so they rarely collide with a program's own exit status.
+EXIT_INPUT = 2  # bad command-line input: missing file, syntax error, bad flag
+EXIT_PLAN = 3  # malformed, stale or unwritable plan file
+EXIT_NONDETERMINISTIC = 4  # --repeat found runs that differ
+EXIT_UNMOCKED = 5  # the program reached something the plan does not mock
+EXIT_TIMEOUT = 124  # wall-clock timeout (same as coreutils `timeout`)
+EXIT_MEMORY = 125  # address-space limit hit
+EXIT_VIOLATION = 126  # sandbox violation (escape attempt blocked, process bomb, ...)
+EXIT_INTERNAL = 70  # automock's own bug (EX_SOFTWARE)
+
+
+class AutomockError(Exception):
+    """Root of every error automock raises deliberately."""
+
+    exit_code: int = EXIT_INTERNAL
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InputError(AutomockError):
+    """A path, flag or source file given by the user cannot be used."""
+
+    exit_code = EXIT_INPUT
+
+
+class PlanError(AutomockError):
+    """A plan file is malformed, stale, or could not be written."""
+
+    exit_code = EXIT_PLAN
+
+
+class DraftError(AutomockError):
+    """A drafter could not produce a plan (the caller usually falls back)."""
+
+    exit_code = EXIT_PLAN
+
+
+class UnmockedAccessError(AutomockError):
+    """Code under the runtime reached a resource the plan does not mock.
+
+    Raised inside the program (so its traceback points at the call) and
+    recorded in the report with the plan entry to add.
+    """
+
+    exit_code = EXIT_UNMOCKED
+
+    def __init__(self, message: str, *, kind: str, api: str, target: str, fix: str) -> None:
+        super().__init__(f"{message}; {fix}" if fix else message)
+        self.kind = kind
+        self.api = api
+        self.target = target
+        self.fix = fix
+
+
+class SandboxError(AutomockError):
+    """The sandbox could not be set up or the program violated it."""
+
+    exit_code = EXIT_VIOLATION
+
+
+class MissingExtraError(AutomockError, ImportError):
+    """An optional backend is needed but its package is not installed."""
+
+    exit_code = EXIT_INPUT
+
+    def __init__(self, package: str, extra: str, purpose: str) -> None:
+        super().__init__(
+            f"{purpose} needs the '{package}' package; install it with: "
+            f"pip install 'automock[{extra}]'"
+        )
+        self.package = package
+        self.extra = extra

@@ -1,0 +1,1 @@
+"""Plans: the reviewable, versioned description of how each touchpoint is mocked."""
