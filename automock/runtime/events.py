@@ -1,0 +1,88 @@
+"""The access log: what the code under the runtime touched, mocked or not.
+
+Every runtime patch records an :class:`Access` here. The sandbox child
+serialises the log into the report; the pytest plugin prints the unmocked
+ones. The log is process-global on purpose (one program per process), but
+each :func:`recording` block gets its own list.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from automock._serialize import JsonMixin
+
+__all__ = ["Access", "AccessLog", "current_log", "record", "recording"]
+
+
+@dataclass(frozen=True, slots=True)
+class Access(JsonMixin):
+    """One runtime access of a touchpoint family.
+
+    ``mocked`` is False when the runtime had to refuse it (fail closed);
+    ``fix`` then says what to add to the plan, e.g.
+    ``add a stub_http entry for GET https://api.example.com/v1/x``.
+    """
+
+    kind: str
+    api: str
+    target: str = ""
+    mocked: bool = True
+    fix: str = ""
+
+
+class AccessLog:
+    """Thread-safe, de-duplicating (by kind, api, target, mocked) list of accesses."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._items: list[Access] = []
+        self._seen: dict[tuple[str, str, str, bool], int] = {}
+
+    def add(self, access: Access) -> None:
+        key = (access.kind, access.api, access.target, access.mocked)
+        with self._lock:
+            if key in self._seen:
+                self._seen[key] += 1
+                return
+            self._seen[key] = 1
+            self._items.append(access)
+
+    @property
+    def accesses(self) -> tuple[Access, ...]:
+        with self._lock:
+            return tuple(self._items)
+
+    @property
+    def unmocked(self) -> tuple[Access, ...]:
+        return tuple(a for a in self.accesses if not a.mocked)
+
+    def count(self, access: Access) -> int:
+        return self._seen.get((access.kind, access.api, access.target, access.mocked), 0)
+
+
+_stack: list[AccessLog] = []
+
+
+def current_log() -> AccessLog | None:
+    return _stack[-1] if _stack else None
+
+
+def record(kind: str, api: str, target: str = "", *, mocked: bool = True, fix: str = "") -> None:
+    """Record an access in the innermost active log (no-op outside one)."""
+    log = current_log()
+    if log is not None:
+        log.add(Access(kind=kind, api=api, target=target, mocked=mocked, fix=fix))
+
+
+@contextlib.contextmanager
+def recording(log: AccessLog | None = None) -> Iterator[AccessLog]:
+    active = log if log is not None else AccessLog()
+    _stack.append(active)
+    try:
+        yield active
+    finally:
+        _stack.remove(active)
