@@ -1,0 +1,288 @@
+"""Value-level property checks for outputs that have no single right answer.
+
+A shuffle has ``n!`` right answers, a sample has many, a sort has exactly one
+but checking "is sorted and is a permutation of the input" says more than
+comparing against one expected list. Each check here takes the observed
+output (and what it should relate to) and returns a frozen
+:class:`PropertyResult`; a failure names the smallest piece of evidence it
+found (the missing element, the first out-of-order pair, ...) in
+``counterexample`` and explains it in ``detail``.
+
+Nothing here runs the function under test: :mod:`automock.properties.runner`
+does that, and :mod:`automock.properties.hypothesis_glue` generates inputs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from automock._serialize import JsonMixin
+
+__all__ = [
+    "PropertyResult",
+    "idempotent",
+    "is_sorted",
+    "permutation_of",
+    "round_trip",
+    "sample_without_replacement",
+    "subset_of",
+    "unique",
+    "within_bounds",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class PropertyResult(JsonMixin):
+    """The verdict of one property on one observation.
+
+    ``counterexample`` is ``None`` when the property holds; otherwise the
+    smallest evidence of the failure (for checks run over generated inputs,
+    the shrunk input that breaks the property).
+    """
+
+    name: str
+    passed: bool
+    detail: str = ""
+    counterexample: Any = None
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+
+def _ok(name: str, detail: str = "") -> PropertyResult:
+    return PropertyResult(name=name, passed=True, detail=detail)
+
+
+def _fail(name: str, detail: str, counterexample: Any) -> PropertyResult:
+    return PropertyResult(name=name, passed=False, detail=detail, counterexample=counterexample)
+
+
+def _key(value: Any) -> Hashable:
+    """A hashable stand-in for ``value`` (lists and dicts compare by repr)."""
+    try:
+        hash(value)
+    except TypeError:
+        return ("<unhashable>", type(value).__name__, repr(value))
+    return value  # type: ignore[no-any-return]
+
+
+def _as_list(value: Any, name: str) -> list[Any] | PropertyResult:
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        return _fail(
+            name, f"expected a sequence, got {type(value).__name__} {value!r}"[:200], value
+        )
+    return list(value)
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def permutation_of(output: Any, original: Iterable[Any]) -> PropertyResult:
+    """``output`` holds exactly the elements of ``original``, each as often."""
+    name = "permutation"
+    out = _as_list(output, name)
+    if isinstance(out, PropertyResult):
+        return out
+    expected = list(original)
+    have = Counter(_key(v) for v in out)
+    want = Counter(_key(v) for v in expected)
+    if have == want:
+        return _ok(name, f"{len(out)} elements, same multiset as the input")
+    missing = want - have
+    extra = have - want
+    if missing:
+        element = next(iter(missing))
+        return _fail(
+            name,
+            f"element {_short(element)} appears {have[element]}x in the output but "
+            f"{want[element]}x in the input",
+            {"element": element, "input_count": want[element], "output_count": have[element]},
+        )
+    element = next(iter(extra))
+    return _fail(
+        name,
+        f"element {_short(element)} appears {have[element]}x in the output but "
+        f"{want[element]}x in the input",
+        {"element": element, "input_count": want[element], "output_count": have[element]},
+    )
+
+
+def subset_of(output: Any, population: Iterable[Any]) -> PropertyResult:
+    """Every element of ``output`` is in ``population`` (repeats allowed)."""
+    name = "subset"
+    out = _as_list(output, name)
+    if isinstance(out, PropertyResult):
+        return out
+    pool = {_key(v) for v in population}
+    for index, value in enumerate(out):
+        if _key(value) not in pool:
+            return _fail(
+                name,
+                f"output[{index}] = {_short(value)} is not in the population",
+                {"index": index, "element": value},
+            )
+    return _ok(name, f"all {len(out)} elements come from the population")
+
+
+def sample_without_replacement(
+    output: Any, population: Iterable[Any], k: int | None = None
+) -> PropertyResult:
+    """``output`` draws from ``population`` without reuse, and has ``k`` items if given.
+
+    An element that occurs twice in the population may occur twice in the
+    sample, never more.
+    """
+    name = "sample"
+    out = _as_list(output, name)
+    if isinstance(out, PropertyResult):
+        return out
+    pool_list = list(population)
+    if k is not None and len(out) != k:
+        return _fail(
+            name,
+            f"expected {k} items, got {len(out)}",
+            {"expected_size": k, "size": len(out)},
+        )
+    subset = subset_of(out, pool_list)
+    if not subset.passed:
+        return PropertyResult(name, False, subset.detail, subset.counterexample)
+    have = Counter(_key(v) for v in out)
+    available = Counter(_key(v) for v in pool_list)
+    for element, count in have.items():
+        if count > available[element]:
+            return _fail(
+                name,
+                f"element {_short(element)} drawn {count}x but the population has it "
+                f"{available[element]}x (drawn with replacement?)",
+                {"element": element, "drawn": count, "available": available[element]},
+            )
+    return _ok(name, f"{len(out)} distinct draws from {len(pool_list)}")
+
+
+def is_sorted(
+    output: Any,
+    *,
+    key: Callable[[Any], Any] | None = None,
+    reverse: bool = False,
+    strict: bool = False,
+) -> PropertyResult:
+    """``output`` is in (non-)decreasing order; ``strict`` forbids equal neighbours."""
+    name = "sorted"
+    out = _as_list(output, name)
+    if isinstance(out, PropertyResult):
+        return out
+    keyed = [key(v) if key else v for v in out]
+    for index in range(len(keyed) - 1):
+        a, b = keyed[index], keyed[index + 1]
+        try:
+            later, earlier = (a, b) if reverse else (b, a)
+            bad = later < earlier or (strict and a == b)
+        except TypeError as exc:
+            return _fail(
+                name,
+                f"output[{index}] and output[{index + 1}] do not compare: {exc}",
+                {"index": index, "pair": [out[index], out[index + 1]]},
+            )
+        if bad:
+            order = "descending" if reverse else "ascending"
+            return _fail(
+                name,
+                f"output[{index}] = {_short(out[index])} and output[{index + 1}] = "
+                f"{_short(out[index + 1])} are not in {'strictly ' if strict else ''}{order} order",
+                {"index": index, "pair": [out[index], out[index + 1]]},
+            )
+    return _ok(name, f"{len(out)} elements in order")
+
+
+def within_bounds(
+    output: Any, low: Any = None, high: Any = None, *, inclusive: bool = True
+) -> PropertyResult:
+    """Every value (or the single value) lies in ``[low, high]`` (``None`` = unbounded)."""
+    name = "bounds"
+    single = isinstance(output, int | float) or not isinstance(output, Iterable)
+    values = [output] if single else list(output)
+    for index, value in enumerate(values):
+        try:
+            below = low is not None and (value < low if inclusive else value <= low)
+            above = high is not None and (value > high if inclusive else value >= high)
+        except TypeError as exc:
+            return _fail(name, f"{_short(value)} does not compare with the bounds: {exc}", value)
+        if below or above:
+            where = "value" if single else f"output[{index}]"
+            brackets = "[]" if inclusive else "()"
+            return _fail(
+                name,
+                f"{where} = {_short(value)} is outside {brackets[0]}{low}, {high}{brackets[1]}",
+                value if single else {"index": index, "element": value},
+            )
+    return _ok(name, f"{len(values)} value(s) within [{low}, {high}]")
+
+
+def unique(output: Any, *, key: Callable[[Any], Any] | None = None) -> PropertyResult:
+    """No two elements of ``output`` are equal (by ``key`` if given)."""
+    name = "unique"
+    out = _as_list(output, name)
+    if isinstance(out, PropertyResult):
+        return out
+    first_seen: dict[Hashable, int] = {}
+    for index, value in enumerate(out):
+        k = _key(key(value) if key else value)
+        if k in first_seen:
+            return _fail(
+                name,
+                f"output[{first_seen[k]}] and output[{index}] are both {_short(value)}",
+                {"indices": [first_seen[k], index], "element": value},
+            )
+        first_seen[k] = index
+    return _ok(name, f"{len(out)} distinct elements")
+
+
+def _call_failure(name: str, what: str, exc: BaseException, value: Any) -> PropertyResult:
+    return _fail(name, f"{what} raised {type(exc).__name__}: {exc}", value)
+
+
+def idempotent(fn: Callable[[Any], Any], value: Any) -> PropertyResult:
+    """Applying ``fn`` twice gives what applying it once gives: ``f(f(x)) == f(x)``."""
+    name = "idempotent"
+    try:
+        once = fn(value)
+    except Exception as exc:
+        return _call_failure(name, f"f({_short(value)})", exc, value)
+    try:
+        twice = fn(once)
+    except Exception as exc:
+        return _call_failure(name, f"f(f({_short(value)}))", exc, value)
+    if once != twice:
+        return _fail(
+            name,
+            f"f(x) = {_short(once)} but f(f(x)) = {_short(twice)} for x = {_short(value)}",
+            value,
+        )
+    return _ok(name, "f(f(x)) == f(x)")
+
+
+def round_trip(
+    encode: Callable[[Any], Any], decode: Callable[[Any], Any], value: Any
+) -> PropertyResult:
+    """Decoding what was encoded gives the value back: ``decode(encode(x)) == x``."""
+    name = "round_trip"
+    try:
+        encoded = encode(value)
+    except Exception as exc:
+        return _call_failure(name, f"encode({_short(value)})", exc, value)
+    try:
+        decoded = decode(encoded)
+    except Exception as exc:
+        return _call_failure(name, f"decode({_short(encoded)})", exc, value)
+    if decoded != value:
+        return _fail(
+            name,
+            f"decode(encode(x)) = {_short(decoded)} != x = {_short(value)}",
+            value,
+        )
+    return _ok(name, "decode(encode(x)) == x")

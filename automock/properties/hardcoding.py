@@ -1,0 +1,144 @@
+"""Hard-coding detection: does the function work beyond the inputs its tests show?
+
+A candidate program can pass its given tests by returning the expected
+answers for exactly those inputs ("cheating"). The check: run the
+properties on the example inputs, then on fresh generated inputs that are
+not among them. A function whose properties hold on the examples but break
+on fresh inputs is flagged ``hard-coded``; one that breaks on the examples
+too is merely ``wrong``.
+
+:func:`examples_from_tests` reads the example inputs out of a test file: the
+literal arguments of every call to the function (``sort([3, 1, 2])``).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from automock._serialize import JsonMixin
+from automock.errors import InputError
+from automock.properties.checks import PropertyResult
+from automock.properties.hypothesis_glue import check_property
+from automock.properties.runner import canonical_property, evaluate
+
+if TYPE_CHECKING:  # pragma: no cover
+    from hypothesis.strategies import SearchStrategy
+
+__all__ = ["HardcodingReport", "detect_hardcoding", "examples_from_tests"]
+
+VERDICTS = ("ok", "hard-coded", "wrong")
+
+
+@dataclass(frozen=True, slots=True)
+class HardcodingReport(JsonMixin):
+    """``verdict`` is ``ok``, ``hard-coded`` (only the examples work) or ``wrong``."""
+
+    function: str
+    verdict: str
+    examples: tuple[tuple[Any, ...], ...]
+    on_examples: tuple[PropertyResult, ...]
+    on_fresh: tuple[PropertyResult, ...]
+    detail: str
+
+    @property
+    def flagged(self) -> bool:
+        return self.verdict == "hard-coded"
+
+
+def detect_hardcoding(
+    fn: Callable[..., Any],
+    examples: Sequence[Sequence[Any]],
+    properties: Sequence[str],
+    *,
+    options: Mapping[str, Any] | None = None,
+    max_examples: int = 100,
+    seed: int = 0,
+    strategy: SearchStrategy[tuple[Any, ...]] | None = None,
+) -> HardcodingReport:
+    """Check ``properties`` on the ``examples`` and on fresh inputs not among them."""
+    if not examples:
+        raise InputError("hard-coding detection needs the example inputs the tests use (got none)")
+    if not properties:
+        raise InputError("hard-coding detection needs at least one property to check")
+    names = [canonical_property(p) for p in properties]
+    name = getattr(fn, "__name__", "function")
+    example_args = tuple(tuple(e) for e in examples)
+    on_examples = []
+    for prop in names:
+        failures = [
+            r for r in (evaluate(fn, args, prop, options) for args in example_args) if not r.passed
+        ]
+        on_examples.append(
+            failures[0]
+            if failures
+            else PropertyResult(prop, True, f"held on all {len(example_args)} example inputs")
+        )
+    on_fresh = tuple(
+        check_property(
+            fn,
+            prop,
+            strategy=strategy,
+            options=options,
+            max_examples=max_examples,
+            seed=seed,
+            exclude=example_args,
+            examples=example_args,
+        )
+        for prop in names
+    )
+    examples_ok = all(r.passed for r in on_examples)
+    fresh_ok = all(r.passed for r in on_fresh)
+    if not examples_ok:
+        broken = next(r for r in on_examples if not r.passed)
+        verdict, detail = "wrong", f"fails on an example input already: {broken.detail}"
+    elif not fresh_ok:
+        broken = next(r for r in on_fresh if not r.passed)
+        verdict = "hard-coded"
+        detail = (
+            f"{name}() satisfies {', '.join(names)} on the {len(example_args)} example input(s) "
+            f"but not on fresh inputs ({broken.name}: {broken.detail})"
+        )
+    else:
+        verdict = "ok"
+        detail = f"{', '.join(names)} held on the examples and on fresh inputs"
+    return HardcodingReport(name, verdict, example_args, tuple(on_examples), on_fresh, detail)
+
+
+def examples_from_tests(
+    source: str, function: str, *, path: str = "<tests>"
+) -> list[tuple[Any, ...]]:
+    """Literal argument tuples of every call to ``function`` (or ``x.function``) in ``source``.
+
+    Calls with non-literal or keyword arguments are skipped; duplicates are
+    kept once, in order of appearance.
+    """
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as exc:
+        raise InputError(f"{path}:{exc.lineno}: cannot parse the test file: {exc.msg}") from None
+    found: list[tuple[Any, ...]] = []
+    calls = sorted(
+        (n for n in ast.walk(tree) if isinstance(n, ast.Call)),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    for node in calls:
+        if node.keywords:
+            continue
+        callee = node.func
+        called = (
+            callee.id
+            if isinstance(callee, ast.Name)
+            else (callee.attr if isinstance(callee, ast.Attribute) else None)
+        )
+        if called != function:
+            continue
+        try:
+            args = tuple(ast.literal_eval(arg) for arg in node.args)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+        if args not in found:
+            found.append(args)
+    return found

@@ -1,0 +1,151 @@
+"""Generate inputs with Hypothesis and report the minimal input that breaks a property.
+
+Hypothesis is imported only when a function here runs. Inputs come from the
+function's type hints (``hypothesis.strategies.from_type``), else from the
+types of example inputs, else from a strategy the caller passes. The search
+is deterministic: a fixed ``random.Random(seed)``, no example database, no
+deadline. ``hypothesis.find`` shrinks a failure, so the counterexample
+reported is the simplest input Hypothesis could find that still fails.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from automock.errors import InputError
+from automock.properties.checks import PropertyResult
+from automock.properties.runner import canonical_property, evaluate
+
+if TYPE_CHECKING:  # pragma: no cover
+    from hypothesis.strategies import SearchStrategy
+
+__all__ = ["check_property", "strategy_for", "type_of_value"]
+
+
+def type_of_value(value: Any) -> Any:
+    """A type hint describing ``value`` (``[3, 1]`` -> ``list[int]``), for ``from_type``."""
+    if value is None:
+        return type(None)
+    if isinstance(value, bool | int | float | complex | str | bytes):
+        return type(value)
+    if isinstance(value, list | set | frozenset):
+        element = _union([type_of_value(v) for v in value]) if value else int
+        return {list: list, set: set, frozenset: frozenset}[type(value)][element]  # type: ignore[index]
+    if isinstance(value, tuple):
+        return tuple[tuple(type_of_value(v) for v in value)] if value else tuple[()]  # type: ignore[misc]
+    if isinstance(value, dict):
+        keys = _union([type_of_value(k) for k in value]) if value else str
+        values = _union([type_of_value(v) for v in value.values()]) if value else int
+        return dict[keys, values]  # type: ignore[valid-type]
+    return type(value)
+
+
+def _union(hints: Sequence[Any]) -> Any:
+    unique: list[Any] = []
+    for hint in hints:
+        if hint not in unique:
+            unique.append(hint)
+    if len(unique) == 1:
+        return unique[0]
+    return typing.Union[tuple(unique)]  # noqa: UP007 - built at runtime from a tuple
+
+
+def _parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"cannot read the signature of {fn!r}: {exc}") from None
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return [p for p in signature.parameters.values() if p.kind in kinds and p.default is p.empty]
+
+
+def strategy_for(
+    fn: Callable[..., Any], *, examples: Sequence[Sequence[Any]] = ()
+) -> SearchStrategy[tuple[Any, ...]]:
+    """A strategy for argument tuples of ``fn``'s required positional parameters.
+
+    Each parameter's strategy comes from its type hint, else from the types of
+    that argument in ``examples``; a parameter with neither is an
+    :class:`InputError` that says to add a hint.
+    """
+    from hypothesis import strategies as st
+
+    try:
+        hints = typing.get_type_hints(fn)
+    except Exception:  # unresolvable forward references: fall back to examples
+        hints = {}
+    strategies = []
+    name = getattr(fn, "__name__", "function")
+    for index, param in enumerate(_parameters(fn)):
+        hint = hints.get(param.name)
+        if hint is None:
+            seen = [ex[index] for ex in examples if len(ex) > index]
+            if not seen:
+                raise InputError(
+                    f"cannot generate inputs for parameter {param.name!r} of {name}(): "
+                    f"add a type hint (e.g. def {name}({param.name}: list[int])) or give example inputs"
+                )
+            hint = _union([type_of_value(v) for v in seen])
+        try:
+            strategies.append(st.from_type(hint))
+        except Exception as exc:
+            raise InputError(
+                f"cannot generate inputs of type {hint!r} for parameter {param.name!r} of {name}(): {exc}"
+            ) from None
+    return st.tuples(*strategies)
+
+
+def check_property(
+    fn: Callable[..., Any],
+    prop: str,
+    *,
+    strategy: SearchStrategy[tuple[Any, ...]] | None = None,
+    options: Mapping[str, Any] | None = None,
+    max_examples: int = 100,
+    seed: int = 0,
+    exclude: Sequence[Sequence[Any]] = (),
+    examples: Sequence[Sequence[Any]] = (),
+) -> PropertyResult:
+    """Search up to ``max_examples`` generated inputs for one that breaks ``prop``.
+
+    ``exclude`` lists argument tuples never to try (the inputs the given tests
+    already use). On failure the result's ``counterexample`` is the shrunk
+    argument list and ``detail`` what ``fn`` returned for it.
+    """
+    from hypothesis import HealthCheck, Verbosity, find, settings
+    from hypothesis.errors import NoSuchExample, Unsatisfiable
+
+    name = canonical_property(prop)
+    base = strategy if strategy is not None else strategy_for(fn, examples=examples)
+    excluded = [list(e) for e in exclude]
+    candidates = base.filter(lambda args: list(args) not in excluded) if excluded else base
+
+    def breaks(args: tuple[Any, ...]) -> bool:
+        return not evaluate(fn, args, name, options).passed
+
+    config = settings(
+        max_examples=max_examples,
+        database=None,
+        deadline=None,
+        verbosity=Verbosity.quiet,
+        suppress_health_check=list(HealthCheck),
+    )
+    fresh = " fresh" if excluded else ""
+    try:
+        minimal = find(candidates, breaks, settings=config, random=random.Random(seed))
+    except NoSuchExample:
+        return PropertyResult(
+            name, True, f"held for up to {max_examples}{fresh} generated inputs (seed {seed})"
+        )
+    except Unsatisfiable:
+        raise InputError(
+            f"could not generate{fresh} inputs for {getattr(fn, '__name__', fn)!r}; "
+            "pass a strategy or loosen the type hints"
+        ) from None
+    failure = evaluate(fn, minimal, name, options)
+    detail = f"minimal counterexample after shrinking: {failure.detail}"
+    return PropertyResult(name, False, detail, list(minimal))

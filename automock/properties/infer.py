@@ -1,0 +1,132 @@
+"""Which properties apply to a function: from the plan, else from its name.
+
+The drafter may write ``PropertySpec`` entries into the plan
+(``{"function": "draw", "property": "sample", "args": {"k": "k"}}``); those
+win. Otherwise the function's name decides: ``shuffle`` -> permutation and
+uniform, ``sort`` -> sorted and permutation, ``sample``/``draw``/``pick`` ->
+sample, ``dedup``/``unique`` -> unique, ``normalize``/``canonical`` ->
+idempotent, ``encode``/``dumps``/``to_x`` -> round_trip with the inverse
+found by name (``decode``/``loads``/``from_x``) in the same module.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from automock._serialize import JsonMixin
+from automock.errors import InputError
+from automock.plan.model import PropertySpec
+from automock.properties.runner import canonical_property
+
+__all__ = ["AppliedProperty", "infer_properties", "resolve_options"]
+
+_NAME_RULES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
+    (frozenset({"shuffle", "shuffled", "permute", "scramble"}), ("permutation", "uniform")),
+    (frozenset({"sort", "sorted", "order", "ordered", "rank"}), ("sorted", "permutation")),
+    (frozenset({"sample", "draw", "pick", "choose", "select", "deal"}), ("sample",)),
+    (frozenset({"unique", "dedup", "dedupe", "deduplicate", "distinct"}), ("unique", "subset")),
+    (
+        frozenset(
+            {"normalize", "normalise", "canonical", "canonicalize", "clean", "strip", "slugify"}
+        ),
+        ("idempotent",),
+    ),
+)
+_INVERSES = (
+    ("encode", "decode"),
+    ("serialize", "deserialize"),
+    ("serialise", "deserialise"),
+    ("dumps", "loads"),
+    ("dump", "load"),
+    ("compress", "decompress"),
+    ("encrypt", "decrypt"),
+    ("pack", "unpack"),
+    ("quote", "unquote"),
+    ("escape", "unescape"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedProperty(JsonMixin):
+    """A property to check on one function, with its options and where it came from."""
+
+    property: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "name"  # "plan", "name" or "flag"
+
+
+def _tokens(name: str) -> list[str]:
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
+    return [t for t in spaced.lower().split("_") if t]
+
+
+def _inverse_name(name: str, namespace: Mapping[str, Any]) -> str | None:
+    for forward, backward in _INVERSES:
+        if forward in name and not name.startswith(backward):
+            candidate = name.replace(forward, backward, 1)
+            if callable(namespace.get(candidate)):
+                return candidate
+    if name.startswith("to_"):
+        candidate = "from_" + name[3:]
+        if callable(namespace.get(candidate)):
+            return candidate
+    return None
+
+
+def _int_parameter(fn: Callable[..., Any]) -> str | None:
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    ints = [p.name for p in params if p.annotation in (int, "int")]
+    return ints[0] if len(ints) == 1 else None
+
+
+def infer_properties(
+    fn: Callable[..., Any],
+    *,
+    name: str | None = None,
+    specs: Sequence[PropertySpec] = (),
+    namespace: Mapping[str, Any] | None = None,
+) -> tuple[AppliedProperty, ...]:
+    """The properties that apply to ``fn``: the plan's specs for it, else name-based guesses."""
+    fname = str(name or getattr(fn, "__name__", ""))
+    planned = [s for s in specs if s.function in (fname, fname.rsplit(".", 1)[-1])]
+    if planned:
+        return tuple(
+            AppliedProperty(canonical_property(s.property), dict(s.args), "plan") for s in planned
+        )
+    names: list[str] = []
+    options: dict[str, dict[str, Any]] = {}
+    tokens = set(_tokens(fname))
+    for words, props in _NAME_RULES:
+        if tokens & words:
+            names.extend(p for p in props if p not in names)
+    if "sample" in names:
+        k = _int_parameter(fn)
+        if k:
+            options["sample"] = {"k": k}
+    inverse = _inverse_name(fname, namespace or {})
+    if inverse and "round_trip" not in names:
+        names.append("round_trip")
+        options["round_trip"] = {"inverse": inverse}
+    return tuple(AppliedProperty(n, options.get(n, {}), "name") for n in names)
+
+
+def resolve_options(options: Mapping[str, Any], namespace: Mapping[str, Any]) -> dict[str, Any]:
+    """Turn an ``inverse`` given by name into the function it names."""
+    resolved = dict(options)
+    inverse = resolved.get("inverse")
+    if isinstance(inverse, str):
+        target = namespace.get(inverse)
+        if not callable(target):
+            raise InputError(
+                f"round_trip inverse {inverse!r} is not a function in the module; "
+                "name a function defined next to the one checked"
+            )
+        resolved["inverse"] = target
+    return resolved

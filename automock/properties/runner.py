@@ -1,0 +1,174 @@
+"""Function-level properties: call the function on one input and check its output.
+
+:func:`evaluate` is the bridge between the value checks in
+:mod:`automock.properties.checks` and a function under test. It copies the
+arguments first (so a function that mutates its input cannot hide that), takes
+the mutated argument as the output when the function returns ``None`` (an
+in-place ``shuffle`` or ``sort``), and turns an exception into a failed
+property instead of an escape.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from automock.errors import InputError
+from automock.properties.checks import (
+    PropertyResult,
+    idempotent,
+    is_sorted,
+    permutation_of,
+    round_trip,
+    sample_without_replacement,
+    subset_of,
+    unique,
+    within_bounds,
+)
+
+__all__ = ["DISTRIBUTION_PROPERTIES", "PROPERTIES", "canonical_property", "evaluate"]
+
+# name -> what it checks, for --help and error messages
+PROPERTIES: Mapping[str, str] = {
+    "permutation": "the output is a rearrangement of the input sequence (shuffles)",
+    "sorted": "the output is in ascending order (options: reverse, strict)",
+    "sample": "the output draws from the input without replacement (option: k = size or parameter name)",
+    "subset": "every output element comes from the input sequence",
+    "bounds": "every output value lies within [low, high] (options: low, high)",
+    "unique": "no output element repeats",
+    "idempotent": "f(f(x)) == f(x)",
+    "round_trip": "inverse(f(x)) == x (option: inverse = the decoding function)",
+    "uniform": "over many seeded runs every element lands in every position equally often (chi-square)",
+}
+DISTRIBUTION_PROPERTIES = frozenset({"uniform"})
+_ALIASES: Mapping[str, str] = {
+    "shuffle": "permutation",
+    "is_sorted": "sorted",
+    "ordering": "sorted",
+    "sample_without_replacement": "sample",
+    "subset_of": "subset",
+    "within_bounds": "bounds",
+    "roundtrip": "round_trip",
+    "round-trip": "round_trip",
+    "distribution": "uniform",
+    "chi_square": "uniform",
+}
+
+
+def canonical_property(name: str) -> str:
+    """The canonical name of a property, or an :class:`InputError` listing the valid ones."""
+    key = name.strip().lower().replace(" ", "_")
+    key = _ALIASES.get(key, key)
+    if key not in PROPERTIES:
+        raise InputError(f"unknown property {name!r}; expected one of {', '.join(PROPERTIES)}")
+    return key
+
+
+def _first_sequence(args: Sequence[Any]) -> tuple[int, Any]:
+    for index, arg in enumerate(args):
+        if isinstance(arg, Sequence) and not isinstance(arg, str | bytes):
+            return index, arg
+    return -1, None
+
+
+def _resolve_k(fn: Callable[..., Any], args: Sequence[Any], k: Any) -> int | None:
+    if k is None or isinstance(k, int):
+        return k
+    try:
+        bound = inspect.signature(fn).bind(*args)
+    except (TypeError, ValueError):
+        return None
+    value = bound.arguments.get(str(k))
+    return value if isinstance(value, int) else None
+
+
+def _call(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[Any, list[Any]]:
+    """``(output, copied_args)``; an in-place function's output is its mutated input."""
+    copied = copy.deepcopy(list(args))
+    output = fn(*copied)
+    if output is None:
+        index, _ = _first_sequence(copied)
+        if index >= 0:
+            output = copied[index]
+    return output, copied
+
+
+def _call_text(fn: Callable[..., Any], args: Sequence[Any]) -> str:
+    name = getattr(fn, "__name__", "f")
+    inner = ", ".join(repr(a) for a in args)
+    text = f"{name}({inner})"
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def evaluate(
+    fn: Callable[..., Any],
+    args: Sequence[Any],
+    prop: str,
+    options: Mapping[str, Any] | None = None,
+) -> PropertyResult:
+    """Check property ``prop`` of ``fn`` on one input ``args``.
+
+    A failure's ``counterexample`` is the argument list; ``detail`` says what
+    the call returned and which part of the output broke the property.
+    """
+    name = canonical_property(prop)
+    opts = dict(options or {})
+    if name in DISTRIBUTION_PROPERTIES:
+        raise InputError(
+            f"property {name!r} is checked over many runs; use "
+            "automock.properties.shuffle_uniformity instead of evaluate()"
+        )
+    call = _call_text(fn, args)
+    if name == "idempotent":
+        if len(args) != 1:
+            raise InputError(
+                f"property 'idempotent' needs a one-argument function, {call} has {len(args)}"
+            )
+        result = idempotent(lambda v: _call(fn, [v])[0], args[0])
+        return _with_args(result, args, call)
+    if name == "round_trip":
+        inverse = opts.get("inverse")
+        if not callable(inverse):
+            raise InputError("property 'round_trip' needs the inverse function (option 'inverse')")
+        if len(args) != 1:
+            raise InputError(
+                f"property 'round_trip' needs a one-argument function, {call} has {len(args)}"
+            )
+        result = round_trip(lambda v: _call(fn, [v])[0], inverse, args[0])
+        return _with_args(result, args, call)
+    try:
+        output, _ = _call(fn, args)
+    except Exception as exc:
+        return PropertyResult(name, False, f"{call} raised {type(exc).__name__}: {exc}", list(args))
+    _, original = _first_sequence(args)
+    if name in ("permutation", "sample", "subset") and original is None:
+        raise InputError(
+            f"property {name!r} needs a function that takes a sequence; {call} has none"
+        )
+    if name == "permutation":
+        result = permutation_of(output, original)
+    elif name == "sample":
+        result = sample_without_replacement(output, original, _resolve_k(fn, args, opts.get("k")))
+    elif name == "subset":
+        result = subset_of(output, original)
+    elif name == "sorted":
+        result = is_sorted(
+            output, reverse=bool(opts.get("reverse")), strict=bool(opts.get("strict"))
+        )
+    elif name == "bounds":
+        result = within_bounds(output, opts.get("low"), opts.get("high"))
+    else:
+        result = unique(output)
+    if result.passed:
+        return result
+    shown = repr(output)
+    shown = shown if len(shown) <= 160 else shown[:157] + "..."
+    return PropertyResult(name, False, f"{call} returned {shown}: {result.detail}", list(args))
+
+
+def _with_args(result: PropertyResult, args: Sequence[Any], call: str) -> PropertyResult:
+    if result.passed:
+        return result
+    return PropertyResult(result.name, False, f"{call}: {result.detail}", list(args))
