@@ -1,0 +1,4 @@
+"""Attack: spin the CPU forever."""
+print("spinning", flush=True)
+while True:
+    pass

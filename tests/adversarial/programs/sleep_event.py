@@ -1,0 +1,8 @@
+"""Attack: threading.Event().wait() in a non-daemon thread and the main thread."""
+import threading
+
+worker = threading.Thread(target=lambda: threading.Event().wait(600))
+worker.start()
+print("waiting", flush=True)
+threading.Event().wait(600)
+print("ESCAPED woke up", flush=True)

@@ -1,0 +1,6 @@
+"""Not an attack: time.sleep is virtual under the runtime, so an hour passes instantly."""
+import time
+
+start = time.monotonic()
+time.sleep(3600)
+print("slept", round(time.monotonic() - start), flush=True)

@@ -1,0 +1,51 @@
+"""Closing or hijacking file descriptors: the report still arrives (or the run is an error),
+never a hang and never a forged verdict."""
+
+from __future__ import annotations
+
+import pytest
+
+from .harness import NOT_OK, batch_attack, run_attack
+
+ATTACKS = [run_attack, batch_attack]
+IDS = ["run", "batch"]
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
+def test_close_all_fds(attack) -> None:  # type: ignore[no-untyped-def]
+    outcome = attack("fd_close_all", timeout=5)
+    assert outcome.status != "timeout", outcome.explain()  # no hang waiting for a report
+    assert "closing everything" in outcome.stdout or outcome.status in NOT_OK, outcome.explain()
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
+def test_forged_report_is_not_believed(attack) -> None:  # type: ignore[no-untyped-def]
+    outcome = attack("fd_dup2_forge", timeout=5)
+    assert outcome.status != "timeout", outcome.explain()
+    assert "FORGED" not in outcome.stdout, outcome.explain()
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
+def test_closed_stdio_keeps_exit_code(attack) -> None:  # type: ignore[no-untyped-def]
+    outcome = attack("fd_stdout_closed_exit", timeout=5)
+    assert outcome.status in NOT_OK, outcome.explain()
+    assert outcome.exit_code not in (None, 0), outcome.explain()
+
+
+def test_forged_passing_verdict_in_batch_pair() -> None:
+    """A (code, tests) candidate that writes a 'passed' verdict to every fd and exits before its
+    failing tests run must not be counted as passed."""
+    from automock import execute_many
+
+    code = (
+        "import json, os\n"
+        "v = json.dumps({'status': 'passed', 'exit_code': 0, 'detail': '', 'layers': []}).encode()\n"
+        "for fd in range(3, 256):\n"
+        "    try:\n"
+        "        os.write(fd, v)\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "os._exit(0)\n"
+    )
+    results = list(execute_many([(code, "assert False, 'tests must run'")], timeout=5))
+    assert results[0].status != "passed", results[0]

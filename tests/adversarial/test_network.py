@@ -1,0 +1,68 @@
+"""Network escapes: every way out must reach nothing, because the child has its own network
+namespace with loopback down (the in-process mocks are not the boundary)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from .harness import NOT_OK, LoopbackResolver, LoopbackServer, batch_attack, run_attack
+
+TCP_ATTACKS = [
+    "net_socket",
+    "net_raw_socket",
+    "net_ctypes",
+    "net_urllib",
+    "net_python_c",
+    "net_curl",
+]
+
+
+def _needs(name: str) -> None:
+    if name == "net_curl" and shutil.which("curl") is None:
+        pytest.skip("curl is not installed")
+
+
+def _assert_contained(outcome, server: LoopbackServer) -> None:  # type: ignore[no-untyped-def]
+    assert server.accepted == [], outcome.explain()
+    assert not outcome.escaped_claim, outcome.explain()
+    assert outcome.status in NOT_OK, outcome.explain()
+    # the report says why: an unmocked entry or the blocked error, not a silent failure
+    assert "BLOCKED" in outcome.stdout or outcome.detail, outcome.explain()
+
+
+@pytest.mark.parametrize("name", TCP_ATTACKS)
+def test_tcp_escape_blocked_under_run(name: str, server: LoopbackServer) -> None:
+    _needs(name)
+    outcome = run_attack(name, str(server.port))
+    _assert_contained(outcome, server)
+
+
+@pytest.mark.parametrize("name", TCP_ATTACKS)
+def test_tcp_escape_blocked_in_batch(name: str, server: LoopbackServer) -> None:
+    _needs(name)
+    outcome = batch_attack(name, str(server.port))
+    _assert_contained(outcome, server)
+
+
+def test_plain_socket_is_reported_as_unmocked(server: LoopbackServer) -> None:
+    """A Python-level socket connect is seen by the runtime and named in the report with a fix."""
+    outcome = run_attack("net_socket", str(server.port))
+    assert server.accepted == []
+    report = outcome.raw
+    targets = " ".join(f"{u.get('api')} {u.get('target')}" for u in report.get("unmocked") or ())
+    assert (
+        f"127.0.0.1:{server.port}" in targets
+        or outcome.status == "unmocked"
+        or str(server.port) in outcome.stderr
+    ), outcome.explain()
+
+
+@pytest.mark.parametrize("attack", [run_attack, batch_attack], ids=["run", "batch"])
+def test_dns_reaches_no_resolver(attack, resolver: LoopbackResolver) -> None:  # type: ignore[no-untyped-def]
+    outcome = attack("net_dns", str(resolver.port))
+    assert resolver.received == [], outcome.explain()
+    assert not outcome.escaped_claim, outcome.explain()
+    assert "BLOCKED getaddrinfo" in outcome.stdout, outcome.explain()
+    assert outcome.status in NOT_OK, outcome.explain()

@@ -1,0 +1,28 @@
+"""Sleeping past the timeout with calls the virtual clock does not cover."""
+
+from __future__ import annotations
+
+import pytest
+
+from automock.errors import EXIT_TIMEOUT
+
+from .harness import batch_attack, run_attack
+
+ATTACKS = [run_attack, batch_attack]
+IDS = ["run", "batch"]
+
+
+@pytest.mark.parametrize("name", ["sleep_select", "sleep_pause", "sleep_event"])
+@pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
+def test_real_sleeps_end_at_timeout(attack, name: str) -> None:  # type: ignore[no-untyped-def]
+    outcome = attack(name, timeout=2)
+    assert not outcome.escaped_claim, outcome.explain()
+    assert outcome.status == "timeout", outcome.explain()
+    assert outcome.exit_code == EXIT_TIMEOUT, outcome.explain()
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
+def test_time_sleep_is_virtual(attack) -> None:  # type: ignore[no-untyped-def]
+    outcome = attack("sleep_virtual", timeout=5)
+    assert outcome.exit_code == 0, outcome.explain()
+    assert "slept 3600" in outcome.stdout, outcome.explain()
