@@ -1,0 +1,37 @@
+"""vcrpy cassettes: replay recorded traffic, or record it when a person chose to.
+
+``record_mode="none"`` replays only: a request missing from the cassette
+fails closed (the HTTP patches turn vcrpy's error into
+:class:`~automock.errors.UnmockedAccessError`). The other modes (``once``,
+``new_episodes``, ``all``) reach the real network and write the cassette;
+they are only used when chosen explicitly (``automock run --record``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from automock.errors import MissingExtraError
+from automock.plan.model import RECORD_MODES, CassetteSettings
+from automock.runtime._base import Undo
+
+__all__ = ["enter_cassette"]
+
+
+def enter_cassette(undo: Undo, settings: CassetteSettings) -> None:
+    """Enter a vcrpy cassette for the block; ``undo`` leaves it (and saves recordings)."""
+    if settings.record_mode not in RECORD_MODES:
+        raise ValueError(
+            f"cassette.record_mode: expected one of {', '.join(RECORD_MODES)}, "
+            f"got {settings.record_mode!r}"
+        )
+    try:
+        import vcr
+    except ImportError as exc:  # pragma: no cover - vcrpy is a core dependency
+        raise MissingExtraError("vcrpy", "vcr", "replaying an HTTP cassette") from exc
+    if settings.record_mode != "none":
+        Path(settings.path).parent.mkdir(parents=True, exist_ok=True)
+    recorder = vcr.VCR(record_mode=settings.record_mode, decode_compressed_response=True)
+    context = recorder.use_cassette(settings.path)
+    context.__enter__()
+    undo.push(lambda: context.__exit__(None, None, None))

@@ -1,0 +1,216 @@
+"""Frozen wall clock plus a virtual monotonic clock.
+
+``frozen_clock(at, tick=0.001)`` freezes the wall clock (``time.time``,
+``time.time_ns``, ``datetime.now/utcnow/today``, ``date.today``,
+``time.localtime/gmtime/strftime`` defaults) with time-machine, which patches
+the C implementations, so ``from time import time`` done earlier is frozen
+too. time-machine has no virtual monotonic clock, so this module replaces
+``time.monotonic``, ``time.perf_counter`` (and ``_ns``) with a counter that
+advances by ``tick`` seconds on every read, ``time.sleep`` and
+``asyncio.sleep`` with versions that return at once and advance the virtual
+clock by the slept time, and lets the asyncio event loop jump virtual time
+to its next timer instead of blocking (so ``wait_for`` timeouts fire).
+
+Wall clock and sleeps: the wall clock stays frozen between reads, but moves
+forward by every slept amount (``time.sleep``, ``asyncio.sleep``, event-loop
+timer jumps), so ``datetime.now()`` after ``time.sleep(2)`` is 2 s later and
+elapsed-time arithmetic stays sane. Per-read ticks only move the monotonic
+clock.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time as _time
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timezone
+from typing import Any, TypeVar
+
+from automock.plan.model import DEFAULT_INSTANT
+from automock.runtime._base import Patch, Undo
+from automock.runtime.events import record
+
+__all__ = ["DEFAULT_INSTANT", "VirtualClock", "current_clock", "frozen_clock"]
+
+T = TypeVar("T")
+
+# captured at import so our replacements never call themselves
+_REAL_SLEEP = _time.sleep
+_MONOTONIC_START = 1_000.0  # virtual monotonic clocks start here (seconds)
+
+
+class VirtualClock:
+    """The state behind one ``frozen_clock`` block."""
+
+    def __init__(self, at: datetime, tick: float, traveller: Any) -> None:
+        self.at = at
+        self.tick = tick
+        self._traveller = traveller
+        self._mono_ns = int(_MONOTONIC_START * 1e9)
+        self._tick_ns = round(tick * 1e9)
+        self._lock = threading.Lock()
+        self.slept = 0.0
+
+    def read_ns(self) -> int:
+        """Return the monotonic clock and advance it by one tick."""
+        with self._lock:
+            value = self._mono_ns
+            self._mono_ns += self._tick_ns
+            return value
+
+    def advance(self, seconds: float) -> None:
+        """Move both clocks forward (a sleep or an event-loop timer jump)."""
+        if seconds <= 0:
+            return
+        with self._lock:
+            self._mono_ns += round(seconds * 1e9)
+            self.slept += seconds
+            self._traveller.shift(seconds)
+
+    def now(self) -> datetime:
+        """The current (frozen + slept) wall-clock instant, timezone-aware."""
+        return datetime.fromtimestamp(_time.time(), tz=timezone.utc)
+
+
+_stack: list[VirtualClock] = []
+
+
+def current_clock() -> VirtualClock | None:
+    """The innermost active virtual clock, or None outside ``frozen_clock``."""
+    return _stack[-1] if _stack else None
+
+
+def _clock() -> VirtualClock:
+    return _stack[-1]
+
+
+def _monotonic() -> float:
+    return _clock().read_ns() / 1e9
+
+
+def _monotonic_ns() -> int:
+    return _clock().read_ns()
+
+
+def _sleep(seconds: float) -> None:
+    if seconds < 0:
+        raise ValueError("sleep length must be non-negative")
+    record("time", "time.sleep", mocked=True)
+    _clock().advance(float(seconds))
+
+
+def _make_asyncio_sleep(original: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
+    async def sleep(delay: float, result: Any = None) -> Any:
+        if delay > 0:
+            record("time", "asyncio.sleep", mocked=True)
+            _clock().advance(float(delay))
+        # still yield to the loop so other tasks (gather) make progress
+        return await original(0, result)
+
+    return sleep
+
+
+def _parse_instant(at: str | datetime) -> datetime:
+    if isinstance(at, datetime):
+        instant = at
+    else:
+        instant = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    return instant if instant.tzinfo else instant.replace(tzinfo=timezone.utc)
+
+
+def _import_time_machine() -> Any:
+    # time-machine imports pytest (~70 ms) only to define its fixture; skip
+    # that when pytest is not loaded already (e.g. in the sandbox child).
+    if "time_machine" in sys.modules or "pytest" in sys.modules:
+        import time_machine
+
+        return time_machine
+    sys.modules["pytest"] = None  # type: ignore[assignment]
+    try:
+        import time_machine
+    finally:
+        del sys.modules["pytest"]
+    return time_machine
+
+
+class _LoopPatch:
+    """Make selector event loops jump virtual time instead of blocking on timers."""
+
+    def __init__(self) -> None:
+        self.selectors: list[Any] = []
+
+    def virtualize(self, loop: Any) -> None:
+        selector = getattr(loop, "_selector", None)
+        if selector is None or "select" in vars(selector):
+            return
+        real_select = selector.select
+
+        def select(timeout: float | None = None) -> Any:
+            if timeout is None or timeout <= 0 or not _stack:
+                return real_select(timeout)
+            events = real_select(0)
+            if events:
+                return events
+            _clock().advance(timeout)
+            return []
+
+        selector.select = select
+        self.selectors.append(selector)
+
+    def restore(self) -> None:
+        for selector in self.selectors:
+            vars(selector).pop("select", None)
+        self.selectors.clear()
+
+
+class frozen_clock(Patch[VirtualClock]):  # noqa: N801 - reads as a function
+    """Freeze the wall clock at ``at`` and run a virtual monotonic clock.
+
+    Use as ``with frozen_clock("2024-01-01T00:00:00Z") as clock:`` or as a
+    decorator on sync or async functions. Nested blocks stack; leaving a block
+    restores the previous clock (or the real one).
+    """
+
+    def __init__(self, at: str | datetime = DEFAULT_INSTANT, *, tick: float = 0.001) -> None:
+        super().__init__()
+        if tick < 0:
+            raise ValueError("tick must be >= 0")
+        self.at = _parse_instant(at)
+        self.tick = float(tick)
+
+    def _start(self, undo: Undo) -> VirtualClock:
+        time_machine = _import_time_machine()
+        travel = time_machine.travel(self.at, tick=False)
+        traveller = travel.start()
+        undo.push(travel.stop)
+        clock = VirtualClock(self.at, self.tick, traveller)
+        first = not _stack
+        _stack.append(clock)
+        undo.push(lambda: _stack.remove(clock))
+        if first:
+            _install(undo)
+        return clock
+
+
+def _install(undo: Undo) -> None:
+    undo.setattr(_time, "monotonic", _monotonic)
+    undo.setattr(_time, "perf_counter", _monotonic)
+    undo.setattr(_time, "monotonic_ns", _monotonic_ns)
+    undo.setattr(_time, "perf_counter_ns", _monotonic_ns)
+    undo.setattr(_time, "sleep", _sleep)
+    import asyncio
+    import asyncio.base_events
+    import asyncio.tasks
+
+    undo.setattr(asyncio.tasks, "sleep", _make_asyncio_sleep(asyncio.tasks.sleep))
+    undo.setattr(asyncio, "sleep", asyncio.tasks.sleep)
+    loops = _LoopPatch()
+    undo.push(loops.restore)
+    original_call_at = asyncio.base_events.BaseEventLoop.call_at
+
+    def call_at(self: Any, when: float, callback: Any, *args: Any, context: Any = None) -> Any:
+        loops.virtualize(self)
+        return original_call_at(self, when, callback, *args, context=context)
+
+    undo.setattr(asyncio.base_events.BaseEventLoop, "call_at", call_at)

@@ -1,0 +1,200 @@
+"""Every source of randomness, derived from one seed.
+
+``seeded_random(seed)`` makes these repeat exactly for the same seed:
+
+- the ``random`` module's global generator (seeded; state restored on exit),
+  ``random.randbytes`` included;
+- ``random.Random()`` instances created without a seed (and ``random.seed()``
+  with no argument): each gets ``derive(seed, "Random", n)`` for the n-th
+  creation, so creation order, not wall time, decides the stream;
+- ``os.urandom``, ``os.getrandom`` and ``random``'s private ``_urandom``: a
+  seeded byte stream. ``random.SystemRandom``, ``secrets.*`` and
+  ``uuid.uuid4`` read from these, so they follow;
+- ``uuid.uuid1`` and ``uuid.getnode``: node and clock sequence derived from the
+  seed, the timestamp from the (frozen, if active) clock plus a counter;
+- ``tempfile`` names (a fresh ``_RandomNameSequence`` seeded as above);
+- numpy, only if the program imports it (no import just to patch):
+  ``np.random.seed`` legacy global state, ``np.random.default_rng()`` and
+  ``np.random.RandomState()`` with no seed. Bit generators built directly
+  without a seed (``np.random.PCG64()``) read OS entropy in C and are not
+  covered.
+
+Hash randomisation cannot change inside a running interpreter:
+:func:`hash_seed_for` gives the ``PYTHONHASHSEED`` a fresh child should get.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import tempfile
+import threading
+import uuid
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from automock.runtime._base import Patch, Undo
+from automock.runtime._imports import when_imported
+from automock.runtime.events import record
+
+__all__ = ["EntropySource", "derive", "hash_seed_for", "seeded_random"]
+
+_UUID_EPOCH_OFFSET = 0x01B21DD213814000  # 100-ns intervals 1582-10-15 -> 1970-01-01
+_DEFAULT_UUID1_NS = 1_704_067_200 * 10**9  # 2024-01-01T00:00:00Z
+
+
+def derive(seed: int, *parts: object) -> int:
+    """A 64-bit integer derived from ``seed`` and a label (stable across runs)."""
+    digest = hashlib.sha256(repr((int(seed), *parts)).encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def hash_seed_for(seed: int) -> str:
+    """The ``PYTHONHASHSEED`` value a fresh interpreter should get for ``seed``.
+
+    Only a new interpreter honours it: str/bytes hashing (and so set and
+    dict-of-str iteration order) is fixed at interpreter start-up.
+    """
+    return str(derive(seed, "PYTHONHASHSEED") % 4_294_967_296)
+
+
+class EntropySource:
+    """The per-block state: a seed, counters and a seeded byte stream."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = int(seed)
+        self._counters: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self._bytes = random.Random(derive(self.seed, "urandom"))
+        self._uuid1_last = 0
+
+    def next_seed(self, label: str) -> int:
+        """The seed for the next object of kind ``label`` (0, 1, 2, ... in creation order)."""
+        with self._lock:
+            n = self._counters.get(label, 0)
+            self._counters[label] = n + 1
+        return derive(self.seed, label, n)
+
+    def urandom(self, size: int) -> bytes:
+        if size < 0:
+            raise ValueError("negative argument not allowed")
+        with self._lock:
+            return self._bytes.randbytes(size)
+
+    def uuid1(self, node: int | None = None, clock_seq: int | None = None) -> uuid.UUID:
+        from automock.runtime.clock import current_clock
+
+        if current_clock() is not None:
+            import time
+
+            ns = time.time_ns()
+        else:
+            ns = _DEFAULT_UUID1_NS
+        with self._lock:
+            timestamp = max(ns // 100 + _UUID_EPOCH_OFFSET, self._uuid1_last + 1)
+            self._uuid1_last = timestamp
+        if node is None:
+            node = self.node()
+        if clock_seq is None:
+            clock_seq = derive(self.seed, "uuid1.clock_seq") & 0x3FFF
+        fields = (
+            timestamp & 0xFFFFFFFF,
+            (timestamp >> 32) & 0xFFFF,
+            (timestamp >> 48) & 0x0FFF,
+            (clock_seq >> 8) & 0x3F,
+            clock_seq & 0xFF,
+            node,
+        )
+        return uuid.UUID(fields=fields, version=1)
+
+    def node(self) -> int:
+        # a random node id with the multicast bit set, as RFC 4122 asks
+        return (derive(self.seed, "uuid.getnode") & 0xFFFFFFFFFFFF) | 0x010000000000
+
+
+class seeded_random(Patch[EntropySource]):  # noqa: N801 - reads as a function
+    """Derive every random source from ``seed``; restore all of them on exit."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__()
+        self.seed = int(seed)
+
+    def _start(self, undo: Undo) -> EntropySource:
+        source = EntropySource(self.seed)
+        # tempfile picks its default directory once per process, creating a
+        # Random() on the way; do that now so it does not shift our counters
+        tempfile.gettempdir()
+        _patch_bytes(undo, source)
+        _patch_random(undo, source)
+        _patch_uuid(undo, source)
+        undo.setattr(tempfile, "_name_sequence", None)
+        when_imported(undo, {"numpy.random": lambda module: _patch_numpy(undo, source, module)})
+        return source
+
+
+def _patch_bytes(undo: Undo, source: EntropySource) -> None:
+    def urandom(size: int, /) -> bytes:
+        record("random", "os.urandom", mocked=True)
+        return source.urandom(size)
+
+    def getrandom(size: int, flags: int = 0) -> bytes:
+        record("random", "os.getrandom", mocked=True)
+        return source.urandom(size)
+
+    undo.setattr(os, "urandom", urandom)
+    undo.setattr(random, "_urandom", urandom)  # SystemRandom / secrets read this
+    if hasattr(os, "getrandom"):
+        undo.setattr(os, "getrandom", getrandom)
+
+
+def _patch_random(undo: Undo, source: EntropySource) -> None:
+    state = random.getstate()
+    undo.push(lambda: random.setstate(state))
+    original_seed: Callable[..., None] = random.Random.seed
+
+    def seed(self: random.Random, a: Any = None, version: int = 2) -> None:
+        if a is None:
+            record("random", "random.Random", mocked=True)
+            a = source.next_seed("random.Random")
+        original_seed(self, a, version)
+
+    undo.setattr(random.Random, "seed", seed)
+    random.seed(derive(source.seed, "random"))
+
+
+def _patch_uuid(undo: Undo, source: EntropySource) -> None:
+    def uuid1(node: int | None = None, clock_seq: int | None = None) -> uuid.UUID:
+        record("random", "uuid.uuid1", mocked=True)
+        return source.uuid1(node, clock_seq)
+
+    undo.setattr(uuid, "uuid1", uuid1)
+    undo.setattr(uuid, "getnode", source.node)
+
+
+def _patch_numpy(undo: Undo, source: EntropySource, np_random: ModuleType) -> None:
+    state = np_random.get_state()
+    undo.push(lambda: np_random.set_state(state))
+    np_random.seed(derive(source.seed, "numpy.random") % 2**32)
+    original_default_rng = np_random.default_rng
+    original_random_state = np_random.RandomState
+
+    def default_rng(seed: Any = None) -> Any:
+        if seed is None:
+            record("random", "numpy.random.default_rng", mocked=True)
+            seed = source.next_seed("numpy.random.default_rng")
+        return original_default_rng(seed)
+
+    class RandomState(original_random_state):  # type: ignore[misc, valid-type]
+        __doc__ = original_random_state.__doc__
+
+        def __init__(self, seed: Any = None) -> None:
+            if seed is None:
+                seed = source.next_seed("numpy.random.RandomState") % 2**32
+            super().__init__(seed)
+
+    RandomState.__module__ = original_random_state.__module__
+    RandomState.__qualname__ = original_random_state.__qualname__
+    undo.setattr(np_random, "default_rng", default_rng)
+    undo.setattr(np_random, "RandomState", RandomState)

@@ -1,0 +1,78 @@
+"""Socket-level fail-closed guard (diagnostics, not a security boundary).
+
+Inside :func:`socket_guard`, ``socket.socket.connect``/``connect_ex``,
+``socket.create_connection`` and ``socket.getaddrinfo`` refuse every
+non-Unix-domain target with :class:`~automock.errors.UnmockedAccessError` and
+record an unmocked Access. It catches HTTP libraries automock does not patch
+(urllib3 used directly, websockets, raw sockets), so even a library imported
+after entering the runtime cannot reach the network. Code that goes around
+the ``socket`` module (ctypes, C extensions) is not stopped here: that is
+the sandbox's network namespace's job.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+from automock.errors import UnmockedAccessError
+from automock.runtime._base import Patch, Undo
+from automock.runtime.events import record
+
+__all__ = ["refuse_connection", "socket_guard"]
+
+_FIX = (
+    "mock it in the plan (a stub_http entry for an HTTP client automock patches, or a "
+    "cassette), or allow the network explicitly (--allow-network / network: allow)"
+)
+
+
+def _describe(address: Any) -> str:
+    if isinstance(address, tuple) and len(address) >= 2:
+        return f"{address[0]}:{address[1]}"
+    return str(address)
+
+
+def refuse_connection(api: str, target: str) -> UnmockedAccessError:
+    """Record an unmocked network access and return the error to raise."""
+    record("network", api, target, mocked=False, fix=_FIX)
+    return UnmockedAccessError(
+        f"unmocked network connection to {target} ({api})",
+        kind="network",
+        api=api,
+        target=target,
+        fix=_FIX,
+    )
+
+
+def _is_local_ipc(sock: socket.socket) -> bool:
+    return getattr(socket, "AF_UNIX", None) is not None and sock.family == socket.AF_UNIX
+
+
+class socket_guard(Patch[None]):  # noqa: N801 - reads as a function
+    """Refuse outgoing TCP/UDP connections and name resolution while active."""
+
+    def _start(self, undo: Undo) -> None:
+        original_connect = socket.socket.connect
+        original_connect_ex = socket.socket.connect_ex
+
+        def connect(self: socket.socket, address: Any) -> None:
+            if _is_local_ipc(self):
+                return original_connect(self, address)
+            raise refuse_connection("socket.connect", _describe(address))
+
+        def connect_ex(self: socket.socket, address: Any) -> int:
+            if _is_local_ipc(self):
+                return original_connect_ex(self, address)
+            raise refuse_connection("socket.connect", _describe(address))
+
+        def create_connection(address: Any, *args: Any, **kwargs: Any) -> socket.socket:
+            raise refuse_connection("socket.create_connection", _describe(address))
+
+        def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+            raise refuse_connection("socket.getaddrinfo", _describe((host, port)))
+
+        undo.setattr(socket.socket, "connect", connect)
+        undo.setattr(socket.socket, "connect_ex", connect_ex)
+        undo.setattr(socket, "create_connection", create_connection)
+        undo.setattr(socket, "getaddrinfo", getaddrinfo)
