@@ -1,0 +1,197 @@
+"""Child side of a sandboxed run: isolate, apply the plan, run the file as ``__main__``.
+
+Started by :mod:`automock.sandbox.process` as a fresh interpreter with a
+spec file (JSON) as its only argument. It deletes the spec, enters
+isolation, applies ``automock.runtime.deterministic(plan)``, runs the
+program with :func:`runpy.run_path`, and writes a :class:`ChildOutcome`
+as one JSON document to the result pipe (``result_fd``), which is
+close-on-exec so the program's own subprocesses never see it.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import sys
+import time
+import traceback
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+from automock._serialize import JsonMixin
+from automock.errors import UnmockedAccessError
+from automock.sandbox.isolation import LayerStatus, Limits, enter_isolation
+
+__all__ = ["ChildOutcome", "execute", "main"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChildOutcome(JsonMixin):
+    """What the child knows about its run (the parent adds signals and timeouts)."""
+
+    exit_code: int
+    status: str
+    exception: str | None = None
+    detail: str = ""
+    accesses: tuple[dict[str, Any], ...] = ()
+    layers: tuple[LayerStatus, ...] = ()
+    seconds: float = 0.0
+    setup_seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _runtime_context(
+    plan_data: dict[str, Any] | None, seed: int
+) -> tuple[AbstractContextManager[Any], LayerStatus]:
+    if plan_data is None:
+        return nullcontext(), LayerStatus("runtime", False, "no plan: the program runs unmocked")
+    try:
+        from automock.runtime import deterministic
+    except ImportError as exc:
+        return nullcontext(), LayerStatus("runtime", False, f"automock.runtime unavailable ({exc})")
+    from automock.plan.model import Plan
+
+    plan = Plan.from_dict(plan_data)
+    kinds = ", ".join(sorted(plan.kinds())) or "no touchpoints"
+    detail = (
+        f"plan applied (seed {seed}; {len(plan.entries)} entries: {kinds}; network {plan.network})"
+    )
+    return deterministic(plan, seed=seed), LayerStatus("runtime", True, detail)
+
+
+@contextmanager
+def _recording() -> Iterator[Any]:
+    from automock.runtime.events import recording
+
+    with recording() as log:
+        yield log
+
+
+def _trimmed_traceback(exc: BaseException, script: str) -> str:
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != script:
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, tb or exc.__traceback__))
+
+
+def _classify(exc: BaseException, limits: Limits) -> tuple[str, str]:
+    """(status, detail) for an exception that escaped the program."""
+    if isinstance(exc, MemoryError):
+        return "memory", f"address-space limit of {limits.memory_mb} MiB hit (MemoryError)"
+    if isinstance(exc, UnmockedAccessError):
+        return "unmocked", str(exc)
+    if isinstance(exc, OSError) and exc.errno == errno.EAGAIN:
+        return (
+            "violation",
+            f"resource limit hit ({exc}); processes are limited to {limits.processes}",
+        )
+    if isinstance(exc, RuntimeError) and "can't start new thread" in str(exc):
+        return "violation", f"thread limit hit; processes+threads are limited to {limits.processes}"
+    return "error", f"{type(exc).__name__}: {exc}"[:300]
+
+
+def _run_program(
+    script: str, argv: Sequence[str], limits: Limits
+) -> tuple[int, str, str | None, str]:
+    """Run ``script`` as ``__main__``; return (exit_code, status, exception, detail)."""
+    import runpy
+
+    sys.argv = [script, *argv]
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except SystemExit as exc:
+        code = exc.code
+        if code is None:
+            return 0, "ok", None, ""
+        if isinstance(code, int):
+            return code, "ok" if code == 0 else "error", None, f"sys.exit({code})" if code else ""
+        print(code, file=sys.stderr)
+        return 1, "error", None, "sys.exit with a message"
+    except BaseException as exc:  # the program's own failure, reported like python does
+        status, detail = _classify(exc, limits)
+        name = f"{type(exc).__name__}: {exc}"[:300]
+        try:
+            text = _trimmed_traceback(exc, script)
+        except MemoryError:
+            text = f"{name}\n"
+        exc.__traceback__ = None
+        del exc
+        sys.stderr.write(text)
+        return 1, status, name, detail
+    return 0, "ok", None, ""
+
+
+def execute(spec: dict[str, Any]) -> ChildOutcome:
+    """Isolate this process per ``spec``, run the program, and describe the outcome."""
+    started = time.perf_counter()
+    limits = Limits(**spec["limits"])
+    seed = int(spec["seed"])
+    runtime_cm, runtime_layer = _runtime_context(spec.get("plan"), seed)
+    layers = enter_isolation(
+        limits,
+        allow_network=bool(spec["allow_network"]),
+        workdir=spec["workdir"],
+        readable=tuple(spec.get("readable", ())),
+    )
+    root = os.getcwd()
+    os.environ.update(HOME=os.path.join(root, "home"), TMPDIR=os.path.join(root, "tmp"))
+    script = os.path.join(root, spec["script_rel"])
+    os.chdir(os.path.dirname(script))
+    os.environ["PWD"] = os.getcwd()
+    sys.path[:] = [os.path.dirname(script), *[p for p in sys.path if p], spec["package_root"]]
+    setup = time.perf_counter() - started
+    session_log = None
+    with _recording() as log:
+        try:
+            with runtime_cm as session:
+                session_log = getattr(session, "log", None)
+                code, status, exception, detail = _run_program(script, spec.get("args", ()), limits)
+        except BaseException as exc:  # the runtime itself failed on entry or exit
+            status, detail = _classify(exc, limits)
+            code, exception = 1, f"{type(exc).__name__}: {exc}"[:300]
+            sys.stderr.write(f"automock: runtime failed: {exception}\n")
+        for stream in (sys.stdout, sys.stderr):
+            with suppress(OSError, ValueError):
+                stream.flush()
+        seen = list(log.accesses)
+        if session_log is not None and session_log is not log:
+            seen += [a for a in session_log.accesses if a not in seen]
+        accesses = tuple(a.to_dict() for a in seen)
+    if any(not a["mocked"] for a in accesses) and status == "error":
+        status = "unmocked" if "UnmockedAccessError" in (exception or "") else status
+    return ChildOutcome(
+        exit_code=code,
+        status=status,
+        exception=exception,
+        detail=detail,
+        accesses=accesses,
+        layers=(*layers, runtime_layer),
+        seconds=time.perf_counter() - started - setup,
+        setup_seconds=setup,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the child interpreter: ``child.main([spec_path])``."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    with open(args[0], encoding="utf-8") as handle:
+        spec = json.load(handle)
+    os.unlink(args[0])
+    result_fd = int(spec["result_fd"])
+    os.set_inheritable(result_fd, False)
+    outcome = execute(spec)
+    payload = outcome.to_json(indent=None).encode("utf-8")
+    try:
+        while payload:
+            payload = payload[os.write(result_fd, payload) :]
+        os.close(result_fd)
+    except OSError:
+        pass  # the program closed our pipe; the parent falls back to the exit status
+    sys.exit(outcome.exit_code)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

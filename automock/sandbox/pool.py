@@ -1,0 +1,450 @@
+"""Warm fork pool for batch runs: ``execute_many`` and :class:`WorkerPool`.
+
+The parent imports what children need once (the runtime, the plan's
+dependencies, ``preload`` modules), calls ``gc.freeze()`` so forked children
+do not copy-on-write the heap by touching refcounts in a collection, and then
+forks one child per candidate, at most ``workers`` at a time. Each child
+enters its own sandbox (see :mod:`automock.sandbox.task`). The parent owns
+the wall clock: at the deadline it kills the child's whole process group.
+
+Clean-up: every child is reaped and its process group killed when it ends;
+on any exit from :meth:`WorkerPool.run` (including ``KeyboardInterrupt``) the
+live children are killed. Children die with the parent
+(``PR_SET_PDEATHSIG``), and all working directories live in one per-pool
+directory (``$TMPDIR/automock-batch-<pid>-*``) that the next pool removes if
+its owner process is gone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import importlib
+import importlib.util
+import json
+import os
+import re
+import selectors
+import shutil
+import signal
+import sys
+import sysconfig
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, InputError
+from automock.sandbox.candidates import Candidate, as_candidates, imported_modules
+from automock.sandbox.task import BatchSettings, CandidateResult, child_main, load_prctl
+
+__all__ = [
+    "BatchSettings",
+    "CandidateResult",
+    "WorkerPool",
+    "execute_many",
+    "preload_imports",
+    "sweep_stale_dirs",
+]
+
+_POOL_PREFIX = "automock-batch-"
+_STALE = re.compile(rf"^{_POOL_PREFIX}(\d+)-")
+_CHUNK = 65536
+_RUNTIME_MODULES = ("automock.runtime", "automock.plan.model", "automock.sandbox.isolation")
+# never imported in the parent on a candidate's behalf (side effects at import)
+_NEVER_PRELOAD = frozenset(
+    {"antigravity", "this", "__hello__", "__phello__", "idlelib", "tkinter", "turtle", "turtledemo"}
+    | {"pip", "ensurepip", "venv", "lib2to3", "pydoc", "webbrowser", "__main__"}
+)
+
+
+def _installed_roots() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    keys = ("stdlib", "platstdlib", "purelib", "platlib")
+    return tuple({os.path.join(os.path.realpath(paths[k]), "") for k in keys if k in paths})
+
+
+def preload_imports(names: Iterable[str]) -> list[str]:
+    """Import, in this (parent) process, the installed modules among ``names``.
+
+    Children are forked after this, so an import a candidate makes is a
+    dictionary lookup instead of a disk read (and works after the uid drop
+    even when the interpreter lives in a directory the sandbox uid cannot
+    read). Only the standard library and installed packages are considered,
+    never a file next to the candidates.
+    """
+    roots = _installed_roots()
+    loaded: list[str] = []
+    for name in sorted(set(names)):
+        if name in sys.modules or name in _NEVER_PRELOAD:
+            continue
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        origin = (spec.origin or "") if spec is not None else ""
+        if origin not in ("built-in", "frozen") and not os.path.realpath(origin).startswith(roots):
+            continue
+        try:
+            importlib.import_module(name)
+        except Exception:  # a broken optional package: the child will report it
+            continue
+        loaded.append(name)
+    return loaded
+
+
+@dataclass
+class _Running:
+    candidate: Candidate
+    slot: int
+    pid: int
+    started: float
+    deadline: float
+    fds: dict[int, str]  # read fd -> "out" | "err" | "res"
+    pidfd: int | None
+    buffers: dict[str, bytearray] = field(default_factory=dict)
+    dropped: dict[str, int] = field(default_factory=dict)
+    timed_out: bool = False
+    wait_status: int = 0
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_stale_dirs(base: str | None = None) -> list[Path]:
+    """Remove pool directories whose owner process no longer exists."""
+    root = Path(base or tempfile.gettempdir())
+    removed: list[Path] = []
+    with contextlib.suppress(OSError):
+        for entry in root.iterdir():
+            match = _STALE.match(entry.name)
+            if match and entry.is_dir() and not _pid_alive(int(match.group(1))):
+                shutil.rmtree(entry, ignore_errors=True)
+                removed.append(entry)
+    return removed
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+class WorkerPool:
+    """Runs candidates in sandboxed children forked from this (warm) process.
+
+    Use as a context manager; :meth:`run` may be called several times.
+    """
+
+    def __init__(
+        self,
+        settings: BatchSettings | None = None,
+        *,
+        workers: int = 2,
+        base_dir: str | None = None,
+    ) -> None:
+        if workers < 1:
+            raise InputError(f"--workers {workers}: need at least 1 worker")
+        self.settings = settings or BatchSettings()
+        if self.settings.timeout <= 0:
+            raise InputError(
+                f"--timeout {self.settings.timeout}: must be a positive number of seconds"
+            )
+        self.workers = workers
+        self._base_dir = base_dir
+        self._dir: str | None = None
+        self._prctl = load_prctl()
+        self._live: dict[int, _Running] = {}
+
+    @property
+    def directory(self) -> str | None:
+        """The per-pool temp directory (None when not started)."""
+        return self._dir
+
+    def __enter__(self) -> WorkerPool:
+        sweep_stale_dirs(self._base_dir)
+        self._dir = tempfile.mkdtemp(prefix=f"{_POOL_PREFIX}{os.getpid()}-", dir=self._base_dir)
+        self._warm()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._kill_all()
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None
+
+    def _warm(self) -> None:
+        names = list(_RUNTIME_MODULES)
+        if self.settings.plan is not None:
+            names.extend(_plan_modules(self.settings.plan))
+        for name in (*names, *self.settings.preload):
+            try:
+                importlib.import_module(name)
+            except ImportError as exc:
+                if name in self.settings.preload:
+                    raise InputError(
+                        f"--preload {name}: cannot import it ({exc}); install it or drop it"
+                    ) from None
+        gc.collect()
+        gc.freeze()
+
+    def run(
+        self,
+        candidates: Sequence[Candidate],
+        on_result: Callable[[CandidateResult], None] | None = None,
+    ) -> list[CandidateResult]:
+        """Run every candidate; results come back in input order."""
+        if self._dir is None:
+            raise InputError(
+                "WorkerPool.run: use the pool as a context manager (with WorkerPool() as p)"
+            )
+        if self.settings.auto_preload and preload_imports(imported_modules(candidates)):
+            gc.freeze()
+        results: list[CandidateResult | None] = [None] * len(candidates)
+        pending = list(enumerate(candidates))
+        pending.reverse()
+        sel = selectors.DefaultSelector()
+        try:
+            while pending or self._live:
+                while pending and len(self._live) < self.workers:
+                    slot, cand = pending.pop()
+                    self._start(sel, slot, cand)
+                for done in self._step(sel):
+                    results[done.slot] = res = self._finish(sel, done)
+                    if on_result is not None:
+                        on_result(res)
+        finally:
+            self._kill_all(sel)
+            sel.close()
+        return [r for r in results if r is not None]
+
+    def _start(self, sel: selectors.BaseSelector, slot: int, cand: Candidate) -> None:
+        assert self._dir is not None
+        pipes = [os.pipe() for _ in range(3)]
+        parent_pid = os.getpid()
+        pid = os.fork()
+        if pid == 0:  # child: never returns
+            for r, _ in pipes:
+                os.close(r)
+            child_main(
+                cand,
+                self.settings,
+                out_fd=pipes[0][1],
+                err_fd=pipes[1][1],
+                result_fd=pipes[2][1],
+                pool_dir=self._dir,
+                parent_pid=parent_pid,
+                prctl=self._prctl,
+            )
+        now = time.monotonic()
+        fds: dict[int, str] = {}
+        for (r, w), name in zip(pipes, ("out", "err", "res"), strict=True):
+            os.close(w)
+            os.set_blocking(r, False)
+            fds[r] = name
+            sel.register(r, selectors.EVENT_READ, pid)
+        pidfd: int | None = None
+        with contextlib.suppress(OSError, AttributeError):
+            pidfd = os.pidfd_open(pid)
+            sel.register(pidfd, selectors.EVENT_READ, pid)
+        run = _Running(cand, slot, pid, now, now + self.settings.timeout, fds, pidfd)
+        run.buffers = {"out": bytearray(), "err": bytearray(), "res": bytearray()}
+        run.dropped = {"out": 0, "err": 0, "res": 0}
+        self._live[pid] = run
+
+    def _read(self, sel: selectors.BaseSelector, run: _Running, fd: int) -> None:
+        name = run.fds[fd]
+        cap = _CHUNK if name == "res" else self.settings.output_bytes
+        while True:
+            try:
+                data = os.read(fd, _CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                sel.unregister(fd)
+                os.close(fd)
+                del run.fds[fd]
+                return
+            buf = run.buffers[name]
+            room = max(0, cap - len(buf))
+            buf += data[:room]
+            run.dropped[name] += len(data) - min(room, len(data))
+
+    def _step(self, sel: selectors.BaseSelector) -> list[_Running]:
+        now = time.monotonic()
+        wait = min(r.deadline for r in self._live.values()) - now
+        if any(r.pidfd is None for r in self._live.values()):
+            wait = min(wait, 0.005)
+        for key, _ in sel.select(max(0.0, wait)):
+            run = self._live.get(key.data)
+            if run is not None and key.fd in run.fds:
+                self._read(sel, run, key.fd)
+        done: list[_Running] = []
+        now = time.monotonic()
+        for run in list(self._live.values()):
+            if not run.timed_out and now >= run.deadline:
+                run.timed_out = True
+                _kill_group(run.pid)
+            if _reap(run):
+                done.append(run)
+        return done
+
+    def _finish(self, sel: selectors.BaseSelector, run: _Running) -> CandidateResult:
+        _kill_group(run.pid)  # leftovers the candidate forked into its group
+        for fd in list(run.fds):
+            self._read(sel, run, fd)  # drain what is buffered (non-blocking)
+            if fd in run.fds:
+                sel.unregister(fd)
+                os.close(fd)
+                del run.fds[fd]
+        if run.pidfd is not None:
+            sel.unregister(run.pidfd)
+            os.close(run.pidfd)
+        del self._live[run.pid]
+        return _result(run, self.settings.timeout)
+
+    def _kill_all(self, sel: selectors.BaseSelector | None = None) -> None:
+        for run in list(self._live.values()):
+            _kill_group(run.pid)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(run.pid, 0)
+            for fd in [*run.fds, *([run.pidfd] if run.pidfd is not None else [])]:
+                if sel is not None:
+                    with contextlib.suppress(KeyError, ValueError):
+                        sel.unregister(fd)
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._live.clear()
+
+
+def _reap(run: _Running) -> bool:
+    try:
+        pid, status = os.waitpid(run.pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    if pid == 0:
+        return False
+    run.wait_status = status
+    return True
+
+
+def _text(run: _Running, name: str) -> str:
+    text = run.buffers[name].decode("utf-8", "replace")
+    if run.dropped[name]:
+        text += f"\n[automock: output truncated, {run.dropped[name]} more bytes dropped]"
+    return text
+
+
+def _result(run: _Running, timeout: float) -> CandidateResult:
+    status_word = run.wait_status
+    duration = (time.monotonic() - run.started) * 1000
+    verdict: dict[str, Any] = {}
+    with contextlib.suppress(ValueError):
+        loaded = json.loads(bytes(run.buffers["res"]) or b"{}")
+        verdict = loaded if isinstance(loaded, dict) else {}
+    exit_code: int | None = None
+    if os.WIFEXITED(status_word):
+        exit_code = os.WEXITSTATUS(status_word)
+    elif os.WIFSIGNALED(status_word):
+        exit_code = -os.WTERMSIG(status_word)
+    status, detail = str(verdict.get("status", "error")), str(verdict.get("detail", ""))
+    if run.timed_out and not verdict:
+        status, exit_code, detail = (
+            "timeout",
+            EXIT_TIMEOUT,
+            f"killed after the {timeout:g} s timeout",
+        )
+    elif not verdict:
+        status, detail = _signal_status(exit_code)
+        if status == "timeout":
+            exit_code = EXIT_TIMEOUT
+        elif status == "memory":
+            exit_code = EXIT_MEMORY
+    return CandidateResult(
+        task_id=run.candidate.task_id,
+        index=run.candidate.index,
+        status=status,
+        exit_code=exit_code,
+        stdout=_text(run, "out"),
+        stderr=_text(run, "err"),
+        duration_ms=round(duration, 3),
+        layers=tuple(verdict.get("layers", ())),
+        detail=detail,
+    )
+
+
+def _signal_status(exit_code: int | None) -> tuple[str, str]:
+    if exit_code is None or exit_code >= 0:
+        return "error", f"exited with {exit_code} without a verdict"
+    sig = -exit_code
+    name = signal.Signals(sig).name if sig in signal.valid_signals() else str(sig)
+    if sig == signal.SIGXCPU:
+        return "timeout", "CPU time limit (SIGXCPU)"
+    if sig == signal.SIGKILL:
+        return "memory", "killed by SIGKILL (likely the kernel's out-of-memory killer)"
+    if sig == signal.SIGXFSZ:
+        return "violation", "file size limit (SIGXFSZ)"
+    return "error", f"killed by {name}"
+
+
+def _plan_modules(plan: Any) -> Iterable[str]:
+    kinds = {getattr(e, "kind", "") for e in getattr(plan, "entries", ())}
+    strategies = {getattr(e, "strategy", "") for e in getattr(plan, "entries", ())}
+    if "network" in kinds:
+        yield "automock.runtime.http"
+    if "database" in kinds:
+        yield "automock.runtime.databases"
+    if "fake_redis" in strategies:
+        yield "fakeredis"
+    if "fake_mongo" in strategies:
+        yield "mongomock"
+
+
+def execute_many(
+    candidates: Sequence[Candidate | str | tuple[str, str]],
+    *,
+    workers: int = 2,
+    timeout: float = 10.0,
+    plan: Any = None,
+    seed: int = 0,
+    limits: Any = None,
+    allow_network: bool = False,
+    output_bytes: int = 64 * 1024,
+    preload: Sequence[str] = (),
+    on_result: Callable[[CandidateResult], None] | None = None,
+) -> list[CandidateResult]:
+    """Run candidates (programs, ``(code, tests)`` pairs or :class:`Candidate`) in the sandbox.
+
+    Each runs in its own forked child with a fresh network namespace,
+    rlimits and an unprivileged uid, under ``deterministic(plan, seed=seed)``;
+    results come back in input order, one :class:`CandidateResult` each.
+    """
+    settings = BatchSettings(
+        timeout=timeout,
+        seed=seed,
+        plan=plan,
+        limits=limits,
+        allow_network=allow_network,
+        output_bytes=output_bytes,
+        preload=tuple(preload),
+    )
+    with WorkerPool(settings, workers=workers) as pool:
+        return pool.run(as_candidates(candidates), on_result=on_result)

@@ -1,0 +1,154 @@
+"""What a sandboxed run produced: one :class:`RunOutcome` per run, one :class:`RunReport` overall.
+
+Both are frozen dataclasses that serialise to JSON (``--json``). ``status``
+is one of :data:`STATUSES`; the report's ``exit_code`` is the program's own
+unless the sandbox ended it (see :func:`exit_code_for`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from automock._serialize import JsonMixin
+from automock.analysis.model import Touchpoint
+from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, EXIT_UNMOCKED, EXIT_VIOLATION
+from automock.runtime.events import Access
+from automock.sandbox.isolation import LayerStatus
+
+__all__ = ["STATUSES", "RunOutcome", "RunReport", "exit_code_for"]
+
+# ok: exit 0; error: the program failed on its own; the rest: the sandbox or runtime stopped it.
+STATUSES = ("ok", "error", "timeout", "memory", "violation", "unmocked")
+
+_SANDBOX_CODES = {
+    "timeout": EXIT_TIMEOUT,
+    "memory": EXIT_MEMORY,
+    "violation": EXIT_VIOLATION,
+    "unmocked": EXIT_UNMOCKED,
+}
+
+
+def exit_code_for(status: str, program_code: int) -> int:
+    """The exit code ``automock run`` reports for a run that ended with ``status``."""
+    return _SANDBOX_CODES.get(status, program_code)
+
+
+@dataclass(frozen=True, slots=True)
+class RunOutcome(JsonMixin):
+    """One run of the program in the sandbox.
+
+    ``exit_code`` is the code ``automock run`` uses (the program's own, or
+    124/125/126/5); ``returncode`` is the raw child status (negative = signal).
+    ``exception`` names an uncaught exception as ``"Type: message"``.
+    """
+
+    exit_code: int
+    status: str
+    stdout: str
+    stderr: str
+    returncode: int
+    accesses: tuple[Access, ...] = ()
+    exception: str | None = None
+    truncated: bool = False
+    seconds: float = 0.0
+    layers: tuple[LayerStatus, ...] = ()
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RunReport(JsonMixin):
+    """The whole ``automock run``: static touchpoints, runtime accesses, verdict over N runs.
+
+    ``stdout``/``stderr``/``exit_code``/``status`` are those of the first run;
+    ``deterministic`` is ``None`` for a single run, else whether every run
+    gave the same stdout, stderr and exit code; ``diff`` is a unified diff of
+    the first divergence. ``timings`` holds seconds (scan, plan, runs, total).
+    """
+
+    file: str
+    exit_code: int
+    status: str
+    stdout: str
+    stderr: str
+    touchpoints: tuple[Touchpoint, ...] = ()
+    accesses: tuple[Access, ...] = ()
+    unmocked: tuple[Access, ...] = ()
+    layers: tuple[LayerStatus, ...] = ()
+    runs: tuple[RunOutcome, ...] = ()
+    deterministic: bool | None = None
+    diff: str = ""
+    timings: Mapping[str, float] = field(default_factory=dict)
+    seed: int = 0
+    plan: str = ""
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok" and self.deterministic is not False
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "file": self.file,
+            "exit_code": self.exit_code,
+            "status": self.status,
+            "detail": self.detail,
+            "seed": self.seed,
+            "plan": self.plan,
+            "stdout": self.stdout,
+            "stderr": self.stderr,
+            "touchpoints": [t.to_dict() for t in self.touchpoints],
+            "accesses": [a.to_dict() for a in self.accesses],
+            "unmocked": [a.to_dict() for a in self.unmocked],
+            "layers": [layer.to_dict() for layer in self.layers],
+            "runs": [_run_dict(r) for r in self.runs],
+            "deterministic": self.deterministic,
+            "diff": self.diff,
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+        }
+        return data
+
+    def render(self) -> str:
+        """The human report printed on stderr after the program's output."""
+        lines = [f"── automock run {self.file} (seed {self.seed}, plan: {self.plan or 'default'})"]
+        if self.touchpoints:
+            lines.append(f"touchpoints found statically: {len(self.touchpoints)}")
+            lines += [f"  {t.line}:{t.col} {t.kind:<11} {t.api}" for t in self.touchpoints]
+        else:
+            lines.append("touchpoints found statically: none")
+        mocked = [a for a in self.accesses if a.mocked]
+        lines.append(f"accesses at runtime: {len(mocked)} mocked, {len(self.unmocked)} unmocked")
+        lines += [f"  {a.kind:<11} {a.api} {a.target}".rstrip() for a in mocked]
+        for access in self.unmocked:
+            lines.append(f"  UNMOCKED {access.kind} {access.api} {access.target}".rstrip())
+            if access.fix:
+                lines.append(f"    fix: {access.fix}")
+        lines.append("isolation:")
+        for layer in self.layers:
+            mark = "on " if layer.active else "OFF"
+            lines.append(f"  [{mark}] {layer.name:<10} {layer.detail}")
+        status = f"status: {self.status}, exit code {self.exit_code}"
+        lines.append(status + (f" ({self.detail})" if self.detail else ""))
+        if self.deterministic is not None:
+            verdict = "deterministic" if self.deterministic else "NOT deterministic"
+            lines.append(f"verdict over {len(self.runs)} runs: {verdict}")
+            if self.diff:
+                lines += ["  " + line for line in self.diff.splitlines()]
+        timing = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in self.timings.items())
+        lines.append(f"timings: {timing}")
+        return "\n".join(lines)
+
+
+def _run_dict(run: RunOutcome) -> dict[str, Any]:
+    return {
+        "exit_code": run.exit_code,
+        "status": run.status,
+        "returncode": run.returncode,
+        "exception": run.exception,
+        "truncated": run.truncated,
+        "seconds": round(run.seconds, 4),
+        "detail": run.detail,
+        "stdout": run.stdout,
+        "stderr": run.stderr,
+    }

@@ -1,0 +1,237 @@
+"""The child side of a batch run: what one forked child does with one candidate.
+
+:func:`child_main` runs in a freshly forked child and never returns: it wires
+stdin/stdout/stderr, enters the sandbox (:func:`~automock.sandbox.isolation.enter_isolation`:
+new network namespace, rlimits, unprivileged uid, new session), makes its own
+working directory, applies the plan with ``deterministic(plan, seed=...)``,
+runs the candidate and writes a one-line JSON verdict to the result pipe.
+
+Statuses (also the meaning of :attr:`CandidateResult.status`):
+
+- ``passed``: the program (or the code and its tests) ran to the end, exit 0;
+- ``failed``: an ``AssertionError``, a non-zero ``sys.exit``, or any exception
+  raised while running the *tests* of a (code, tests) pair;
+- ``error``: the candidate crashed: syntax error, an exception in a program or
+  in the code of a pair, death by a signal;
+- ``timeout`` / ``memory`` / ``violation``: wall clock or CPU limit, address
+  space limit, sandbox refusal (unmocked access, process limit).
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import ctypes
+import errno
+import io
+import json
+import os
+import signal
+import sys
+import tempfile
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from automock._serialize import JsonMixin, to_jsonable
+from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, EXIT_VIOLATION, UnmockedAccessError
+from automock.sandbox.candidates import Candidate
+
+__all__ = ["STATUSES", "BatchSettings", "CandidateResult", "child_main", "run_candidate"]
+
+STATUSES = ("passed", "failed", "error", "timeout", "memory", "violation")
+_PR_SET_PDEATHSIG = 1
+_RESULT_LIMIT = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateResult(JsonMixin):
+    """The verdict for one candidate (one JSON line of ``automock batch``)."""
+
+    task_id: str
+    index: int
+    status: str
+    exit_code: int | None
+    stdout: str = ""
+    stderr: str = ""
+    duration_ms: float = 0.0
+    layers: tuple[Any, ...] = ()
+    detail: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+
+@dataclass(frozen=True, slots=True)
+class BatchSettings:
+    """How every candidate of a batch runs (picklable, so Ray can ship it)."""
+
+    timeout: float = 10.0
+    seed: int = 0
+    plan: Any = None  # automock.plan.model.Plan | None (default plan when None)
+    limits: Any = None  # automock.sandbox.isolation.Limits | None (defaults when None)
+    allow_network: bool = False
+    output_bytes: int = 64 * 1024
+    preload: tuple[str, ...] = field(default=())
+    auto_preload: bool = True
+
+
+def _verdict_code(status: str, code: int) -> int:
+    return {"memory": EXIT_MEMORY, "violation": EXIT_VIOLATION, "timeout": EXIT_TIMEOUT}.get(
+        status, code
+    )
+
+
+def _exit_status(exc: SystemExit) -> tuple[str, int]:
+    code = exc.code
+    if code is None or code == 0:
+        return "passed", 0
+    if isinstance(code, int):
+        return "failed", code & 0xFF or 1
+    print(code, file=sys.stderr)
+    return "failed", 1
+
+
+def _classify(exc: BaseException, phase: str) -> tuple[str, int, str]:
+    detail = f"{type(exc).__name__}: {exc}".strip().rstrip(":")
+    if isinstance(exc, MemoryError):
+        return "memory", EXIT_MEMORY, "MemoryError (address-space limit)"
+    if isinstance(exc, UnmockedAccessError):
+        return "violation", EXIT_VIOLATION, detail
+    if isinstance(exc, BlockingIOError) and exc.errno == errno.EAGAIN:
+        return "violation", EXIT_VIOLATION, f"{detail} (process or resource limit)"
+    if isinstance(exc, AssertionError) or phase == "test":
+        return "failed", 1, detail
+    return "error", 1, detail
+
+
+def run_candidate(candidate: Candidate) -> tuple[str, int, str]:
+    """Run a candidate in this process; return ``(status, exit_code, detail)``.
+
+    Exceptions are reported on stderr with their traceback, like Python does.
+    """
+    namespace: dict[str, Any] = {
+        "__name__": "__main__",
+        "__builtins__": builtins,
+        "__file__": candidate.source,
+    }
+    phase = "code"
+    try:
+        code = compile(candidate.code, candidate.source, "exec")
+        exec(code, namespace)
+        if candidate.test is not None:
+            phase = "test"
+            exec(compile(candidate.test, f"{candidate.source} (test)", "exec"), namespace)
+            check = namespace.get("check")
+            if candidate.entry_point and callable(check):
+                if candidate.entry_point not in namespace:
+                    return "failed", 1, f"entry point {candidate.entry_point!r} is not defined"
+                check(namespace[candidate.entry_point])
+    except SystemExit as exc:
+        status, exit_code = _exit_status(exc)
+        return status, exit_code, "" if status == "passed" else f"SystemExit: {exc.code}"
+    except SyntaxError as exc:
+        traceback.print_exc()
+        return "error", 1, f"SyntaxError: {exc.msg} (line {exc.lineno})"
+    except BaseException as exc:
+        with contextlib.suppress(BaseException):
+            traceback.print_exc()
+        return _classify(exc, phase)
+    return "passed", 0, ""
+
+
+def _set_pdeathsig(prctl: Callable[..., int] | None) -> None:
+    if prctl is not None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def load_prctl() -> Callable[..., int] | None:
+    """``prctl`` from libc, looked up once in the parent (None off Linux)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl: Callable[..., int] = libc.prctl
+        return prctl
+    except (OSError, AttributeError):
+        return None
+
+
+def _default_limits() -> Any:
+    from automock.sandbox.isolation import Limits
+
+    return Limits()
+
+
+def _layers_json(layers: Any) -> list[Any]:
+    return [to_jsonable(layer) for layer in layers]
+
+
+def child_main(
+    candidate: Candidate,
+    settings: BatchSettings,
+    *,
+    out_fd: int,
+    err_fd: int,
+    result_fd: int,
+    pool_dir: str,
+    parent_pid: int,
+    prctl: Callable[..., int] | None,
+) -> NoReturn:
+    """Run ``candidate`` in this freshly forked child, report on ``result_fd``, exit."""
+    verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": []}
+    code = 1
+    me = os.getpid()
+    try:
+        _set_pdeathsig(prctl)
+        if os.getppid() != parent_pid:  # the parent died before we armed the signal
+            os._exit(1)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        os.dup2(result_fd, 3)
+        os.closerange(4, 65536)  # other candidates' pipes, the parent's files
+        result_fd = 3
+        sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
+        sys.stdout = io.TextIOWrapper(
+            io.FileIO(1, "w", closefd=False), encoding="utf-8", line_buffering=False
+        )
+        sys.stderr = io.TextIOWrapper(
+            io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace"
+        )
+        sys.__stdout__, sys.__stderr__ = sys.stdout, sys.stderr  # type: ignore[misc]
+        from automock.sandbox.isolation import enter_isolation
+
+        limits = settings.limits if settings.limits is not None else _default_limits()
+        workdir = tempfile.mkdtemp(prefix="c", dir=pool_dir)
+        layers = enter_isolation(limits, allow_network=settings.allow_network, workdir=workdir)
+        me = os.getpid()  # the PID-namespace layer continues in a new process
+        verdict["layers"] = _layers_json(layers)
+        _set_pdeathsig(prctl)  # a uid change clears it; arm it again
+        verdict.update(_run_deterministic(candidate, settings))
+        code = _verdict_code(verdict["status"], int(verdict["exit_code"]))
+    except MemoryError:
+        verdict.update(status="memory", exit_code=EXIT_MEMORY, detail="MemoryError")
+        code = EXIT_MEMORY
+    except BaseException as exc:
+        verdict.update(status="error", detail=f"automock: {type(exc).__name__}: {exc}")
+    finally:
+        if os.getpid() != me:  # a process the candidate forked: no verdict, just go
+            os._exit(1)
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(BaseException):
+                stream.flush()
+        with contextlib.suppress(BaseException):
+            os.write(result_fd, json.dumps(verdict).encode()[:_RESULT_LIMIT])
+        os._exit(code)
+
+
+def _run_deterministic(candidate: Candidate, settings: BatchSettings) -> Mapping[str, Any]:
+    from automock.plan.model import Plan
+    from automock.runtime import deterministic
+
+    plan = settings.plan if settings.plan is not None else Plan()
+    with deterministic(plan, seed=settings.seed):
+        status, exit_code, detail = run_candidate(candidate)
+    return {"status": status, "exit_code": exit_code, "detail": detail}

@@ -1,0 +1,113 @@
+"""A throw-away working directory per run: a bounded copy of the target's directory.
+
+Layout (``root`` is what the program sees as :data:`~automock.sandbox.isolation.VIRTUAL_ROOT`
+when the mount namespace is active)::
+
+    root/src/    copy of the target's directory (the program's cwd)
+    root/home/   $HOME
+    root/tmp/    $TMPDIR
+
+The user's files are only ever read. Large trees are not copied whole: when
+the directory exceeds the budget only the target file and small top-level
+files are copied, and :attr:`Workdir.note` says so.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Workdir", "make_workdir"]
+
+IGNORED = (
+    ".git",
+    ".hg",
+    "__pycache__",
+    "*.pyc",
+    ".venv",
+    "venv",
+    "node_modules",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".tox",
+)
+MAX_FILES = 2000
+MAX_BYTES = 64 * 1024 * 1024
+MAX_TOP_LEVEL_FILE = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Workdir:
+    """A temp workdir; :meth:`cleanup` removes it (also usable as a context manager)."""
+
+    root: Path
+    script_rel: str
+    note: str
+
+    @property
+    def script(self) -> Path:
+        return self.root / self.script_rel
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def __enter__(self) -> Workdir:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.cleanup()
+
+
+def _tree_size(directory: Path) -> tuple[int, int]:
+    files = size = 0
+    ignore = shutil.ignore_patterns(*IGNORED)
+    for current, dirs, names in os.walk(directory):
+        skipped = ignore(current, dirs + names)
+        dirs[:] = [d for d in dirs if d not in skipped]
+        for name in names:
+            if name in skipped:
+                continue
+            files += 1
+            try:
+                size += os.lstat(os.path.join(current, name)).st_size
+            except OSError:
+                continue
+            if files > MAX_FILES or size > MAX_BYTES:
+                return files, size
+    return files, size
+
+
+def make_workdir(script: str | os.PathLike[str], *, copy_tree: bool = True) -> Workdir:
+    """Copy ``script``'s directory (bounded) into a fresh temp dir."""
+    source = Path(script).resolve()
+    root = Path(tempfile.mkdtemp(prefix="automock-run-"))
+    os.chmod(root, 0o755)
+    for sub in ("home", "tmp"):
+        (root / sub).mkdir()
+    dest = root / "src"
+    files, size = _tree_size(source.parent) if copy_tree else (MAX_FILES + 1, 0)
+    try:
+        if files <= MAX_FILES and size <= MAX_BYTES:
+            shutil.copytree(
+                source.parent, dest, symlinks=True, ignore=shutil.ignore_patterns(*IGNORED)
+            )
+            note = f"copy of {source.parent} ({files} files)"
+        else:
+            dest.mkdir()
+            for entry in source.parent.iterdir():
+                if (
+                    entry.is_file()
+                    and not entry.is_symlink()
+                    and entry.stat().st_size <= MAX_TOP_LEVEL_FILE
+                ):
+                    shutil.copy2(entry, dest / entry.name)
+            shutil.copy2(source, dest / source.name)
+            note = f"copy of the small top-level files of {source.parent} (the tree is too large to copy)"
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+    return Workdir(root=root, script_rel=f"src/{source.name}", note=note)
