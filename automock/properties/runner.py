@@ -34,7 +34,7 @@ __all__ = ["DISTRIBUTION_PROPERTIES", "PROPERTIES", "canonical_property", "evalu
 PROPERTIES: Mapping[str, str] = {
     "permutation": "the output is a rearrangement of the input sequence (shuffles)",
     "sorted": "the output is in ascending order (options: reverse, strict)",
-    "sample": "the output draws from the input without replacement (option: k = size or parameter name)",
+    "sample": "the output draws from the input without replacement; option k (a size or the name of the size parameter): len == min(k, len(input))",
     "subset": "every output element comes from the input sequence",
     "bounds": "every output value lies within [low, high] (options: low, high)",
     "unique": "no output element repeats",
@@ -150,7 +150,10 @@ def evaluate(
     if name == "permutation":
         result = permutation_of(output, original)
     elif name == "sample":
-        result = sample_without_replacement(output, original, _resolve_k(fn, args, opts.get("k")))
+        k = _resolve_k(fn, args, opts.get("k"))
+        # a sample cannot be larger than its population (nor negative)
+        size = None if k is None else max(0, min(k, len(original)))
+        result = sample_without_replacement(output, original, size)
     elif name == "subset":
         result = subset_of(output, original)
     elif name == "sorted":

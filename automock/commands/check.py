@@ -1,0 +1,233 @@
+"""``automock check FILE::function``: check properties of a function's outputs.
+
+The file is imported in this process (not in the sandbox: ``check`` is for
+your own code, like running its tests; use ``automock run`` for untrusted
+programs) with the plan applied by ``deterministic()`` while its module body
+runs, so import-time clocks, RNGs and network calls are mocked. Properties
+come from ``--property``, else from the plan's ``properties`` for the
+function, else from the function's name. With ``--tests`` the literal inputs
+of the given tests are read and hard-coding detection runs on fresh inputs.
+
+Exit status: 0 when every property holds, 1 when one fails (the minimal
+counterexample is printed), 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from automock.errors import InputError
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "target", metavar="FILE::function", help="the function to check, e.g. deal.py::shuffle"
+    )
+    parser.add_argument(
+        "--property",
+        "-p",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="property to check (repeatable or comma-separated): permutation, sorted, sample, "
+        "subset, bounds, unique, idempotent, round_trip, uniform; default: from the plan or the name",
+    )
+    parser.add_argument(
+        "--examples",
+        type=int,
+        default=100,
+        metavar="N",
+        help="generated inputs per property (default 100)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, metavar="N", help="seed for input generation (default 0)"
+    )
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=2000,
+        metavar="N",
+        help="seeded runs for the 'uniform' chi-square check (default 2000)",
+    )
+    parser.add_argument(
+        "--plan",
+        metavar="PATH",
+        help="plan file (default fixtures/<stem>.automock.json if present)",
+    )
+    parser.add_argument(
+        "--tests",
+        metavar="FILE",
+        help="test file whose literal inputs to the function are the examples "
+        "for hard-coding detection",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="property option, e.g. low=0, high=10, k=k, inverse=decode (repeatable)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def _split_target(target: str) -> tuple[Path, str]:
+    if "::" not in target:
+        raise InputError(f"{target!r}: expected FILE::function, e.g. deal.py::shuffle")
+    file_part, _, function = target.rpartition("::")
+    path = Path(file_part)
+    if not path.is_file():
+        raise InputError(f"{file_part}: no such file; give the path of a Python file")
+    if not function:
+        raise InputError(f"{target!r}: name the function after '::', e.g. {file_part}::shuffle")
+    return path, function
+
+
+def _plan(path: Path, plan_arg: str | None) -> Any:
+    from automock.plan.io import load_plan
+    from automock.plan.model import Plan
+
+    if plan_arg:
+        if not Path(plan_arg).is_file():
+            raise InputError(
+                f"{plan_arg}: no such plan file; draft one with: automock draft {path}"
+            )
+        return load_plan(plan_arg)
+    stem = f"{path.stem}.automock.json"
+    for candidate in (path.parent / "fixtures" / stem, Path("fixtures") / stem):
+        if candidate.is_file():
+            return load_plan(candidate)
+    return Plan()
+
+
+@contextlib.contextmanager
+def _applied(plan: Any, seed: int) -> Iterator[None]:
+    try:
+        from automock.runtime import deterministic
+    except ImportError:  # runtime not available in this build: plain import
+        yield
+        return
+    with deterministic(plan, seed=seed):
+        yield
+
+
+def _load(path: Path, plan: Any, seed: int) -> ModuleType:
+    name = f"_automock_check_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise InputError(f"{path}: cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent.resolve()))
+    try:
+        with _applied(plan, seed):
+            spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        raise InputError(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from None
+    except Exception as exc:
+        raise InputError(f"{path}: importing it failed: {type(exc).__name__}: {exc}") from None
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.path.remove(str(path.parent.resolve()))
+    return module
+
+
+def _function(module: ModuleType, path: Path, dotted: str) -> Any:
+    target: Any = module
+    for part in dotted.split("."):
+        if not hasattr(target, part):
+            names = sorted(
+                n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
+            )
+            raise InputError(
+                f"{path}: no function {dotted!r}; defined: {', '.join(names) or 'none'}"
+            )
+        target = getattr(target, part)
+    if not callable(target):
+        raise InputError(f"{path}::{dotted} is a {type(target).__name__}, not a function")
+    return target
+
+
+def _parse_option(text: str) -> tuple[str, Any]:
+    import json
+
+    key, sep, raw = text.partition("=")
+    if not sep or not key:
+        raise InputError(f"--option {text!r}: expected KEY=VALUE, e.g. --option low=0")
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw
+    return key.strip(), value
+
+
+def run(args: argparse.Namespace) -> int:
+    from automock.properties.hardcoding import examples_from_tests
+    from automock.properties.infer import AppliedProperty, infer_properties
+    from automock.properties.runner import canonical_property
+    from automock.properties.suite import check_function
+
+    if args.examples < 1 or args.runs < 1:
+        raise InputError("--examples and --runs must be at least 1")
+    path, dotted = _split_target(args.target)
+    plan = _plan(path, args.plan)
+    module = _load(path, plan, args.seed)
+    fn = _function(module, path, dotted)
+    options = dict(_parse_option(o) for o in args.option)
+    requested = [p for chunk in args.property for p in chunk.split(",") if p.strip()]
+    if requested:
+        applied = tuple(AppliedProperty(canonical_property(p), options, "flag") for p in requested)
+    else:
+        applied = infer_properties(
+            fn, name=dotted.rsplit(".", 1)[-1], specs=plan.properties, namespace=vars(module)
+        )
+        applied = tuple(
+            AppliedProperty(a.property, {**a.options, **options}, a.source) for a in applied
+        )
+    if not applied:
+        raise InputError(
+            f"no property is known for {dotted}(); pass --property, e.g. --property sorted"
+        )
+    examples: list[tuple[Any, ...]] = []
+    if args.tests:
+        tests_path = Path(args.tests)
+        if not tests_path.is_file():
+            raise InputError(f"{args.tests}: no such test file")
+        examples = examples_from_tests(
+            tests_path.read_text(encoding="utf-8"), dotted.rsplit(".", 1)[-1], path=str(tests_path)
+        )
+        if not examples:
+            raise InputError(f"{args.tests}: no call of {dotted}() with literal arguments found")
+    report = check_function(
+        fn,
+        applied,
+        namespace=vars(module),
+        max_examples=args.examples,
+        seed=args.seed,
+        runs=args.runs,
+        examples=examples,
+    )
+    if args.json:
+        print(report.to_json())
+    else:
+        _print_text(report, args.target, args.seed)
+    return 0 if report.passed else 1
+
+
+def _print_text(report: Any, target: str, seed: int) -> None:
+    for result in report.results:
+        mark = "PASS" if result.passed else "FAIL"
+        print(f"{mark} {result.name}: {result.detail}")
+    if report.hardcoding is not None:
+        hc = report.hardcoding
+        mark = "PASS" if hc.verdict == "ok" else "FAIL"
+        print(f"{mark} hard-coding ({hc.verdict}): {hc.detail}")
+    verdict = "all properties hold" if report.passed else "property check failed"
+    print(f"{target}: {verdict} (seed {seed}; replay with --seed {seed})")

@@ -1,0 +1,192 @@
+"""``automock check FILE::function`` through ``automock.cli.main``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from automock.cli import main
+
+SOURCE = """
+import random
+
+
+def shuffle(xs: list[int]) -> list[int]:
+    out = list(xs)
+    random.shuffle(out)
+    return out
+
+
+def biased_shuffle(xs: list[int]) -> list[int]:
+    out = list(xs)
+    for i in range(len(out)):
+        j = random.randint(0, len(out) - 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def sort(xs: list[int]) -> list[int]:
+    if xs == [3, 1, 2]:
+        return [1, 2, 3]
+    return list(xs)
+
+
+def real_sort(xs: list[int]) -> list[int]:
+    return sorted(xs)
+
+
+def pick(pool: list[str], k: int) -> list[str]:
+    return random.sample(pool, max(0, min(k, len(pool))))
+
+
+def encode(s: str) -> bytes:
+    return s.encode("utf-8")
+
+
+def decode(b: bytes) -> str:
+    return b.decode("utf-8")
+
+
+def total(xs: list[int]) -> int:
+    return sum(xs)
+"""
+
+TESTS = """
+from deal import sort, real_sort
+
+def test_sort():
+    assert sort([3, 1, 2]) == [1, 2, 3]
+    assert real_sort([3, 1, 2]) == [1, 2, 3]
+"""
+
+
+@pytest.fixture
+def deal(tmp_path: Path) -> Path:
+    path = tmp_path / "deal.py"
+    path.write_text(SOURCE, encoding="utf-8")
+    (tmp_path / "test_deal.py").write_text(TESTS, encoding="utf-8")
+    return path
+
+
+def _json(capsys: pytest.CaptureFixture[str]) -> dict:  # type: ignore[type-arg]
+    return json.loads(capsys.readouterr().out)
+
+
+def test_fair_shuffle_passes_inferred_properties(
+    deal: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["check", f"{deal}::shuffle", "--runs", "1000", "--json"])
+    report = _json(capsys)
+    assert code == 0 and report["passed"] is True
+    assert [r["name"] for r in report["results"]] == ["permutation", "uniform"]
+
+
+def test_biased_shuffle_fails_uniform(deal: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["check", f"{deal}::biased_shuffle", "-p", "permutation,uniform", "--runs", "1500"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "PASS permutation" in out and "FAIL uniform" in out and "not uniform" in out
+
+
+def test_hard_coded_sort_is_flagged_with_tests(
+    deal: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tests = deal.parent / "test_deal.py"
+    code = main(["check", f"{deal}::sort", "--tests", str(tests), "--json"])
+    report = _json(capsys)
+    assert code == 1
+    assert report["hardcoding"]["verdict"] == "hard-coded"
+    sorted_result = next(r for r in report["results"] if r["name"] == "sorted")
+    assert sorted_result["counterexample"] is not None
+    assert sorted_result["counterexample"] != [[3, 1, 2]]
+
+
+def test_real_sort_with_tests_passes(deal: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tests = deal.parent / "test_deal.py"
+    code = main(
+        ["check", f"{deal}::real_sort", "-p", "sorted", "-p", "permutation", "--tests", str(tests)]
+    )
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "PASS hard-coding (ok)" in out
+
+
+def test_minimal_counterexample_is_printed(deal: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["check", f"{deal}::total", "-p", "bounds", "--option", "low=0", "--option", "high=10"]
+    )
+    out = capsys.readouterr().out
+    assert code == 1
+    # hypothesis shrinks to the smallest list whose sum leaves [0, 10]
+    assert "FAIL bounds" in out and ("total([11])" in out or "total([-1])" in out)
+
+
+def test_sample_size_from_the_int_parameter(deal: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", f"{deal}::pick", "--examples", "30"]) == 0
+    assert "PASS sample" in capsys.readouterr().out
+
+
+def test_round_trip_inferred_from_encode_decode(
+    deal: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", f"{deal}::encode", "--examples", "30"]) == 0
+    assert "PASS round_trip" in capsys.readouterr().out
+
+
+def test_same_seed_same_report(deal: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", f"{deal}::sort", "-p", "sorted", "--seed", "3", "--json"])
+    first = capsys.readouterr().out
+    main(["check", f"{deal}::sort", "-p", "sorted", "--seed", "3", "--json"])
+    assert capsys.readouterr().out == first
+
+
+def test_plan_properties_are_used(deal: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plan = deal.parent / "plan.json"
+    plan.write_text(
+        json.dumps(
+            {
+                "automock": 1,
+                "properties": [
+                    {"function": "total", "property": "bounds", "args": {"low": -1000000}}
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+    code = main(["check", f"{deal}::total", "--plan", str(plan), "--json"])
+    report = _json(capsys)
+    assert code == 1
+    assert [r["name"] for r in report["results"]] == ["bounds"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["check", "nowhere.py::f"], "no such file"),
+        (["check", "{deal}"], "expected FILE::function"),
+        (["check", "{deal}::missing"], "no function 'missing'"),
+        (["check", "{deal}::total"], "no property is known"),
+        (["check", "{deal}::shuffle", "-p", "bogus"], "unknown property 'bogus'"),
+        (["check", "{deal}::shuffle", "--plan", "nope.json"], "no such plan file"),
+        (["check", "{deal}::sort", "--tests", "nope.py"], "no such test file"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    deal: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code = main([a.replace("{deal}", str(deal)) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_broken_module_is_an_input_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f(:\n", encoding="utf-8")
+    assert main(["check", f"{bad}::f", "-p", "sorted"]) == 2
+    assert "syntax error" in capsys.readouterr().err
