@@ -1,0 +1,240 @@
+"""Find touchpoints in Python source: the public ``scan`` / ``scan_source`` API.
+
+Pipeline per file (cheapest first, each stage only when the previous one
+could not rule the file out):
+
+1. text pre-filter: no catalog module name, no star import, no catalogued
+   builtin in the text -> no touchpoints (:mod:`automock.analysis.prefilter`);
+2. ``ast`` pass: syntax check and a conservative over-approximation of the
+   catalog names the file can reach; none -> no touchpoints;
+3. libcst pass (the analyzer of record): one visitor records scopes, bindings
+   and references (:mod:`automock.analysis.collect`), names are resolved with
+   Python's scoping rules (:mod:`automock.analysis.resolve`) and matched
+   against the catalog; positions come from libcst's ``PositionProvider``.
+
+Results are cached in memory by content hash (and optionally on disk).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tokenize
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from io import BytesIO
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from automock.analysis import catalog, prefilter
+from automock.analysis.model import KINDS, FileScan, Kind, ScanResult, Touchpoint
+from automock.errors import InputError
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+__all__ = ["parse_kinds", "read_source", "scan", "scan_file", "scan_source"]
+
+_CACHE: OrderedDict[tuple[str, str], tuple[Touchpoint, ...] | str] = OrderedDict()
+_CACHE_SIZE = 4096
+
+PathLike = str | os.PathLike[str]
+
+
+def parse_kinds(kinds: Iterable[str] | str | None) -> frozenset[Kind] | None:
+    """Validate a kinds filter (``"time,random"`` or an iterable); ``None`` means all."""
+    if kinds is None:
+        return None
+    names = kinds.split(",") if isinstance(kinds, str) else list(kinds)
+    wanted = {n.strip() for n in names if n.strip()}
+    unknown = sorted(wanted - set(KINDS))
+    if unknown or not wanted:
+        raise InputError(
+            f"unknown kind {', '.join(unknown) or '(empty)'!s}; valid kinds are: {', '.join(KINDS)}"
+        )
+    return frozenset(k for k in KINDS if k in wanted)
+
+
+def _filter(scan: FileScan, kinds: frozenset[Kind] | None) -> FileScan:
+    if kinds is None or not scan.touchpoints:
+        return scan
+    kept = tuple(t for t in scan.touchpoints if t.kind in kinds)
+    return FileScan(scan.path, kept, scan.error, scan.sha256)
+
+
+def read_source(path: Path) -> tuple[str | None, str | None, str | None]:
+    """``(text, sha256, error)`` for a file; ``error`` is a one-line message."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None, None, f"{path}: no such file; check the path"
+    except IsADirectoryError:
+        return None, None, f"{path}: is a directory"
+    except OSError as exc:
+        return None, None, f"{path}: cannot read ({exc.strerror or exc}); check permissions"
+    digest = hashlib.sha256(data).hexdigest()
+    if b"\0" in data[:8192]:
+        return None, digest, f"{path}: binary file, not Python source; pass .py files only"
+    try:
+        encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
+        text = data.decode(encoding)
+    except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
+        where = f" at byte {exc.start}" if isinstance(exc, UnicodeDecodeError) else ""
+        return None, digest, f"{path}: not valid UTF-8 text{where}; save the file as UTF-8"
+    return text.removeprefix("\ufeff"), digest, None
+
+
+def _syntax_error(path: str, exc: SyntaxError) -> str:
+    where = f"line {exc.lineno}" if exc.lineno else "unknown line"
+    if exc.offset:
+        where += f", column {exc.offset}"
+    return (
+        f"{path}:{exc.lineno or 0}: syntax error ({where}): {exc.msg}; fix the file or exclude it"
+    )
+
+
+def _analyze(source: str, path: str) -> tuple[Touchpoint, ...] | str:
+    """Touchpoints of one source text, or a one-line error message."""
+    verdict = prefilter.check(source)
+    if isinstance(verdict, SyntaxError):
+        return _syntax_error(path, verdict)
+    if not verdict:
+        return ()
+    import libcst as cst
+
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError as exc:
+        return f"{path}:{exc.raw_line}: syntax error (line {exc.raw_line}, column {exc.raw_column + 1}): {exc.message}"
+    except RecursionError:
+        return f"{path}: too deeply nested to analyze; simplify the expression or exclude the file"
+    return _touchpoints(module, path)
+
+
+def _touchpoints(module: cst.Module, path: str) -> tuple[Touchpoint, ...]:
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from automock.analysis.collect import Collector
+    from automock.analysis.resolve import is_pure_call, value_of
+
+    collector = Collector()
+    module.visit(collector)
+    found = []
+    for site in collector.sites:
+        value = value_of(site.expr)
+        if value is None or value.instance:
+            continue
+        match = catalog.lookup(value.name)
+        if match is None:
+            continue
+        _, api = match
+        if site.call is not None and is_pure_call(site.call, api):
+            continue
+        found.append((site, value.name, api))
+    if not found:
+        return ()
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    out = []
+    for site, name, api in found:
+        span = positions[site.span]
+        symbol = " ".join(module.code_for_node(site.ref).split())
+        out.append(
+            Touchpoint(
+                path=path,
+                line=span.start.line,
+                col=span.start.column,
+                end_line=span.end.line,
+                end_col=span.end.column,
+                kind=api.kind,
+                api=name,
+                symbol=symbol,
+                reason=api.reason,
+            )
+        )
+    out.sort(key=lambda t: (t.line, t.col, t.end_line, t.end_col, t.api))
+    return tuple(out)
+
+
+def _cached(source: str, path: str, digest: str | None) -> tuple[Touchpoint, ...] | str:
+    key = (digest or hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest(), path)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        _CACHE.move_to_end(key)
+        return hit
+    result = _analyze(source, path)
+    _CACHE[key] = result
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return result
+
+
+def scan_source(
+    source: str, path: str = "<string>", *, kinds: Iterable[str] | str | None = None
+) -> FileScan:
+    """Scan Python source text; errors (syntax) come back in ``FileScan.error``."""
+    wanted = parse_kinds(kinds)
+    digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+    result = _cached(source, path, digest)
+    if isinstance(result, str):
+        return FileScan(path, (), result, digest)
+    return _filter(FileScan(path, result, None, digest), wanted)
+
+
+def scan_file(path: PathLike, *, kinds: Iterable[str] | str | None = None) -> FileScan:
+    """Scan one file; unreadable, binary or invalid files come back with ``error`` set."""
+    wanted = parse_kinds(kinds)
+    shown = os.fspath(path)
+    text, digest, error = read_source(Path(path))
+    if error is not None or text is None:
+        return FileScan(shown, (), error, digest)
+    result = _cached(text, shown, digest)
+    if isinstance(result, str):
+        return FileScan(shown, (), result, digest)
+    return _filter(FileScan(shown, result, None, digest), wanted)
+
+
+def _looks_like_path(text: str) -> bool:
+    return "\n" not in text and text.strip() == text and text.endswith((".py", ".pyw", "/"))
+
+
+def scan(
+    source_or_path: PathLike | Sequence[PathLike],
+    *,
+    kinds: Iterable[str] | str | None = None,
+    jobs: int = 1,
+    excludes: Sequence[str] = (),
+) -> ScanResult:
+    """Scan source text, a file, a directory (recursively), or a list of paths.
+
+    A ``str`` is a path if it names an existing file or directory; otherwise,
+    or if it contains a newline, it is source text (a bare ``*.py`` name that
+    does not exist raises :class:`InputError` instead, being more likely a
+    typo than a program). Missing paths in a list raise :class:`InputError`.
+    """
+    wanted = parse_kinds(kinds)
+    if isinstance(source_or_path, str) and ("\n" in source_or_path or not _exists(source_or_path)):
+        if _looks_like_path(source_or_path):
+            raise InputError(f"{source_or_path}: no such file or directory; check the path")
+        return ScanResult((scan_source(source_or_path, kinds=wanted),))
+    paths: Sequence[PathLike]
+    if isinstance(source_or_path, str | os.PathLike):
+        paths = [source_or_path]
+    else:
+        paths = list(source_or_path)
+    from automock.analysis.walk import discover
+
+    files = discover(paths, excludes=excludes)
+    if jobs > 1 and len(files) > 1:
+        from automock.analysis.pool import scan_many
+
+        scans = scan_many(files, jobs=jobs)
+    else:
+        scans = [scan_file(f) for f in files]
+    return ScanResult(tuple(_filter(s, wanted) for s in scans))
+
+
+def _exists(text: str) -> bool:
+    try:
+        return os.path.exists(text)
+    except (ValueError, OSError):  # NUL bytes, over-long names
+        return False
