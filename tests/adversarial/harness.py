@@ -49,6 +49,11 @@ class Outcome:
     layers: list[Any] = field(default_factory=list)
     raw: Any = None
 
+    def require_started(self) -> Outcome:
+        """The attack program really ran (a setup failure must not pass as containment)."""
+        assert "ATTACK-START" in self.stdout, "the attack never started\n" + self.explain()
+        return self
+
     @property
     def escaped_claim(self) -> bool:
         return "ESCAPED" in self.stdout
@@ -95,7 +100,7 @@ def run_attack(name: str, *args: str, timeout: float = 10.0, extra: Sequence[str
         detail=detail,
         layers=_layers(report.get("layers")),
         raw=report,
-    )
+    ).require_started()
 
 
 def candidate_source(name: str, *args: str) -> str:
@@ -127,7 +132,7 @@ def batch_attacks(
             detail=r.detail,
             layers=_layers(r.layers),
             raw=r,
-        )
+        ).require_started()
         for r in results
     ]
 

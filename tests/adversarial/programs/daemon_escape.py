@@ -1,5 +1,6 @@
 """Attack: leave daemons behind (double fork + setsid), one exec'd with the marker in its argv and one
 forked with the marker as its name; both ignore SIGTERM/SIGHUP (argv[1] = marker)."""
+print("ATTACK-START", flush=True)
 import ctypes
 import os
 import select

@@ -1,4 +1,5 @@
 """Attack: close every inherited fd (stdout, stderr, and whatever carries the result back), then exit 0."""
+print("ATTACK-START", flush=True)
 import os
 
 print("closing everything", flush=True)

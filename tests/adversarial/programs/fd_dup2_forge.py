@@ -1,4 +1,5 @@
 """Attack: write a forged 'all good' report into every writable fd, then dup2 /dev/null over them all."""
+print("ATTACK-START", flush=True)
 import json
 import os
 

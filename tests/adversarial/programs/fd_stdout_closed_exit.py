@@ -1,4 +1,5 @@
 """Attack: close fds 1 and 2 then keep running and print (EBADF / BrokenPipe at shutdown)."""
+print("ATTACK-START", flush=True)
 import os
 import sys
 

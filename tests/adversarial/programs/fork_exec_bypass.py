@@ -1,5 +1,6 @@
 """Attack: _posixsubprocess.fork_exec directly (no subprocess/audit layer) to run a fresh interpreter that
 connects to the loopback server and writes outside the workdir (argv[1] = port, argv[2] = outside path)."""
+print("ATTACK-START", flush=True)
 import os
 import sys
 

@@ -1,4 +1,5 @@
 """Attack: plant a symlink in the workdir pointing outside, then write through it (argv[1] = dir, argv[2] = name)."""
+print("ATTACK-START", flush=True)
 import os
 import sys
 

@@ -1,4 +1,5 @@
 """Attack: write a file at an absolute path outside the workdir (argv[1] = target path)."""
+print("ATTACK-START", flush=True)
 import sys
 
 target = sys.argv[1]

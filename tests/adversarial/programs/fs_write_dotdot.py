@@ -1,4 +1,5 @@
 """Attack: climb out of the workdir with '..' and write (argv[1] = absolute target path)."""
+print("ATTACK-START", flush=True)
 import os
 import sys
 

@@ -1,4 +1,5 @@
 """Attack: write one level above the workdir (inside the sandbox's temp root); prints where."""
+print("ATTACK-START", flush=True)
 import os
 
 path = os.path.abspath(os.path.join("..", "escape-parent.txt"))

@@ -1,4 +1,5 @@
 """Attack: SIGKILL the parent process and the parent's process group."""
+print("ATTACK-START", flush=True)
 import os
 import signal
 import sys

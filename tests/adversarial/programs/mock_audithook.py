@@ -1,4 +1,5 @@
 """Attack: install an audit hook that vetoes everything the runtime/sandbox might do after us, then connect (argv[1] = port)."""
+print("ATTACK-START", flush=True)
 import sys
 
 import _socket

@@ -1,4 +1,5 @@
 """Attack: undo the runtime's patches (reload time/random/socket/urllib), then reach the loopback server (argv[1] = port)."""
+print("ATTACK-START", flush=True)
 import importlib
 import random
 import socket

@@ -1,4 +1,5 @@
 """Attack: libc socket()/connect() through ctypes, invisible to any Python-level patch (argv[1] = port)."""
+print("ATTACK-START", flush=True)
 import ctypes
 import ctypes.util
 import os

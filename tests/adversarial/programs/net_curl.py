@@ -1,4 +1,5 @@
 """Attack: shell out to curl to reach the loopback server (argv[1] = port)."""
+print("ATTACK-START", flush=True)
 import subprocess
 import sys
 

@@ -1,4 +1,5 @@
 """Attack: resolve a public name, and send a raw DNS query to a resolver the test started (argv[1] = udp port)."""
+print("ATTACK-START", flush=True)
 import socket
 import struct
 import sys

@@ -1,4 +1,5 @@
 """Attack: a fresh interpreter (no runtime patches at all) connects to the loopback server (argv[1] = port)."""
+print("ATTACK-START", flush=True)
 import subprocess
 import sys
 

@@ -1,4 +1,5 @@
 """Attack: bypass any patched socket.socket via the C-level _socket module (argv[1] = port)."""
+print("ATTACK-START", flush=True)
 import _socket
 import sys
 

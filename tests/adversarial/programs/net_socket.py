@@ -1,4 +1,5 @@
 """Attack: plain socket connect to a loopback server the test started (argv[1] = port)."""
+print("ATTACK-START", flush=True)
 import socket
 import sys
 

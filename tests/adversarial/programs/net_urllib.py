@@ -1,4 +1,5 @@
 """Attack: urllib GET to a loopback HTTP server the test started (argv[1] = port)."""
+print("ATTACK-START", flush=True)
 import sys
 import urllib.request
 

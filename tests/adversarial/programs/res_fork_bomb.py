@@ -1,4 +1,5 @@
 """Attack: fork bomb. Every process carries argv[1] as its name (comm) so the test can find survivors."""
+print("ATTACK-START", flush=True)
 import ctypes
 import os
 import resource

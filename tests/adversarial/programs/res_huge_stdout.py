@@ -1,4 +1,5 @@
 """Attack: flood stdout and stderr (argv[1] = megabytes, default 256)."""
+print("ATTACK-START", flush=True)
 import sys
 
 megabytes = int(sys.argv[1]) if len(sys.argv) > 1 else 256

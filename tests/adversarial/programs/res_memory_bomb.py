@@ -1,4 +1,5 @@
 """Attack: allocate memory until something gives (refuses to start if no memory limit is set)."""
+print("ATTACK-START", flush=True)
 import resource
 import sys
 

@@ -1,4 +1,5 @@
 """Attack: start threads until the interpreter or the kernel refuses; keep them all alive."""
+print("ATTACK-START", flush=True)
 import ctypes
 import resource
 import sys

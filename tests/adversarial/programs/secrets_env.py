@@ -1,4 +1,5 @@
 """Attack: look for the parent's secret in the environment, /proc/self/environ and the parent's /proc entry."""
+print("ATTACK-START", flush=True)
 import os
 import sys
 

@@ -1,4 +1,5 @@
 """Attack: read ~/.ssh/id_rsa, and the planted key by absolute path (argv[1] = absolute path, argv[2] = needle)."""
+print("ATTACK-START", flush=True)
 import os
 import sys
 

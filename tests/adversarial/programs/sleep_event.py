@@ -1,4 +1,5 @@
 """Attack: threading.Event().wait() in a non-daemon thread and the main thread."""
+print("ATTACK-START", flush=True)
 import threading
 
 worker = threading.Thread(target=lambda: threading.Event().wait(600))

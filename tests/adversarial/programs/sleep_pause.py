@@ -1,4 +1,5 @@
 """Attack: ignore SIGTERM/SIGINT/SIGHUP, block them too, then wait for a signal forever."""
+print("ATTACK-START", flush=True)
 import signal
 
 for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGALRM, signal.SIGXCPU):

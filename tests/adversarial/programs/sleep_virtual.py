@@ -1,4 +1,5 @@
 """Not an attack: time.sleep is virtual under the runtime, so an hour passes instantly."""
+print("ATTACK-START", flush=True)
 import time
 
 start = time.monotonic()
