@@ -11,6 +11,7 @@ determinism verdict.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import math
@@ -46,7 +47,7 @@ _KILL_GRACE = 0.5  # seconds to keep draining after the program's main process e
 
 def _hash_seed(seed: int) -> str:
     try:
-        from automock.runtime.entropy import hash_seed_for  # type: ignore[attr-defined]
+        from automock.runtime.entropy import hash_seed_for
     except ImportError:
         return str(seed % 2**32)
     return str(hash_seed_for(seed))
@@ -133,14 +134,10 @@ class _Capture:
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
+    with contextlib.suppress(ProcessLookupError):
         proc.kill()
-    except ProcessLookupError:
-        pass
 
 
 def _judge(
@@ -297,12 +294,12 @@ def _scan(path: Path, source: str) -> tuple[Touchpoint, ...]:
 
 def _default_plan(path: Path, touchpoints: tuple[Touchpoint, ...], seed: int) -> tuple[Plan, str]:
     try:
-        from automock.drafting import draft  # type: ignore[attr-defined]
+        from automock.drafting import draft
     except ImportError:
         from automock.sandbox.defaults import default_plan_for
 
         return default_plan_for(touchpoints, str(path), seed), "default"
-    return draft(str(path), drafter="rules", touchpoints=touchpoints), "drafted (rules)"
+    return draft(str(path), drafter="rules", touchpoints=touchpoints, seed=seed), "drafted (rules)"
 
 
 def _check_file(path: str | os.PathLike[str]) -> tuple[Path, str]:

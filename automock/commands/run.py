@@ -1,0 +1,192 @@
+"""``automock run FILE [-- ARGS...]``: run a file deterministically in the sandbox.
+
+The plan comes from ``--plan``, else ``fixtures/<stem>.automock.json`` (in
+the current directory, then next to FILE), else the rules drafter. The
+program's stdout and stderr are printed as they were, then the report on
+stderr (or everything as one JSON document with ``--json``).
+
+Exit code: the program's own; 124 timeout, 125 memory limit, 126 sandbox
+violation, 5 unmocked access (program died of ``UnmockedAccessError``);
+4 when ``--repeat`` runs differ although the first run succeeded (exit 0);
+automock's own errors per :mod:`automock.errors` (2 bad input, 3 bad plan).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from automock.errors import EXIT_NONDETERMINISTIC, InputError
+from automock.plan.model import Plan
+
+__all__ = ["add_arguments", "run"]
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
+
+
+class _OptionParser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise InputError(f"automock run: {message}")
+
+
+def _add_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--repeat",
+        type=_positive_int,
+        default=1,
+        metavar="N",
+        help="run N times and compare (default 1)",
+    )
+    parser.add_argument("--check-determinism", action="store_true", help="same as --repeat 2")
+    parser.add_argument(
+        "--timeout",
+        type=_positive_float,
+        default=30.0,
+        metavar="S",
+        help="wall-clock limit per run (default 30)",
+    )
+    parser.add_argument(
+        "--memory-mb",
+        type=_positive_int,
+        default=1024,
+        metavar="MB",
+        help="address-space limit (default 1024)",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON report on stdout instead of the program's output",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        help="seed for every random source (default: the plan's)",
+    )
+    parser.add_argument(
+        "--allow-network", action="store_true", help="no network namespace; real network allowed"
+    )
+    parser.add_argument(
+        "--plan",
+        metavar="PATH",
+        default=None,
+        help="plan file (default fixtures/<stem>.automock.json)",
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_options(parser)
+    parser.add_argument("file", metavar="FILE", help="the Python file to run as __main__")
+    parser.add_argument(
+        "args",
+        nargs=argparse.REMAINDER,
+        metavar="-- ARGS",
+        help="arguments for the program (after --)",
+    )
+
+
+def _program_args(args: argparse.Namespace) -> list[str]:
+    """Options given after FILE are automock's; everything after ``--`` is the program's."""
+    rest = list(args.args)
+    head, tail = (
+        (rest[: rest.index("--")], rest[rest.index("--") + 1 :]) if "--" in rest else (rest, [])
+    )
+    if not head:
+        return tail
+    options = _OptionParser(prog="automock run", add_help=False)
+    _add_options(options)
+    _, leftovers = options.parse_known_args(head, namespace=args)
+    unknown = [a for a in leftovers if a.startswith("-")]
+    if unknown:
+        raise InputError(
+            f"automock run: unknown option {unknown[0]}; put program arguments after --"
+        )
+    return leftovers + tail
+
+
+def _find_plan(file: Path, explicit: str | None) -> tuple[Plan | None, str]:
+    if explicit is None:
+        try:
+            from automock.plan.io import plan_path_for
+        except ImportError:
+            return None, ""
+        candidates = [
+            plan_path_for(file, "fixtures"),
+            plan_path_for(file, file.parent / "fixtures"),
+        ]
+        found = next((c for c in candidates if c.is_file()), None)
+        if found is None:
+            return None, ""
+        explicit = str(found)
+    elif not Path(explicit).is_file():
+        raise InputError(f"--plan {explicit}: no such file; write one with `automock draft {file}`")
+    from automock.plan.io import load_plan
+
+    return load_plan(explicit), explicit
+
+
+def run(args: argparse.Namespace) -> int:
+    from automock.sandbox.isolation import Limits
+    from automock.sandbox.process import run_file
+
+    extra = _program_args(args)
+    file = Path(args.file)
+    if not file.is_file():
+        raise InputError(f"{file}: no such file; give the path of a Python file to run")
+    plan, label = _find_plan(file, args.plan)
+    repeat = max(args.repeat, 2) if args.check_determinism else args.repeat
+    limits = Limits(cpu_seconds=int(args.timeout) + 1, memory_mb=args.memory_mb)
+    report = run_file(
+        file,
+        plan,
+        args=extra,
+        timeout=args.timeout,
+        limits=limits,
+        seed=args.seed,
+        allow_network=args.allow_network,
+        repeat=repeat,
+        plan_label=label,
+    )
+    code = report.exit_code
+    if report.deterministic is False and code == 0:
+        code = EXIT_NONDETERMINISTIC
+    if args.json:
+        data = report.to_dict()
+        data["automock_exit_code"] = code
+        import json
+
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return code
+    sys.stdout.write(report.stdout)
+    sys.stdout.flush()
+    sys.stderr.write(report.stderr)
+    if report.stderr and not report.stderr.endswith("\n"):
+        sys.stderr.write("\n")
+    sys.stderr.write(report.render() + "\n")
+    return code
