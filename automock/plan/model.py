@@ -357,7 +357,7 @@ class Plan(JsonMixin):
         if version != PLAN_VERSION:
             raise _fail(f"{where}.automock", f"expected the schema version {PLAN_VERSION}, got {version!r}")
         known = {"automock", "source", "drafter", "seed", "clock", "env", "network", "cassette",
-                 "entries", "properties", "$schema", "comment"}
+                 "entries", "properties", "$schema", "comment", "generated"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise _fail(f"{where}.{unknown[0]}", f"unknown field; expected one of {', '.join(sorted(known))}")

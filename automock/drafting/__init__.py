@@ -1,0 +1,114 @@
+"""Drafting: turn a file's touchpoints into a plan a person can review.
+
+``draft(path_or_source)`` picks a drafter: ``"rules"`` (offline, the default),
+``"llm"`` (Anthropic, refines the offline draft; falls back to it on any
+failure) or ``"auto"`` (``llm`` when ``ANTHROPIC_API_KEY`` is set, else
+``rules``).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from automock.analysis.model import Touchpoint
+from automock.errors import InputError
+from automock.plan.model import DEFAULT_SEED, Plan
+
+__all__ = ["DRAFTERS", "display_path", "draft", "draft_with_warnings", "read_source"]
+
+DRAFTERS = ("rules", "llm", "auto")
+
+
+def display_path(path: str | os.PathLike[str]) -> str:
+    """``path`` relative to the working directory when it is inside it (POSIX form)."""
+    resolved = Path(path).resolve()
+    try:
+        return resolved.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def read_source(source_path_or_text: str | os.PathLike[str]) -> tuple[str, str | None]:
+    """``(source text, display path or None)``: a path is read, anything else is source."""
+    is_path = isinstance(source_path_or_text, os.PathLike) or (
+        "\n" not in source_path_or_text and source_path_or_text.endswith(".py")
+    )
+    if not is_path:
+        return str(source_path_or_text), None
+    path = Path(source_path_or_text)
+    try:
+        return path.read_text(encoding="utf-8"), display_path(path)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file; pass a Python file to draft a plan for") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read it as UTF-8 Python source ({exc})") from None
+
+
+def _touchpoints(source: str, path: str | None) -> tuple[Touchpoint, ...]:
+    from automock.analysis.scanner import scan_source
+
+    result = scan_source(source, path or "<string>")
+    if result.error is not None:
+        raise InputError(f"{path or '<string>'}: {result.error}")
+    return tuple(result.touchpoints)
+
+
+def draft_with_warnings(
+    source_path_or_text: str | os.PathLike[str],
+    *,
+    drafter: str = "rules",
+    touchpoints: Sequence[Touchpoint] | None = None,
+    seed: int = DEFAULT_SEED,
+    offline: bool = False,
+    path: str | None = None,
+    llm: Any = None,
+) -> tuple[Plan, list[str]]:
+    """Like :func:`draft`, returning the warnings (LLM fallbacks) instead of emitting them."""
+    if drafter not in DRAFTERS:
+        raise InputError(f"unknown drafter {drafter!r}; expected one of {', '.join(DRAFTERS)}")
+    source, found_path = read_source(source_path_or_text)
+    path = path or found_path
+    tps = tuple(touchpoints) if touchpoints is not None else _touchpoints(source, path)
+    from automock.drafting.rules import draft_rules
+
+    try:
+        plan = draft_rules(source, tps, path=path, seed=seed)
+    except SyntaxError as exc:
+        raise InputError(
+            f"{path or '<string>'}:{exc.lineno}: syntax error ({exc.msg}); fix the source first"
+        ) from None
+    use_llm = drafter == "llm" or (
+        drafter == "auto" and not offline and bool(os.environ.get("ANTHROPIC_API_KEY"))
+    )
+    if not use_llm or offline:
+        return plan, []
+    from automock.drafting.llm import LLMDrafter
+
+    engine = llm if llm is not None else LLMDrafter()
+    result: tuple[Plan, list[str]] = engine.refine(source, tps, plan)
+    return result
+
+
+def draft(
+    source_path_or_text: str | os.PathLike[str],
+    *,
+    drafter: str = "rules",
+    touchpoints: Sequence[Touchpoint] | None = None,
+    seed: int = DEFAULT_SEED,
+    offline: bool = False,
+) -> Plan:
+    """Draft a plan for a file (path) or a source string.
+
+    LLM fallbacks are reported as :class:`UserWarning` and the offline draft is
+    returned; the call never hangs on the network.
+    """
+    plan, notes = draft_with_warnings(
+        source_path_or_text, drafter=drafter, touchpoints=touchpoints, seed=seed, offline=offline
+    )
+    for note in notes:
+        warnings.warn(note, UserWarning, stacklevel=2)
+    return plan

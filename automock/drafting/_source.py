@@ -1,0 +1,140 @@
+"""Small ``ast`` helpers the drafters share: constants, scopes, call sites.
+
+The drafters read a module once with :mod:`ast` (stdlib, fast) and ask simple
+questions of it: what string does this expression evaluate to, if it is built
+from literals and module-level constants; which function encloses this line;
+which arguments do the callers of that function pass.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+__all__ = ["Module", "Rendered", "parse_module"]
+
+PLACEHOLDER = "\x00"  # stands for an unresolved part of a rendered string
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A string expression rendered as far as static analysis allows.
+
+    ``text`` holds :data:`PLACEHOLDER` where a part could not be resolved.
+    """
+
+    text: str
+
+    @property
+    def complete(self) -> bool:
+        return PLACEHOLDER not in self.text
+
+    @property
+    def parts(self) -> list[str]:
+        return self.text.split(PLACEHOLDER)
+
+
+@dataclass
+class Module:
+    """A parsed module with its module-level constants and functions indexed."""
+
+    tree: ast.Module
+    constants: dict[str, ast.expr] = field(default_factory=dict)
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
+    parents: dict[int, ast.AST] = field(default_factory=dict)
+
+    def walk(self) -> Iterator[ast.AST]:
+        return ast.walk(self.tree)
+
+    def calls_on_line(self, line: int) -> list[ast.Call]:
+        found = [n for n in self.walk() if isinstance(n, ast.Call) and n.lineno == line]
+        return sorted(found, key=lambda n: (n.lineno, n.col_offset))
+
+    def enclosing_function(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        current = self.parents.get(id(node))
+        while current is not None:
+            if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
+                return current
+            current = self.parents.get(id(current))
+        return None
+
+    def callers_args(
+        self, func: ast.FunctionDef | ast.AsyncFunctionDef, param: str
+    ) -> list[ast.expr]:
+        """Expressions passed for ``param`` at every direct call ``func(...)`` in the module."""
+        names = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+        if param not in names:
+            return []
+        index = names.index(param)
+        found: list[ast.expr] = []
+        for node in self.walk():
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            if node.func.id != func.name:
+                continue
+            if index < len(node.args) and not isinstance(node.args[index], ast.Starred):
+                found.append(node.args[index])
+            found.extend(kw.value for kw in node.keywords if kw.arg == param)
+        return found
+
+    def render(self, node: ast.expr, *, _depth: int = 0) -> Rendered:
+        """Render a str expression built from literals, constants and f-strings."""
+        if _depth > 8:
+            return Rendered(PLACEHOLDER)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return Rendered(node.value)
+        if isinstance(node, ast.Name):
+            if node.id in self.constants:
+                return self.render(self.constants[node.id], _depth=_depth + 1)
+            func = self.enclosing_function(node)
+            if func is not None:
+                options = {
+                    self.render(a, _depth=_depth + 1).text for a in self.callers_args(func, node.id)
+                }
+                if len(options) == 1:
+                    return Rendered(options.pop())
+            return Rendered(PLACEHOLDER)
+        if isinstance(node, ast.JoinedStr):
+            out = []
+            for value in node.values:
+                if isinstance(value, ast.FormattedValue):
+                    out.append(self.render(value.value, _depth=_depth + 1).text)
+                else:
+                    out.append(self.render(value, _depth=_depth + 1).text)
+            return Rendered("".join(out))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left = self.render(node.left, _depth=_depth + 1).text
+            right = self.render(node.right, _depth=_depth + 1).text
+            return Rendered(left + right)
+        return Rendered(PLACEHOLDER)
+
+
+def _module_constants(tree: ast.Module) -> dict[str, ast.expr]:
+    constants: dict[str, ast.expr] = {}
+    assigned: dict[str, int] = {}
+    for stmt in tree.body:
+        targets: list[ast.expr] = []
+        value: ast.expr | None = None
+        if isinstance(stmt, ast.Assign):
+            targets, value = list(stmt.targets), stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets, value = [stmt.target], stmt.value
+        for target in targets:
+            if isinstance(target, ast.Name) and value is not None:
+                assigned[target.id] = assigned.get(target.id, 0) + 1
+                constants[target.id] = value
+    # a name assigned twice at module level is not a constant
+    return {k: v for k, v in constants.items() if assigned[k] == 1}
+
+
+def parse_module(source: str) -> Module:
+    """Parse ``source``; a syntax error propagates (callers turn it into InputError)."""
+    tree = ast.parse(source)
+    module = Module(tree=tree, constants=_module_constants(tree))
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            module.parents[id(child)] = node
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            module.functions.setdefault(node.name, node)
+    return module

@@ -1,0 +1,286 @@
+"""The offline drafter: a plan from the touchpoints and the source, no network, no key.
+
+Heuristics, each usually right and a reasonable mistake if not:
+
+- time: wall-clock reads (``datetime.now``, ``time.time``, ``date.today``) are
+  frozen at the plan's ``clock.at``; monotonic clocks and sleeps get the
+  virtual clock (reads advance by ``clock.tick``, sleeps return at once);
+- random: one seed for every generator (``random``, ``uuid4``, ``secrets``,
+  ``os.urandom``, numpy);
+- environment: a fixed environment; ``os.environ["X"]``/``os.getenv("X",
+  default)`` get the default or a plausible value, listed in ``guessed``;
+- network: one ``stub_http`` entry per call site with the response shape
+  inferred from the code (:mod:`automock.drafting.shapes`) and the URL as a
+  pattern (:mod:`automock.drafting.urls`); a client constructor needs no stub
+  of its own (``deny``: its requests are stubbed where they are sent);
+  sockets, DNS, SMTP are denied;
+- databases: ``sqlite3.connect`` -> an in-memory SQLite with a schema and
+  rows inferred from the module's SQL literals (:mod:`automock.drafting.sql`);
+  SQLAlchemy engines -> SQLite; Redis -> fakeredis; MongoDB -> mongomock;
+  servers we cannot fake (PostgreSQL, MySQL) are denied;
+- process: threads and thread pools are allowed (they are deterministic under
+  the frozen clock often enough); subprocesses and forks are denied;
+- filesystem: directory listings are sorted, temp names seeded, timestamps
+  and ``gettempdir`` allowed (the sandbox runs in a fresh temp directory).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+from automock.analysis.model import Touchpoint
+from automock.drafting._source import Module, parse_module
+from automock.drafting.shapes import HttpShape, infer_http
+from automock.drafting.sql import draft_sql, sql_literals
+from automock.drafting.values import plausible
+from automock.plan.model import DEFAULT_SEED, Plan, PlanEntry
+
+__all__ = ["BASE_ENV", "draft_rules", "strategy_for"]
+
+BASE_ENV = {"LANG": "C.UTF-8", "TZ": "UTC"}
+
+_VIRTUAL = (
+    "monotonic",
+    "monotonic_ns",
+    "perf_counter",
+    "perf_counter_ns",
+    "process_time",
+    "process_time_ns",
+    "thread_time",
+    "thread_time_ns",
+    "sleep",
+    "clock_gettime",
+    "clock_gettime_ns",
+)
+_CLIENT_SUFFIXES = (
+    "Session",
+    "session",
+    "Client",
+    "AsyncClient",
+    "ClientSession",
+    "PoolManager",
+    "HTTPConnection",
+    "HTTPSConnection",
+    "build_opener",
+    "Request",
+)
+_ALLOWED_PROCESS = (
+    "threading.",
+    "_thread.",
+    "concurrent.futures.ThreadPoolExecutor",
+    "multiprocessing.pool.ThreadPool",
+)
+_LISTINGS = ("listdir", "scandir", "walk", "fwalk", "glob", "iglob", "iterdir", "rglob")
+
+
+def strategy_for(touchpoint: Touchpoint) -> str:
+    """The strategy the offline drafter picks for a touchpoint (before its data)."""
+    api, kind = touchpoint.api, touchpoint.kind
+    last = api.rsplit(".", 1)[-1]
+    if kind == "time":
+        return "virtual_clock" if last in _VIRTUAL else "freeze"
+    if kind == "random":
+        return "seed"
+    if kind == "environment":
+        return "fixed_env"
+    if kind == "network":
+        http_call = api.split(".")[0] in ("requests", "httpx", "aiohttp", "urllib", "urllib3")
+        return "stub_http" if http_call and last not in _CLIENT_SUFFIXES else "deny"
+    if kind == "database":
+        if api.startswith(("sqlite3.", "aiosqlite.")):
+            return "sqlite_memory"
+        if api.startswith("sqlalchemy."):
+            return "sqlalchemy_sqlite"
+        if api.startswith("redis."):
+            return "fake_redis"
+        if api.startswith(("pymongo.", "motor.")):
+            return "fake_mongo"
+        return "deny"
+    if kind == "process":
+        return "allow" if api.startswith(_ALLOWED_PROCESS) else "deny"
+    if kind == "filesystem":
+        if last in _LISTINGS:
+            return "sorted_listing"
+        return "seed" if api.startswith("tempfile.") and last != "gettempdir" else "allow"
+    return "deny"
+
+
+def _entry(
+    tp: Touchpoint, strategy: str, data: dict[str, Any] | None = None, guessed: Sequence[str] = ()
+) -> PlanEntry:
+    return PlanEntry(
+        line=tp.line,
+        col=tp.col,
+        kind=tp.kind,
+        api=tp.api,
+        strategy=strategy,
+        symbol=tp.symbol,
+        data=data or {},
+        guessed=tuple(guessed),
+    )
+
+
+def _call_at(module: Module, tp: Touchpoint) -> ast.Call | None:
+    calls = [c for c in module.calls_on_line(tp.line) if c.col_offset >= tp.col - 1]
+    exact = [c for c in calls if c.col_offset == tp.col]
+    found = exact or calls
+    return found[0] if found else None
+
+
+def _env_name(module: Module, tp: Touchpoint) -> tuple[str | None, str | None]:
+    """``(variable, default)`` read at the touchpoint, when written as a literal."""
+    for node in module.walk():
+        if getattr(node, "lineno", None) != tp.line:
+            continue
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+            and ast.unparse(node.value).endswith("environ")
+        ):
+            return node.slice.value, None
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            name = ast.unparse(node.func)
+            if name.endswith(("getenv", "environ.get", "environ.setdefault")) and isinstance(
+                node.args[0].value, str
+            ):
+                default = node.args[1] if len(node.args) > 1 else None
+                value = (
+                    default.value
+                    if isinstance(default, ast.Constant) and isinstance(default.value, str)
+                    else None
+                )
+                return node.args[0].value, value
+    return None, None
+
+
+def _database(module: Module, tp: Touchpoint, strategy: str) -> tuple[dict[str, Any], list[str]]:
+    engine = {
+        "sqlite_memory": "sqlite",
+        "sqlalchemy_sqlite": "sqlite",
+        "fake_redis": "redis",
+        "fake_mongo": "mongo",
+    }[strategy]
+    call = _call_at(module, tp)
+    target = "*"
+    if call is not None and call.args:
+        rendered = module.render(call.args[0])
+        target = rendered.text if rendered.complete else "*"
+    for kw in call.keywords if call is not None else ():
+        if kw.arg in ("database", "url", "host") and target == "*":
+            rendered = module.render(kw.value)
+            target = rendered.text if rendered.complete else "*"
+    data: dict[str, Any] = {"engine": engine, "target": target, "schema": [], "rows": {}}
+    guessed: list[str] = []
+    if engine == "sqlite":
+        sql = draft_sql(sql_literals(module.tree))
+        data["schema"] = list(sql.schema)
+        data["rows"] = {k: list(v) for k, v in sql.rows.items()}
+        guessed = list(sql.guessed)
+    return data, guessed
+
+
+def _network(tps: list[Touchpoint], shapes: list[HttpShape]) -> list[PlanEntry]:
+    entries: list[PlanEntry] = []
+    claimed: set[tuple[int, int]] = set()
+    by_line: dict[int, list[HttpShape]] = {}
+    for shape in shapes:
+        by_line.setdefault(shape.line, []).append(shape)
+    for tp in tps:
+        strategy = strategy_for(tp)
+        candidates = [s for s in by_line.get(tp.line, []) if (s.line, s.col) not in claimed]
+        if strategy == "stub_http" and candidates:
+            shape = min(candidates, key=lambda s: abs(s.col - tp.col))
+            claimed.add((shape.line, shape.col))
+            entries.append(_entry(tp, "stub_http", shape.stub_data(), shape.guessed))
+        elif strategy == "stub_http":
+            data = {
+                "method": "*",
+                "url": ".*",
+                "match": "regex",
+                "status": 200,
+                "headers": {},
+                "json": {},
+            }
+            entries.append(_entry(tp, "stub_http", data, ["/url", "/json"]))
+        else:
+            note = (
+                "requests through this client are stubbed where they are sent"
+                if tp.api.rsplit(".", 1)[-1] in _CLIENT_SUFFIXES
+                else "no stub: denied in the sandbox"
+            )
+            entries.append(_entry(tp, "deny", {"note": note}))
+    clients = [tp.api for tp in tps if tp.api.rsplit(".", 1)[-1] in _CLIENT_SUFFIXES]
+    for shape in shapes:
+        if (shape.line, shape.col) in claimed:
+            continue
+        api = (
+            f"{clients[0]}.{shape.method.lower()}"
+            if clients and shape.method != "*"
+            else "http.request"
+        )
+        entries.append(
+            PlanEntry(
+                line=shape.line,
+                col=shape.col,
+                kind="network",
+                api=api,
+                strategy="stub_http",
+                symbol="",
+                data=shape.stub_data(),
+                guessed=shape.guessed,
+            )
+        )
+    return entries
+
+
+def draft_rules(
+    source: str,
+    touchpoints: Sequence[Touchpoint],
+    *,
+    path: str | None = None,
+    seed: int = DEFAULT_SEED,
+) -> Plan:
+    """Draft a complete plan for ``source`` offline. ``SyntaxError`` propagates."""
+    module = parse_module(source)
+    env = dict(BASE_ENV)
+    entries: list[PlanEntry] = []
+    network = [tp for tp in touchpoints if tp.kind == "network"]
+    if network:
+        entries.extend(_network(network, infer_http(module, {tp.line for tp in network})))
+    for tp in touchpoints:
+        strategy = strategy_for(tp)
+        if tp.kind == "network":
+            continue
+        if tp.kind == "environment" and tp.api.startswith(("os.environ", "os.getenv")):
+            name, default = _env_name(module, tp)
+            if name is None:
+                entries.append(_entry(tp, strategy))
+                continue
+            value = default if default is not None else str(plausible(name.lower()))
+            env.setdefault(name, value)
+            entries.append(
+                _entry(
+                    tp,
+                    strategy,
+                    {"name": name, "value": value},
+                    [] if default is not None else ["/value"],
+                )
+            )
+        elif strategy in ("sqlite_memory", "sqlalchemy_sqlite", "fake_redis", "fake_mongo"):
+            data, guessed = _database(module, tp, strategy)
+            entries.append(_entry(tp, strategy, data, guessed))
+        else:
+            entries.append(_entry(tp, strategy))
+    entries.sort(key=lambda e: (e.line, e.col, e.api))
+    return Plan(
+        source_path=path,
+        source_sha256=hashlib.sha256(source.encode("utf-8")).hexdigest(),
+        drafter="rules",
+        seed=seed,
+        env=env,
+        entries=tuple(entries),
+    )

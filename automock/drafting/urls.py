@@ -1,0 +1,76 @@
+"""Turn the URL argument of an HTTP call into a stub pattern.
+
+- a literal or a fully resolved f-string/concatenation (module constants are
+  followed: ``f"{API}/current"`` with ``API = "https://..."``) becomes a
+  ``prefix`` pattern, so query strings added by ``params=`` still match;
+- a URL with unresolved parts in the middle (``f"{BASE}/repos/{name}/tags"``)
+  becomes an anchored ``regex`` with ``[^/?#]+`` for each unknown part;
+- a URL with an unknown tail (``f"{BASE}/repos/{name}"``) becomes the
+  ``prefix`` up to the unknown part;
+- nothing resolvable: a catch-all regex, marked as guessed.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from automock.drafting._source import Module
+
+__all__ = ["UrlPattern", "method_of", "url_argument", "url_pattern"]
+
+HTTP_METHODS = ("get", "post", "put", "patch", "delete", "head", "options")
+
+
+@dataclass(frozen=True, slots=True)
+class UrlPattern:
+    url: str
+    match: str  # exact | prefix | regex
+    guessed: bool = False
+
+
+def method_of(call: ast.Call) -> str:
+    """The HTTP method of a call like ``requests.post(...)`` or ``client.request("PUT", ...)``."""
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+    if name.lower() in HTTP_METHODS:
+        return name.upper()
+    if name in ("request", "stream", "fetch") and call.args:
+        first = call.args[0]
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            return first.value.upper()
+    for kw in call.keywords:
+        if (
+            kw.arg == "method"
+            and isinstance(kw.value, ast.Constant)
+            and isinstance(kw.value.value, str)
+        ):
+            return kw.value.value.upper()
+    return "GET" if name in ("urlopen", "Request") else "*"
+
+
+def url_argument(call: ast.Call) -> ast.expr | None:
+    """The expression that holds the URL in an HTTP call."""
+    for kw in call.keywords:
+        if kw.arg == "url":
+            return kw.value
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+    if name in ("request", "stream") and len(call.args) >= 2:
+        return call.args[1]
+    return call.args[0] if call.args else None
+
+
+def url_pattern(module: Module, call: ast.Call) -> UrlPattern:
+    node = url_argument(call)
+    if node is None:
+        return UrlPattern(url=".*", match="regex", guessed=True)
+    parts = module.render(node).parts
+    if len(parts) == 1:
+        return UrlPattern(url=parts[0], match="prefix")
+    head, tail = parts[0], parts[-1]
+    if not head.startswith(("http://", "https://")):
+        return UrlPattern(url=".*", match="regex", guessed=True)
+    if all(p == "" for p in parts[1:]) or (len(parts) == 2 and tail.startswith(("?", "#"))):
+        return UrlPattern(url=head, match="prefix")
+    pattern = "^" + "[^/?#]+".join(re.escape(p) for p in parts)
+    return UrlPattern(url=pattern, match="regex")

@@ -1,0 +1,104 @@
+"""Plausible, deterministic values for a JSON key or SQL column, chosen by its name.
+
+Usually right, a reasonable mistake if not: ``*_at``/``date``/``updated`` get
+ISO dates, ``id``/``*_id``/``count`` integers, ``url`` URLs, ``temp``/``price``
+floats, ``is_*``/``has_*`` booleans, ``description`` a sentence, anything else
+a short string. A type seen in the code (a ``:.1f`` format, arithmetic, a
+comparison with a number) wins over the name. The same (name, index) always
+gives the same value, so drafts are reproducible byte for byte.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+__all__ = ["plausible", "sql_type_for"]
+
+_WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")
+_CITIES = ("Lisbon", "Oslo", "Nairobi", "Lima", "Osaka", "Perth")
+_DESCRIPTIONS = ("light rain", "clear sky", "scattered clouds", "overcast", "fog", "snow")
+_ACCOUNTS = ("checking", "groceries", "rent", "salary", "travel", "utilities")
+
+_DATE_RE = re.compile(
+    r"(^|_)(at|date|day|updated|created|modified|timestamp|time|on|when|since|until)$"
+)
+_INT_RE = re.compile(
+    r"(^|_)(id|count|total|size|age|number|num|qty|quantity|year|port|rank|index|page|limit|offset"
+    r"|votes|stars|length|duration|seconds|minutes|hours|days|version|code|n)$|^(n|num)_"
+)
+_FLOAT_RE = re.compile(
+    r"(^|_)(temp|temperature|price|amount|balance|lat|latitude|lon|lng|longitude|score|rate|ratio"
+    r"|pct|percent|speed|humidity|pressure|weight|height|value|cost|avg|mean|feels_like|wind)$"
+)
+_URL_RE = re.compile(r"(^|_)(url|uri|href|link|homepage|avatar)$")
+_BOOL_RE = re.compile(
+    r"^(is|has|can|should|was)_|(^|_)(enabled|active|ok|success|done|private|fork|verified)$"
+)
+_TEXT_RE = re.compile(
+    r"(^|_)(description|summary|text|message|body|content|comment|note|notes|conditions|weather)$"
+)
+
+
+def _pick(options: tuple[str, ...], name: str, index: int) -> str:
+    digest = int(hashlib.sha256(name.encode()).hexdigest()[:8], 16)
+    return options[(digest + index) % len(options)]
+
+
+def _small_int(name: str, index: int, low: int, high: int) -> int:
+    digest = int(hashlib.sha256(f"{name}:{index}".encode()).hexdigest()[:8], 16)
+    return low + digest % (high - low + 1)
+
+
+def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
+    """A value for a field called ``name`` (the ``index``-th of a list)."""
+    key = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower().strip("_")
+    if hint == "float" or (hint is None and _FLOAT_RE.search(key)):
+        return round(_small_int(key, index, 50, 350) / 10, 1)
+    if hint == "int" or (hint is None and _INT_RE.search(key)):
+        return (
+            index + 1
+            if key in ("id", "index", "rank", "page") or key.endswith("_id")
+            else _small_int(key, index, 2, 99)
+        )
+    if hint == "bool" or (hint is None and _BOOL_RE.search(key)):
+        return index % 2 == 0
+    if hint == "list":
+        return []
+    if hint == "dict":
+        return {}
+    if _DATE_RE.search(key):
+        day = 1 + (_small_int(key, index, 0, 27))
+        if key.endswith(("date", "_on", "day")) or key == "date":
+            return f"2023-12-{day:02d}"
+        return f"2023-12-{day:02d}T{_small_int(key, index, 0, 23):02d}:00:00Z"
+    if _URL_RE.search(key):
+        return f"https://example.com/{key.replace('_', '-')}/{index + 1}"
+    if _TEXT_RE.search(key):
+        return _pick(_DESCRIPTIONS, key, index)
+    if key in ("city", "town", "location", "place"):
+        return _pick(_CITIES, key, index)
+    if key in ("account", "category"):
+        return _pick(_ACCOUNTS, key, index)
+    if key == "email":
+        return f"user{index + 1}@example.com"
+    if key == "full_name":
+        return f"example/{_pick(_WORDS, key, index)}"
+    if key in ("name", "title", "login", "username", "user"):
+        return _pick(_WORDS, key, index).capitalize()
+    if key in ("status", "state"):
+        return "ok"
+    if key in ("currency",):
+        return "EUR"
+    return f"{key.replace('_', '-') or 'item'}-{_pick(_WORDS, key, index)}"
+
+
+def sql_type_for(column: str) -> str:
+    """An SQLite column type for a column known only by name."""
+    value = plausible(column)
+    if isinstance(value, bool | int):
+        return "INTEGER"
+    if isinstance(value, float):
+        return "REAL"
+    return "TEXT"
