@@ -1,0 +1,163 @@
+"""``automock batch`` through ``automock.cli.main``: JSON lines, pass@k summary, inputs, backends."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from automock.cli import main
+
+TEST = "def check(candidate):\n    assert candidate(3) == 9\n    assert candidate(-2) == 4\n"
+RIGHT = "    return x * x\n"
+WRONG = "    return x * 3\n"
+
+
+def _write_jsonl(path: Path, records: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+@pytest.fixture
+def samples(tmp_path: Path) -> Path:
+    """Human-eval style: problems file + samples; 'sq' has 2/4 right, 'cube' 1/3 right."""
+    problems = [
+        {"task_id": "t/sq", "prompt": "def sq(x):\n", "test": TEST, "entry_point": "sq"},
+        {
+            "task_id": "t/cube",
+            "prompt": "def cube(x):\n",
+            "test": "def check(c):\n    assert c(2) == 8\n",
+            "entry_point": "cube",
+        },
+    ]
+    _write_jsonl(tmp_path / "problems.jsonl", problems)
+    records = [
+        {"task_id": "t/sq", "completion": RIGHT},
+        {"task_id": "t/sq", "completion": WRONG},  # right for 3, wrong for -2
+        {"task_id": "t/sq", "completion": "    while True:\n        pass\n"},
+        {"task_id": "t/sq", "completion": RIGHT},
+        {"task_id": "t/cube", "completion": "    return x ** 3\n"},
+        {"task_id": "t/cube", "completion": "    raise RuntimeError('no')\n"},
+        {"task_id": "t/cube", "completion": "    return x *\n"},
+    ]
+    return _write_jsonl(tmp_path / "samples.jsonl", records)
+
+
+def test_pass_at_k_summary_per_problem(
+    samples: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    summary_path = tmp_path / "summary.json"
+    code = main(
+        [
+            "batch",
+            str(samples),
+            "--problems",
+            str(tmp_path / "problems.jsonl"),
+            "--pass-at-k",
+            "1,2,4",
+            "--timeout",
+            "1",
+            "--summary",
+            str(summary_path),
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [(r["task_id"], r["index"], r["status"]) for r in lines] == [
+        ("t/sq", 0, "passed"),
+        ("t/sq", 1, "failed"),
+        ("t/sq", 2, "timeout"),
+        ("t/sq", 3, "passed"),
+        ("t/cube", 0, "passed"),
+        ("t/cube", 1, "failed"),
+        ("t/cube", 2, "error"),
+    ]
+    summary = json.loads(summary_path.read_text())
+    problems = {p["task_id"]: p for p in summary["problems"]}
+    assert (problems["t/sq"]["n"], problems["t/sq"]["c"]) == (4, 2)
+    assert problems["t/sq"]["pass_at_k"]["1"] == pytest.approx(0.5)
+    assert problems["t/sq"]["pass_at_k"]["2"] == pytest.approx(1 - 1 / 6)  # 1 - C(2,2)/C(4,2)
+    assert problems["t/sq"]["pass_at_k"]["4"] == pytest.approx(1.0)
+    assert problems["t/cube"]["pass_at_k"]["2"] == pytest.approx(1 - 1 / 3)  # 1 - C(2,2)/C(3,2)
+    assert summary["overall"]["1"] == pytest.approx((0.5 + 1 / 3) / 2)
+    assert summary["overall"]["2"] == pytest.approx((5 / 6 + 2 / 3) / 2)
+    assert "4" not in summary["overall"] and summary["skipped"] == [4]
+    assert "t/sq: 2/4 passed" in err
+    assert "overall (2 problems)" in err
+
+
+def test_directory_input_and_jsonl_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cands = tmp_path / "cands"
+    (cands / "fizz").mkdir(parents=True)
+    (cands / "fizz" / "a.py").write_text("print('ok')\n")
+    (cands / "fizz" / "b.py").write_text("import sys\nsys.exit(1)\n")
+    (cands / "solo.py").write_text("import random\nprint(random.randint(0, 10**9))\n")
+    out_file = tmp_path / "out" / "results.jsonl"
+    code = main(["batch", str(cands), "--jsonl", str(out_file), "--pass-at-k", "1"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out == ""
+    lines = [json.loads(line) for line in out_file.read_text().splitlines()]
+    assert [(r["task_id"], r["index"], r["status"]) for r in lines] == [
+        ("fizz", 0, "passed"),
+        ("fizz", 1, "failed"),
+        ("solo", 0, "passed"),
+    ]
+    assert lines[0]["stdout"] == "ok\n"
+    assert {layer["name"] for layer in lines[0]["layers"]} >= {"network", "rlimits"}
+    assert "pass@1=0.5000" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["batch", "/nonexistent/cands"], "no such file or directory"),
+        (["batch", "{samples}", "--pass-at-k", "1,x"], "--pass-at-k"),
+        (["batch", "{samples}", "--workers", "0"], "--workers"),
+        (["batch", "{bad}"], "bad.jsonl:2: not valid JSON"),
+        (["batch", "{empty}"], "no candidates found"),
+    ],
+)
+def test_bad_input_is_one_line_with_exit_2(
+    argv: list[str], message: str, samples: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"task_id": "a", "code": "pass"}\n{oops\n')
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    filled = [a.format(samples=samples, bad=bad, empty=empty) for a in argv]
+    code = main(filled)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="ray is installed")
+def test_ray_backend_names_the_extra(samples: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["batch", str(samples), "--backend", "ray"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "pip install 'automock[ray]'" in err
+
+
+def test_ray_task_function_runs_a_candidate_directly() -> None:
+    from automock.sandbox.ray_backend import ray_task
+    from automock.sandbox.task import BatchSettings
+
+    good = ray_task(
+        {"task_id": "t", "index": 0, "code": "def f():\n    return 1\n", "test": "assert f() == 1"},
+        BatchSettings(timeout=5),
+    )
+    bad = ray_task(
+        {"task_id": "t", "index": 1, "code": "import sys\nsys.exit(2)"}, BatchSettings(timeout=5)
+    )
+    assert (good["status"], good["exit_code"]) == ("passed", 0)
+    assert (bad["status"], bad["exit_code"]) == ("failed", 2)
+    assert json.dumps(good)  # plain JSON, as Ray would ship it back

@@ -1,0 +1,244 @@
+"""``automock.execute_many``: statuses, determinism, isolation and clean-up of the fork pool."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from automock import execute_many
+from automock.sandbox.candidates import Candidate
+from automock.sandbox.pool import WorkerPool
+from automock.sandbox.task import BatchSettings
+
+CRASH = "import ctypes\nctypes.string_at(0)\n"  # a real SIGSEGV
+
+HUMAN_EVAL_TEST = """
+def check(candidate):
+    assert candidate(2, 3) == 5
+    assert candidate(-1, 1) == 0
+"""
+
+
+def test_each_candidate_gets_its_status() -> None:
+    results = execute_many(
+        [
+            "print('hello')",
+            "import sys\nsys.exit(3)",
+            "raise ValueError('boom')",
+            CRASH,
+            "while True:\n    pass\n",
+            "x = bytearray(4 * 1024**3)",
+            ("def add(a, b):\n    return a + b\n", "assert add(2, 3) == 5"),
+            ("def add(a, b):\n    return a - b\n", "assert add(2, 3) == 5"),
+            ("def add(a, b):\n    return a +\n", "assert add(2, 3) == 5"),
+        ],
+        timeout=1.5,
+    )
+    got = [(r.status, r.exit_code) for r in results]
+    assert got == [
+        ("passed", 0),
+        ("failed", 3),
+        ("error", 1),
+        ("error", -11),
+        ("timeout", 124),
+        ("memory", 125),
+        ("passed", 0),
+        ("failed", 1),
+        ("error", 1),
+    ], [(r.status, r.exit_code, r.detail) for r in results]
+    assert results[0].stdout == "hello\n"
+    assert "ValueError: boom" in results[2].stderr
+    assert results[7].detail.startswith("AssertionError")
+    assert [r.index for r in results] == [0] * len(results)
+
+
+def test_human_eval_check_and_entry_point() -> None:
+    good = Candidate("add", 0, "def add(a, b):\n    return a + b\n", HUMAN_EVAL_TEST, "add")
+    bad = Candidate("add", 1, "def add(a, b):\n    return 5\n", HUMAN_EVAL_TEST, "add")
+    missing = Candidate("add", 2, "def plus(a, b):\n    return a + b\n", HUMAN_EVAL_TEST, "add")
+    results = execute_many([good, bad, missing], timeout=5)
+    assert [r.status for r in results] == ["passed", "failed", "failed"]
+    assert "not defined" in results[2].detail
+
+
+def test_results_are_deterministic_across_runs() -> None:
+    sources = [
+        "import random, time, uuid\nprint(random.random(), time.time(), uuid.uuid4())",
+        "import random\nprint(random.sample(range(1000), 5))",
+        "import datetime\nprint(datetime.datetime.now().isoformat())",
+    ]
+    first = execute_many(sources, timeout=5, seed=7)
+    second = execute_many(sources, timeout=5, seed=7)
+    assert [r.status for r in first] == ["passed"] * 3, [r.stderr for r in first]
+    assert [r.stdout for r in first] == [r.stdout for r in second]
+    other_seed = execute_many(sources[1:2], timeout=5, seed=8)
+    assert other_seed[0].stdout != first[1].stdout
+
+
+class _Server:
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.accepted = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.accepted += 1
+            conn.close()
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.sock.close()
+
+
+def test_candidate_cannot_reach_a_loopback_server() -> None:
+    server = _Server()
+    try:
+        code = (
+            "import socket\n"
+            f"s = socket.create_connection(('127.0.0.1', {server.port}), timeout=2)\n"
+            "print('connected')\n"
+        )
+        raw = (
+            "import ctypes, ctypes.util, struct\n"
+            "libc = ctypes.CDLL(None, use_errno=True)\n"
+            "fd = libc.socket(2, 1, 0)\n"
+            f"addr = struct.pack('!HH4s8x', 2, {server.port}, bytes([127, 0, 0, 1]))\n"
+            "addr = struct.pack('H', 2) + addr[2:]\n"
+            "rc = libc.connect(fd, addr, len(addr))\n"
+            "print('connected' if rc == 0 else 'refused', ctypes.get_errno())\n"
+        )
+        results = execute_many([code, raw], timeout=5)
+    finally:
+        server.close()
+    assert server.accepted == 0
+    assert results[0].status in {"error", "violation"}, results[0]
+    assert "connected" not in results[0].stdout
+    assert results[1].stdout.startswith("refused"), results[1]
+    network = [layer for layer in results[0].layers if layer["name"] == "network"]
+    assert network and network[0]["active"]
+
+
+def _processes_named(marker: str) -> list[str]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if Path(f"/proc/{entry}/comm").read_text().strip() == marker:
+                    found.append(entry)
+            except OSError:
+                continue
+    return found
+
+
+def test_no_processes_or_dirs_left_behind() -> None:
+    marker = "amk" + secrets.token_hex(5)
+    name = f"ctypes.CDLL(None).prctl(15, {marker.encode()!r}, 0, 0, 0)"
+    sleeper = f"import ctypes, os, time\nif os.fork() == 0:\n    {name}\n    time.sleep(60)\nprint('parent done')\n"
+    daemon = (
+        "import ctypes, os, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        f"        {name}\n"
+        "        time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "time.sleep(0.2)\n"
+    )
+    hang = f"import ctypes, time\n{name}\ntime.sleep(60)\n"
+    base = tempfile.mkdtemp()
+    try:
+        with WorkerPool(BatchSettings(timeout=1.0), base_dir=base) as pool:
+            pool_dir = pool.directory
+            assert pool_dir is not None and os.path.isdir(pool_dir)
+            results = pool.run(
+                [Candidate(str(i), 0, src) for i, src in enumerate([sleeper, daemon, hang])]
+            )
+        assert [r.status for r in results] == ["passed", "passed", "timeout"]
+        assert not os.path.exists(pool_dir)
+        assert os.listdir(base) == []
+        deadline = time.monotonic() + 2
+        while _processes_named(marker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _processes_named(marker) == []
+    finally:
+        os.rmdir(base)
+
+
+def test_stale_pool_dir_of_a_dead_owner_is_swept() -> None:
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)  # now a pid that no longer runs
+    base = tempfile.mkdtemp()
+    stale = Path(base, f"automock-batch-{pid}-leftover")
+    (stale / "c1").mkdir(parents=True)
+    live = Path(base, f"automock-batch-{os.getpid()}-mine")
+    live.mkdir()
+    try:
+        with WorkerPool(base_dir=base):
+            assert not stale.exists()
+            assert live.exists()
+    finally:
+        live.rmdir()
+        os.rmdir(base)
+
+
+def test_keyboard_interrupt_kills_running_children() -> None:
+    marker = "amk" + secrets.token_hex(5)
+    slow = f"import ctypes, time\nctypes.CDLL(None).prctl(15, {marker.encode()!r}, 0, 0, 0)\ntime.sleep(60)\n"
+
+    def interrupt(_result: object) -> None:
+        raise KeyboardInterrupt
+
+    base = tempfile.mkdtemp()
+    try:
+        with (
+            pytest.raises(KeyboardInterrupt),
+            WorkerPool(BatchSettings(timeout=30), base_dir=base) as pool,
+        ):
+            pool.run(
+                [Candidate("slow", 0, slow), Candidate("fast", 0, "pass")], on_result=interrupt
+            )
+        assert os.listdir(base) == []
+        deadline = time.monotonic() + 2
+        while _processes_named(marker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _processes_named(marker) == []
+    finally:
+        os.rmdir(base)
+
+
+def test_output_is_capped() -> None:
+    (result,) = execute_many(["print('x' * 200_000)"], timeout=5, output_bytes=1000)
+    assert result.status == "passed"
+    assert result.stdout.startswith("x" * 1000)
+    assert "output truncated" in result.stdout
+    assert len(result.stdout) < 1200
+
+
+def test_bad_arguments_are_input_errors() -> None:
+    from automock.errors import InputError
+
+    with pytest.raises(InputError, match="--workers"):
+        execute_many(["pass"], workers=0)
+    with pytest.raises(InputError, match="--timeout"):
+        execute_many(["pass"], timeout=0)
+    with pytest.raises(InputError, match="candidate 0"):
+        execute_many([42])  # type: ignore[list-item]
