@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -10,13 +11,16 @@ from automock.analysis.model import FileScan
 __all__ = ["scan_many"]
 
 
-def _scan_chunk(paths: list[str]) -> list[FileScan]:
+def _scan_chunk(job: tuple[list[str], str | None]) -> list[FileScan]:
     from automock.analysis.scanner import scan_file
 
-    return [scan_file(p) for p in paths]
+    paths, cache_dir = job
+    return [scan_file(p, cache_dir=cache_dir) for p in paths]
 
 
-def scan_many(files: Sequence[Path], *, jobs: int) -> list[FileScan]:
+def scan_many(
+    files: Sequence[Path], *, jobs: int, cache_dir: str | os.PathLike[str] | None = None
+) -> list[FileScan]:
     """Scan ``files`` with ``jobs`` worker processes; results keep the input order."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -25,7 +29,8 @@ def scan_many(files: Sequence[Path], *, jobs: int) -> list[FileScan]:
     # Interleaved chunks balance big and small files; a few per worker keeps
     # the pickling overhead low.
     count = max(1, min(len(names), jobs * 4))
-    chunks = [names[i::count] for i in range(count)]
+    cache = os.fspath(cache_dir) if cache_dir is not None else None
+    chunks = [(names[i::count], cache) for i in range(count)]
     context = multiprocessing.get_context("fork")
     results: dict[str, FileScan] = {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:

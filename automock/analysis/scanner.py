@@ -21,19 +21,20 @@ import hashlib
 import os
 import tokenize
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from automock.analysis import catalog, prefilter
+from automock.analysis.cache import DiskCache
 from automock.analysis.model import KINDS, FileScan, Kind, ScanResult, Touchpoint
 from automock.errors import InputError
 
 if TYPE_CHECKING:
     import libcst as cst
 
-__all__ = ["parse_kinds", "read_source", "scan", "scan_file", "scan_source"]
+__all__ = ["parse_kinds", "read_source", "scan", "scan_file", "scan_paths", "scan_source"]
 
 _CACHE: OrderedDict[tuple[str, str], tuple[Touchpoint, ...] | str] = OrderedDict()
 _CACHE_SIZE = 4096
@@ -155,13 +156,21 @@ def _touchpoints(module: cst.Module, path: str) -> tuple[Touchpoint, ...]:
     return tuple(out)
 
 
-def _cached(source: str, path: str, digest: str | None) -> tuple[Touchpoint, ...] | str:
-    key = (digest or hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest(), path)
+def _cached(
+    source: str, path: str, digest: str, disk: DiskCache | None = None
+) -> tuple[Touchpoint, ...] | str:
+    key = (digest, path)
     hit = _CACHE.get(key)
     if hit is not None:
         _CACHE.move_to_end(key)
         return hit
-    result = _analyze(source, path)
+    result: tuple[Touchpoint, ...] | str | None = None
+    if disk is not None:
+        result = disk.get(digest, path)
+    if result is None:
+        result = _analyze(source, path)
+        if disk is not None and not isinstance(result, str):
+            disk.put(digest, result)
     _CACHE[key] = result
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -180,17 +189,49 @@ def scan_source(
     return _filter(FileScan(path, result, None, digest), wanted)
 
 
-def scan_file(path: PathLike, *, kinds: Iterable[str] | str | None = None) -> FileScan:
+def scan_file(
+    path: PathLike,
+    *,
+    kinds: Iterable[str] | str | None = None,
+    cache_dir: PathLike | None = None,
+) -> FileScan:
     """Scan one file; unreadable, binary or invalid files come back with ``error`` set."""
     wanted = parse_kinds(kinds)
     shown = os.fspath(path)
     text, digest, error = read_source(Path(path))
-    if error is not None or text is None:
+    if error is not None or text is None or digest is None:
         return FileScan(shown, (), error, digest)
-    result = _cached(text, shown, digest)
+    disk = DiskCache(cache_dir) if cache_dir is not None else None
+    result = _cached(text, shown, digest, disk)
     if isinstance(result, str):
         return FileScan(shown, (), result, digest)
     return _filter(FileScan(shown, result, None, digest), wanted)
+
+
+def scan_paths(
+    paths: Sequence[PathLike],
+    *,
+    kinds: Iterable[str] | str | None = None,
+    excludes: Sequence[str] = (),
+    jobs: int | Callable[[int], int] = 1,
+    cache_dir: PathLike | None = None,
+) -> ScanResult:
+    """Scan files and directories (recursively); a missing path raises :class:`InputError`.
+
+    ``jobs`` is a worker count, or a function of the number of files found.
+    """
+    from automock.analysis.walk import discover
+
+    wanted = parse_kinds(kinds)
+    files = discover(paths, excludes=excludes)
+    workers = jobs(len(files)) if callable(jobs) else jobs
+    if workers > 1 and len(files) > 1:
+        from automock.analysis.pool import scan_many
+
+        scans = scan_many(files, jobs=workers, cache_dir=cache_dir)
+    else:
+        scans = [scan_file(f, cache_dir=cache_dir) for f in files]
+    return ScanResult(tuple(_filter(s, wanted) for s in scans))
 
 
 def _looks_like_path(text: str) -> bool:
@@ -216,21 +257,9 @@ def scan(
         if _looks_like_path(source_or_path):
             raise InputError(f"{source_or_path}: no such file or directory; check the path")
         return ScanResult((scan_source(source_or_path, kinds=wanted),))
-    paths: Sequence[PathLike]
     if isinstance(source_or_path, str | os.PathLike):
-        paths = [source_or_path]
-    else:
-        paths = list(source_or_path)
-    from automock.analysis.walk import discover
-
-    files = discover(paths, excludes=excludes)
-    if jobs > 1 and len(files) > 1:
-        from automock.analysis.pool import scan_many
-
-        scans = scan_many(files, jobs=jobs)
-    else:
-        scans = [scan_file(f) for f in files]
-    return ScanResult(tuple(_filter(s, wanted) for s in scans))
+        return scan_paths([source_or_path], kinds=wanted, jobs=jobs, excludes=excludes)
+    return scan_paths(list(source_or_path), kinds=wanted, jobs=jobs, excludes=excludes)
 
 
 def _exists(text: str) -> bool:

@@ -1,0 +1,59 @@
+"""Optional on-disk cache of scan results, keyed by file content hash.
+
+Entries live under ``<root>/scan/<version>/<sha256>.json`` where ``version``
+changes whenever automock or its catalog changes, so a stale cache is never
+read. Only successful scans are stored, without their path (the same content
+at another path reuses the entry). A damaged entry is ignored and rewritten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from functools import cache
+from pathlib import Path
+
+from automock.analysis.model import Touchpoint
+
+__all__ = ["DiskCache"]
+
+
+@cache
+def _version_key() -> str:
+    from automock import __version__
+    from automock.analysis import catalog
+
+    text = repr((__version__, sorted(catalog.CATALOG.items()), sorted(catalog.RETURNS.items())))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class DiskCache:
+    """Touchpoints by content hash; safe to share between worker processes."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.directory = Path(root) / "scan" / _version_key()
+
+    def _entry(self, digest: str) -> Path:
+        return self.directory / f"{digest}.json"
+
+    def get(self, digest: str, path: str) -> tuple[Touchpoint, ...] | None:
+        try:
+            rows = json.loads(self._entry(digest).read_text("utf-8"))
+            return tuple(Touchpoint.from_dict({**row, "path": path}) for row in rows)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, digest: str, touchpoints: tuple[Touchpoint, ...]) -> None:
+        rows = [{k: v for k, v in t.to_dict().items() if k != "path"} for t in touchpoints]
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(rows, handle)
+            os.replace(tmp, self._entry(digest))
+        except OSError:  # a cache that cannot be written is just a slower scan
+            with contextlib.suppress(OSError, UnboundLocalError):
+                os.unlink(tmp)

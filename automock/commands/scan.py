@@ -1,0 +1,128 @@
+"""``automock scan PATH...``: list the touchpoints in Python files.
+
+Output: a table grouped by file (default), ``--json`` (``ScanResult.to_dict``)
+or ``--sarif`` (SARIF 2.1.0). Exit codes: 0 scanned; 1 touchpoints found and
+``--fail-on-touchpoints`` given; 2 bad input -- a missing path stops at once,
+while files that cannot be scanned (syntax error, binary, not UTF-8) are
+reported one line each on stderr, the rest of the scan goes on, and the exit
+code is 2 at the end (it wins over 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from automock.analysis.model import KINDS, ScanResult
+from automock.errors import EXIT_INPUT, InputError
+
+__all__ = ["add_arguments", "format_text", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="Python files or directories")
+    fmt = parser.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print JSON (files + summary)")
+    fmt.add_argument("--sarif", action="store_true", help="print a SARIF 2.1.0 log")
+    parser.add_argument(
+        "--kinds",
+        metavar="KIND[,KIND...]",
+        help=f"only report these kinds ({', '.join(KINDS)})",
+    )
+    parser.add_argument(
+        "--fail-on-touchpoints",
+        action="store_true",
+        help="exit 1 if any touchpoint is found (lint mode)",
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="skip files/directories matching GLOB (repeatable; venvs, build dirs, "
+        ".gitignore entries are skipped already)",
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=0,
+        metavar="N",
+        help="worker processes for directory scans (default: one per CPU for 50+ files)",
+    )
+    parser.add_argument(
+        "--cache",
+        action="store_true",
+        help="reuse results for unchanged files from .automock-cache/ (by content hash)",
+    )
+
+
+def _shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def format_text(result: ScanResult) -> str:
+    """A table per file with touchpoints, then a one-line summary."""
+    lines: list[str] = []
+    for scan in result.files:
+        if not scan.touchpoints:
+            continue
+        lines.append(scan.path)
+        rows = [
+            (f"{t.line}:{t.col + 1}", t.kind, t.api, _shorten(t.symbol, 40), t.reason)
+            for t in scan.touchpoints
+        ]
+        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        for row in rows:
+            cells = [cell.ljust(widths[i]) for i, cell in enumerate(row[:4])]
+            lines.append("  " + "  ".join(cells) + "  " + row[4])
+        lines.append("")
+    summary = result.summary()
+    by_kind = ", ".join(f"{k} {n}" for k, n in summary["by_kind"].items() if n)
+    files = summary["files"]
+    text = f"{summary['touchpoints']} touchpoint(s) in {files} file(s)"
+    if by_kind:
+        text += f" ({by_kind})"
+    if summary["files_with_errors"]:
+        text += f"; {summary['files_with_errors']} file(s) could not be scanned"
+    lines.append(text)
+    return "\n".join(lines) + "\n"
+
+
+def _jobs(requested: int, count: int) -> int:
+    if requested < 0:
+        raise InputError(f"--jobs {requested}: must be 0 (auto) or a positive number")
+    if requested:
+        return requested
+    return min(os.cpu_count() or 1, 8) if count >= 50 else 1
+
+
+def run(args: argparse.Namespace) -> int:
+    from automock import __version__
+    from automock.analysis.scanner import parse_kinds, scan_paths
+
+    kinds = parse_kinds(args.kinds) if args.kinds is not None else None
+    result = scan_paths(
+        args.paths,
+        kinds=kinds,
+        excludes=args.exclude,
+        jobs=lambda count: _jobs(args.jobs, count),
+        cache_dir=".automock-cache" if args.cache else None,
+    )
+    if args.json:
+        sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")
+    elif args.sarif:
+        from automock.analysis.sarif import to_sarif
+
+        sys.stdout.write(json.dumps(to_sarif(result, version=__version__), indent=2) + "\n")
+    else:
+        sys.stdout.write(format_text(result))
+    for scan in result.errors:
+        print(f"automock: error: {scan.error}", file=sys.stderr)
+    if result.errors:
+        return EXIT_INPUT
+    if args.fail_on_touchpoints and result.touchpoints:
+        return 1
+    return 0
