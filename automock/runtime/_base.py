@@ -10,6 +10,7 @@ decorated function).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 from collections.abc import Callable
@@ -45,10 +46,8 @@ class Undo:
 
         def restore() -> None:
             if old is missing or inherited:
-                try:
+                with contextlib.suppress(AttributeError):
                     delattr(target, name)
-                except AttributeError:
-                    pass
             else:
                 setattr(target, name, old)
 

@@ -32,6 +32,7 @@ def enter_cassette(undo: Undo, settings: CassetteSettings) -> None:
     if settings.record_mode != "none":
         Path(settings.path).parent.mkdir(parents=True, exist_ok=True)
     recorder = vcr.VCR(record_mode=settings.record_mode, decode_compressed_response=True)
-    context = recorder.use_cassette(settings.path)
+    # a program may fetch the same URL several times; replay it each time
+    context = recorder.use_cassette(settings.path, allow_playback_repeats=True)
     context.__enter__()
     undo.push(lambda: context.__exit__(None, None, None))

@@ -24,7 +24,7 @@ import sys
 import threading
 import time as _time
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from automock.plan.model import DEFAULT_INSTANT
@@ -70,7 +70,7 @@ class VirtualClock:
 
     def now(self) -> datetime:
         """The current (frozen + slept) wall-clock instant, timezone-aware."""
-        return datetime.fromtimestamp(_time.time(), tz=timezone.utc)
+        return datetime.fromtimestamp(_time.time(), tz=UTC)
 
 
 _stack: list[VirtualClock] = []
@@ -112,11 +112,8 @@ def _make_asyncio_sleep(original: Callable[..., Awaitable[Any]]) -> Callable[...
 
 
 def _parse_instant(at: str | datetime) -> datetime:
-    if isinstance(at, datetime):
-        instant = at
-    else:
-        instant = datetime.fromisoformat(at.replace("Z", "+00:00"))
-    return instant if instant.tzinfo else instant.replace(tzinfo=timezone.utc)
+    instant = at if isinstance(at, datetime) else datetime.fromisoformat(at.replace("Z", "+00:00"))
+    return instant if instant.tzinfo else instant.replace(tzinfo=UTC)
 
 
 def _import_time_machine() -> Any:
@@ -164,7 +161,7 @@ class _LoopPatch:
         self.selectors.clear()
 
 
-class frozen_clock(Patch[VirtualClock]):  # noqa: N801 - reads as a function
+class frozen_clock(Patch[VirtualClock]):
     """Freeze the wall clock at ``at`` and run a virtual monotonic clock.
 
     Use as ``with frozen_clock("2024-01-01T00:00:00Z") as clock:`` or as a

@@ -114,7 +114,7 @@ class EntropySource:
         return (derive(self.seed, "uuid.getnode") & 0xFFFFFFFFFFFF) | 0x010000000000
 
 
-class seeded_random(Patch[EntropySource]):  # noqa: N801 - reads as a function
+class seeded_random(Patch[EntropySource]):
     """Derive every random source from ``seed``; restore all of them on exit."""
 
     def __init__(self, seed: int = 0) -> None:

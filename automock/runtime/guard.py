@@ -49,7 +49,7 @@ def _is_local_ipc(sock: socket.socket) -> bool:
     return getattr(socket, "AF_UNIX", None) is not None and sock.family == socket.AF_UNIX
 
 
-class socket_guard(Patch[None]):  # noqa: N801 - reads as a function
+class socket_guard(Patch[None]):
     """Refuse outgoing TCP/UDP connections and name resolution while active."""
 
     def _start(self, undo: Undo) -> None:

@@ -117,7 +117,7 @@ def current_network() -> NetworkSession | None:
     return _sessions[-1] if _sessions else None
 
 
-class mocked_network(Patch[NetworkSession]):  # noqa: N801 - reads as a function
+class mocked_network(Patch[NetworkSession]):
     """Serve HTTP from ``stubs`` (and a vcrpy ``cassette``); refuse everything else."""
 
     def __init__(
@@ -181,4 +181,3 @@ def reason_phrase(status: int) -> str:
 def passthrough_error(exc: BaseException) -> bool:
     """Whether ``exc`` is vcrpy's error for a request missing from the cassette."""
     return type(exc).__name__ == "CannotOverwriteExistingCassetteException"
-

@@ -59,7 +59,9 @@ def _patch_requests(undo: Undo, requests: ModuleType) -> None:
         method, url = request.method or "GET", request.url or ""
         stub = require_session().resolve(method, url, "requests")
         if stub is None:
-            return _call_through(method, url, "requests", lambda: original(self, request, *args, **kwargs))
+            return _call_through(
+                method, url, "requests", lambda: original(self, request, *args, **kwargs)
+            )
         body = stub.body_bytes()
         response = models.Response()
         response.status_code = stub.status
@@ -129,33 +131,51 @@ def _raw_response(stub: HttpStub) -> bytes:
 
 
 def _patch_http_client(undo: Undo, client: ModuleType) -> None:
-    connection = client.HTTPConnection
-    original_request = connection.request
-    original_getresponse = connection.getresponse
+    # HTTPSConnection inherits the patch, except under a vcrpy cassette,
+    # whose replacement classes for the two are unrelated
+    _patch_connection_class(undo, client, client.HTTPConnection)
+    if not issubclass(client.HTTPSConnection, client.HTTPConnection):
+        _patch_connection_class(undo, client, client.HTTPSConnection)
+
+
+def _patch_connection_class(undo: Undo, client: ModuleType, connection: type) -> None:
+    original_request = connection.request  # type: ignore[attr-defined]
+    original_getresponse = connection.getresponse  # type: ignore[attr-defined]
 
     def full_url(self: Any, url: str) -> str:
         if url.startswith(("http://", "https://")):
             return url
-        https = isinstance(self, client.HTTPSConnection)
+        # vcrpy's connection classes wrap a real one and name their protocol
+        real = getattr(self, "real_connection", self)
+        https = getattr(self, "_protocol", None) == "https" or isinstance(
+            real, client.HTTPSConnection
+        )
         scheme, default = ("https", 443) if https else ("http", 80)
-        port = "" if self.port in (None, default) else f":{self.port}"
-        return f"{scheme}://{self.host}{port}{url}"
+        port = "" if real.port in (None, default) else f":{real.port}"
+        return f"{scheme}://{real.host}{port}{url}"
 
     def request(self: Any, method: str, url: str, *args: Any, **kwargs: Any) -> None:
         target = full_url(self, url)
         stub = require_session().resolve(method, target, "http.client")
         if stub is None:
-            self._automock_pending = None
-            return _call_through(method, target, "http.client", lambda: original_request(self, method, url, *args, **kwargs))  # type: ignore[no-any-return]
+            self._automock_pending = (method.upper(), target, None)
+            _call_through(
+                method,
+                target,
+                "http.client",
+                lambda: original_request(self, method, url, *args, **kwargs),
+            )
+            return
         self._automock_pending = (method.upper(), target, stub)
-        return None
 
     def getresponse(self: Any) -> Any:
         pending = vars(self).pop("_automock_pending", None)
         if pending is None:
             return original_getresponse(self)
         method, target, stub = pending
-        response = client.HTTPResponse(_FakeSocket(_raw_response(stub)), method=method, url=target)  # type: ignore[arg-type]
+        if stub is None:
+            return _call_through(method, target, "http.client", lambda: original_getresponse(self))
+        response = client.HTTPResponse(_FakeSocket(_raw_response(stub)), method=method, url=target)
         response.begin()
         return response
 

@@ -1,0 +1,99 @@
+"""The in-process deterministic runtime: apply a whole :class:`~automock.plan.model.Plan`.
+
+``deterministic(plan, seed=None)`` is a context manager and a decorator (sync
+and async functions). It freezes the clock, seeds every random source,
+makes the network fail closed with the plan's stubs and cassette, fakes the
+databases, and (with ``apply_env=True``) fixes the environment. It yields a
+:class:`RuntimeSession` whose ``log`` records every access, mocked or not.
+The CLI's sandbox child, the pytest plugin and the Python API all use it.
+
+Importing this package is cheap: each capability imports its libraries (and
+patches third-party clients) only when entered and only for what the program
+has imported or imports later.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from automock.runtime._base import Patch, Undo
+from automock.runtime.events import AccessLog, recording
+
+if TYPE_CHECKING:
+    from automock.plan.model import Plan
+
+__all__ = ["RuntimeSession", "deterministic", "hash_seed_for"]
+
+
+@dataclass(frozen=True)
+class RuntimeSession:
+    """What ``with deterministic(plan) as session`` gives: the plan, the seed, the log."""
+
+    plan: Plan
+    seed: int
+    log: AccessLog
+    clock: Any = None
+    entropy: Any = None
+    network: Any = None
+    databases: Any = None
+
+
+def hash_seed_for(seed: int) -> str:
+    """The PYTHONHASHSEED a fresh child interpreter should get for ``seed``."""
+    from automock.runtime.entropy import hash_seed_for as _hash_seed_for
+
+    return _hash_seed_for(seed)
+
+
+class deterministic(Patch[RuntimeSession]):
+    """Apply ``plan`` in-process; ``seed`` overrides ``plan.seed``."""
+
+    def __init__(
+        self,
+        plan: Plan | None = None,
+        *,
+        seed: int | None = None,
+        apply_env: bool = False,
+        log: AccessLog | None = None,
+    ) -> None:
+        super().__init__()
+        if plan is None:
+            from automock.plan.model import Plan as _Plan
+
+            plan = _Plan()
+        self.plan = plan
+        self.seed = plan.seed if seed is None else int(seed)
+        self.apply_env = apply_env
+        self.log = log
+
+    def _start(self, undo: Undo) -> RuntimeSession:
+        from automock.runtime.clock import frozen_clock
+        from automock.runtime.databases import faked_databases
+        from automock.runtime.entropy import seeded_random
+        from automock.runtime.http import mocked_network
+
+        plan = self.plan
+        stack = contextlib.ExitStack()
+        undo.push(stack.close)
+        log = stack.enter_context(recording(self.log))
+        if self.apply_env:
+            from automock.runtime.env import fixed_environment
+
+            stack.enter_context(fixed_environment(plan.env))
+        clock = stack.enter_context(frozen_clock(plan.clock.at, tick=plan.clock.tick))
+        entropy = stack.enter_context(seeded_random(self.seed))
+        network = stack.enter_context(
+            mocked_network(plan.http_stubs(), cassette=plan.cassette, allow=plan.network == "allow")
+        )
+        databases = stack.enter_context(faked_databases(plan.databases()))
+        return RuntimeSession(
+            plan=plan,
+            seed=self.seed,
+            log=log,
+            clock=clock,
+            entropy=entropy,
+            network=network,
+            databases=databases,
+        )
