@@ -150,18 +150,29 @@ def _processes_named(marker: str) -> list[str]:
 def test_no_processes_or_dirs_left_behind() -> None:
     marker = "amk" + secrets.token_hex(5)
     name = f"ctypes.CDLL(None).prctl(15, {marker.encode()!r}, 0, 0, 0)"
-    sleeper = f"import ctypes, os, time\nif os.fork() == 0:\n    {name}\n    time.sleep(60)\nprint('parent done')\n"
+    sleeper = (
+        "import ctypes, os\n"
+        "r, w = os.pipe()\n"
+        "if os.fork() == 0:\n"
+        f"    {name}\n"
+        "    os.write(w, b'1')\n"
+        "    os.read(os.pipe()[0], 1)\n"
+        "os.read(r, 1)\n"
+        "print('parent done')\n"
+    )
     daemon = (
-        "import ctypes, os, time\n"
+        "import ctypes, os\n"
+        "r, w = os.pipe()\n"
         "if os.fork() == 0:\n"
         "    os.setsid()\n"
         "    if os.fork() == 0:\n"
         f"        {name}\n"
-        "        time.sleep(60)\n"
+        "        os.write(w, b'1')\n"
+        "        os.read(os.pipe()[0], 1)\n"
         "    os._exit(0)\n"
-        "time.sleep(0.2)\n"
+        "os.read(r, 1)\n"
     )
-    hang = f"import ctypes, time\n{name}\ntime.sleep(60)\n"
+    hang = f"import ctypes, os\n{name}\nos.read(os.pipe()[0], 1)\n"
     base = tempfile.mkdtemp()
     try:
         with WorkerPool(BatchSettings(timeout=1.0), base_dir=base) as pool:
@@ -202,7 +213,7 @@ def test_stale_pool_dir_of_a_dead_owner_is_swept() -> None:
 
 def test_keyboard_interrupt_kills_running_children() -> None:
     marker = "amk" + secrets.token_hex(5)
-    slow = f"import ctypes, time\nctypes.CDLL(None).prctl(15, {marker.encode()!r}, 0, 0, 0)\ntime.sleep(60)\n"
+    slow = f"import ctypes, os\nctypes.CDLL(None).prctl(15, {marker.encode()!r}, 0, 0, 0)\nos.read(os.pipe()[0], 1)\n"
 
     def interrupt(_result: object) -> None:
         raise KeyboardInterrupt
