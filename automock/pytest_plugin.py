@@ -1,0 +1,305 @@
+"""pytest plugin: deterministic tests with the automock runtime.
+
+Registered through the ``pytest11`` entry point, so installing automock is
+enough. It adds:
+
+* fixture ``automock``: inside the test the clock is frozen, every RNG
+  (``random``, numpy, ``uuid``, ``os.urandom``, ``secrets``) is seeded from a
+  per-test seed, the network fails closed (stubs from the plan are served)
+  and databases are faked; yields the runtime session (``.seed``, ``.log``);
+* fixtures ``frozen_clock``, ``seeded_random``, ``mocked_network``: thin
+  wrappers over the runtime context managers of the same names;
+* marker ``@pytest.mark.automock(plan=..., seed=..., at=...)``: turns the
+  ``automock`` fixture on for the test and configures it;
+* option ``--automock-seed N|last``: the session seed (default: a new random
+  one per run, printed in the header; ``last`` replays the previous run's).
+
+A test's seed is ``sha256(f"{session_seed}:{nodeid}")`` truncated to 32 bits,
+so tests get different seeds, and the same session seed replays all of them.
+A failing test that used automock gets an ``automock`` report section with
+the command that reproduces it and any access the plan did not mock.
+
+This module is imported by pytest at startup in every project that has
+automock installed, so it imports nothing heavy at module level: the runtime
+loads when a fixture first runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:  # pragma: no cover
+    from automock.plan.model import Plan
+
+__all__ = ["SEED_CACHE_KEY", "derive_seed", "session_seed"]
+
+SEED_CACHE_KEY = "automock/seed"
+MARKER = "automock"
+
+_SESSION_SEED = pytest.StashKey[int]()
+_SEED_NOTE = pytest.StashKey[str]()
+_USED = pytest.StashKey[tuple[int, Any]]()  # (test seed, access log or None)
+
+
+def derive_seed(session_seed: int, nodeid: str) -> int:
+    """The per-test seed: first 4 bytes of ``sha256(f"{session_seed}:{nodeid}")``."""
+    import hashlib
+
+    digest = hashlib.sha256(f"{session_seed}:{nodeid}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def session_seed(config: pytest.Config) -> int:
+    """The seed of this pytest session (``--automock-seed``, or the one chosen for it)."""
+    return config.stash[_SESSION_SEED]
+
+
+# -- hooks ----------------------------------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("automock", "deterministic tests (automock)")
+    group.addoption(
+        "--automock-seed",
+        action="store",
+        default=None,
+        metavar="N|last",
+        help="session seed for automock tests; 'last' replays the previous run's seed "
+        "(default: a new random seed, shown in the report header)",
+    )
+
+
+def _fresh_seed() -> int:
+    import os
+
+    return int.from_bytes(os.urandom(4), "big")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        f"{MARKER}(plan=None, seed=None, at=None): run the test under the automock runtime "
+        '(frozen clock, seeded RNGs, fail-closed network); plan="fixtures/x.automock.json" '
+        'adds its stubs and fakes, seed=N fixes the test seed, at="2024-01-01T00:00:00Z" the instant',
+    )
+    raw = config.getoption("--automock-seed")
+    cache = getattr(config, "cache", None)
+    note = ""
+    if raw is None:
+        seed = _fresh_seed()
+    elif raw == "last":
+        last = cache.get(SEED_CACHE_KEY, None) if cache is not None else None
+        if isinstance(last, int):
+            seed, note = last, " (last)"
+        else:
+            seed, note = _fresh_seed(), " (no previous seed in the cache; chose a new one)"
+    else:
+        try:
+            seed = int(raw)
+        except ValueError:
+            raise pytest.UsageError(
+                f"--automock-seed: expected an integer or 'last', got {raw!r}"
+            ) from None
+        if seed < 0:
+            raise pytest.UsageError(f"--automock-seed: expected a seed >= 0, got {seed}")
+    config.stash[_SESSION_SEED] = seed
+    config.stash[_SEED_NOTE] = note
+    if cache is not None:
+        cache.set(SEED_CACHE_KEY, seed)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    seed = config.stash[_SESSION_SEED]
+    note = config.stash.get(_SEED_NOTE, "")
+    return f"automock: seed={seed}{note} (replay with --automock-seed={seed})"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, Any]:
+    report = yield
+    used = item.stash.get(_USED, None)
+    if used is not None and report.failed:
+        seed, log = used
+        replay = item.config.stash[_SESSION_SEED]
+        lines = [
+            f"reproduce with: pytest '{item.nodeid}' --automock-seed={replay}",
+            f"test seed: {seed}",
+        ]
+        for access in getattr(log, "unmocked", ()) if log is not None else ():
+            target = f" {access.target}" if access.target else ""
+            lines.append(f"unmocked {access.kind}: {access.api}{target}; {access.fix}")
+        report.sections.append(("automock", "\n".join(lines)))
+    return report
+
+
+# -- settings from the marker ----------------------------------------------------------
+
+
+def _marker_kwargs(request: pytest.FixtureRequest) -> dict[str, Any]:
+    marker = request.node.get_closest_marker(MARKER)
+    if marker is None:
+        return {}
+    if marker.args:
+        raise pytest.UsageError(
+            f"{request.node.nodeid}: @pytest.mark.automock takes keywords only "
+            '(plan="fixtures/x.automock.json", seed=1, at="2024-01-01T00:00:00Z")'
+        )
+    unknown = sorted(set(marker.kwargs) - {"plan", "seed", "at", "tick"})
+    if unknown:
+        raise pytest.UsageError(
+            f"{request.node.nodeid}: unknown @pytest.mark.automock keyword {unknown[0]!r}; "
+            "expected plan, seed, at, tick"
+        )
+    return dict(marker.kwargs)
+
+
+def _find_plan_file(request: pytest.FixtureRequest, value: str | Path) -> Path:
+    path = Path(value)
+    if path.is_absolute():
+        candidates = [path]
+    else:
+        candidates = [
+            Path(request.node.path).parent / path,
+            request.config.rootpath / path,
+            Path.cwd() / path,
+        ]
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    looked = ", ".join(str(c) for c in dict.fromkeys(candidates))
+    pytest.fail(
+        f"automock: plan file {str(value)!r} not found (looked in {looked}); "
+        "draft one with: automock draft <source.py>",
+        pytrace=False,
+    )
+
+
+def _load_plan_file(path: Path) -> Plan:
+    from automock.errors import AutomockError
+
+    try:
+        try:
+            from automock.plan.io import load_plan
+        except ImportError:  # plan I/O not available: parse and validate directly
+            import json
+
+            from automock.plan.model import Plan
+
+            return Plan.from_dict(json.loads(path.read_text(encoding="utf-8")), where=str(path))
+        return load_plan(path)
+    except AutomockError as exc:
+        pytest.fail(f"automock: {exc}", pytrace=False)
+    except ValueError as exc:
+        pytest.fail(f"automock: {path}: not valid JSON: {exc}", pytrace=False)
+
+
+def _plan_for(request: pytest.FixtureRequest, kwargs: dict[str, Any]) -> Plan:
+    from dataclasses import replace
+
+    from automock.errors import AutomockError
+    from automock.plan.model import ClockSettings, Plan
+
+    value = kwargs.get("plan")
+    if value is None:
+        plan = Plan()
+    elif isinstance(value, Plan):
+        plan = value
+    elif isinstance(value, dict):
+        try:
+            plan = Plan.from_dict(value)
+        except AutomockError as exc:
+            pytest.fail(f"automock: {exc}", pytrace=False)
+    else:
+        plan = _load_plan_file(_find_plan_file(request, value))
+    if "at" in kwargs or "tick" in kwargs:
+        clock = {"at": kwargs.get("at", plan.clock.at), "tick": kwargs.get("tick", plan.clock.tick)}
+        try:
+            plan = replace(plan, clock=ClockSettings.from_dict(clock, "@pytest.mark.automock"))
+        except AutomockError as exc:
+            pytest.fail(f"automock: {exc}", pytrace=False)
+    return plan
+
+
+def _test_seed(request: pytest.FixtureRequest, kwargs: dict[str, Any]) -> int:
+    seed = kwargs.get("seed")
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise pytest.UsageError(
+                f"{request.node.nodeid}: automock seed must be an integer >= 0, got {seed!r}"
+            )
+        return seed
+    return derive_seed(request.config.stash[_SESSION_SEED], request.node.nodeid)
+
+
+def _mark_used(request: pytest.FixtureRequest, seed: int, log: Any) -> None:
+    if _USED not in request.node.stash:
+        request.node.stash[_USED] = (seed, log)
+
+
+# -- fixtures -------------------------------------------------------------------
+
+
+@pytest.fixture
+def automock(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The whole runtime for this test: frozen clock, seeded RNGs, fail-closed network, fake DBs.
+
+    Yields the runtime session (``.seed`` is the test seed, ``.log`` what the test touched).
+    """
+    from automock.runtime import deterministic
+
+    kwargs = _marker_kwargs(request)
+    seed = _test_seed(request, kwargs)
+    plan = _plan_for(request, kwargs)
+    with deterministic(plan.with_seed(seed), seed=seed) as session:
+        request.node.stash[_USED] = (seed, getattr(session, "log", None))
+        yield session
+
+
+@pytest.fixture(autouse=True)
+def _automock_marker(request: pytest.FixtureRequest) -> None:
+    """Apply the ``automock`` fixture to tests carrying ``@pytest.mark.automock``."""
+    if request.node.get_closest_marker(MARKER) is not None:
+        request.getfixturevalue("automock")
+
+
+@pytest.fixture
+def frozen_clock(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """``automock.runtime.clock.frozen_clock`` at the marker's ``at`` (default 2024-01-01 UTC)."""
+    from automock.runtime.clock import frozen_clock as clock_patch
+
+    plan = _plan_for(request, _marker_kwargs(request))
+    with clock_patch(plan.clock.at, tick=plan.clock.tick) as clock:
+        yield clock
+
+
+@pytest.fixture
+def seeded_random(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """``automock.runtime.entropy.seeded_random`` with this test's seed."""
+    from automock.runtime.entropy import seeded_random as entropy_patch
+
+    seed = _test_seed(request, _marker_kwargs(request))
+    _mark_used(request, seed, None)
+    with entropy_patch(seed) as source:
+        yield source
+
+
+@pytest.fixture
+def mocked_network(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """``automock.runtime.http.mocked_network`` with the marker plan's stubs; fails closed."""
+    from automock.runtime.events import recording
+    from automock.runtime.http import mocked_network as network_patch
+
+    kwargs = _marker_kwargs(request)
+    plan = _plan_for(request, kwargs)
+    with recording() as log:
+        _mark_used(request, _test_seed(request, kwargs), log)
+        with network_patch(
+            plan.http_stubs(), cassette=plan.cassette, allow=plan.network == "allow"
+        ) as net:
+            yield net
