@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import tokenize
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -38,6 +39,7 @@ __all__ = ["parse_kinds", "read_source", "scan", "scan_file", "scan_paths", "sca
 
 _CACHE: OrderedDict[tuple[str, str], tuple[Touchpoint, ...] | str] = OrderedDict()
 _CACHE_SIZE = 4096
+_NEWLINE = re.compile(r"[ \t]*(?:\\)?\r?\n[ \t]*")
 
 PathLike = str | os.PathLike[str]
 
@@ -86,12 +88,10 @@ def read_source(path: Path) -> tuple[str | None, str | None, str | None]:
 
 
 def _syntax_error(path: str, exc: SyntaxError) -> str:
-    where = f"line {exc.lineno}" if exc.lineno else "unknown line"
+    where = f"{path}:{exc.lineno or 0}"
     if exc.offset:
-        where += f", column {exc.offset}"
-    return (
-        f"{path}:{exc.lineno or 0}: syntax error ({where}): {exc.msg}; fix the file or exclude it"
-    )
+        where += f":{exc.offset}"
+    return f"{where}: syntax error: {exc.msg}; fix the file or exclude it from the scan"
 
 
 def _analyze(source: str, path: str) -> tuple[Touchpoint, ...] | str:
@@ -106,7 +106,11 @@ def _analyze(source: str, path: str) -> tuple[Touchpoint, ...] | str:
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
-        return f"{path}:{exc.raw_line}: syntax error (line {exc.raw_line}, column {exc.raw_column + 1}): {exc.message}"
+        message = exc.message.splitlines()[0] if exc.message else "invalid syntax"
+        return (
+            f"{path}:{exc.raw_line}:{exc.raw_column + 1}: syntax error: {message}; "
+            "fix the file or exclude it from the scan"
+        )
     except RecursionError:
         return f"{path}: too deeply nested to analyze; simplify the expression or exclude the file"
     return _touchpoints(module, path)
@@ -138,7 +142,7 @@ def _touchpoints(module: cst.Module, path: str) -> tuple[Touchpoint, ...]:
     out = []
     for site, name, api in found:
         span = positions[site.span]
-        symbol = " ".join(module.code_for_node(site.ref).split())
+        symbol = _NEWLINE.sub("", module.code_for_node(site.ref)).strip()
         out.append(
             Touchpoint(
                 path=path,

@@ -111,6 +111,9 @@ def run(args: argparse.Namespace) -> int:
         jobs=lambda count: _jobs(args.jobs, count),
         cache_dir=".automock-cache" if args.cache else None,
     )
+    single_file = len(args.paths) == 1 and not os.path.isdir(args.paths[0])
+    if single_file and result.errors:  # one named file: one error line, nothing else
+        raise InputError(str(result.errors[0].error))
     if args.json:
         sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")
     elif args.sarif:
