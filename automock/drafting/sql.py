@@ -89,6 +89,11 @@ _KEYWORDS = frozenset(
         "set",
     ]
 )
+_LOOKS_LIKE_SQL = re.compile(
+    r"\s*(SELECT\s.+\sFROM\s|(INSERT|REPLACE)\s.*\bINTO\s|UPDATE\s+\S+\s+SET\s|DELETE\s+FROM\s"
+    r"|CREATE\s.*\bTABLE\s)",
+    re.I | re.S,
+)
 _CONSTRAINTS = ("PRIMARY", "UNIQUE", "FOREIGN", "CONSTRAINT", "CHECK")
 
 
@@ -125,7 +130,7 @@ def sql_literals(tree: ast.AST) -> list[str]:
         if (
             isinstance(node, ast.Constant)
             and isinstance(node.value, str)
-            and re.match(r"\s*(SELECT|INSERT|REPLACE|UPDATE|DELETE|CREATE)\s", node.value, re.I)
+            and _LOOKS_LIKE_SQL.match(node.value)
         ):
             found.append((node.lineno, node.col_offset, node.value))
     return [text for _, _, text in sorted(found)]

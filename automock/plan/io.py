@@ -118,7 +118,10 @@ def save_plan(plan: Plan, path: str | os.PathLike[str], *, force: bool = False) 
             f"{target}: edited by hand since automock wrote it; not overwriting "
             "(pass --force / force=True to replace it, or delete the file)"
         )
-    return atomic_write_text(target, render_plan(plan))
+    try:
+        return atomic_write_text(target, render_plan(plan))
+    except OSError as exc:  # e.g. the directory cannot be created
+        raise PlanError(f"{target}: could not write ({exc.strerror or exc})") from None
 
 
 def _sha256(text: str) -> str:
