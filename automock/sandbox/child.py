@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import signal
 import sys
 import time
 import traceback
@@ -124,6 +125,18 @@ def _run_program(
     return 0, "ok", None, ""
 
 
+def _end_of_program(me: int, code: int) -> None:
+    """The program's code is done: forked copies exit now; namespace init reaps the rest."""
+    if os.getpid() != me:  # a process the program forked ran off the end of the script
+        for stream in (sys.stdout, sys.stderr):
+            with suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(code)
+    if me == 1:  # init of our PID namespace: leftovers would die with us anyway, end them now
+        with suppress(OSError):
+            os.kill(-1, signal.SIGKILL)
+
+
 def execute(spec: dict[str, Any]) -> ChildOutcome:
     """Isolate this process per ``spec``, run the program, and describe the outcome."""
     started = time.perf_counter()
@@ -143,12 +156,14 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
     os.environ["PWD"] = os.getcwd()
     sys.path[:] = [os.path.dirname(script), *[p for p in sys.path if p], spec["package_root"]]
     setup = time.perf_counter() - started
+    me = os.getpid()
     session_log = None
     with _recording() as log:
         try:
             with runtime_cm as session:
                 session_log = getattr(session, "log", None)
                 code, status, exception, detail = _run_program(script, spec.get("args", ()), limits)
+                _end_of_program(me, code)
         except BaseException as exc:  # the runtime itself failed on entry or exit
             status, detail = _classify(exc, limits)
             code, exception = 1, f"{type(exc).__name__}: {exc}"[:300]
