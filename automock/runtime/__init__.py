@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from automock.runtime._base import Patch, Undo
-from automock.runtime.events import AccessLog, recording
+from automock.runtime.events import AccessLog, current_log, recording
 
 if TYPE_CHECKING:
     from automock.plan.model import Plan
@@ -48,7 +48,12 @@ def hash_seed_for(seed: int) -> str:
 
 
 class deterministic(Patch[RuntimeSession]):
-    """Apply ``plan`` in-process; ``seed`` overrides ``plan.seed``."""
+    """Apply ``plan`` in-process; ``seed`` overrides ``plan.seed``.
+
+    ``apply_env`` also makes ``os.environ`` exactly ``plan.env`` (the sandbox
+    sets the environment at spawn instead). ``log`` collects the accesses;
+    by default the log already recording, if any, else a new one.
+    """
 
     def __init__(
         self,
@@ -77,7 +82,8 @@ class deterministic(Patch[RuntimeSession]):
         plan = self.plan
         stack = contextlib.ExitStack()
         undo.push(stack.close)
-        log = stack.enter_context(recording(self.log))
+        # join a log that is already recording (the sandbox child's), else start one
+        log = stack.enter_context(recording(self.log or current_log()))
         if self.apply_env:
             from automock.runtime.env import fixed_environment
 

@@ -193,3 +193,12 @@ def test_import_and_enter_import_nothing_heavy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_joins_an_active_recording() -> None:
+    from automock.runtime.events import recording
+
+    with recording() as outer, deterministic(Plan()) as session:
+        time.sleep(1)
+    assert session.log is outer
+    assert [a.api for a in outer.accesses] == ["time.sleep"]
