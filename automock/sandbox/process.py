@@ -89,6 +89,7 @@ class _Capture:
             "result": bytearray(),
         }
         self.dropped: dict[str, int] = {"stdout": 0, "stderr": 0, "result": 0}
+        self.escaped = False  # a descendant outlived the main process holding a pipe
 
     def pump(self, proc: subprocess.Popen[bytes], result_fd: int, deadline: float) -> bool:
         """Drain until every pipe closes; return True if the deadline passed first."""
@@ -108,6 +109,7 @@ class _Capture:
                 if exited_at is None and proc.poll() is not None:
                     exited_at = now
                 if exited_at is not None and now - exited_at > _KILL_GRACE:
+                    self.escaped = True
                     break  # a descendant escaped the group and holds a pipe open
                 for key, _ in sel.select(timeout=min(0.1, deadline - now)):
                     chunk = os.read(key.fd, 65536)
@@ -133,11 +135,51 @@ class _Capture:
         return text
 
 
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+def _pid_namespace_of(pid: int) -> str | None:
+    try:
+        link = os.readlink(f"/proc/{pid}/ns/pid_for_children")
+    except OSError:
+        return None
+    return None if link == os.readlink("/proc/self/ns/pid") else link
+
+
+def _members(pgid: int, namespace: str | None) -> list[int]:
+    """Processes still in the child's process group or PID namespace."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if namespace is not None and os.readlink(f"/proc/{entry}/ns/pid") == namespace:
+                found.append(int(entry))
+                continue
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            if int(fields[2]) == pgid:
+                found.append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def _kill_group(proc: subprocess.Popen[bytes], namespace: str | None) -> None:
+    """SIGKILL the group (and PID namespace); wait briefly until none of it is left."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError):
         proc.kill()
+    if not os.path.isdir("/proc/self/ns"):
+        return
+    deadline = time.monotonic() + 3.0
+    while time.monotonic() < deadline:
+        left = [pid for pid in _members(proc.pid, namespace) if pid != proc.pid]
+        if not left:
+            return
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        proc.poll()
+        time.sleep(0.01)
 
 
 def _judge(
@@ -228,7 +270,8 @@ def _one_run(
         write_fd = -1
         capture = _Capture(limits.output_bytes)
         timed_out = capture.pump(proc, read_fd, time.monotonic() + timeout)
-        _kill_group(proc)  # whatever is left of the group (daemons, stragglers)
+        if proc.poll() is None or capture.escaped:
+            _kill_group(proc, _pid_namespace_of(proc.pid))
         returncode = proc.wait()
         assert proc.stdout is not None and proc.stderr is not None
         proc.stdout.close()
