@@ -7,6 +7,7 @@ rather than just the unprivileged uid's lack of permission.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -17,11 +18,14 @@ import pytest
 from .harness import NOT_OK, batch_attack, run_attack
 
 
-@pytest.fixture
-def outside() -> Iterator[Path]:
-    """A directory the test made under /tmp, world-writable like /tmp itself, so only real
-    confinement (not merely the child's unprivileged uid) keeps the child out."""
-    target = Path(tempfile.mkdtemp(prefix="automock-adv-outside-", dir="/tmp"))
+@pytest.fixture(params=["/tmp", "/var/tmp"])
+def outside(request: pytest.FixtureRequest) -> Iterator[Path]:
+    """A directory the test made, world-writable like /tmp itself, so only real confinement (not
+    merely the child's unprivileged uid) keeps the child out. Under /tmp (which the sandbox may
+    replace by a private tmpfs) and under /var/tmp (on the root filesystem)."""
+    if not os.path.isdir(request.param):
+        pytest.skip(f"{request.param} does not exist here")
+    target = Path(tempfile.mkdtemp(prefix="automock-adv-outside-", dir=request.param))
     target.chmod(0o1777)
     try:
         yield target
@@ -46,11 +50,16 @@ def test_absolute_write_outside(attack, outside: Path) -> None:  # type: ignore[
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_absolute_write_into_tmp(attack, outside: Path) -> None:  # type: ignore[no-untyped-def]
-    """/tmp itself is world-writable with the sticky bit: the classic place a program drops files."""
-    target = Path("/tmp") / f"{outside.name}-{os.getpid()}.txt"
+@pytest.mark.parametrize("folder", ["/tmp", "/var/tmp", "/dev/shm"])
+def test_absolute_write_into_shared_tmp(attack, folder: str) -> None:  # type: ignore[no-untyped-def]
+    """World-writable sticky dirs: the classic place a program drops files. The write may succeed
+    inside a private tmpfs; what matters is that nothing appears in the real one."""
+    if not os.path.isdir(folder):
+        pytest.skip(f"{folder} does not exist here")
+    target = Path(folder) / f"automock-adv-{secrets.token_hex(6)}.txt"
     try:
-        _contained(attack("fs_write_absolute", str(target)), target)
+        attack("fs_write_absolute", str(target))
+        assert not target.exists(), f"{target} was written"
     finally:
         target.unlink(missing_ok=True)
 

@@ -6,7 +6,8 @@ import urllib.request
 port = int(sys.argv[1])
 try:
     body = urllib.request.urlopen(f"http://127.0.0.1:{port}/secret", timeout=3).read()
-    print("ESCAPED", body[:40], flush=True)
+    # the server answers SECRET; anything else came from a stub in the plan
+    print("ESCAPED" if body == b"SECRET" else "MOCKED", body[:40], flush=True)
 except BaseException as exc:
     print(f"BLOCKED {type(exc).__name__}: {exc}", flush=True)
     raise
