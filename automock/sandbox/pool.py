@@ -39,6 +39,7 @@ from typing import Any
 
 from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, InputError
 from automock.sandbox.candidates import Candidate, as_candidates, imported_modules
+from automock.sandbox.mountns import Holder, start_holder
 from automock.sandbox.task import BatchSettings, CandidateResult, child_main, load_prctl
 
 __all__ = [
@@ -166,6 +167,7 @@ class WorkerPool:
         self._dir: str | None = None
         self._prctl = load_prctl()
         self._live: dict[int, _Running] = {}
+        self._holder: Holder | None = None
 
     @property
     def directory(self) -> str | None:
@@ -176,6 +178,8 @@ class WorkerPool:
         sweep_stale_dirs(self._base_dir)
         self._dir = tempfile.mkdtemp(prefix=f"{_POOL_PREFIX}{os.getpid()}-", dir=self._base_dir)
         self._warm()
+        if self.settings.prepared_namespace:
+            self._holder = start_holder(self._dir)
         return self
 
     def __exit__(
@@ -185,6 +189,9 @@ class WorkerPool:
         tb: TracebackType | None,
     ) -> None:
         self._kill_all()
+        if self._holder is not None:
+            self._holder.close()
+            self._holder = None
         if self._dir is not None:
             shutil.rmtree(self._dir, ignore_errors=True)
             self._dir = None
@@ -201,8 +208,18 @@ class WorkerPool:
                     raise InputError(
                         f"--preload {name}: cannot import it ({exc}); install it or drop it"
                     ) from None
+        self._rehearse()
         gc.collect()
         gc.freeze()
+
+    def _rehearse(self) -> None:
+        """Enter and leave the runtime once so its lazy imports happen here, not per child."""
+        from automock.plan.model import Plan
+        from automock.runtime import deterministic
+
+        plan = self.settings.plan if self.settings.plan is not None else Plan()
+        with deterministic(plan, seed=self.settings.seed):
+            pass
 
     def run(
         self,
@@ -251,6 +268,7 @@ class WorkerPool:
                 pool_dir=self._dir,
                 parent_pid=parent_pid,
                 prctl=self._prctl,
+                mnt_fd=self._holder.mnt_fd if self._holder is not None else None,
             )
         now = time.monotonic()
         fds: dict[int, str] = {}

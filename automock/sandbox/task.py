@@ -23,6 +23,7 @@ import builtins
 import contextlib
 import ctypes
 import errno
+import fcntl
 import io
 import json
 import os
@@ -76,6 +77,7 @@ class BatchSettings:
     output_bytes: int = 64 * 1024
     preload: tuple[str, ...] = field(default=())
     auto_preload: bool = True
+    prepared_namespace: bool = True  # share one read-only mount namespace (see mountns)
 
 
 def _verdict_code(status: str, code: int) -> int:
@@ -177,6 +179,7 @@ def child_main(
     pool_dir: str,
     parent_pid: int,
     prctl: Callable[..., int] | None,
+    mnt_fd: int | None = None,
 ) -> NoReturn:
     """Run ``candidate`` in this freshly forked child, report on ``result_fd``, exit."""
     verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": []}
@@ -186,13 +189,16 @@ def child_main(
         _set_pdeathsig(prctl)
         if os.getppid() != parent_pid:  # the parent died before we armed the signal
             os._exit(1)
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.dup2(out_fd, 1)
-        os.dup2(err_fd, 2)
-        os.dup2(result_fd, 3)
-        os.closerange(4, 65536)  # other candidates' pipes, the parent's files
+        # lift every fd we keep above the range we are about to overwrite
+        keep = [os.open(os.devnull, os.O_RDONLY), out_fd, err_fd, result_fd]
+        if mnt_fd is not None:
+            keep.append(mnt_fd)
+        lifted = [fcntl.fcntl(fd, fcntl.F_DUPFD, 64) for fd in keep]
+        for target, fd in enumerate(lifted):
+            os.dup2(fd, target)
+        os.closerange(len(lifted), 65536)  # other candidates' pipes, the parent's files
         result_fd = 3
+        mnt_fd = 4 if mnt_fd is not None else None
         sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
         sys.stdout = io.TextIOWrapper(
             io.FileIO(1, "w", closefd=False), encoding="utf-8", line_buffering=False
@@ -204,8 +210,14 @@ def child_main(
         from automock.sandbox.isolation import enter_isolation
 
         limits = settings.limits if settings.limits is not None else _default_limits()
-        workdir = tempfile.mkdtemp(prefix="c", dir=pool_dir)
-        layers = enter_isolation(limits, allow_network=settings.allow_network, workdir=workdir)
+        if mnt_fd is not None:
+            from automock.sandbox.mountns import join_prepared
+
+            layers = join_prepared(mnt_fd, limits, allow_network=settings.allow_network)
+            os.close(mnt_fd)
+        else:
+            workdir = tempfile.mkdtemp(prefix="c", dir=pool_dir)
+            layers = enter_isolation(limits, allow_network=settings.allow_network, workdir=workdir)
         me = os.getpid()  # the PID-namespace layer continues in a new process
         verdict["layers"] = _layers_json(layers)
         _set_pdeathsig(prctl)  # a uid change clears it; arm it again

@@ -1,0 +1,160 @@
+"""A read-only mount namespace prepared once per batch pool, joined by every child.
+
+Building the sandbox's filesystem view (every mount re-mounted read-only,
+``/root`` replaced by a tmpfs exposing only the interpreter) is the costliest
+isolation layer, and it is the same for every candidate. So the pool forks
+one *holder* process that enters :func:`~automock.sandbox.isolation.enter_isolation`'s
+filesystem layer once and then sleeps; each candidate child joins the
+holder's namespace with ``setns``, takes a private copy of it
+(``unshare(CLONE_NEWNS)``, cheap: no re-mounts), mounts a fresh tmpfs on
+``/tmp`` whose ``/tmp/automock`` is its workdir, and becomes init of its own
+PID namespace with a private ``/proc``. The view a candidate gets is the one
+``automock run`` gives a program: read-only everywhere, writable only in its
+own (private, size-limited) workdir and ``/tmp``, which vanish with it.
+
+When the holder cannot be built (not root, not Linux, mount namespaces
+refused), :func:`start_holder` returns None and children enter every layer
+themselves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import json
+import os
+import signal
+from dataclasses import dataclass
+from typing import Any
+
+from automock.sandbox import isolation as iso
+
+__all__ = ["Holder", "join_prepared", "start_holder"]
+
+_CLONE_NEWNS = 0x00020000
+_PR_SET_PDEATHSIG = 1
+_TMPFS_FLAGS = 2 | 4  # MS_NOSUID | MS_NODEV
+_WORKDIR_SIZE = "size=64m"
+
+
+@dataclass
+class Holder:
+    """The process keeping the prepared namespace alive, and a handle to it."""
+
+    pid: int
+    mnt_fd: int
+    control_fd: int
+    detail: str
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.control_fd)  # EOF: the holder exits
+        with contextlib.suppress(OSError):
+            os.close(self.mnt_fd)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+
+
+def _holder_main(pool_dir: str, ready_w: int, control_r: int) -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    none = iso.Limits(None, None, None, None, None)
+    layers = iso.enter_isolation(none, allow_network=True, workdir=pool_dir, pid_namespace=False)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # the uid drop cleared it
+    fs = next(layer for layer in layers if layer.name == "filesystem")
+    os.write(ready_w, json.dumps({"active": fs.active, "detail": fs.detail}).encode())
+    os.close(ready_w)
+    with contextlib.suppress(OSError):
+        os.read(control_r, 1)  # blocks until the pool closes its end (or dies)
+
+
+def start_holder(pool_dir: str) -> Holder | None:
+    """Fork the holder and open its mount namespace; None when unavailable."""
+    if not hasattr(os, "setns") and not _libc_has("setns"):
+        return None
+    if os.geteuid() != 0 or not os.path.exists("/proc/self/ns/mnt"):
+        return None
+    ready_r, ready_w = os.pipe()
+    control_r, control_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.dup2(ready_w, 3)
+            os.dup2(control_r, 4)
+            os.closerange(5, 65536)  # keep nothing of the parent's open
+            _holder_main(pool_dir, 3, 4)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(ready_w)
+    os.close(control_r)
+    chunks = []
+    while chunk := os.read(ready_r, 4096):
+        chunks.append(chunk)
+    os.close(ready_r)
+    holder = Holder(pid, -1, control_w, "")
+    try:
+        status = json.loads(b"".join(chunks) or b"{}")
+        if not status.get("active"):
+            holder.close()
+            return None
+        holder.mnt_fd = os.open(f"/proc/{pid}/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
+        holder.detail = str(status.get("detail", ""))
+    except (OSError, ValueError):
+        holder.close()
+        return None
+    return holder
+
+
+def _libc_has(name: str) -> bool:
+    try:
+        return hasattr(ctypes.CDLL(None), name)
+    except OSError:
+        return False
+
+
+def _setns(fd: int) -> None:
+    setns = getattr(os, "setns", None)
+    if setns is not None:  # Python 3.12+
+        setns(fd, _CLONE_NEWNS)
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.setns(fd, _CLONE_NEWNS) != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"setns: {os.strerror(code)}")
+
+
+def join_prepared(mnt_fd: int, limits: Any, *, allow_network: bool) -> tuple[Any, ...]:
+    """In a fresh child: join the prepared namespace, then enter the per-candidate layers.
+
+    Returns the same :class:`~automock.sandbox.isolation.LayerStatus` tuple as
+    ``enter_isolation``. Continues in a new process (init of a new PID
+    namespace), like ``enter_isolation`` does.
+    """
+    _setns(mnt_fd)
+    iso._unshare(_CLONE_NEWNS)  # private copy: this child's mounts are its own
+    iso._mount("tmpfs", "/tmp", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
+    if os.path.isdir("/dev/shm"):
+        iso._mount("tmpfs", "/dev/shm", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
+    os.mkdir(iso.VIRTUAL_ROOT, 0o700)
+    os.chown(iso.VIRTUAL_ROOT, iso.SANDBOX_UID, iso.SANDBOX_UID)
+    pid_layer = iso._pid_namespace(mount_proc=True)
+    os.chdir(iso.VIRTUAL_ROOT)
+    layers = iso.enter_isolation(limits, allow_network=allow_network, pid_namespace=False)
+    fs = iso.LayerStatus(
+        "filesystem",
+        True,
+        "pool's prepared read-only mount namespace (every mount read-only); private tmpfs on "
+        f"/tmp and /dev/shm per candidate, workdir at {iso.VIRTUAL_ROOT}",
+    )
+    out: list[Any] = []
+    for layer in layers:
+        if layer.name == "filesystem":
+            out.extend((fs, pid_layer))
+        else:
+            out.append(layer)
+    return tuple(out)

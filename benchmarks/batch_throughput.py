@@ -1,0 +1,127 @@
+"""Batch throughput: the warm fork pool against one ``python -c`` subprocess per candidate.
+
+Both sides run the same trivial candidate, two at a time, in the same run:
+
+- pool: :class:`automock.sandbox.pool.WorkerPool` with ``--workers`` (default 2),
+  every isolation layer on (new network namespace, read-only mount namespace,
+  PID namespace, rlimits, unprivileged uid) and the deterministic runtime applied;
+- baseline: ``subprocess.run([sys.executable, "-c", CODE])`` per candidate
+  (no isolation at all), from ``--workers`` threads.
+
+Per-candidate round trip = from the pool starting the candidate (fork) to its
+result being collected (reaped, pipes drained); for the baseline, from
+``subprocess.run`` call to return. Prints p50/p90 and candidates/s for both,
+the ratio, and whether the targets (p50 <= 5 ms, >= 250 candidates/s) are met.
+Usage::
+
+    python benchmarks/batch_throughput.py [--n 400] [--workers 2] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from automock.sandbox.candidates import Candidate
+from automock.sandbox.pool import BatchSettings, WorkerPool
+
+CODE = "x = sum(range(100))\nassert x == 4950\n"
+TARGET_P50_MS = 5.0
+TARGET_RATE = 250.0
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def measure_pool(n: int, workers: int) -> dict[str, Any]:
+    cands = [Candidate("bench", i, CODE) for i in range(n)]
+    with WorkerPool(BatchSettings(timeout=10), workers=workers) as pool:
+        pool.run(cands[: 2 * workers])  # warm-up (first forks fault in pages)
+        start = time.perf_counter()
+        results = pool.run(cands)
+        elapsed = time.perf_counter() - start
+    bad = [r for r in results if r.status != "passed"]
+    if bad:
+        raise SystemExit(f"pool candidate failed: {bad[0].status} {bad[0].detail} {bad[0].stderr}")
+    rtts = [r.duration_ms for r in results]
+    return {
+        "n": n,
+        "p50_ms": statistics.median(rtts),
+        "p90_ms": _quantile(rtts, 0.9),
+        "per_s": n / elapsed,
+        "layers": {layer["name"]: layer["active"] for layer in results[0].layers},
+    }
+
+
+def measure_baseline(n: int, workers: int) -> dict[str, Any]:
+    def one(_: int) -> float:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", CODE], check=True)
+        return (time.perf_counter() - t) * 1000
+
+    with ThreadPoolExecutor(workers) as ex:
+        list(ex.map(one, range(2 * workers)))  # warm-up
+        start = time.perf_counter()
+        rtts = list(ex.map(one, range(n)))
+        elapsed = time.perf_counter() - start
+    return {
+        "n": n,
+        "p50_ms": statistics.median(rtts),
+        "p90_ms": _quantile(rtts, 0.9),
+        "per_s": n / elapsed,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=400, help="pool candidates (baseline: n/4)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    pool = measure_pool(args.n, args.workers)
+    base = measure_baseline(max(20, args.n // 4), args.workers)
+    report = {
+        "workers": args.workers,
+        "pool": pool,
+        "python_c": base,
+        "p50_speedup": base["p50_ms"] / pool["p50_ms"],
+        "rate_speedup": pool["per_s"] / base["per_s"],
+        "targets_met": pool["p50_ms"] <= TARGET_P50_MS and pool["per_s"] >= TARGET_RATE,
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    layers = ", ".join(f"{k}={'on' if v else 'off'}" for k, v in pool["layers"].items())
+    print(f"workers: {args.workers}   layers: {layers}")
+    print(
+        f"pool      n={pool['n']:5d}  p50 {pool['p50_ms']:6.2f} ms  p90 {pool['p90_ms']:6.2f} ms"
+        f"  {pool['per_s']:7.1f} candidates/s"
+    )
+    print(
+        f"python -c n={base['n']:5d}  p50 {base['p50_ms']:6.2f} ms  p90 {base['p90_ms']:6.2f} ms"
+        f"  {base['per_s']:7.1f} candidates/s"
+    )
+    print(
+        f"pool vs python -c: p50 {report['p50_speedup']:.1f}x lower, "
+        f"{report['rate_speedup']:.1f}x more candidates/s"
+    )
+    print(
+        f"targets (p50 <= {TARGET_P50_MS:g} ms, >= {TARGET_RATE:g}/s): "
+        f"{'met' if report['targets_met'] else 'NOT met'}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
