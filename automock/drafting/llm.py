@@ -32,7 +32,7 @@ from automock.plan.model import Plan
 
 __all__ = ["CACHE_DIR", "DEFAULT_MODEL", "TOOL_NAME", "LLMDrafter", "tool_schema"]
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = "claude-sonnet-4-6"
 TOOL_NAME = "submit_plan"
 CACHE_DIR = Path(".automock-cache") / "llm"
 MAX_TOKENS = 8192
@@ -93,7 +93,7 @@ class LLMDrafter:
         *,
         model: str | None = None,
         cache_dir: str | os.PathLike[str] | None = CACHE_DIR,
-        timeout: float = 60.0,
+        timeout: float = 30.0,
         max_retries: int = 2,
     ) -> None:
         self._client = client
