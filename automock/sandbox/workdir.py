@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,10 +83,40 @@ def _tree_size(directory: Path) -> tuple[int, int]:
     return files, size
 
 
+def _shareable(path: str) -> bool:
+    """May the sandbox uid see a copy of ``path``? As root, only what any user could read:
+    the copy is chowned to the sandbox uid, so a 0600 key would otherwise be handed over."""
+    if os.geteuid() != 0:
+        return True  # no uid drop: the child could read the original anyway
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    if stat.S_ISLNK(info.st_mode):
+        return True  # copied as a link; the target is judged by the kernel inside the sandbox
+    need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(info.st_mode) else 0)
+    return info.st_mode & need == need
+
+
+def _ignore(root: Path) -> Callable[[str, list[str]], set[str]]:
+    """IGNORED names, the workdir itself (a script in $TMPDIR), and private entries."""
+    base = shutil.ignore_patterns(*IGNORED)
+
+    def ignore(current: str, names: list[str]) -> set[str]:
+        skipped = set(base(current, names))
+        for name in names:
+            path = os.path.join(current, name)
+            if os.path.realpath(path) == str(root) or not _shareable(path):
+                skipped.add(name)
+        return skipped
+
+    return ignore
+
+
 def make_workdir(script: str | os.PathLike[str], *, copy_tree: bool = True) -> Workdir:
     """Copy ``script``'s directory (bounded) into a fresh temp dir."""
     source = Path(script).resolve()
-    root = Path(tempfile.mkdtemp(prefix="automock-run-"))
+    root = Path(tempfile.mkdtemp(prefix="automock-run-")).resolve()
     os.chmod(root, 0o755)
     for sub in ("home", "tmp"):
         (root / sub).mkdir()
@@ -92,9 +124,9 @@ def make_workdir(script: str | os.PathLike[str], *, copy_tree: bool = True) -> W
     files, size = _tree_size(source.parent) if copy_tree else (MAX_FILES + 1, 0)
     try:
         if files <= MAX_FILES and size <= MAX_BYTES:
-            shutil.copytree(
-                source.parent, dest, symlinks=True, ignore=shutil.ignore_patterns(*IGNORED)
-            )
+            shutil.copytree(source.parent, dest, symlinks=True, ignore=_ignore(root))
+            if not (dest / source.name).exists():  # the script itself is always copied
+                shutil.copy2(source, dest / source.name)
             note = f"copy of {source.parent} ({files} files)"
         else:
             dest.mkdir()
@@ -102,6 +134,7 @@ def make_workdir(script: str | os.PathLike[str], *, copy_tree: bool = True) -> W
                 if (
                     entry.is_file()
                     and not entry.is_symlink()
+                    and _shareable(str(entry))
                     and entry.stat().st_size <= MAX_TOP_LEVEL_FILE
                 ):
                     shutil.copy2(entry, dest / entry.name)
