@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import batch_attack, run_attack
+from .harness import batch_attack, program, run_attack
 
 ATTACKS = [run_attack, batch_attack]
 IDS = ["run", "batch"]
@@ -25,3 +25,17 @@ def test_parent_home_and_private_key_not_readable(attack, secret_env: dict[str, 
     assert secret_env["secret"] not in outcome.stdout + outcome.stderr, outcome.explain()
     home_line = next(ln for ln in outcome.stdout.splitlines() if ln.startswith("HOME"))
     assert secret_env["home"] not in home_line, outcome.explain()
+
+
+def test_program_run_from_home_cannot_read_private_siblings(secret_env: dict[str, str]) -> None:
+    """A script kept in the home directory gets a copy of its directory as cwd; files only the
+    owner may read (the 0600 key under a 0700 .ssh) must not be handed to the sandbox uid."""
+    import shutil
+
+    from automock.sandbox.process import run_file
+
+    script = shutil.copy(program("secrets_ssh"), secret_env["home"])
+    report = run_file(script, args=(secret_env["key"], secret_env["secret"]), timeout=10)
+    assert "ATTACK-START" in report.stdout, report.stderr
+    assert "ESCAPED" not in report.stdout, report.stdout
+    assert secret_env["secret"] not in report.stdout + report.stderr
