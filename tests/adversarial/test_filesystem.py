@@ -84,3 +84,16 @@ def test_parent_of_workdir_is_cleaned(attack) -> None:  # type: ignore[no-untype
     assert line, outcome.explain()
     target = Path(line.split(" ", 1)[1])
     assert not target.exists(), f"{target} survived the run\n{outcome.explain()}"
+
+
+def test_script_inside_the_temp_dir_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A script that lives in $TMPDIR (e.g. /tmp/x.py) must not make the workdir copy itself."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    script = tmp_path / "in_tmp.py"
+    script.write_text("import os\nprint('ATTACK-START', sorted(os.listdir('.')))\n")
+    from automock.sandbox.process import run_file
+
+    report = run_file(script, timeout=10)
+    assert report.status == "ok", (report.status, report.stderr[-500:])
+    assert "in_tmp.py" in report.stdout
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("automock-run-")]
