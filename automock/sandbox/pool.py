@@ -54,7 +54,13 @@ __all__ = [
 _POOL_PREFIX = "automock-batch-"
 _STALE = re.compile(rf"^{_POOL_PREFIX}(\d+)-")
 _CHUNK = 65536
-_RUNTIME_MODULES = ("automock.runtime", "automock.plan.model", "automock.sandbox.isolation")
+_RUNTIME_MODULES = (
+    "automock.runtime",
+    "automock.plan.model",
+    "automock.sandbox.isolation",
+    "automock.sandbox.mountns",
+    "automock.sandbox.process",
+)
 # never imported in the parent on a candidate's behalf (side effects at import)
 _NEVER_PRELOAD = frozenset(
     {"antigravity", "this", "__hello__", "__phello__", "idlelib", "tkinter", "turtle", "turtledemo"}

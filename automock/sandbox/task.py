@@ -30,6 +30,7 @@ import os
 import signal
 import sys
 import tempfile
+import time
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -221,6 +222,7 @@ def child_main(
         me = os.getpid()  # the PID-namespace layer continues in a new process
         verdict["layers"] = _layers_json(layers)
         _set_pdeathsig(prctl)  # a uid change clears it; arm it again
+        _scrub_environment(settings.seed)
         verdict.update(_run_deterministic(candidate, settings))
         code = _verdict_code(verdict["status"], int(verdict["exit_code"]))
     except MemoryError:
@@ -237,6 +239,25 @@ def child_main(
         with contextlib.suppress(BaseException):
             os.write(result_fd, json.dumps(verdict).encode()[:_RESULT_LIMIT])
         os._exit(code)
+
+
+def _scrub_environment(seed: int) -> None:
+    """The same fixed environment ``automock run`` gives a program; nothing inherited."""
+    from pathlib import Path
+
+    from automock.sandbox.process import fixed_environment
+
+    root = Path(os.getcwd())
+    for sub in ("home", "tmp"):
+        with contextlib.suppress(OSError):
+            os.mkdir(root / sub, 0o700)
+    env = fixed_environment(root, seed)
+    env.pop("PYTHONHASHSEED", None)  # fixed at interpreter start: the pool's parent decides it
+    env["PWD"] = str(root)
+    os.environ.clear()
+    os.environ.update(env)
+    if hasattr(time, "tzset"):
+        time.tzset()
 
 
 def _run_deterministic(candidate: Candidate, settings: BatchSettings) -> Mapping[str, Any]:
