@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -331,3 +332,24 @@ def test_state_is_restored_after_the_test(pytester: pytest.Pytester) -> None:
         """
     )
     run(pytester).assert_outcomes(passed=2)
+
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "pytest.md"
+
+
+def test_the_examples_in_docs_pytest_md_pass(pytester: pytest.Pytester) -> None:
+    text = DOC.read_text(encoding="utf-8")
+    (plan_json,) = re.findall(r"```json\n(.*?)```", text, flags=re.S)
+    fixtures = pytester.mkdir("fixtures")
+    (fixtures / "weather.automock.json").write_text(plan_json, encoding="utf-8")
+    files = tests = 0
+    for block in re.findall(r"```python\n(.*?)```", text, flags=re.S):
+        name = re.match(r"# (test_\w+\.py)", block)
+        assert name, f"each python example in {DOC.name} starts with '# test_<name>.py'"
+        (pytester.path / name.group(1)).write_text(block, encoding="utf-8")
+        files += 1
+        tests += len(re.findall(r"^(?:async )?def test_", block, flags=re.M))
+    result = run(pytester)
+    outcomes = result.parseoutcomes()
+    assert files >= 4 and tests >= 9
+    assert outcomes == {"passed": tests}, result.stdout.str()
