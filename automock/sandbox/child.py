@@ -1,10 +1,10 @@
 """Child side of a sandboxed run: isolate, apply the plan, run the file as ``__main__``.
 
-Started by :mod:`automock.sandbox.process` as a fresh interpreter with a
-spec file (JSON) as its only argument. It deletes the spec, enters
-isolation, applies ``automock.runtime.deterministic(plan)``, runs the
+Started by :mod:`automock.sandbox.spawn` as a fresh interpreter with two
+pipe fds as arguments: it warms the runtime's imports, reads the spec
+(JSON) from the first, enters isolation, applies ``automock.runtime.deterministic(plan)``, runs the
 program with :func:`runpy.run_path`, and writes a :class:`ChildOutcome`
-as one JSON document to the result pipe (``result_fd``), which is
+as one JSON document to the result pipe (the second fd), which is
 close-on-exec so the program's own subprocesses never see it.
 """
 
@@ -83,7 +83,7 @@ def _classify(exc: BaseException, limits: Limits) -> tuple[str, str]:
     if isinstance(exc, MemoryError):
         return "memory", f"address-space limit of {limits.memory_mb} MiB hit (MemoryError)"
     if isinstance(exc, UnmockedAccessError):
-        return "unmocked", str(exc)
+        return "unmocked", f"died of UnmockedAccessError ({exc.kind} {exc.api} {exc.target})"
     if isinstance(exc, OSError) and exc.errno == errno.EAGAIN:
         return (
             "violation",
@@ -189,14 +189,39 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
     )
 
 
+def _warm_up() -> None:
+    """Import what every run needs while the parent is still scanning and drafting."""
+    try:
+        from automock.plan.model import Plan
+        from automock.runtime import deterministic
+    except ImportError:
+        return
+    from automock.runtime.events import recording
+
+    with recording(), deterministic(Plan(), seed=0):
+        pass
+
+
+def _read_spec(fd: int) -> dict[str, Any]:
+    chunks = []
+    while chunk := os.read(fd, 65536):
+        chunks.append(chunk)
+    os.close(fd)
+    spec: dict[str, Any] = json.loads(b"".join(chunks))
+    return spec
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the child interpreter: ``child.main([spec_path])``."""
+    """Entry point of the child interpreter: ``child.main([spec_fd, result_fd])``."""
     args = list(sys.argv[1:] if argv is None else argv)
-    with open(args[0], encoding="utf-8") as handle:
-        spec = json.load(handle)
-    os.unlink(args[0])
-    result_fd = int(spec["result_fd"])
+    spec_fd, result_fd = int(args[0]), int(args[1])
     os.set_inheritable(result_fd, False)
+    _warm_up()
+    try:
+        spec = _read_spec(spec_fd)
+    except ValueError:  # the parent gave up before sending a spec
+        os._exit(0)
+    os.environ.update(spec.get("env", {}))
     outcome = execute(spec)
     payload = outcome.to_json(indent=None).encode("utf-8")
     try:

@@ -53,6 +53,7 @@ class RunOutcome(JsonMixin):
     exception: str | None = None
     truncated: bool = False
     seconds: float = 0.0
+    setup_seconds: float = 0.0
     layers: tuple[LayerStatus, ...] = ()
     detail: str = ""
 
@@ -148,6 +149,7 @@ def _run_dict(run: RunOutcome) -> dict[str, Any]:
         "exception": run.exception,
         "truncated": run.truncated,
         "seconds": round(run.seconds, 4),
+        "setup_seconds": round(run.setup_seconds, 4),
         "detail": run.detail,
         "stdout": run.stdout,
         "stderr": run.stderr,

@@ -1,0 +1,330 @@
+"""Spawning and watching one sandbox child (the parent side of a single run).
+
+:func:`spawn` starts ``python -s -P -c <bootstrap> SPEC_FD`` at once, in its
+own session with a scrubbed environment and stdin closed; the child warms
+its imports while the parent is still scanning and drafting, then waits for
+the spec on a pipe. :func:`finish` sends the spec, captures stdout/stderr up
+to the output cap, kills the whole process group (and PID namespace) at the
+timeout, and judges the outcome. :func:`abandon` kills and cleans up a child
+that will not be used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import automock
+from automock.runtime.events import Access
+from automock.sandbox.isolation import LayerStatus, Limits
+from automock.sandbox.result import RunOutcome, exit_code_for
+from automock.sandbox.workdir import Workdir
+
+__all__ = ["PACKAGE_ROOT", "Spawned", "abandon", "finish", "fixed_environment", "spawn"]
+
+PACKAGE_ROOT = str(Path(automock.__file__).resolve().parent.parent)
+_BOOTSTRAP = (
+    "import sys; sys.path.insert(0, {root!r}); from automock.sandbox.child import main; main()"
+)
+_KILL_GRACE = 0.5  # seconds to keep draining after the program's main process ended
+
+
+def _hash_seed(seed: int) -> str:
+    try:
+        from automock.runtime.entropy import hash_seed_for
+    except ImportError:
+        return str(seed % 2**32)
+    return str(hash_seed_for(seed))
+
+
+def fixed_environment(
+    workdir: Path, seed: int, extra: dict[str, str] | None = None
+) -> dict[str, str]:
+    """The whole environment of the child: nothing is inherited from the parent."""
+    env = {
+        "PATH": os.pathsep.join(
+            [os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"]
+        ),
+        "HOME": str(workdir / "home"),
+        "TMPDIR": str(workdir / "tmp"),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TZ": "UTC",
+        "USER": "automock",
+        "PYTHONHASHSEED": _hash_seed(seed),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONIOENCODING": "utf-8",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+    env.update(extra or {})
+    return env
+
+
+class _Capture:
+    """Reads the child's pipes until EOF, keeping at most ``cap`` bytes of each output."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.data: dict[str, bytearray] = {
+            "stdout": bytearray(),
+            "stderr": bytearray(),
+            "result": bytearray(),
+        }
+        self.dropped: dict[str, int] = {"stdout": 0, "stderr": 0, "result": 0}
+        self.escaped = False  # a descendant outlived the main process holding a pipe
+
+    def pump(self, proc: subprocess.Popen[bytes], result_fd: int, deadline: float) -> bool:
+        """Drain until every pipe closes; return True if the deadline passed first."""
+        sel = selectors.DefaultSelector()
+        assert proc.stdout is not None and proc.stderr is not None
+        sel.register(proc.stdout, selectors.EVENT_READ, "stdout")
+        sel.register(proc.stderr, selectors.EVENT_READ, "stderr")
+        sel.register(result_fd, selectors.EVENT_READ, "result")
+        timed_out = False
+        exited_at: float | None = None
+        try:
+            while sel.get_map():
+                now = time.monotonic()
+                if now >= deadline:
+                    timed_out = proc.poll() is None
+                    break
+                if exited_at is None and proc.poll() is not None:
+                    exited_at = now
+                if exited_at is not None and now - exited_at > _KILL_GRACE:
+                    self.escaped = True
+                    break  # a descendant escaped the group and holds a pipe open
+                for key, _ in sel.select(timeout=min(0.1, deadline - now)):
+                    chunk = os.read(key.fd, 65536)
+                    if not chunk:
+                        sel.unregister(key.fileobj)
+                        continue
+                    self._keep(key.data, chunk)
+        finally:
+            sel.close()
+        return timed_out
+
+    def _keep(self, name: str, chunk: bytes) -> None:
+        buf = self.data[name]
+        cap = self.cap if name != "result" else 64 * 1024 * 1024
+        room = max(0, cap - len(buf))
+        buf += chunk[:room]
+        self.dropped[name] += len(chunk) - min(room, len(chunk))
+
+    def text(self, name: str) -> str:
+        text = self.data[name].decode("utf-8", "replace")
+        if self.dropped[name]:
+            text += f"\n[automock: output truncated after {self.cap} bytes]\n"
+        return text
+
+
+def _pid_namespace_of(pid: int) -> str | None:
+    try:
+        link = os.readlink(f"/proc/{pid}/ns/pid_for_children")
+    except OSError:
+        return None
+    return None if link == os.readlink("/proc/self/ns/pid") else link
+
+
+def _members(pgid: int, namespace: str | None) -> list[int]:
+    """Processes still in the child's process group or PID namespace."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if namespace is not None and os.readlink(f"/proc/{entry}/ns/pid") == namespace:
+                found.append(int(entry))
+                continue
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            if int(fields[2]) == pgid:
+                found.append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def _kill_group(proc: subprocess.Popen[bytes], namespace: str | None) -> None:
+    """SIGKILL the group (and PID namespace); wait briefly until none of it is left."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
+    if not os.path.isdir("/proc/self/ns"):
+        return
+    deadline = time.monotonic() + 3.0
+    while time.monotonic() < deadline:
+        left = [pid for pid in _members(proc.pid, namespace) if pid != proc.pid]
+        if not left:
+            return
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        proc.poll()
+        time.sleep(0.01)
+
+
+def _judge(
+    returncode: int, timed_out: bool, child: dict[str, Any] | None, stderr: str, limits: Limits
+) -> tuple[str, int, str]:
+    """(status, exit_code, detail) from what the parent and the child each saw."""
+    if timed_out:
+        return (
+            "timeout",
+            exit_code_for("timeout", returncode),
+            "wall-clock timeout; the process group was killed",
+        )
+    if returncode < 0:
+        sig = -returncode
+        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+        if sig == signal.SIGXCPU:
+            return (
+                "timeout",
+                exit_code_for("timeout", 0),
+                f"CPU limit of {limits.cpu_seconds} s hit ({name})",
+            )
+        if sig == signal.SIGXFSZ:
+            return (
+                "violation",
+                exit_code_for("violation", 0),
+                f"file size limit of {limits.file_size_mb} MiB hit ({name})",
+            )
+        memoryish = sig == signal.SIGKILL or "memory" in stderr.lower() or "MemoryError" in stderr
+        if (
+            memoryish
+            and limits.memory_mb is not None
+            and sig in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS)
+        ):
+            return (
+                "memory",
+                exit_code_for("memory", 0),
+                f"killed by {name} under the {limits.memory_mb} MiB limit",
+            )
+        return "error", 128 + sig, f"killed by {name}"
+    if child is None:
+        status = "ok" if returncode == 0 else "error"
+        return status, returncode, "the program exited without reporting back (os._exit or exec)"
+    status = str(child["status"])
+    return status, exit_code_for(status, int(child["exit_code"])), str(child.get("detail", ""))
+
+
+@dataclass
+class Spawned:
+    """A child that is starting up and waiting for its spec."""
+
+    proc: subprocess.Popen[bytes]
+    work: Workdir
+    spec_w: int
+    result_r: int
+    started: float
+
+
+def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
+    """Start the child interpreter for one run in ``work``; it waits for :func:`finish`."""
+    started = time.perf_counter()
+    spec_r, spec_w = os.pipe()
+    result_r, result_w = os.pipe()
+    try:
+        cmd = [
+            sys.executable,
+            "-s",
+            "-P",
+            "-c",
+            _BOOTSTRAP.format(root=PACKAGE_ROOT),
+            str(spec_r),
+            str(result_w),
+        ]
+        proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=(spec_r, result_w),
+            start_new_session=True,
+            env=env,
+            cwd=work.root / "src",
+        )
+    except BaseException:
+        for fd in (spec_w, result_r):
+            os.close(fd)
+        raise
+    finally:
+        os.close(spec_r)
+        os.close(result_w)
+    return Spawned(proc=proc, work=work, spec_w=spec_w, result_r=result_r, started=started)
+
+
+def _close(spawned: Spawned) -> None:
+    for fd in (spawned.spec_w, spawned.result_r):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    for stream in (spawned.proc.stdout, spawned.proc.stderr):
+        if stream is not None:
+            stream.close()
+    spawned.work.cleanup()
+
+
+def abandon(spawned: Spawned) -> None:
+    """Kill a child that will not run (the parent failed before sending the spec)."""
+    _kill_group(spawned.proc, None)
+    spawned.proc.wait()
+    _close(spawned)
+
+
+def _send(fd: int, spec: dict[str, Any]) -> None:
+    payload = json.dumps(spec).encode("utf-8")
+    try:
+        while payload:
+            payload = payload[os.write(fd, payload) :]
+    except BrokenPipeError:
+        pass  # the child died while starting; its exit status tells the story
+    finally:
+        os.close(fd)
+
+
+def finish(spawned: Spawned, spec: dict[str, Any], timeout: float, limits: Limits) -> RunOutcome:
+    """Send ``spec``, watch the run to its end (or the timeout), clean up, judge."""
+    proc = spawned.proc
+    try:
+        _send(spawned.spec_w, spec)
+        capture = _Capture(limits.output_bytes)
+        timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
+        if proc.poll() is None or capture.escaped:
+            _kill_group(proc, _pid_namespace_of(proc.pid))
+        returncode = proc.wait()
+    finally:
+        _close(spawned)
+    raw = bytes(capture.data["result"])
+    try:
+        child = json.loads(raw) if raw else None
+    except ValueError:
+        child = None
+    stderr = capture.text("stderr")
+    status, code, detail = _judge(returncode, timed_out, child, stderr, limits)
+    layers = tuple(LayerStatus(**d) for d in (child or {}).get("layers", ()))
+    layers += (LayerStatus("workdir", True, spawned.work.note),)
+    return RunOutcome(
+        exit_code=code,
+        status=status,
+        stdout=capture.text("stdout"),
+        stderr=stderr,
+        returncode=returncode,
+        accesses=tuple(Access(**a) for a in (child or {}).get("accesses", ())),
+        exception=(child or {}).get("exception"),
+        truncated=any(capture.dropped[n] for n in ("stdout", "stderr")),
+        seconds=time.perf_counter() - spawned.started,
+        setup_seconds=float((child or {}).get("setup_seconds", 0.0)),
+        layers=layers,
+        detail=detail,
+    )

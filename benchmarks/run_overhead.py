@@ -1,0 +1,112 @@
+"""How much time does ``automock run`` add over ``python file.py``?
+
+Prints, for a trivial file and a time+random file, the median wall time of
+``python FILE`` and of ``python -m automock run FILE`` (a fresh CLI process
+each time, as a user would call it), and the added milliseconds. Then the
+cost of the isolation layers alone (fork + ``enter_isolation`` + exit vs
+fork + exit) and where ``run_file``'s time goes. All baselines are measured
+in the same run; absolute figures depend on the machine and its load.
+
+    python benchmarks/run_overhead.py [--runs 9]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+PROGRAMS = {
+    "trivial": "print('hello')\n",
+    "time+random": "import random, time\nprint(time.time(), random.random())\n",
+}
+
+
+def _median_ms(fn: Callable[[], object], runs: int) -> float:
+    fn()  # warm the page cache
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1000
+
+
+def _command(cmd: list[str]) -> Callable[[], object]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return lambda: subprocess.run(cmd, capture_output=True, check=False, env=env, cwd=ROOT)
+
+
+def _fork_with(setup: Callable[[], object] | None) -> Callable[[], object]:
+    def go() -> None:
+        pid = os.fork()
+        if pid == 0:
+            if setup is not None:
+                setup()
+            os._exit(0)
+        os.waitpid(pid, 0)
+
+    return go
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9)
+    runs = parser.parse_args().runs
+    print(f"median of {runs} runs; python {sys.version.split()[0]}; load avg {os.getloadavg()[0]:.1f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, source in PROGRAMS.items():
+            path = Path(tmp) / name.replace("+", "_") / "prog.py"
+            path.parent.mkdir()
+            path.write_text(source)
+            plain = _median_ms(_command([sys.executable, str(path)]), runs)
+            wrapped = _median_ms(_command([sys.executable, "-m", "automock", "run", str(path)]), runs)
+            print(
+                f"{name:<12} python {plain:7.1f} ms | automock run {wrapped:7.1f} ms | "
+                f"added {wrapped - plain:7.1f} ms ({wrapped / plain:.1f}x)"
+            )
+
+        from automock.sandbox.isolation import Limits, enter_isolation
+        from automock.sandbox.process import run_file
+
+        work = Path(tmp) / "work"
+        work.mkdir()
+        bare = _median_ms(_fork_with(None), runs)
+        full = _median_ms(
+            _fork_with(lambda: enter_isolation(Limits(), allow_network=False, workdir=work)), runs
+        )
+        no_pid = _median_ms(
+            _fork_with(
+                lambda: enter_isolation(Limits(), allow_network=False, workdir=work, pid_namespace=False)
+            ),
+            runs,
+        )
+        print(
+            f"isolation    fork+exit {bare:5.1f} ms | +all layers {full - bare:5.1f} ms | "
+            f"+all but the PID namespace {no_pid - bare:5.1f} ms"
+        )
+        trivial = Path(tmp) / "trivial" / "prog.py"
+        report = run_file(trivial)
+        parts = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in report.timings.items())
+        setup = report.runs[0].setup_seconds * 1000
+        print(f"run_file     {parts}; child setup (isolation + runtime) {setup:.0f} ms")
+        print("bubblewrap:", "installed" if _which("bwrap") else "not installed (mount namespace used instead)")
+
+
+def _which(name: str) -> bool:
+    import shutil
+
+    return shutil.which(name) is not None
+
+
+if __name__ == "__main__":
+    main()
