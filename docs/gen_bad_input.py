@@ -1,0 +1,305 @@
+"""Generate docs/bad-input.md by actually feeding automock each bad input.
+
+Every case runs ``python -m automock ...`` in a fresh temp directory (so the
+messages show short relative names), records the exit code and the message
+automock printed, and writes the table. ``--check`` compares the table with
+the committed file instead of writing it (exit 1 when they differ), so a test
+can tell the document from reality apart.
+
+    python docs/gen_bad_input.py            # rewrite docs/bad-input.md
+    python docs/gen_bad_input.py --check    # exit 1 if the doc is out of date
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DOC = REPO / "docs" / "bad-input.md"
+HANG_LIMIT = 60.0
+
+GOOD = "import random\nprint(random.random())\n"
+
+
+@dataclass(frozen=True)
+class Case:
+    what: str
+    argv: tuple[str, ...]
+    setup: Callable[[Path], None] = lambda root: None
+    unprivileged: bool = False  # run in a user namespace where root's files are not root's
+
+
+def _write(name: str, data: str | bytes) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data, encoding="utf-8")
+
+    return setup
+
+
+def _both(*steps: Callable[[Path], None]) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        for step in steps:
+            step(root)
+
+    return setup
+
+
+def _plan(data: object) -> Callable[[Path], None]:
+    text = data if isinstance(data, str) else json.dumps(data)
+    return _both(_write("prog.py", GOOD), _write("fixtures/prog.automock.json", text))
+
+
+def _mkdir(name: str) -> Callable[[Path], None]:
+    return lambda root: (root / name).mkdir()
+
+
+def _unreadable(root: Path) -> None:
+    _write("secret.py", GOOD)(root)
+    (root / "secret.py").chmod(0)
+
+
+def _symlink_loop(root: Path) -> None:
+    (root / "loop.py").symlink_to("loop.py")
+
+
+def _dangling(root: Path) -> None:
+    (root / "gone.py").symlink_to("nowhere/never.py")
+
+
+def _fifo(root: Path) -> None:
+    os.mkfifo(root / "pipe.py")
+
+
+ENTRY = {"line": 2, "col": 6, "kind": "random", "api": "random.random", "strategy": "seed"}
+
+CASES: tuple[Case, ...] = (
+    Case("missing file", ("run", "nope.py")),
+    Case("directory given to run", ("run", "pkg"), _mkdir("pkg")),
+    Case("syntax error", ("run", "broken.py"), _write("broken.py", "def f(:\n    pass\n")),
+    Case(
+        "binary file", ("run", "blob.py"), _write("blob.py", b"\x7fELF\x02\x01\x01\x00\x00\xff\xfe")
+    ),
+    Case("non-UTF-8 source", ("run", "latin.py"), _write("latin.py", b"print('caf\xe9')\n")),
+    Case(
+        "file is not Python (.txt; runs, fails)",
+        ("run", "notes.txt"),
+        _write("notes.txt", "hello\n"),
+    ),
+    Case(
+        "unreadable file (mode 000, no CAP_DAC_OVERRIDE)", ("run", "secret.py"), _unreadable, True
+    ),
+    Case("symlink loop", ("run", "loop.py"), _symlink_loop),
+    Case("dangling symlink", ("run", "gone.py"), _dangling),
+    Case("FIFO instead of a file", ("run", "pipe.py"), _fifo),
+    Case(
+        "malformed plan JSON (truncated)", ("run", "prog.py"), _plan('{"automock": 1, "entries": [')
+    ),
+    Case("plan is not an object", ("run", "prog.py"), _plan([1, 2, 3])),
+    Case("plan of a newer version", ("run", "prog.py"), _plan({"automock": 99, "entries": []})),
+    Case(
+        "plan field of the wrong type (seed)",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "seed": "three"}),
+    ),
+    Case(
+        "plan entry with an unknown strategy",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "entries": [{**ENTRY, "strategy": "teleport"}]}),
+    ),
+    Case(
+        "plan entry with a strategy for another kind",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "entries": [{**ENTRY, "strategy": "stub_http"}]}),
+    ),
+    Case(
+        "plan clock instant not ISO 8601",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "clock": {"at": "yesterday"}}),
+    ),
+    Case(
+        "plan names a corrupt cassette",
+        ("run", "prog.py"),
+        _both(
+            _plan({"automock": 1, "cassette": {"path": "fixtures/prog.yaml"}}),
+            _write(
+                "fixtures/prog.yaml", "interactions:\n- request: {method: GET, uri: 'http://x/'\n"
+            ),
+        ),
+    ),
+    Case("--plan file missing", ("run", "prog.py", "--plan", "nope.json"), _write("prog.py", GOOD)),
+    Case(
+        "--plan is a directory",
+        ("run", "prog.py", "--plan", "fixtures"),
+        _both(_write("prog.py", GOOD), _mkdir("fixtures")),
+    ),
+    Case("NUL byte in the source", ("run", "nul.py"), _write("nul.py", b"print(1)\x00\n")),
+    Case("--memory-mb 0", ("run", "prog.py", "--memory-mb", "0"), _write("prog.py", GOOD)),
+    Case(
+        "--timeout not a number", ("run", "prog.py", "--timeout", "soon"), _write("prog.py", GOOD)
+    ),
+    Case("--timeout negative", ("run", "prog.py", "--timeout", "-1"), _write("prog.py", GOOD)),
+    Case("--timeout zero", ("run", "prog.py", "--timeout", "0"), _write("prog.py", GOOD)),
+    Case("--seed not an integer", ("run", "prog.py", "--seed", "abc"), _write("prog.py", GOOD)),
+    Case("--repeat 0", ("run", "prog.py", "--repeat", "0"), _write("prog.py", GOOD)),
+    Case("unknown flag", ("run", "prog.py", "--frobnicate"), _write("prog.py", GOOD)),
+    Case(
+        "scan: unknown --kinds",
+        ("scan", "prog.py", "--kinds", "time,weather"),
+        _write("prog.py", GOOD),
+    ),
+    Case("scan: missing path", ("scan", "nope.py")),
+    Case(
+        "scan: binary file", ("scan", "blob.py"), _write("blob.py", b"\x7fELF\x02\x01\x00\xff\xfe")
+    ),
+    Case("scan: syntax error", ("scan", "broken.py"), _write("broken.py", "x = (1,\n")),
+    Case("draft: missing file", ("draft", "nope.py")),
+    Case(
+        "draft: unknown --drafter",
+        ("draft", "prog.py", "--drafter", "oracle"),
+        _write("prog.py", GOOD),
+    ),
+    Case(
+        "draft: hand-edited plan without --force",
+        ("draft", "prog.py"),
+        _plan({"automock": 1, "seed": 5, "entries": []}),
+    ),
+    Case("check: no ::function", ("check", "prog.py"), _write("prog.py", GOOD)),
+    Case("check: unknown function", ("check", "prog.py::nope"), _write("prog.py", GOOD)),
+    Case("batch: missing directory", ("batch", "cands")),
+    Case(
+        "batch: malformed JSONL",
+        ("batch", "c.jsonl"),
+        _write("c.jsonl", '{"task_id": "t1", "code": \n'),
+    ),
+    Case("batch: JSONL line is not an object", ("batch", "c.jsonl"), _write("c.jsonl", "[1, 2]\n")),
+    Case(
+        "batch: JSONL record without code",
+        ("batch", "c.jsonl"),
+        _write("c.jsonl", '{"task_id": "t1"}\n'),
+    ),
+    Case(
+        "batch: bad --pass-at-k",
+        ("batch", "c.jsonl", "--pass-at-k", "1,zero"),
+        _write("c.jsonl", '{"task_id": "t", "code": "pass"}\n'),
+    ),
+    Case(
+        "batch: --workers 0",
+        ("batch", "c.jsonl", "--workers", "0"),
+        _write("c.jsonl", '{"task_id": "t", "code": "pass"}\n'),
+    ),
+    Case("unknown command", ("frobnicate",)),
+)
+
+
+def _message(stderr: str) -> str:
+    """automock's own one-line error, else the run report's status line, else the last line."""
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    if not lines:
+        return "(nothing on stderr)"
+    tagged = [ln for ln in lines if ln.startswith(("automock: ", "automock run: ", "automock "))]
+    status = [ln for ln in lines if ln.startswith("status: ")]
+    return (tagged or status or lines)[-1]
+
+
+def _own_traceback(stderr: str) -> bool:
+    """A traceback through automock's code (a program's own traceback is its business)."""
+    frames = [ln for ln in stderr.splitlines() if ln.strip().startswith('File "')]
+    return any("automock" + os.sep in ln and "/tmp/automock/src/" not in ln for ln in frames)
+
+
+def run_case(case: Case) -> tuple[str, str, str]:
+    """Return (exit code, message, notes) for one case, run in a fresh temp directory."""
+    root = Path(tempfile.mkdtemp(prefix="automock-badinput-"))
+    try:
+        case.setup(root)
+        before = {
+            p: p.read_bytes() for p in root.rglob("*") if p.is_file() and os.access(p, os.R_OK)
+        }
+        cmd = [sys.executable, "-m", "automock", *case.argv]
+        if case.unprivileged and os.geteuid() == 0:
+            cmd = ["unshare", "-U", *cmd]
+        env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1", "COLUMNS": "200"}
+        env.pop("ANTHROPIC_API_KEY", None)
+        env.pop("AUTOMOCK_DEBUG", None)
+        try:
+            proc = subprocess.run(
+                cmd, cwd=root, env=env, capture_output=True, text=True, timeout=HANG_LIMIT
+            )
+        except subprocess.TimeoutExpired:
+            return "hang", f"no answer within {HANG_LIMIT:g} s", "**hangs**"
+        notes = []
+        if _own_traceback(proc.stderr):
+            notes.append("**traceback**")
+        for path, data in before.items():
+            if path.read_bytes() != data:
+                notes.append(f"**modified {path.relative_to(root)}**")
+        message = _message(proc.stderr).replace(str(root) + os.sep, "").replace(str(root), ".")
+        return str(proc.returncode), message, ", ".join(notes)
+    finally:
+        for path in root.rglob("*"):
+            if not path.is_symlink():
+                path.chmod(0o700 if path.is_dir() else 0o600)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def render(rows: Sequence[tuple[Case, tuple[str, str, str]]]) -> str:
+    out = [
+        "# Bad input: what automock says",
+        "",
+        "Generated by `python docs/gen_bad_input.py`, which runs each input through",
+        "`python -m automock` in a fresh temporary directory and records the exit code and",
+        "the message printed on stderr (`--check` verifies this file is current; a test runs it).",
+        "Exit codes: 2 bad input, 3 bad plan, 70 automock's own bug (see `automock/errors.py`).",
+        "Rows marked **traceback**, **hangs** or **modified** are bugs.",
+        "",
+        "| Bad input | Command | Exit | Message |",
+        "|---|---|---|---|",
+    ]
+    for case, (code, message, notes) in rows:
+        command = "automock " + " ".join(case.argv)
+        if case.unprivileged:
+            command += " (as a non-root user)"
+        text = message.replace("|", "\\|")
+        if notes:
+            text += f" — {notes}"
+        out.append(f"| {case.what} | `{command}` | {code} | {text} |")
+    out.append("")
+    return "\n".join(out)
+
+
+def generate() -> str:
+    return render([(case, run_case(case)) for case in CASES])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare with docs/bad-input.md")
+    args = parser.parse_args(argv)
+    text = generate()
+    if args.check:
+        current = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
+        if current != text:
+            print(f"{DOC} is out of date; run: python docs/gen_bad_input.py", file=sys.stderr)
+            return 1
+        return 0
+    DOC.write_text(text, encoding="utf-8")
+    print(f"wrote {DOC} ({len(CASES)} cases)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
