@@ -375,8 +375,12 @@ class _Interpreter:
                 )
         if isinstance(func, ast.Name):
             name = func.id
+            if name in ("sorted", "min", "max", "filter") and args:
+                self._bind_key_function(node, env)
             if name in ("sorted", "list", "reversed", "tuple") and args:
                 return args[0]
+            if name in ("min", "max", "next") and len(node.args) == 1 and isinstance(args[0], _Ref):
+                return self.iterate(node.args[0], env)
             if name in ("len",) and isinstance(args[0] if args else None, _Ref):
                 self.note(args[0], "list")
             if name in ("sum", "min", "max", "round", "abs", "float", "int") and args:
@@ -395,6 +399,19 @@ class _Interpreter:
                         self.params.setdefault((name, key), value)
                 return self.returns.get(name)
         return None
+
+    def _bind_key_function(self, node: ast.Call, env: dict[str, Any]) -> None:
+        """``sorted(xs, key=lambda x: x["k"])``: the lambda's parameter is an element of ``xs``."""
+        lambdas = [kw.value for kw in node.keywords if kw.arg == "key"]
+        if isinstance(node.func, ast.Name) and node.func.id == "filter" and node.args:
+            lambdas, source = [node.args[0]], node.args[1:]
+        else:
+            source = node.args[:1]
+        for fn in lambdas:
+            if isinstance(fn, ast.Lambda) and fn.args.args and source:
+                inner = dict(env)
+                inner[fn.args.args[0].arg] = self.iterate(source[0], env)
+                self.eval(fn.body, inner)
 
     def method(self, base: _Ref, name: str, node: ast.Call, env: dict[str, Any]) -> Any:
         if base.path == ():

@@ -173,6 +173,26 @@ def test_comprehension_and_sum_give_numbers() -> None:
     )
 
 
+def test_min_with_a_key_lambda_and_next_over_a_generator() -> None:
+    shape = only(
+        """
+        import requests
+        API = "https://api.shop.example.com"
+
+        def cheapest():
+            items = requests.get(f"{API}/items").json()["items"]
+            return min(items, key=lambda i: i["price"])
+
+        item = cheapest()
+        first = next(i for i in item["variants"] if i["in_stock"])
+        print(f"{item['name']}: {item['price']:.2f}", first["sku"])
+        """
+    )
+    item = shape.json["items"][0]
+    assert type(item["price"]) is float and isinstance(item["name"], str)
+    assert isinstance(item["variants"][0]["sku"], str)
+
+
 def test_format_spec_decides_number_type() -> None:
     shape = only(
         """
