@@ -11,11 +11,32 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from automock.errors import MissingExtraError
+from automock.errors import MissingExtraError, PlanError
 from automock.plan.model import RECORD_MODES, CassetteSettings
 from automock.runtime._base import Undo
 
 __all__ = ["enter_cassette"]
+
+
+def _check_cassette(path: str) -> None:
+    """A corrupt cassette is named in one line (and left alone), not a YAML traceback."""
+    import yaml  # type: ignore[import-untyped]  # (PyYAML comes with vcrpy)
+
+    file = Path(path)
+    if not file.is_file():
+        return  # missing: vcrpy replays nothing (fail closed) or records it
+    try:
+        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise PlanError(
+            f"{path}: not a readable cassette ({reason}); fix it or record it again with --record"
+        ) from None
+    if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
+        raise PlanError(
+            f"{path}: not a vcrpy cassette (expected a mapping with an 'interactions' list); "
+            "fix it or record it again with --record"
+        )
 
 
 def enter_cassette(undo: Undo, settings: CassetteSettings) -> None:
@@ -29,6 +50,7 @@ def enter_cassette(undo: Undo, settings: CassetteSettings) -> None:
         import vcr
     except ImportError as exc:  # pragma: no cover - vcrpy is a core dependency
         raise MissingExtraError("vcrpy", "vcr", "replaying an HTTP cassette") from exc
+    _check_cassette(settings.path)
     if settings.record_mode != "none":
         Path(settings.path).parent.mkdir(parents=True, exist_ok=True)
     recorder = vcr.VCR(record_mode=settings.record_mode, decode_compressed_response=True)
