@@ -29,9 +29,10 @@ from typing import Any
 
 from automock.sandbox import isolation as iso
 
-__all__ = ["Holder", "join_prepared", "start_holder"]
+__all__ = ["Holder", "PidNamespaceForker", "join_prepared", "start_holder"]
 
 _CLONE_NEWNS = 0x00020000
+_CLONE_NEWPID = 0x20000000
 _PR_SET_PDEATHSIG = 1
 _TMPFS_FLAGS = 2 | 4  # MS_NOSUID | MS_NODEV
 _WORKDIR_SIZE = "size=64m"
@@ -117,23 +118,65 @@ def _libc_has(name: str) -> bool:
         return False
 
 
-def _setns(fd: int) -> None:
+class PidNamespaceForker:
+    """Forks each child straight into a new PID namespace, as its init.
+
+    ``unshare(CLONE_NEWPID)`` only changes where the calling *thread*'s next
+    child goes, so the parent can do it right before ``fork()`` and undo it
+    right after (``setns`` back to its own namespace): no intermediate process
+    per candidate, and other threads of the parent are unaffected.
+    """
+
+    def __init__(self) -> None:
+        self._own = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+
+    @classmethod
+    def create(cls) -> PidNamespaceForker | None:
+        """A forker, or None when PID namespaces are unavailable here."""
+        try:
+            forker = cls()
+            iso._unshare(_CLONE_NEWPID)
+            _setns(forker._own, _CLONE_NEWPID)
+        except (OSError, AttributeError):
+            return None
+        return forker
+
+    def fork(self) -> tuple[int, bool]:
+        """``(pid, in_new_namespace)``; pid is 0 in the child, as for ``os.fork``."""
+        try:
+            iso._unshare(_CLONE_NEWPID)
+        except OSError:
+            return os.fork(), False
+        pid = os.fork()
+        if pid != 0:
+            _setns(self._own, _CLONE_NEWPID)
+        return pid, True
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self._own)
+
+
+def _setns(fd: int, nstype: int = _CLONE_NEWNS) -> None:
     setns = getattr(os, "setns", None)
     if setns is not None:  # Python 3.12+
-        setns(fd, _CLONE_NEWNS)
+        setns(fd, nstype)
         return
     libc = ctypes.CDLL(None, use_errno=True)
-    if libc.setns(fd, _CLONE_NEWNS) != 0:
+    if libc.setns(fd, nstype) != 0:
         code = ctypes.get_errno()
         raise OSError(code, f"setns: {os.strerror(code)}")
 
 
-def join_prepared(mnt_fd: int, limits: Any, *, allow_network: bool) -> tuple[Any, ...]:
+def join_prepared(
+    mnt_fd: int, limits: Any, *, allow_network: bool, pid_init: bool = False
+) -> tuple[Any, ...]:
     """In a fresh child: join the prepared namespace, then enter the per-candidate layers.
 
     Returns the same :class:`~automock.sandbox.isolation.LayerStatus` tuple as
-    ``enter_isolation``. Continues in a new process (init of a new PID
-    namespace), like ``enter_isolation`` does.
+    ``enter_isolation``. ``pid_init`` says the child was forked as init of a
+    new PID namespace (:class:`PidNamespaceForker`); otherwise it becomes one
+    here, continuing in a new process like ``enter_isolation`` does.
     """
     _setns(mnt_fd)
     iso._unshare(_CLONE_NEWNS)  # private copy: this child's mounts are its own
@@ -142,7 +185,13 @@ def join_prepared(mnt_fd: int, limits: Any, *, allow_network: bool) -> tuple[Any
         iso._mount("tmpfs", "/dev/shm", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
     os.mkdir(iso.VIRTUAL_ROOT, 0o700)
     os.chown(iso.VIRTUAL_ROOT, iso.SANDBOX_UID, iso.SANDBOX_UID)
-    pid_layer = iso._pid_namespace(mount_proc=True)
+    if pid_init:
+        iso._mount("proc", "/proc", "proc", _TMPFS_FLAGS | 8)  # MS_NOEXEC
+        pid_layer = iso.LayerStatus(
+            "pid", True, "init of a new PID namespace: every descendant dies with it; private /proc"
+        )
+    else:
+        pid_layer = iso._pid_namespace(mount_proc=True)
     os.chdir(iso.VIRTUAL_ROOT)
     layers = iso.enter_isolation(limits, allow_network=allow_network, pid_namespace=False)
     fs = iso.LayerStatus(

@@ -39,7 +39,7 @@ from typing import Any
 
 from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, InputError
 from automock.sandbox.candidates import Candidate, as_candidates, imported_modules
-from automock.sandbox.mountns import Holder, start_holder
+from automock.sandbox.mountns import Holder, PidNamespaceForker, start_holder
 from automock.sandbox.task import BatchSettings, CandidateResult, child_main, load_prctl
 
 __all__ = [
@@ -59,7 +59,7 @@ _RUNTIME_MODULES = (
     "automock.plan.model",
     "automock.sandbox.isolation",
     "automock.sandbox.mountns",
-    "automock.sandbox.process",
+    "automock.sandbox.spawn",
 )
 # never imported in the parent on a candidate's behalf (side effects at import)
 _NEVER_PRELOAD = frozenset(
@@ -174,6 +174,7 @@ class WorkerPool:
         self._prctl = load_prctl()
         self._live: dict[int, _Running] = {}
         self._holder: Holder | None = None
+        self._forker: PidNamespaceForker | None = None
 
     @property
     def directory(self) -> str | None:
@@ -186,6 +187,8 @@ class WorkerPool:
         self._warm()
         if self.settings.prepared_namespace:
             self._holder = start_holder(self._dir)
+            if self._holder is not None:
+                self._forker = PidNamespaceForker.create()
         return self
 
     def __exit__(
@@ -198,6 +201,9 @@ class WorkerPool:
         if self._holder is not None:
             self._holder.close()
             self._holder = None
+        if self._forker is not None:
+            self._forker.close()
+            self._forker = None
         if self._dir is not None:
             shutil.rmtree(self._dir, ignore_errors=True)
             self._dir = None
@@ -261,7 +267,7 @@ class WorkerPool:
         assert self._dir is not None
         pipes = [os.pipe() for _ in range(3)]
         parent_pid = os.getpid()
-        pid = os.fork()
+        pid, pid_init = self._forker.fork() if self._forker is not None else (os.fork(), False)
         if pid == 0:  # child: never returns
             for r, _ in pipes:
                 os.close(r)
@@ -275,6 +281,7 @@ class WorkerPool:
                 parent_pid=parent_pid,
                 prctl=self._prctl,
                 mnt_fd=self._holder.mnt_fd if self._holder is not None else None,
+                pid_init=pid_init,
             )
         now = time.monotonic()
         fds: dict[int, str] = {}

@@ -181,6 +181,7 @@ def child_main(
     parent_pid: int,
     prctl: Callable[..., int] | None,
     mnt_fd: int | None = None,
+    pid_init: bool = False,
 ) -> NoReturn:
     """Run ``candidate`` in this freshly forked child, report on ``result_fd``, exit."""
     verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": []}
@@ -188,7 +189,7 @@ def child_main(
     me = os.getpid()
     try:
         _set_pdeathsig(prctl)
-        if os.getppid() != parent_pid:  # the parent died before we armed the signal
+        if os.getppid() not in (parent_pid, 0):  # the parent died before we armed the signal
             os._exit(1)
         # lift every fd we keep above the range we are about to overwrite
         keep = [os.open(os.devnull, os.O_RDONLY), out_fd, err_fd, result_fd]
@@ -214,7 +215,9 @@ def child_main(
         if mnt_fd is not None:
             from automock.sandbox.mountns import join_prepared
 
-            layers = join_prepared(mnt_fd, limits, allow_network=settings.allow_network)
+            layers = join_prepared(
+                mnt_fd, limits, allow_network=settings.allow_network, pid_init=pid_init
+            )
             os.close(mnt_fd)
         else:
             workdir = tempfile.mkdtemp(prefix="c", dir=pool_dir)
@@ -245,7 +248,7 @@ def _scrub_environment(seed: int) -> None:
     """The same fixed environment ``automock run`` gives a program; nothing inherited."""
     from pathlib import Path
 
-    from automock.sandbox.process import fixed_environment
+    from automock.sandbox.spawn import fixed_environment
 
     root = Path(os.getcwd())
     for sub in ("home", "tmp"):
