@@ -26,17 +26,31 @@ Layers, in the order they are entered:
 
 from __future__ import annotations
 
-import ctypes
-import errno
 import os
 import resource
 import signal
-import stat
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from automock._serialize import JsonMixin
+from automock.sandbox._fsview import VIRTUAL_ROOT, filesystem_layer, traversable
+from automock.sandbox._syscalls import (
+    _CLONE_NEWNET,
+    _CLONE_NEWPID,
+    _CLONE_NEWUSER,
+    _MS_NODEV,
+    _MS_NOEXEC,
+    _MS_NOSUID,
+    _PR_SET_DUMPABLE,
+    _PR_SET_NO_NEW_PRIVS,
+    _PR_SET_PDEATHSIG,
+    _mount,
+    _prctl,
+    _reason,
+    _unshare,
+)
+from automock.sandbox.layers import LayerStatus
 
 __all__ = [
     "SANDBOX_UID",
@@ -47,22 +61,6 @@ __all__ = [
 ]
 
 SANDBOX_UID = 65534  # nobody
-VIRTUAL_ROOT = "/tmp/automock"  # where the workdir appears inside the mount namespace
-
-_CLONE_NEWNS = 0x00020000
-_CLONE_NEWPID = 0x20000000
-_CLONE_NEWNET = 0x40000000
-_MS_RDONLY = 1
-_MS_NOSUID = 2
-_MS_NODEV = 4
-_MS_NOEXEC = 8
-_MS_REMOUNT = 32
-_MS_BIND = 4096
-_MS_REC = 16384
-_MS_PRIVATE = 1 << 18
-_PR_SET_PDEATHSIG = 1
-_PR_SET_NO_NEW_PRIVS = 38
-_SKIP_MOUNTS = ("/proc", "/sys", "/dev", "/dev/pts")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,49 +73,6 @@ class Limits(JsonMixin):
     open_files: int | None = 256
     processes: int | None = 64
     output_bytes: int = 1 << 20
-
-
-@dataclass(frozen=True, slots=True)
-class LayerStatus(JsonMixin):
-    """One isolation layer: whether it is in force, and what it does or why not."""
-
-    name: str
-    active: bool
-    detail: str
-
-
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(None, use_errno=True)
-
-
-def _unshare(flags: int) -> None:
-    unshare = getattr(os, "unshare", None)
-    if unshare is not None:  # Python 3.12+
-        unshare(flags)
-        return
-    if _libc().unshare(ctypes.c_int(flags)) != 0:
-        code = ctypes.get_errno()
-        raise OSError(code, os.strerror(code))
-
-
-def _mount(
-    source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None
-) -> None:
-    def enc(value: str | None) -> bytes | None:
-        return None if value is None else os.fsencode(value)
-
-    result = _libc().mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data))
-    if result != 0:
-        code = ctypes.get_errno()
-        raise OSError(code, f"mount {target}: {os.strerror(code)}")
-
-
-def _prctl(option: int, arg: int) -> None:
-    _libc().prctl(option, ctypes.c_ulong(arg), 0, 0, 0)
-
-
-def _reason(exc: OSError) -> str:
-    return f"{errno.errorcode.get(exc.errno or 0, 'error')}: {exc.strerror or exc}"
 
 
 def _new_session() -> LayerStatus:
@@ -145,125 +100,27 @@ def _network(allow: bool) -> LayerStatus:
     )
 
 
-# -- filesystem ---------------------------------------------------------------------
-
-
-def _mount_points() -> list[tuple[str, set[str]]]:
-    points = []
-    with open("/proc/self/mountinfo", encoding="utf-8") as handle:
-        for line in handle:
-            fields = line.split()
-            target = fields[4].encode().decode("unicode_escape")
-            points.append((target, set(fields[5].split(","))))
-    return points
-
-
-def _traversable(path: str, uid: int) -> bool:
-    """Can ``uid`` (no groups) reach ``path`` through every ancestor?"""
-    probe = os.path.join(path, "x") if os.path.isdir(path) else path
-    return _blocked_ancestor(probe, uid) is None
-
-
-def _blocked_ancestor(path: str, uid: int) -> str | None:
-    current = "/"
-    for part in [p for p in os.path.abspath(path).split(os.sep) if p][:-1]:
-        current = os.path.join(current, part)
-        try:
-            info = os.stat(current)
-        except OSError:
-            return None
-        bit = stat.S_IXUSR if info.st_uid == uid else stat.S_IXOTH
-        if not info.st_mode & bit:
-            return current
-    return None
-
-
-def _expose(needed: Iterable[str], uid: int) -> list[str]:
-    """Replace untraversable ancestors of ``needed`` by a tmpfs exposing only them."""
-    exposed: list[str] = []
-    for _ in range(4):  # nested blocked directories: a few rounds at most
-        children: dict[str, set[str]] = {}
-        for path in needed:
-            blocked = (
-                _blocked_ancestor(os.path.join(path, "x"), uid) if os.path.isdir(path) else None
-            )
-            blocked = blocked or _blocked_ancestor(path, uid)
-            if blocked is not None:
-                rest = os.path.relpath(path, blocked).split(os.sep)[0]
-                children.setdefault(blocked, set()).add(rest)
-        if not children:
-            break
-        for blocked, names in sorted(children.items(), key=lambda kv: len(kv[0])):
-            fds = {name: os.open(os.path.join(blocked, name), os.O_PATH) for name in sorted(names)}
-            try:
-                _mount("tmpfs", blocked, "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=755,size=64k")
-                for name, fd in fds.items():
-                    target = os.path.join(blocked, name)
-                    if stat.S_ISDIR(os.fstat(fd).st_mode):
-                        os.mkdir(target)
-                    else:
-                        open(target, "w").close()  # an empty file as mount point
-                    _mount(f"/proc/self/fd/{fd}", target, None, _MS_BIND | _MS_REC)
-            finally:
-                for fd in fds.values():
-                    os.close(fd)
-            exposed.append(blocked)
-    return exposed
-
-
-def _filesystem(workdir: str | None, uid: int | None, readable: Sequence[str]) -> LayerStatus:
-    if not sys.platform.startswith("linux"):
-        return LayerStatus(
-            "filesystem", False, f"mount namespaces need Linux (this is {sys.platform})"
-        )
-    if workdir is None:
-        return LayerStatus("filesystem", False, "no workdir given")
+def _user_namespace() -> LayerStatus:
+    """Unprivileged: a user namespace (own uid mapped to itself) unlocks the other namespaces."""
+    uid, gid = os.getuid(), os.getgid()
     try:
-        _unshare(_CLONE_NEWNS)
-        _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
+        _prctl(_PR_SET_DUMPABLE, 1)  # after a setuid /proc/self/*_map would be root's
+        _unshare(_CLONE_NEWUSER)
+        for name, text in (
+            ("setgroups", "deny"),
+            ("uid_map", f"{uid} {uid} 1"),
+            ("gid_map", f"{gid} {gid} 1"),
+        ):
+            with open(f"/proc/self/{name}", "wb") as handle:
+                handle.write(text.encode())
     except OSError as exc:
-        os.chdir(workdir)
-        return LayerStatus(
-            "filesystem",
-            False,
-            f"mount namespace refused ({_reason(exc)}); only cwd/HOME/TMPDIR point into {workdir}",
-        )
-    work_fd = os.open(workdir, os.O_PATH | os.O_DIRECTORY)  # opened inside the new namespace
-    try:
-        exposed = _expose(readable, uid) if uid is not None else []
-        failed = []
-        for target, opts in _mount_points():
-            if target in _SKIP_MOUNTS or "ro" in opts:
-                continue
-            keep = sum(
-                flag
-                for name, flag in (
-                    ("nosuid", _MS_NOSUID),
-                    ("nodev", _MS_NODEV),
-                    ("noexec", _MS_NOEXEC),
-                )
-                if name in opts
-            )
-            try:
-                _mount(None, target, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | keep)
-            except OSError:
-                failed.append(target)
-        _mount("tmpfs", "/tmp", "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=1777,size=64m")
-        if os.path.isdir("/dev/shm"):
-            _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=1777,size=64m")
-        os.makedirs(VIRTUAL_ROOT, mode=0o755)
-        _mount(f"/proc/self/fd/{work_fd}", VIRTUAL_ROOT, None, _MS_BIND | _MS_REC)
-        _mount(None, VIRTUAL_ROOT, None, _MS_BIND | _MS_REMOUNT | _MS_NOSUID | _MS_NODEV)
-        os.chdir(VIRTUAL_ROOT)
-    finally:
-        os.close(work_fd)
-    detail = f"every mount read-only; private tmpfs on /tmp and /dev/shm; workdir writable at {VIRTUAL_ROOT}"
-    if exposed:
-        detail += f"; {', '.join(exposed)} replaced by a tmpfs exposing only the interpreter"
-    if failed:
-        detail += f"; could not make read-only: {', '.join(failed)}"
-    return LayerStatus("filesystem", True, detail)
+        return LayerStatus("userns", False, f"unprivileged user namespace refused ({_reason(exc)})")
+    return LayerStatus(
+        "userns", True, f"user namespace with uid {uid} mapped to itself (no real privilege)"
+    )
 
+
+# -- filesystem ---------------------------------------------------------------------
 
 # -- pid namespace ----------------------------------------------------------------------
 
@@ -306,14 +163,41 @@ def _pid_namespace(mount_proc: bool) -> LayerStatus:
 # -- rlimits and uid ----------------------------------------------------------------------
 
 
-def _rlimits(limits: Limits) -> LayerStatus:
+def _tasks_of(uid: int) -> int:
+    """Threads currently owned (real uid) by ``uid``: RLIMIT_NPROC counts them all."""
+    count = 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status", "rb") as handle:
+                text = handle.read().decode("utf-8", "replace")
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
+        if int(fields.get("Uid", "-1 ").split()[0]) == uid:
+            count += int(fields.get("Threads", "1").strip() or 1)
+    return count
+
+
+def _rlimits(limits: Limits, uid: int | None, existing: int | None = None) -> LayerStatus:
+    """Set the limits; ``processes`` is counted on top of what ``uid`` already runs."""
     mib = 1024 * 1024
+    processes = limits.processes
+    if existing is None:
+        existing = _tasks_of(uid) if uid is not None and uid != 0 and processes is not None else 0
+    if processes is not None:
+        processes += existing
     wanted = [
         ("cpu", resource.RLIMIT_CPU, limits.cpu_seconds, 1),
         ("as", resource.RLIMIT_AS, limits.memory_mb, mib),
         ("fsize", resource.RLIMIT_FSIZE, limits.file_size_mb, mib),
         ("nofile", resource.RLIMIT_NOFILE, limits.open_files, 1),
-        ("nproc", resource.RLIMIT_NPROC, limits.processes, 1),
+        ("nproc", resource.RLIMIT_NPROC, processes, 1),
         ("core", resource.RLIMIT_CORE, 0, 1),
     ]
     set_, failed = [], []
@@ -322,7 +206,13 @@ def _rlimits(limits: Limits) -> LayerStatus:
             continue
         try:
             resource.setrlimit(which, (value * unit, value * unit))
-            set_.append(f"{name}={value}{'MiB' if unit == mib else ''}")
+            shown = limits.processes if name == "nproc" else value
+            extra = (
+                f" (on top of {existing} tasks of uid {uid})"
+                if name == "nproc" and existing
+                else ""
+            )
+            set_.append(f"{name}={shown}{'MiB' if unit == mib else ''}{extra}")
         except (OSError, ValueError) as exc:
             failed.append(f"{name} ({exc})")
     detail = ", ".join(set_) + (f"; failed: {', '.join(failed)}" if failed else "")
@@ -341,7 +231,7 @@ def _drop_uid(
         return LayerStatus("uid", False, f"not root, runs as uid {os.geteuid()}{note}")
     if uid is None:
         return LayerStatus("uid", False, "uid drop disabled; RLIMIT_NPROC does not bind root")
-    unreachable = [p for p in needed if not _traversable(p, uid)]
+    unreachable = [p for p in needed if not traversable(p, uid)]
     if unreachable:
         return LayerStatus("uid", False, f"stays root: uid {uid} cannot read {unreachable[0]}")
     if workdir is not None:
@@ -382,31 +272,41 @@ def enter_isolation(
     """
     work = os.fspath(workdir) if workdir is not None else None
     needed = _needed_paths(readable)
-    root = sys.platform.startswith("linux") and os.geteuid() == 0
-    layers = [_new_session(), _network(allow_network)]
-    if root:
-        layers.append(_filesystem(work, uid, needed))
+    linux = sys.platform.startswith("linux")
+    root = linux and os.geteuid() == 0
+    # count the target uid's tasks system-wide now, before a private /proc hides them
+    existing = _tasks_of(uid) if root and uid is not None and limits.processes is not None else None
+    layers = [_new_session()]
+    if linux and not root:
+        layers.append(_user_namespace())
+    namespaces = root or (len(layers) > 1 and layers[-1].active)
+    layers.append(_network(allow_network))
+    if namespaces:
+        layers.append(filesystem_layer(work, uid if root else None, needed))
     else:
         if work is not None:
             os.chdir(work)
+        reason = (
+            "needs root or a user namespace" if linux else f"needs Linux (this is {sys.platform})"
+        )
         layers.append(
             LayerStatus(
                 "filesystem",
                 False,
-                "mount namespace needs root; only cwd/HOME/TMPDIR point into the workdir",
+                f"mount namespace {reason}; only cwd/HOME/TMPDIR point into the workdir",
             )
         )
     fs_active = layers[-1].active
-    if pid_namespace and root:
+    if pid_namespace and namespaces:
         layers.append(_pid_namespace(mount_proc=fs_active))
     elif pid_namespace:
         layers.append(
             LayerStatus(
                 "pid",
                 False,
-                "PID namespace needs root; descendants are killed by process group only",
+                "PID namespace unavailable; descendants are killed by process group only",
             )
         )
-    layers.append(_rlimits(limits))
+    layers.append(_rlimits(limits, uid if root else os.getuid(), existing))
     layers.append(_drop_uid(uid, os.getcwd() if work is not None else None, needed, limits))
     return tuple(layers)

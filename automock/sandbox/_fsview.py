@@ -1,0 +1,146 @@
+"""The filesystem layer: a private mount namespace with a read-only view of the host.
+
+Every existing mount is re-mounted read-only, ``/tmp`` and ``/dev/shm``
+become fresh private tmpfs, and the workdir is bound read-write at
+:data:`VIRTUAL_ROOT`. Directories the unprivileged uid cannot traverse
+(``/root`` holding the interpreter) are replaced by a tmpfs that exposes
+only what is needed. Used by :func:`automock.sandbox.isolation.enter_isolation`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import sys
+from collections.abc import Iterable, Sequence
+
+from automock.sandbox._syscalls import (
+    _CLONE_NEWNS,
+    _KEPT_FLAGS,
+    _MS_BIND,
+    _MS_NODEV,
+    _MS_NOSUID,
+    _MS_PRIVATE,
+    _MS_RDONLY,
+    _MS_REC,
+    _MS_REMOUNT,
+    _SKIP_MOUNTS,
+    _mount,
+    _reason,
+    _unshare,
+)
+from automock.sandbox.layers import LayerStatus
+
+__all__ = ["VIRTUAL_ROOT", "filesystem_layer", "traversable"]
+
+VIRTUAL_ROOT = "/tmp/automock"  # where the workdir appears inside the mount namespace
+
+
+def _mount_points() -> list[tuple[str, set[str]]]:
+    points = []
+    with open("/proc/self/mountinfo", encoding="utf-8") as handle:
+        for line in handle:
+            fields = line.split()
+            target = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
+            points.append((target, set(fields[5].split(","))))
+    return points
+
+
+def traversable(path: str, uid: int) -> bool:
+    """Can ``uid`` (no groups) reach ``path`` through every ancestor?"""
+    probe = os.path.join(path, "x") if os.path.isdir(path) else path
+    return _blocked_ancestor(probe, uid) is None
+
+
+def _blocked_ancestor(path: str, uid: int) -> str | None:
+    current = "/"
+    for part in [p for p in os.path.abspath(path).split(os.sep) if p][:-1]:
+        current = os.path.join(current, part)
+        try:
+            info = os.stat(current)
+        except OSError:
+            return None
+        bit = stat.S_IXUSR if info.st_uid == uid else stat.S_IXOTH
+        if not info.st_mode & bit:
+            return current
+    return None
+
+
+def _expose(needed: Iterable[str], uid: int) -> list[str]:
+    """Replace untraversable ancestors of ``needed`` by a tmpfs exposing only them."""
+    exposed: list[str] = []
+    for _ in range(4):  # nested blocked directories: a few rounds at most
+        children: dict[str, set[str]] = {}
+        for path in needed:
+            blocked = (
+                _blocked_ancestor(os.path.join(path, "x"), uid) if os.path.isdir(path) else None
+            )
+            blocked = blocked or _blocked_ancestor(path, uid)
+            if blocked is not None:
+                rest = os.path.relpath(path, blocked).split(os.sep)[0]
+                children.setdefault(blocked, set()).add(rest)
+        if not children:
+            break
+        for blocked, names in sorted(children.items(), key=lambda kv: len(kv[0])):
+            fds = {name: os.open(os.path.join(blocked, name), os.O_PATH) for name in sorted(names)}
+            try:
+                _mount("tmpfs", blocked, "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=755,size=64k")
+                for name, fd in fds.items():
+                    target = os.path.join(blocked, name)
+                    if stat.S_ISDIR(os.fstat(fd).st_mode):
+                        os.mkdir(target)
+                    else:
+                        open(target, "w").close()  # an empty file as mount point
+                    _mount(f"/proc/self/fd/{fd}", target, None, _MS_BIND | _MS_REC)
+            finally:
+                for fd in fds.values():
+                    os.close(fd)
+            exposed.append(blocked)
+    return exposed
+
+
+def filesystem_layer(workdir: str | None, uid: int | None, readable: Sequence[str]) -> LayerStatus:
+    if not sys.platform.startswith("linux"):
+        return LayerStatus(
+            "filesystem", False, f"mount namespaces need Linux (this is {sys.platform})"
+        )
+    if workdir is None:
+        return LayerStatus("filesystem", False, "no workdir given")
+    try:
+        _unshare(_CLONE_NEWNS)
+        _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
+    except OSError as exc:
+        os.chdir(workdir)
+        return LayerStatus(
+            "filesystem",
+            False,
+            f"mount namespace refused ({_reason(exc)}); only cwd/HOME/TMPDIR point into {workdir}",
+        )
+    work_fd = os.open(workdir, os.O_PATH | os.O_DIRECTORY)  # opened inside the new namespace
+    try:
+        exposed = _expose(readable, uid) if uid is not None else []
+        failed = []
+        for target, opts in _mount_points():
+            if target in _SKIP_MOUNTS or "ro" in opts:
+                continue
+            keep = sum(flag for name, flag in _KEPT_FLAGS if name in opts)
+            try:
+                _mount(None, target, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | keep)
+            except OSError:
+                failed.append(target)
+        _mount("tmpfs", "/tmp", "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=1777,size=64m")
+        if os.path.isdir("/dev/shm"):
+            _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=1777,size=64m")
+        os.makedirs(VIRTUAL_ROOT, mode=0o755)
+        _mount(f"/proc/self/fd/{work_fd}", VIRTUAL_ROOT, None, _MS_BIND | _MS_REC)
+        _mount(None, VIRTUAL_ROOT, None, _MS_BIND | _MS_REMOUNT | _MS_NOSUID | _MS_NODEV)
+        os.chdir(VIRTUAL_ROOT)
+    finally:
+        os.close(work_fd)
+    detail = f"every mount read-only; private tmpfs on /tmp and /dev/shm; workdir writable at {VIRTUAL_ROOT}"
+    if exposed:
+        detail += f"; {', '.join(exposed)} replaced by a tmpfs exposing only the interpreter"
+    if failed:
+        detail += f"; could not make read-only: {', '.join(failed)}"
+    return LayerStatus("filesystem", True, detail)
