@@ -97,3 +97,13 @@ def test_script_inside_the_temp_dir_runs(tmp_path: Path, monkeypatch: pytest.Mon
     assert report.status == "ok", (report.status, report.stderr[-500:])
     assert "in_tmp.py" in report.stdout
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("automock-run-")]
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
+def test_user_namespace_cannot_remount_writable(attack, outside: Path) -> None:  # type: ignore[no-untyped-def]
+    """Inside a fresh user namespace the child holds every capability, but the read-only mounts it
+    inherited are locked: remounting them writable must fail, and nothing appears outside."""
+    target = outside / "userns.txt"
+    outcome = attack("ns_userns_remount", str(target))
+    assert not target.exists(), f"{target} was written\n{outcome.explain()}"
+    assert "remount / rw: ok" not in outcome.stdout, outcome.explain()
