@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -44,13 +46,22 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and its reaped descendants (a load-robust cost figure)."""
+    me, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def measure_pool(n: int, workers: int) -> dict[str, Any]:
     cands = [Candidate("bench", i, CODE) for i in range(n)]
     with WorkerPool(BatchSettings(timeout=10), workers=workers) as pool:
         pool.run(cands[: 2 * workers])  # warm-up (first forks fault in pages)
-        start = time.perf_counter()
+        cpu0, start = _cpu(), time.perf_counter()
         results = pool.run(cands)
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, _cpu() - cpu0
     bad = [r for r in results if r.status != "passed"]
     if bad:
         raise SystemExit(f"pool candidate failed: {bad[0].status} {bad[0].detail} {bad[0].stderr}")
@@ -60,6 +71,7 @@ def measure_pool(n: int, workers: int) -> dict[str, Any]:
         "p50_ms": statistics.median(rtts),
         "p90_ms": _quantile(rtts, 0.9),
         "per_s": n / elapsed,
+        "cpu_ms": cpu * 1000 / n,
         "layers": {layer["name"]: layer["active"] for layer in results[0].layers},
     }
 
@@ -72,14 +84,15 @@ def measure_baseline(n: int, workers: int) -> dict[str, Any]:
 
     with ThreadPoolExecutor(workers) as ex:
         list(ex.map(one, range(2 * workers)))  # warm-up
-        start = time.perf_counter()
+        cpu0, start = _cpu(), time.perf_counter()
         rtts = list(ex.map(one, range(n)))
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, _cpu() - cpu0
     return {
         "n": n,
         "p50_ms": statistics.median(rtts),
         "p90_ms": _quantile(rtts, 0.9),
         "per_s": n / elapsed,
+        "cpu_ms": cpu * 1000 / n,
     }
 
 
@@ -106,16 +119,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"workers: {args.workers}   layers: {layers}")
     print(
         f"pool      n={pool['n']:5d}  p50 {pool['p50_ms']:6.2f} ms  p90 {pool['p90_ms']:6.2f} ms"
-        f"  {pool['per_s']:7.1f} candidates/s"
+        f"  {pool['per_s']:7.1f} candidates/s  cpu {pool['cpu_ms']:5.2f} ms/candidate"
     )
     print(
         f"python -c n={base['n']:5d}  p50 {base['p50_ms']:6.2f} ms  p90 {base['p90_ms']:6.2f} ms"
-        f"  {base['per_s']:7.1f} candidates/s"
+        f"  {base['per_s']:7.1f} candidates/s  cpu {base['cpu_ms']:5.2f} ms/candidate"
     )
     print(
         f"pool vs python -c: p50 {report['p50_speedup']:.1f}x lower, "
         f"{report['rate_speedup']:.1f}x more candidates/s"
     )
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(
         f"targets (p50 <= {TARGET_P50_MS:g} ms, >= {TARGET_RATE:g}/s): "
         f"{'met' if report['targets_met'] else 'NOT met'}"

@@ -70,7 +70,8 @@ class PassAtK(JsonMixin):
             scores = "  ".join(f"pass@{k}={v:.4f}" for k, v in p.pass_at_k.items())
             lines.append(f"{p.task_id}: {p.c}/{p.n} passed  {scores}".rstrip())
         overall = "  ".join(f"pass@{k}={v:.4f}" for k, v in self.overall.items())
-        lines.append(f"overall ({len(self.problems)} problems): {overall or 'n/a'}")
+        count = len(self.problems)
+        lines.append(f"overall ({count} problem{'s' if count != 1 else ''}): {overall or 'n/a'}")
         if self.skipped:
             lines.append(
                 "not computed (some problem has fewer samples than k): "
