@@ -27,6 +27,7 @@ import signal
 from dataclasses import dataclass
 from typing import Any
 
+from automock.sandbox import _syscalls as sc
 from automock.sandbox import isolation as iso
 
 __all__ = ["Holder", "PidNamespaceForker", "join_prepared", "start_holder"]
@@ -135,7 +136,7 @@ class PidNamespaceForker:
         """A forker, or None when PID namespaces are unavailable here."""
         try:
             forker = cls()
-            iso._unshare(_CLONE_NEWPID)
+            sc._unshare(_CLONE_NEWPID)
             _setns(forker._own, _CLONE_NEWPID)
         except (OSError, AttributeError):
             return None
@@ -144,7 +145,7 @@ class PidNamespaceForker:
     def fork(self) -> tuple[int, bool]:
         """``(pid, in_new_namespace)``; pid is 0 in the child, as for ``os.fork``."""
         try:
-            iso._unshare(_CLONE_NEWPID)
+            sc._unshare(_CLONE_NEWPID)
         except OSError:
             return os.fork(), False
         pid = os.fork()
@@ -169,7 +170,12 @@ def _setns(fd: int, nstype: int = _CLONE_NEWNS) -> None:
 
 
 def join_prepared(
-    mnt_fd: int, limits: Any, *, allow_network: bool, pid_init: bool = False
+    mnt_fd: int,
+    limits: Any,
+    *,
+    allow_network: bool,
+    pid_init: bool = False,
+    uid: int = iso.SANDBOX_UID,
 ) -> tuple[Any, ...]:
     """In a fresh child: join the prepared namespace, then enter the per-candidate layers.
 
@@ -179,21 +185,21 @@ def join_prepared(
     here, continuing in a new process like ``enter_isolation`` does.
     """
     _setns(mnt_fd)
-    iso._unshare(_CLONE_NEWNS)  # private copy: this child's mounts are its own
-    iso._mount("tmpfs", "/tmp", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
+    sc._unshare(_CLONE_NEWNS)  # private copy: this child's mounts are its own
+    sc._mount("tmpfs", "/tmp", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
     if os.path.isdir("/dev/shm"):
-        iso._mount("tmpfs", "/dev/shm", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
+        sc._mount("tmpfs", "/dev/shm", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
     os.mkdir(iso.VIRTUAL_ROOT, 0o700)
-    os.chown(iso.VIRTUAL_ROOT, iso.SANDBOX_UID, iso.SANDBOX_UID)
+    os.chown(iso.VIRTUAL_ROOT, uid, uid)
     if pid_init:
-        iso._mount("proc", "/proc", "proc", _TMPFS_FLAGS | 8)  # MS_NOEXEC
+        sc._mount("proc", "/proc", "proc", _TMPFS_FLAGS | 8)  # MS_NOEXEC
         pid_layer = iso.LayerStatus(
             "pid", True, "init of a new PID namespace: every descendant dies with it; private /proc"
         )
     else:
         pid_layer = iso._pid_namespace(mount_proc=True)
     os.chdir(iso.VIRTUAL_ROOT)
-    layers = iso.enter_isolation(limits, allow_network=allow_network, pid_namespace=False)
+    layers = iso.enter_isolation(limits, allow_network=allow_network, uid=uid, pid_namespace=False)
     fs = iso.LayerStatus(
         "filesystem",
         True,

@@ -47,6 +47,7 @@ __all__ = [
     "CandidateResult",
     "WorkerPool",
     "execute_many",
+    "lane_uid",
     "preload_imports",
     "sweep_stale_dirs",
 ]
@@ -116,6 +117,18 @@ class _Running:
     dropped: dict[str, int] = field(default_factory=dict)
     timed_out: bool = False
     wait_status: int = 0
+    lane: int = 0
+
+
+def lane_uid(lane: int, owner: int | None = None) -> int:
+    """The unprivileged uid of one worker lane of the pool owned by process ``owner``.
+
+    Concurrent candidates get different uids, so they cannot signal or trace
+    each other and one's fork bomb does not use up the other's process limit;
+    the pid in the uid keeps two pools on one machine apart too.
+    """
+    pid = os.getpid() if owner is None else owner
+    return 0x10000000 + ((pid & 0x3FFFFF) << 6) + (lane & 0x3F)
 
 
 def _pid_alive(pid: int) -> bool:
@@ -173,6 +186,7 @@ class WorkerPool:
         self._dir: str | None = None
         self._prctl = load_prctl()
         self._live: dict[int, _Running] = {}
+        self._free_lanes = set(range(workers))
         self._holder: Holder | None = None
         self._forker: PidNamespaceForker | None = None
 
@@ -265,6 +279,8 @@ class WorkerPool:
 
     def _start(self, sel: selectors.BaseSelector, slot: int, cand: Candidate) -> None:
         assert self._dir is not None
+        lane = min(self._free_lanes)
+        uid = lane_uid(lane) if os.geteuid() == 0 else None
         pipes = [os.pipe() for _ in range(3)]
         parent_pid = os.getpid()
         pid, pid_init = self._forker.fork() if self._forker is not None else (os.fork(), False)
@@ -282,6 +298,7 @@ class WorkerPool:
                 prctl=self._prctl,
                 mnt_fd=self._holder.mnt_fd if self._holder is not None else None,
                 pid_init=pid_init,
+                uid=uid,
             )
         now = time.monotonic()
         fds: dict[int, str] = {}
@@ -294,7 +311,8 @@ class WorkerPool:
         with contextlib.suppress(OSError, AttributeError):
             pidfd = os.pidfd_open(pid)
             sel.register(pidfd, selectors.EVENT_READ, pid)
-        run = _Running(cand, slot, pid, now, now + self.settings.timeout, fds, pidfd)
+        run = _Running(cand, slot, pid, now, now + self.settings.timeout, fds, pidfd, lane=lane)
+        self._free_lanes.discard(lane)
         run.buffers = {"out": bytearray(), "err": bytearray(), "res": bytearray()}
         run.dropped = {"out": 0, "err": 0, "res": 0}
         self._live[pid] = run
@@ -350,6 +368,7 @@ class WorkerPool:
             sel.unregister(run.pidfd)
             os.close(run.pidfd)
         del self._live[run.pid]
+        self._free_lanes.add(run.lane)
         return _result(run, self.settings.timeout)
 
     def _kill_all(self, sel: selectors.BaseSelector | None = None) -> None:
@@ -357,6 +376,7 @@ class WorkerPool:
             _kill_group(run.pid)
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(run.pid, 0)
+            self._free_lanes.add(run.lane)
             for fd in [*run.fds, *([run.pidfd] if run.pidfd is not None else [])]:
                 if sel is not None:
                     with contextlib.suppress(KeyError, ValueError):

@@ -182,6 +182,7 @@ def child_main(
     prctl: Callable[..., int] | None,
     mnt_fd: int | None = None,
     pid_init: bool = False,
+    uid: int | None = None,
 ) -> NoReturn:
     """Run ``candidate`` in this freshly forked child, report on ``result_fd``, exit."""
     verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": []}
@@ -209,19 +210,28 @@ def child_main(
             io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace"
         )
         sys.__stdout__, sys.__stderr__ = sys.stdout, sys.stderr  # type: ignore[misc]
-        from automock.sandbox.isolation import enter_isolation
+        from automock.sandbox.isolation import SANDBOX_UID, enter_isolation
 
         limits = settings.limits if settings.limits is not None else _default_limits()
         if mnt_fd is not None:
             from automock.sandbox.mountns import join_prepared
 
             layers = join_prepared(
-                mnt_fd, limits, allow_network=settings.allow_network, pid_init=pid_init
+                mnt_fd,
+                limits,
+                allow_network=settings.allow_network,
+                pid_init=pid_init,
+                uid=SANDBOX_UID if uid is None else uid,
             )
             os.close(mnt_fd)
         else:
             workdir = tempfile.mkdtemp(prefix="c", dir=pool_dir)
-            layers = enter_isolation(limits, allow_network=settings.allow_network, workdir=workdir)
+            layers = enter_isolation(
+                limits,
+                allow_network=settings.allow_network,
+                workdir=workdir,
+                uid=SANDBOX_UID if uid is None else uid,
+            )
         me = os.getpid()  # the PID-namespace layer continues in a new process
         verdict["layers"] = _layers_json(layers)
         _set_pdeathsig(prctl)  # a uid change clears it; arm it again

@@ -253,3 +253,32 @@ def test_bad_arguments_are_input_errors() -> None:
         execute_many(["pass"], timeout=0)
     with pytest.raises(InputError, match="candidate 0"):
         execute_many([42])  # type: ignore[list-item]
+
+
+def test_children_entering_every_layer_themselves_agree_with_the_prepared_path() -> None:
+    """Without the prepared mount namespace each child builds its own; same verdicts, same output."""
+    sources = [
+        "import random, os\nprint(random.random(), os.getcwd())\nopen('out.txt', 'w').write('x')",
+        "open('/etc/automock-test', 'w')",
+        "import sys\nsys.exit(4)",
+    ]
+    cands = [Candidate(str(i), 0, src) for i, src in enumerate(sources)]
+    outputs = []
+    for prepared in (True, False):
+        with WorkerPool(BatchSettings(timeout=5, prepared_namespace=prepared)) as pool:
+            results = pool.run(cands)
+        assert [r.status for r in results] == ["passed", "error", "failed"], results
+        layers = {layer["name"]: layer["active"] for layer in results[0].layers}
+        assert layers["network"] and layers["filesystem"] and layers["pid"], layers
+        outputs.append(results[0].stdout)
+    assert outputs[0] == outputs[1]
+    assert not os.path.exists("/etc/automock-test")
+
+
+def test_concurrent_candidates_run_as_different_uids() -> None:
+    if os.geteuid() != 0:
+        pytest.skip("uid drop needs root")
+    wait = "import os, time\nprint(os.getuid())\n" + "x = 0\nfor _ in range(200000):\n    x += 1\n"
+    results = execute_many([wait, wait], workers=2, timeout=10)
+    uids = {int(r.stdout.split()[0]) for r in results}
+    assert len(uids) == 2 and 0 not in uids
