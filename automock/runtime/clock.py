@@ -25,10 +25,12 @@ import threading
 import time as _time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from types import ModuleType
 from typing import Any, TypeVar
 
 from automock.plan.model import DEFAULT_INSTANT
 from automock.runtime._base import Patch, Undo
+from automock.runtime._imports import when_imported
 from automock.runtime.events import record
 
 __all__ = ["DEFAULT_INSTANT", "VirtualClock", "current_clock", "frozen_clock"]
@@ -117,17 +119,19 @@ def _parse_instant(at: str | datetime) -> datetime:
 
 
 def _import_time_machine() -> Any:
-    # time-machine imports pytest (~70 ms) only to define its fixture; skip
-    # that when pytest is not loaded already (e.g. in the sandbox child).
-    if "time_machine" in sys.modules or "pytest" in sys.modules:
-        import time_machine
-
-        return time_machine
-    sys.modules["pytest"] = None  # type: ignore[assignment]
+    # time-machine imports pytest (~70 ms) only to define its fixture and
+    # dateutil (~15 ms) only to parse strings; we pass datetimes. Skip both
+    # when they are not loaded already (e.g. in the sandbox child).
+    if "time_machine" in sys.modules:
+        return sys.modules["time_machine"]
+    blocked = [name for name in ("pytest", "dateutil.parser") if name not in sys.modules]
+    for name in blocked:
+        sys.modules[name] = None  # type: ignore[assignment]
     try:
         import time_machine
     finally:
-        del sys.modules["pytest"]
+        for name in blocked:
+            del sys.modules[name]
     return time_machine
 
 
@@ -196,7 +200,11 @@ def _install(undo: Undo) -> None:
     undo.setattr(_time, "monotonic_ns", _monotonic_ns)
     undo.setattr(_time, "perf_counter_ns", _monotonic_ns)
     undo.setattr(_time, "sleep", _sleep)
-    import asyncio
+    # asyncio costs ~25 ms to import: patch it only if the program uses it
+    when_imported(undo, {"asyncio": lambda module: _patch_asyncio(undo, module)})
+
+
+def _patch_asyncio(undo: Undo, asyncio: ModuleType) -> None:
     import asyncio.base_events
     import asyncio.tasks
 

@@ -31,13 +31,13 @@ them.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import os
-import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from automock.errors import MissingExtraError, UnmockedAccessError
 from automock.plan.model import DatabaseFixture
@@ -45,9 +45,17 @@ from automock.runtime._base import Patch, Undo
 from automock.runtime._imports import when_imported
 from automock.runtime.events import record
 
+if TYPE_CHECKING:
+    import sqlite3
+
 __all__ = ["DatabaseSession", "faked_databases", "seed_sqlite"]
 
-_REAL_SQLITE_CONNECT: Callable[..., sqlite3.Connection] = sqlite3.connect
+
+def _real_sqlite_connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+    """The C ``connect`` (whatever ``sqlite3.connect`` is patched to)."""
+    return cast("sqlite3.Connection", importlib.import_module("_sqlite3").connect(*args, **kwargs))
+
+
 _names = itertools.count()
 _ENGINE_OPTIONS = ("echo", "echo_pool", "future", "json_serializer", "json_deserializer")
 
@@ -107,10 +115,10 @@ class DatabaseSession:
         name = self._memory.get(key)
         if name is None:
             name = f"file:automock-{os.getpid()}-{next(_names)}?mode=memory&cache=shared"
-            keeper = _REAL_SQLITE_CONNECT(name, uri=True, check_same_thread=False)
+            keeper = _real_sqlite_connect(name, uri=True, check_same_thread=False)
             if source_file is not None and os.path.isfile(source_file):
                 ro = Path(source_file).resolve().as_uri() + "?mode=ro"
-                source = _REAL_SQLITE_CONNECT(ro, uri=True)
+                source = _real_sqlite_connect(ro, uri=True)
                 try:
                     source.backup(keeper)
                 finally:
@@ -138,11 +146,11 @@ class faked_databases(Patch[DatabaseSession]):
     def _start(self, undo: Undo) -> DatabaseSession:
         session = DatabaseSession(self.fixtures)
         undo.push(session.close)
-        _patch_sqlite3(undo, session)
         refuse = {name: _refuser(undo, name) for name in ("psycopg2", "psycopg", "pymysql")}
         when_imported(
             undo,
             {
+                "sqlite3": lambda m: _patch_sqlite3(undo, session, m),
                 "sqlalchemy": lambda m: _patch_sqlalchemy(undo, session, m),
                 "redis": lambda m: _patch_redis(undo, session, m),
                 "pymongo": lambda m: _patch_pymongo(undo, session, m),
@@ -152,7 +160,7 @@ class faked_databases(Patch[DatabaseSession]):
         return session
 
 
-def _patch_sqlite3(undo: Undo, session: DatabaseSession) -> None:
+def _patch_sqlite3(undo: Undo, session: DatabaseSession, module: ModuleType) -> None:
     def connect(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
         path = os.fsdecode(database) if not isinstance(database, str) else database
         uri = bool(kwargs.pop("uri", False))
@@ -160,15 +168,15 @@ def _patch_sqlite3(undo: Undo, session: DatabaseSession) -> None:
             path = path[5:].split("?", 1)[0]
         record("database", "sqlite3.connect", path, mocked=True)
         if path in (":memory:", ""):
-            conn = _REAL_SQLITE_CONNECT(":memory:", *args, **kwargs)
+            conn = _real_sqlite_connect(":memory:", *args, **kwargs)
             for fixture in session.sqlite_fixtures(":memory:"):
                 seed_sqlite(conn, fixture)
             return conn
         name = session.memory_uri(path, source_file=path)
-        return _REAL_SQLITE_CONNECT(name, *args, uri=True, **kwargs)
+        return _real_sqlite_connect(name, *args, uri=True, **kwargs)
 
-    undo.setattr(sqlite3, "connect", connect)
-    undo.setattr(sqlite3.dbapi2, "connect", connect)
+    undo.setattr(module, "connect", connect)
+    undo.setattr(module.dbapi2, "connect", connect)
 
 
 def _patch_sqlalchemy(undo: Undo, session: DatabaseSession, sqlalchemy: ModuleType) -> None:
@@ -191,7 +199,7 @@ def _patch_sqlalchemy(undo: Undo, session: DatabaseSession, sqlalchemy: ModuleTy
         options = {k: v for k, v in kwargs.items() if k in _ENGINE_OPTIONS}
 
         def creator() -> sqlite3.Connection:
-            return _REAL_SQLITE_CONNECT(name, uri=True, check_same_thread=False)
+            return _real_sqlite_connect(name, uri=True, check_same_thread=False)
 
         return original("sqlite://", creator=creator, poolclass=StaticPool, **options)
 

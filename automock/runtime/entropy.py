@@ -28,7 +28,6 @@ from __future__ import annotations
 import hashlib
 import os
 import random
-import tempfile
 import threading
 import uuid
 from collections.abc import Callable
@@ -123,15 +122,25 @@ class seeded_random(Patch[EntropySource]):
 
     def _start(self, undo: Undo) -> EntropySource:
         source = EntropySource(self.seed)
-        # tempfile picks its default directory once per process, creating a
-        # Random() on the way; do that now so it does not shift our counters
-        tempfile.gettempdir()
         _patch_bytes(undo, source)
         _patch_random(undo, source)
         _patch_uuid(undo, source)
-        undo.setattr(tempfile, "_name_sequence", None)
-        when_imported(undo, {"numpy.random": lambda module: _patch_numpy(undo, source, module)})
+        when_imported(
+            undo,
+            {
+                "tempfile": lambda module: _patch_tempfile(undo, module),
+                "numpy.random": lambda module: _patch_numpy(undo, source, module),
+            },
+        )
         return source
+
+
+def _patch_tempfile(undo: Undo, tempfile: ModuleType) -> None:
+    # tempfile picks its default directory once per process, creating a
+    # Random() on the way; do that first so it does not shift the counters
+    # differently in the first block of a process than in later ones
+    tempfile.gettempdir()
+    undo.setattr(tempfile, "_name_sequence", None)
 
 
 def _patch_bytes(undo: Undo, source: EntropySource) -> None:

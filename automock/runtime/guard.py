@@ -12,12 +12,16 @@ the sandbox's network namespace's job.
 
 from __future__ import annotations
 
-import socket
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from automock.errors import UnmockedAccessError
 from automock.runtime._base import Patch, Undo
+from automock.runtime._imports import when_imported
 from automock.runtime.events import record
+
+if TYPE_CHECKING:
+    import socket
 
 __all__ = ["refuse_connection", "socket_guard"]
 
@@ -46,33 +50,40 @@ def refuse_connection(api: str, target: str) -> UnmockedAccessError:
 
 
 def _is_local_ipc(sock: socket.socket) -> bool:
-    return getattr(socket, "AF_UNIX", None) is not None and sock.family == socket.AF_UNIX
+    family = getattr(sock, "family", None)
+    return family is not None and getattr(family, "name", "") == "AF_UNIX"
 
 
 class socket_guard(Patch[None]):
     """Refuse outgoing TCP/UDP connections and name resolution while active."""
 
     def _start(self, undo: Undo) -> None:
-        original_connect = socket.socket.connect
-        original_connect_ex = socket.socket.connect_ex
+        # patched when the program (or a library) imports socket, now or later
+        when_imported(undo, {"socket": lambda module: _patch_socket(undo, module)})
 
-        def connect(self: socket.socket, address: Any) -> None:
-            if _is_local_ipc(self):
-                return original_connect(self, address)
-            raise refuse_connection("socket.connect", _describe(address))
 
-        def connect_ex(self: socket.socket, address: Any) -> int:
-            if _is_local_ipc(self):
-                return original_connect_ex(self, address)
-            raise refuse_connection("socket.connect", _describe(address))
+def _patch_socket(undo: Undo, socket: ModuleType) -> None:
+    original_connect = socket.socket.connect
+    original_connect_ex = socket.socket.connect_ex
 
-        def create_connection(address: Any, *args: Any, **kwargs: Any) -> socket.socket:
-            raise refuse_connection("socket.create_connection", _describe(address))
+    def connect(self: Any, address: Any) -> None:
+        if _is_local_ipc(self):
+            original_connect(self, address)
+            return
+        raise refuse_connection("socket.connect", _describe(address))
 
-        def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
-            raise refuse_connection("socket.getaddrinfo", _describe((host, port)))
+    def connect_ex(self: Any, address: Any) -> int:
+        if _is_local_ipc(self):
+            return int(original_connect_ex(self, address))
+        raise refuse_connection("socket.connect", _describe(address))
 
-        undo.setattr(socket.socket, "connect", connect)
-        undo.setattr(socket.socket, "connect_ex", connect_ex)
-        undo.setattr(socket, "create_connection", create_connection)
-        undo.setattr(socket, "getaddrinfo", getaddrinfo)
+    def create_connection(address: Any, *args: Any, **kwargs: Any) -> Any:
+        raise refuse_connection("socket.create_connection", _describe(address))
+
+    def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        raise refuse_connection("socket.getaddrinfo", _describe((host, port)))
+
+    undo.setattr(socket.socket, "connect", connect)
+    undo.setattr(socket.socket, "connect_ex", connect_ex)
+    undo.setattr(socket, "create_connection", create_connection)
+    undo.setattr(socket, "getaddrinfo", getaddrinfo)
