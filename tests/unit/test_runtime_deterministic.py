@@ -202,3 +202,45 @@ def test_joins_an_active_recording() -> None:
         time.sleep(1)
     assert session.log is outer
     assert [a.api for a in outer.accesses] == ["time.sleep"]
+
+
+LATE_IMPORTS = """
+import sys
+sys.path.insert(0, {root!r})
+from automock.plan.model import Plan
+from automock.runtime import deterministic
+from automock.errors import UnmockedAccessError
+late = ("asyncio", "socket", "sqlite3")
+with deterministic(Plan()):
+    assert not [m for m in late if m in sys.modules], [m for m in late if m in sys.modules]
+    import asyncio, socket, sqlite3
+
+    async def main():
+        try:
+            await asyncio.wait_for(asyncio.Event().wait(), timeout=10_000)
+        except TimeoutError:
+            return asyncio.get_running_loop().time()
+
+    print("loop", round(asyncio.run(main())))
+    try:
+        socket.create_connection(("127.0.0.1", 9))
+    except UnmockedAccessError as exc:
+        print("socket", exc.api)
+    sqlite3.connect("late.db").execute("CREATE TABLE t (x)")
+import os
+print("file", os.path.exists("late.db"))
+"""
+
+
+def test_modules_imported_inside_the_block_are_patched(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", LATE_IMPORTS.format(root=str(ROOT))],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.split("\n")
+    assert int(lines[0].split()[1]) >= 10_000  # virtual time jumped to the timeout
+    assert lines[1:4] == ["socket socket.create_connection", "file False", ""]
