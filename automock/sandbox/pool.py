@@ -37,7 +37,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, InputError
+from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, InputError, SandboxError
 from automock.sandbox.candidates import Candidate, as_candidates, imported_modules
 from automock.sandbox.mountns import Holder, PidNamespaceForker, start_holder
 from automock.sandbox.task import BatchSettings, CandidateResult, child_main, load_prctl
@@ -198,11 +198,15 @@ class WorkerPool:
     def __enter__(self) -> WorkerPool:
         sweep_stale_dirs(self._base_dir)
         self._dir = tempfile.mkdtemp(prefix=f"{_POOL_PREFIX}{os.getpid()}-", dir=self._base_dir)
-        self._warm()
-        if self.settings.prepared_namespace:
-            self._holder = start_holder(self._dir)
-            if self._holder is not None:
-                self._forker = PidNamespaceForker.create()
+        try:
+            self._warm()
+            if self.settings.prepared_namespace:
+                self._holder = start_holder(self._dir)
+                if self._holder is not None:
+                    self._forker = PidNamespaceForker.create()
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
         return self
 
     def __exit__(
@@ -283,7 +287,16 @@ class WorkerPool:
         uid = lane_uid(lane) if os.geteuid() == 0 else None
         pipes = [os.pipe() for _ in range(3)]
         parent_pid = os.getpid()
-        pid, pid_init = self._forker.fork() if self._forker is not None else (os.fork(), False)
+        try:
+            pid, pid_init = self._forker.fork() if self._forker is not None else (os.fork(), False)
+        except OSError as exc:
+            for r, w in pipes:
+                os.close(r)
+                os.close(w)
+            raise SandboxError(
+                f"cannot fork a sandbox child ({exc.strerror or exc}); lower --workers "
+                "or raise the process limit"
+            ) from None
         if pid == 0:  # child: never returns
             for r, _ in pipes:
                 os.close(r)
@@ -369,6 +382,8 @@ class WorkerPool:
             os.close(run.pidfd)
         del self._live[run.pid]
         self._free_lanes.add(run.lane)
+        if self._holder is None and self._dir is not None:  # workdir on disk (see child_main)
+            shutil.rmtree(os.path.join(self._dir, f"c{run.pid}"), ignore_errors=True)
         return _result(run, self.settings.timeout)
 
     def _kill_all(self, sel: selectors.BaseSelector | None = None) -> None:

@@ -29,7 +29,6 @@ import json
 import os
 import signal
 import sys
-import tempfile
 import time
 import traceback
 from collections.abc import Callable, Mapping
@@ -225,7 +224,8 @@ def child_main(
             )
             os.close(mnt_fd)
         else:
-            workdir = tempfile.mkdtemp(prefix="c", dir=pool_dir)
+            workdir = os.path.join(pool_dir, f"c{os.getpid()}")  # the parent removes it
+            os.mkdir(workdir, 0o700)
             layers = enter_isolation(
                 limits,
                 allow_network=settings.allow_network,
