@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -32,13 +33,21 @@ PROGRAMS = {
 
 
 def _median_ms(fn: Callable[[], object], runs: int) -> float:
+    return _medians(fn, runs)[0]
+
+
+def _medians(fn: Callable[[], object], runs: int) -> tuple[float, float]:
+    """Median wall ms and median CPU ms (user+sys of all waited-for descendants)."""
     fn()  # warm the page cache
-    samples = []
+    walls, cpus = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples) * 1000
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return statistics.median(walls) * 1000, statistics.median(cpus) * 1000
 
 
 def _command(cmd: list[str]) -> Callable[[], object]:
@@ -62,17 +71,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
     runs = parser.parse_args().runs
-    print(f"median of {runs} runs; python {sys.version.split()[0]}; load avg {os.getloadavg()[0]:.1f}")
+    print(
+        f"median of {runs} runs; python {sys.version.split()[0]}; load avg {os.getloadavg()[0]:.1f}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for name, source in PROGRAMS.items():
             path = Path(tmp) / name.replace("+", "_") / "prog.py"
             path.parent.mkdir()
             path.write_text(source)
-            plain = _median_ms(_command([sys.executable, str(path)]), runs)
-            wrapped = _median_ms(_command([sys.executable, "-m", "automock", "run", str(path)]), runs)
+            plain, plain_cpu = _medians(_command([sys.executable, str(path)]), runs)
+            wrapped, wrapped_cpu = _medians(
+                _command([sys.executable, "-m", "automock", "run", str(path)]), runs
+            )
             print(
-                f"{name:<12} python {plain:7.1f} ms | automock run {wrapped:7.1f} ms | "
-                f"added {wrapped - plain:7.1f} ms ({wrapped / plain:.1f}x)"
+                f"{name:<12} python {plain:6.1f} ms | automock run {wrapped:6.1f} ms | "
+                f"added {wrapped - plain:6.1f} ms wall ({wrapped / plain:.1f}x), "
+                f"{wrapped_cpu - plain_cpu:6.1f} ms CPU"
             )
 
         from automock.sandbox.isolation import Limits, enter_isolation
@@ -86,7 +100,9 @@ def main() -> None:
         )
         no_pid = _median_ms(
             _fork_with(
-                lambda: enter_isolation(Limits(), allow_network=False, workdir=work, pid_namespace=False)
+                lambda: enter_isolation(
+                    Limits(), allow_network=False, workdir=work, pid_namespace=False
+                )
             ),
             runs,
         )
@@ -99,7 +115,10 @@ def main() -> None:
         parts = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in report.timings.items())
         setup = report.runs[0].setup_seconds * 1000
         print(f"run_file     {parts}; child setup (isolation + runtime) {setup:.0f} ms")
-        print("bubblewrap:", "installed" if _which("bwrap") else "not installed (mount namespace used instead)")
+        print(
+            "bubblewrap:",
+            "installed" if _which("bwrap") else "not installed (mount namespace used instead)",
+        )
 
 
 def _which(name: str) -> bool:
