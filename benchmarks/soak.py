@@ -9,7 +9,7 @@ open fds and children; at the end it reports
 - leaked processes: live processes carrying this run's marker, plus live
   children of this process;
 - leaked fds: open fds of this process versus before the first chunk;
-- leaked temp dirs: ``automock-*`` entries in the temp dir versus before;
+- leaked temp dirs: entries left in the run's private ``$TMPDIR`` versus before;
 - RSS growth of the parent from the end of the first chunk (warm) to the end.
 
 Targets: nothing leaked, RSS growth under 10 %. Exit status 1 when a target is
@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import secrets
+import shutil
 import sys
 import tempfile
 import time
@@ -102,8 +103,8 @@ def live_processes(marker: str) -> list[int]:
 
 
 def temp_entries() -> set[str]:
-    root = Path(tempfile.gettempdir())
-    return {p.name for p in root.iterdir() if p.name.startswith("automock")}
+    """Everything in this run's private temp dir (so concurrent automock users do not count)."""
+    return {p.name for p in Path(tempfile.gettempdir()).iterdir()}
 
 
 def soak(n: int, workers: int, timeout: float, chunk: int) -> dict[str, Any]:
@@ -176,7 +177,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--chunk", type=int, default=500, help="candidates per pool.run call")
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     args = parser.parse_args(argv)
-    result = soak(args.n, args.workers, args.timeout, args.chunk)
+    private = tempfile.mkdtemp(prefix="automock-soak-")
+    os.environ["TMPDIR"] = tempfile.tempdir = private
+    try:
+        result = soak(args.n, args.workers, args.timeout, args.chunk)
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
     ok = (
         not result["leaked_processes"]
         and result["fds_after"] <= result["fds_before"]
