@@ -210,10 +210,12 @@ def test_daemon_left_behind_is_killed(tmp_path: Path) -> None:
     marker = f"AUTOMOCK_DAEMON_{uuid.uuid4().hex}"
     path = tmp_path / "daemon.py"
     path.write_text(
-        "import os, time\n"
+        "import os\n"
+        "r, w = os.pipe()\n"
         "if os.fork() == 0:\n"
         "    os.setsid()\n"
-        "    time.sleep(60)\n"
+        "    os.read(r, 1)  # blocks for ever: nobody writes\n"
+        "    os._exit(0)\n"
         "print('parent done')\n"
     )
 
