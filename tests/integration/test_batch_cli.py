@@ -161,3 +161,35 @@ def test_ray_task_function_runs_a_candidate_directly() -> None:
     assert (good["status"], good["exit_code"]) == ("passed", 0)
     assert (bad["status"], bad["exit_code"]) == ("failed", 2)
     assert json.dumps(good)  # plain JSON, as Ray would ship it back
+
+
+def test_plan_stubs_apply_to_every_candidate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = {
+        "automock": 1,
+        "network": "deny",
+        "entries": [
+            {
+                "line": 1,
+                "col": 0,
+                "kind": "network",
+                "api": "urllib.request.urlopen",
+                "strategy": "stub_http",
+                "data": {"method": "GET", "url": "https://api.example.com/", "json": {"t": 21}},
+            }
+        ],
+    }
+    (tmp_path / "plan.json").write_text(json.dumps(plan))
+    cands = tmp_path / "c"
+    cands.mkdir()
+    fetch = "import json, urllib.request\nprint(json.load(urllib.request.urlopen('{url}'))['t'])\n"
+    (cands / "stubbed.py").write_text(fetch.format(url="https://api.example.com/v1"))
+    (cands / "unplanned.py").write_text(fetch.format(url="https://other.example.org/"))
+    code = main(["batch", str(cands), "--plan", str(tmp_path / "plan.json"), "--pass-at-k", "1"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = {r["task_id"]: r for r in map(json.loads, out.splitlines())}
+    assert (lines["stubbed"]["status"], lines["stubbed"]["stdout"]) == ("passed", "21\n")
+    assert lines["unplanned"]["status"] == "violation"
+    assert "other.example.org" in lines["unplanned"]["detail"]
