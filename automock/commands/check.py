@@ -3,7 +3,8 @@
 The file is imported in this process (not in the sandbox: ``check`` is for
 your own code, like running its tests; use ``automock run`` for untrusted
 programs) with the plan applied by ``deterministic()`` while its module body
-runs, so import-time clocks, RNGs and network calls are mocked. Properties
+runs and while the checks call the function, so clocks, RNGs and network
+calls are mocked there too (each chi-square run re-seeds). Properties
 come from ``--property``, else from the plan's ``properties`` for the
 function, else from the function's name. With ``--tests`` the literal inputs
 of the given tests are read and hard-coding detection runs on fresh inputs.
@@ -205,15 +206,20 @@ def run(args: argparse.Namespace) -> int:
         )
         if not examples:
             raise InputError(f"{args.tests}: no call of {dotted}() with literal arguments found")
-    report = check_function(
-        fn,
-        applied,
-        namespace=vars(module),
-        max_examples=args.examples,
-        seed=args.seed,
-        runs=args.runs,
-        examples=examples,
-    )
+    # Import Hypothesis before the runtime patches anything: it keeps references
+    # to clock functions taken at import time.
+    import hypothesis  # noqa: F401
+
+    with _applied(plan, args.seed):
+        report = check_function(
+            fn,
+            applied,
+            namespace=vars(module),
+            max_examples=args.examples,
+            seed=args.seed,
+            runs=args.runs,
+            examples=examples,
+        )
     if args.json:
         print(report.to_json())
     else:

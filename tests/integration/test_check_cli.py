@@ -77,7 +77,7 @@ def _json(capsys: pytest.CaptureFixture[str]) -> dict:  # type: ignore[type-arg]
 def test_fair_shuffle_passes_inferred_properties(
     deal: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["check", f"{deal}::shuffle", "--runs", "1000", "--json"])
+    code = main(["check", f"{deal}::shuffle", "--runs", "1000", "--examples", "30", "--json"])
     report = _json(capsys)
     assert code == 0 and report["passed"] is True
     assert [r["name"] for r in report["results"]] == ["permutation", "uniform"]
@@ -190,3 +190,28 @@ def test_broken_module_is_an_input_error(
     bad.write_text("def f(:\n", encoding="utf-8")
     assert main(["check", f"{bad}::f", "-p", "sorted"]) == 2
     assert "syntax error" in capsys.readouterr().err
+
+
+def test_checks_run_under_the_plan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "stamp.py"
+    source.write_text(
+        "import time\n\n\ndef stamp(xs: list[int]) -> list[float]:\n"
+        "    return [time.time() for _ in xs]\n",
+        encoding="utf-8",
+    )
+    # frozen clock: every call returns the plan's instant, so the bounds hold exactly
+    code = main(
+        [
+            "check",
+            f"{source}::stamp",
+            "-p",
+            "bounds",
+            "--option",
+            "low=1704067200",
+            "--option",
+            "high=1704067200",
+            "--examples",
+            "20",
+        ]
+    )
+    assert code == 0, capsys.readouterr().out
