@@ -219,6 +219,43 @@ def test_stubs_from_a_plan_file_are_served(pytester: pytest.Pytester) -> None:
     run(pytester).assert_outcomes(passed=1)
 
 
+def test_databases_from_a_plan_are_faked(pytester: pytest.Pytester) -> None:
+    plan = {
+        "automock": 1,
+        "entries": [
+            {
+                "line": 1,
+                "col": 0,
+                "kind": "database",
+                "api": "sqlite3.connect",
+                "strategy": "sqlite_memory",
+                "data": {
+                    "engine": "sqlite",
+                    "target": "ledger.db",
+                    "schema": ["CREATE TABLE entries (amount INTEGER)"],
+                    "rows": {"entries": [[5], [7]]},
+                },
+            }
+        ],
+    }
+    (pytester.path / "ledger.automock.json").write_text(json.dumps(plan), encoding="utf-8")
+    pytester.makepyfile(
+        test_ledger="""
+        import sqlite3
+        import pytest
+
+        @pytest.mark.automock(plan="ledger.automock.json")
+        def test_total():
+            con = sqlite3.connect("ledger.db")
+            assert con.execute("select sum(amount) from entries").fetchone() == (12,)
+            con.execute("insert into entries values (1)")
+            con.commit()
+        """
+    )
+    run(pytester).assert_outcomes(passed=1)
+    assert not (pytester.path / "ledger.db").exists(), "the real database file was touched"
+
+
 def test_missing_or_broken_plan_file_is_named(pytester: pytest.Pytester) -> None:
     pytester.makefile(".json", broken='{"automock": 1, "network": "sometimes"}')
     pytester.makepyfile(
