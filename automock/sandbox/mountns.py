@@ -27,7 +27,6 @@ import signal
 from dataclasses import dataclass
 from typing import Any
 
-from automock.sandbox import _syscalls as sc
 from automock.sandbox import isolation as iso
 
 __all__ = ["Holder", "PidNamespaceForker", "join_prepared", "start_holder"]
@@ -119,6 +118,34 @@ def _libc_has(name: str) -> bool:
         return False
 
 
+_LIBC: list[ctypes.CDLL] = []
+
+
+def _libc() -> ctypes.CDLL:
+    """libc, loaded once (``CDLL(None)`` builds a new class on every call)."""
+    if not _LIBC:
+        _LIBC.append(ctypes.CDLL(None, use_errno=True))
+    return _LIBC[0]
+
+
+def _unshare(flags: int) -> None:
+    unshare = getattr(os, "unshare", None)
+    if unshare is not None:  # Python 3.12+
+        unshare(flags)
+        return
+    if _libc().unshare(ctypes.c_int(flags)) != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"unshare: {os.strerror(code)}")
+
+
+def _mount(source: str, target: str, fstype: str, flags: int, data: str | None = None) -> None:
+    raw = None if data is None else os.fsencode(data)
+    args = (os.fsencode(source), os.fsencode(target), os.fsencode(fstype))
+    if _libc().mount(*args, ctypes.c_ulong(flags), raw) != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"mount {target}: {os.strerror(code)}")
+
+
 class PidNamespaceForker:
     """Forks each child straight into a new PID namespace, as its init.
 
@@ -136,7 +163,7 @@ class PidNamespaceForker:
         """A forker, or None when PID namespaces are unavailable here."""
         try:
             forker = cls()
-            sc._unshare(_CLONE_NEWPID)
+            _unshare(_CLONE_NEWPID)
             _setns(forker._own, _CLONE_NEWPID)
         except (OSError, AttributeError):
             return None
@@ -145,7 +172,7 @@ class PidNamespaceForker:
     def fork(self) -> tuple[int, bool]:
         """``(pid, in_new_namespace)``; pid is 0 in the child, as for ``os.fork``."""
         try:
-            sc._unshare(_CLONE_NEWPID)
+            _unshare(_CLONE_NEWPID)
         except OSError:
             return os.fork(), False
         pid = os.fork()
@@ -163,8 +190,7 @@ def _setns(fd: int, nstype: int = _CLONE_NEWNS) -> None:
     if setns is not None:  # Python 3.12+
         setns(fd, nstype)
         return
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.setns(fd, nstype) != 0:
+    if _libc().setns(fd, nstype) != 0:
         code = ctypes.get_errno()
         raise OSError(code, f"setns: {os.strerror(code)}")
 
@@ -185,14 +211,14 @@ def join_prepared(
     here, continuing in a new process like ``enter_isolation`` does.
     """
     _setns(mnt_fd)
-    sc._unshare(_CLONE_NEWNS)  # private copy: this child's mounts are its own
-    sc._mount("tmpfs", "/tmp", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
+    _unshare(_CLONE_NEWNS)  # private copy: this child's mounts are its own
+    _mount("tmpfs", "/tmp", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
     if os.path.isdir("/dev/shm"):
-        sc._mount("tmpfs", "/dev/shm", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
+        _mount("tmpfs", "/dev/shm", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
     os.mkdir(iso.VIRTUAL_ROOT, 0o700)
     os.chown(iso.VIRTUAL_ROOT, uid, uid)
     if pid_init:
-        sc._mount("proc", "/proc", "proc", _TMPFS_FLAGS | 8)  # MS_NOEXEC
+        _mount("proc", "/proc", "proc", _TMPFS_FLAGS | 8)  # MS_NOEXEC
         pid_layer = iso.LayerStatus(
             "pid", True, "init of a new PID namespace: every descendant dies with it; private /proc"
         )
