@@ -37,6 +37,7 @@ from automock._serialize import JsonMixin
 from automock.sandbox._fsview import VIRTUAL_ROOT, filesystem_layer, traversable
 from automock.sandbox._syscalls import (
     _CLONE_NEWNET,
+    _CLONE_NEWNS,
     _CLONE_NEWPID,
     _CLONE_NEWUSER,
     _MS_NODEV,
@@ -117,6 +118,30 @@ def _user_namespace() -> LayerStatus:
         return LayerStatus("userns", False, f"unprivileged user namespace refused ({_reason(exc)})")
     return LayerStatus(
         "userns", True, f"user namespace with uid {uid} mapped to itself (no real privilege)"
+    )
+
+
+def _lock_mounts() -> LayerStatus:
+    """Unprivileged path: the read-only remounts were made with this user namespace's
+    capabilities, which the program still holds and could use to remount them writable.
+    A nested user + mount namespace locks every inherited mount flag (MNT_LOCK_READONLY)
+    and leaves the program no capability over the mounts it was given."""
+    uid, gid = os.getuid(), os.getgid()
+    try:
+        _unshare(_CLONE_NEWUSER | _CLONE_NEWNS)
+        for name, text in (
+            ("setgroups", "deny"),
+            ("uid_map", f"{uid} {uid} 1"),
+            ("gid_map", f"{gid} {gid} 1"),
+        ):
+            with open(f"/proc/self/{name}", "wb") as handle:
+                handle.write(text.encode())
+    except OSError as exc:
+        return LayerStatus(
+            "mountlock", False, f"mounts not locked ({_reason(exc)}); the program could undo them"
+        )
+    return LayerStatus(
+        "mountlock", True, "nested user namespace: read-only mounts locked, no capability over them"
     )
 
 
@@ -308,5 +333,7 @@ def enter_isolation(
             )
         )
     layers.append(_rlimits(limits, uid if root else os.getuid(), existing))
+    if namespaces and not root:
+        layers.append(_lock_mounts())
     layers.append(_drop_uid(uid, os.getcwd() if work is not None else None, needed, limits))
     return tuple(layers)
