@@ -102,18 +102,21 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     _add_options(parser)
-    parser.add_argument("file", metavar="FILE", help="the Python file to run as __main__")
+    # FILE and everything after it in one REMAINDER, so a "--" survives argparse
     parser.add_argument(
         "args",
         nargs=argparse.REMAINDER,
-        metavar="-- ARGS",
-        help="arguments for the program (after --)",
+        metavar="FILE [-- ARGS]",
+        help="the Python file to run as __main__, then arguments for it after --",
     )
 
 
 def _program_args(args: argparse.Namespace) -> list[str]:
     """Options given after FILE are automock's; everything after ``--`` is the program's."""
     rest = list(args.args)
+    if not rest or rest[0] == "--":
+        raise InputError("automock run: give the FILE to run, e.g. automock run app.py -- --flag")
+    args.file, rest = rest[0], rest[1:]
     head, tail = (
         (rest[: rest.index("--")], rest[rest.index("--") + 1 :]) if "--" in rest else (rest, [])
     )

@@ -33,7 +33,7 @@ EMPTY_PLAN = '{"automock": 1, "network": "deny"}\n'
 
 
 def _run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:
-    code = main(["run", *argv, "--json"])
+    code = main(["run", "--json", *argv])
     return code, json.loads(capsys.readouterr().out)
 
 
@@ -65,6 +65,20 @@ def test_json_report_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert set(report["timings"]) == {"scan", "plan", "runs", "total"}
     (run,) = report["runs"]
     assert run["status"] == "ok" and run["returncode"] == 0
+
+
+def test_arguments_after_double_dash_go_to_the_program(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "argv.py"
+    path.write_text("import sys\nprint(sys.argv[1:])\n")
+
+    code = main(["run", str(path), "--seed", "3", "--", "a", "--json", "--repeat", "3"])
+
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert out == "['a', '--json', '--repeat', '3']\n"
+    assert "(seed 3," in err and "verdict" not in err
 
 
 def test_exit_code_is_the_programs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -164,6 +178,7 @@ def test_plan_file_in_fixtures_is_used(
         (["ok.py", "--timeout", "-1"], "--timeout"),
         (["ok.py", "--plan", "nowhere.json"], "--plan nowhere.json"),
         (["ok.py", "--bogus"], "--bogus"),
+        ([], "give the FILE"),
     ],
 )
 def test_bad_input_is_one_line_with_exit_2(

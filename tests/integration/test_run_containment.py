@@ -19,7 +19,7 @@ from automock.sandbox.process import run_file
 
 
 def _run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:
-    code = main(["run", *argv, "--json"])
+    code = main(["run", "--json", *argv])
     return code, json.loads(capsys.readouterr().out)
 
 
@@ -235,3 +235,28 @@ def test_output_is_capped_with_a_note(tmp_path: Path, capsys: pytest.CaptureFixt
     assert code == 0
     assert report["stdout"].endswith("[automock: output truncated after 1048576 bytes]\n")
     assert report["runs"][0]["truncated"] is True
+
+
+def test_allow_network_is_reported_and_lets_the_connection_through(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], loopback_server: tuple[int, list[object]]
+) -> None:
+    port, accepted = loopback_server
+    path = tmp_path / "connect.py"
+    path.write_text(
+        "import socket, sys\n"
+        "socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=5).close()\n"
+        "print('connected')\n"
+    )
+
+    code, report = _run_json(capsys, str(path), "--allow-network", "--", str(port))
+
+    assert code == 0, report["stderr"]
+    assert report["stdout"] == "connected\n"
+    layers = {layer["name"]: layer for layer in report["layers"]}
+    assert layers["network"]["active"] is False
+    assert "--allow-network" in layers["network"]["detail"]
+    for _ in range(200):
+        if accepted:
+            break
+        threading.Event().wait(0.01)
+    assert accepted

@@ -34,7 +34,7 @@ def _plain(path: Path) -> str:
 
 
 def _run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:
-    code = main(["run", *argv, "--json"])
+    code = main(["run", "--json", *argv])
     return code, json.loads(capsys.readouterr().out)
 
 
