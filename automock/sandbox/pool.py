@@ -19,19 +19,15 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import importlib
-import importlib.util
 import json
 import os
 import re
 import selectors
 import shutil
 import signal
-import sys
-import sysconfig
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -41,6 +37,7 @@ from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, InputError, SandboxError
 from automock.sandbox.candidates import Candidate, as_candidates, imported_modules
 from automock.sandbox.mountns import Holder, PidNamespaceForker, start_holder
 from automock.sandbox.task import BatchSettings, CandidateResult, child_main, load_prctl
+from automock.sandbox.warm import preload_imports, warm_parent
 
 __all__ = [
     "BatchSettings",
@@ -55,53 +52,6 @@ __all__ = [
 _POOL_PREFIX = "automock-batch-"
 _STALE = re.compile(rf"^{_POOL_PREFIX}(\d+)-")
 _CHUNK = 65536
-_RUNTIME_MODULES = (
-    "automock.runtime",
-    "automock.plan.model",
-    "automock.sandbox.isolation",
-    "automock.sandbox.mountns",
-    "automock.sandbox.spawn",
-)
-# never imported in the parent on a candidate's behalf (side effects at import)
-_NEVER_PRELOAD = frozenset(
-    {"antigravity", "this", "__hello__", "__phello__", "idlelib", "tkinter", "turtle", "turtledemo"}
-    | {"pip", "ensurepip", "venv", "lib2to3", "pydoc", "webbrowser", "__main__"}
-)
-
-
-def _installed_roots() -> tuple[str, ...]:
-    paths = sysconfig.get_paths()
-    keys = ("stdlib", "platstdlib", "purelib", "platlib")
-    return tuple({os.path.join(os.path.realpath(paths[k]), "") for k in keys if k in paths})
-
-
-def preload_imports(names: Iterable[str]) -> list[str]:
-    """Import, in this (parent) process, the installed modules among ``names``.
-
-    Children are forked after this, so an import a candidate makes is a
-    dictionary lookup instead of a disk read (and works after the uid drop
-    even when the interpreter lives in a directory the sandbox uid cannot
-    read). Only the standard library and installed packages are considered,
-    never a file next to the candidates.
-    """
-    roots = _installed_roots()
-    loaded: list[str] = []
-    for name in sorted(set(names)):
-        if name in sys.modules or name in _NEVER_PRELOAD:
-            continue
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            continue
-        origin = (spec.origin or "") if spec is not None else ""
-        if origin not in ("built-in", "frozen") and not os.path.realpath(origin).startswith(roots):
-            continue
-        try:
-            importlib.import_module(name)
-        except Exception:  # a broken optional package: the child will report it
-            continue
-        loaded.append(name)
-    return loaded
 
 
 @dataclass
@@ -199,7 +149,7 @@ class WorkerPool:
         sweep_stale_dirs(self._base_dir)
         self._dir = tempfile.mkdtemp(prefix=f"{_POOL_PREFIX}{os.getpid()}-", dir=self._base_dir)
         try:
-            self._warm()
+            warm_parent(self.settings)
             if self.settings.prepared_namespace:
                 self._holder = start_holder(self._dir)
                 if self._holder is not None:
@@ -225,31 +175,6 @@ class WorkerPool:
         if self._dir is not None:
             shutil.rmtree(self._dir, ignore_errors=True)
             self._dir = None
-
-    def _warm(self) -> None:
-        names = list(_RUNTIME_MODULES)
-        if self.settings.plan is not None:
-            names.extend(_plan_modules(self.settings.plan))
-        for name in (*names, *self.settings.preload):
-            try:
-                importlib.import_module(name)
-            except ImportError as exc:
-                if name in self.settings.preload:
-                    raise InputError(
-                        f"--preload {name}: cannot import it ({exc}); install it or drop it"
-                    ) from None
-        self._rehearse()
-        gc.collect()
-        gc.freeze()
-
-    def _rehearse(self) -> None:
-        """Enter and leave the runtime once so its lazy imports happen here, not per child."""
-        from automock.plan.model import Plan
-        from automock.runtime import deterministic
-
-        plan = self.settings.plan if self.settings.plan is not None else Plan()
-        with deterministic(plan, seed=self.settings.seed):
-            pass
 
     def run(
         self,
@@ -469,19 +394,6 @@ def _signal_status(exit_code: int | None) -> tuple[str, str]:
     if sig == signal.SIGXFSZ:
         return "violation", "file size limit (SIGXFSZ)"
     return "error", f"killed by {name}"
-
-
-def _plan_modules(plan: Any) -> Iterable[str]:
-    kinds = {getattr(e, "kind", "") for e in getattr(plan, "entries", ())}
-    strategies = {getattr(e, "strategy", "") for e in getattr(plan, "entries", ())}
-    if "network" in kinds:
-        yield "automock.runtime.http"
-    if "database" in kinds:
-        yield "automock.runtime.databases"
-    if "fake_redis" in strategies:
-        yield "fakeredis"
-    if "fake_mongo" in strategies:
-        yield "mongomock"
 
 
 def execute_many(
