@@ -193,3 +193,27 @@ def test_plan_stubs_apply_to_every_candidate(
     assert (lines["stubbed"]["status"], lines["stubbed"]["stdout"]) == ("passed", "21\n")
     assert lines["unplanned"]["status"] == "violation"
     assert "other.example.org" in lines["unplanned"]["detail"]
+
+
+def test_set_order_repeats_across_command_runs(tmp_path: Path) -> None:
+    """As a command, batch fixes PYTHONHASHSEED from --seed (forked children share it)."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "sets.py").write_text("print({'alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta'})\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    outputs = []
+    for _ in range(2):
+        proc = subprocess.run(
+            [sys.executable, "-m", "automock", "batch", str(tmp_path), "--pass-at-k", "1"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert proc.returncode == 0, proc.stderr
+        outputs.append(json.loads(proc.stdout.splitlines()[0])["stdout"])
+    assert outputs[0] == outputs[1]
+    assert outputs[0].startswith("{")
