@@ -149,6 +149,12 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
         workdir=spec["workdir"],
         readable=tuple(spec.get("readable", ())),
     )
+    if "result_fd" in spec:  # tell the parent what is in force before any program code runs
+        started_msg = {
+            "phase": "started",
+            "layers": [x.to_dict() for x in (*layers, runtime_layer)],
+        }
+        _write_message(int(spec["result_fd"]), started_msg)
     root = os.getcwd()
     os.environ.update(HOME=os.path.join(root, "home"), TMPDIR=os.path.join(root, "tmp"))
     script = os.path.join(root, spec["script_rel"])
@@ -189,6 +195,16 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
     )
 
 
+def _write_message(fd: int, message: dict[str, Any]) -> None:
+    """One JSON line on the result pipe (best effort: the program may have closed it)."""
+    payload = (json.dumps(message) + "\n").encode("utf-8")
+    try:
+        while payload:
+            payload = payload[os.write(fd, payload) :]
+    except OSError:
+        pass  # the parent falls back to the exit status
+
+
 def _warm_up() -> None:
     """Import what every run needs while the parent is still scanning and drafting."""
     try:
@@ -222,14 +238,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     except ValueError:  # the parent gave up before sending a spec
         os._exit(0)
     os.environ.update(spec.get("env", {}))
+    spec["result_fd"] = result_fd
     outcome = execute(spec)
-    payload = outcome.to_json(indent=None).encode("utf-8")
-    try:
-        while payload:
-            payload = payload[os.write(result_fd, payload) :]
+    _write_message(result_fd, {"phase": "done", **outcome.to_dict()})
+    with suppress(OSError):
         os.close(result_fd)
-    except OSError:
-        pass  # the program closed our pipe; the parent falls back to the exit status
     sys.exit(outcome.exit_code)
 
 

@@ -212,6 +212,8 @@ def _judge(
                 f"killed by {name} under the {limits.memory_mb} MiB limit",
             )
         return "error", 128 + sig, f"killed by {name}"
+    if child is not None and child.get("exit_code") != returncode:
+        child = None  # the report and the real exit status disagree: trust the kernel
     if child is None:
         status = "ok" if returncode == 0 else "error"
         return status, returncode, "the program exited without reporting back (os._exit or exec)"
@@ -293,6 +295,23 @@ def _send(fd: int, spec: dict[str, Any]) -> None:
         os.close(fd)
 
 
+def _messages(raw: bytes) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The child's first ``started`` and last ``done`` message (JSON lines)."""
+    started = done = None
+    for line in raw.splitlines():
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(message, dict):
+            continue
+        if message.get("phase") == "started" and started is None:
+            started = message
+        elif message.get("phase") == "done":
+            done = message
+    return started, done
+
+
 def finish(spawned: Spawned, spec: dict[str, Any], timeout: float, limits: Limits) -> RunOutcome:
     """Send ``spec``, watch the run to its end (or the timeout), clean up, judge."""
     proc = spawned.proc
@@ -305,14 +324,12 @@ def finish(spawned: Spawned, spec: dict[str, Any], timeout: float, limits: Limit
         returncode = proc.wait()
     finally:
         _close(spawned)
-    raw = bytes(capture.data["result"])
-    try:
-        child = json.loads(raw) if raw else None
-    except ValueError:
-        child = None
+    started, child = _messages(bytes(capture.data["result"]))
     stderr = capture.text("stderr")
     status, code, detail = _judge(returncode, timed_out, child, stderr, limits)
-    layers = tuple(LayerStatus(**d) for d in (child or {}).get("layers", ()))
+    if child is not None and child.get("exit_code") != returncode:
+        child = None  # _judge distrusted it too
+    layers = tuple(LayerStatus(**d) for d in (child or started or {}).get("layers", ()))
     layers += (LayerStatus("workdir", True, spawned.work.note),)
     return RunOutcome(
         exit_code=code,

@@ -225,3 +225,38 @@ def test_python_api_run_source_and_run_file(tmp_path: Path) -> None:
     path.write_text("print('x')\n")
     assert run_file(path).stdout == "x\n"
     assert json.loads(report.to_json())["runs"][1]["stdout"] == report.stdout
+
+
+def test_os_exit_still_reports_the_layers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "abrupt.py"
+    path.write_text("import os\nprint('bye', flush=True)\nos._exit(3)\n")
+
+    code, report = _run_json(capsys, str(path))
+
+    assert code == 3
+    assert report["status"] == "error" and report["stdout"] == "bye\n"
+    assert {"network", "filesystem", "runtime"} <= {layer["name"] for layer in report["layers"]}
+
+
+def test_a_forged_result_message_is_not_trusted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "forger.py"
+    path.write_text(
+        "import json, os\n"
+        "fake = json.dumps({'phase': 'done', 'exit_code': 0, 'status': 'ok', 'layers': []}) + '\\n'\n"
+        "for name in os.listdir('/proc/self/fd'):\n"
+        "    if int(name) > 2:\n"
+        "        try:\n"
+        "            os.write(int(name), fake.encode())\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "os._exit(7)\n"
+    )
+
+    code, report = _run_json(capsys, str(path))
+
+    assert code == 7
+    assert report["status"] == "error"
