@@ -246,9 +246,10 @@ def child_main(
     finally:
         if os.getpid() != me:  # a process the candidate forked: no verdict, just go
             os._exit(1)
-        for stream in (sys.stdout, sys.stderr):
+        # the candidate may have replaced sys.stdout: flush ours and theirs
+        for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
             with contextlib.suppress(BaseException):
-                stream.flush()
+                stream.flush()  # type: ignore[union-attr]
         with contextlib.suppress(BaseException):
             os.write(result_fd, json.dumps(verdict).encode()[:_RESULT_LIMIT])
         os._exit(code)

@@ -284,3 +284,9 @@ def test_concurrent_candidates_run_as_different_uids() -> None:
     results = execute_many([wait, wait], workers=2, timeout=10)
     uids = {int(r.stdout.split()[0]) for r in results}
     assert len(uids) == 2 and 0 not in uids
+
+
+def test_output_written_before_stdout_is_replaced_is_kept() -> None:
+    src = "import io, sys\nprint('before')\nsys.stdout = io.StringIO()\nprint('hidden')\n"
+    (result,) = execute_many([src], timeout=5)
+    assert (result.status, result.stdout) == ("passed", "before\n")
