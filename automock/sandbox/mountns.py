@@ -175,7 +175,11 @@ class PidNamespaceForker:
             _unshare(_CLONE_NEWPID)
         except OSError:
             return os.fork(), False
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:
+            _setns(self._own, _CLONE_NEWPID)
+            raise
         if pid != 0:
             _setns(self._own, _CLONE_NEWPID)
         return pid, True
