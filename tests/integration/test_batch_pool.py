@@ -290,3 +290,20 @@ def test_output_written_before_stdout_is_replaced_is_kept() -> None:
     src = "import io, sys\nprint('before')\nsys.stdout = io.StringIO()\nprint('hidden')\n"
     (result,) = execute_many([src], timeout=5)
     assert (result.status, result.stdout) == ("passed", "before\n")
+
+
+def test_the_callers_own_children_are_unaffected_afterwards() -> None:
+    """The pool forks children into new PID namespaces; the caller's later forks are normal."""
+    execute_many(["pass", "pass"], timeout=5)
+    own = os.readlink("/proc/self/ns/pid")
+    assert os.readlink("/proc/thread-self/ns/pid_for_children") == own
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.write(w, os.readlink("/proc/self/ns/pid").encode())
+        os._exit(0)
+    os.close(w)
+    child_ns = os.read(r, 100).decode()
+    os.close(r)
+    os.waitpid(pid, 0)
+    assert child_ns == own
