@@ -147,6 +147,21 @@ def _processes_named(marker: str) -> list[str]:
     return found
 
 
+def _processes_running(text: str) -> list[str]:
+    """Live processes whose command line contains ``text`` (forks share their parent's)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and entry != str(os.getpid()):
+            try:
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+                state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if text.encode() in cmdline and state not in ("Z", "X"):
+                found.append(entry)
+    return found
+
+
 def test_no_processes_or_dirs_left_behind() -> None:
     marker = "amk" + secrets.token_hex(5)
     name = f"ctypes.CDLL(None).prctl(15, {marker.encode()!r}, 0, 0, 0)"
@@ -307,3 +322,47 @@ def test_the_callers_own_children_are_unaffected_afterwards() -> None:
     os.close(r)
     os.waitpid(pid, 0)
     assert child_ns == own
+
+
+def test_killing_the_parent_kills_children_and_next_pool_sweeps(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    marker = "amk" + secrets.token_hex(5)
+    ready = tmp_path / "ready"
+    slow = (
+        f"import ctypes, os\nctypes.CDLL(None).prctl(15, {marker.encode()!r}, 0, 0, 0)\n"
+        "print('running', flush=True)\nos.read(os.pipe()[0], 1)\n"
+    )
+    script = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})\n"
+        "from automock.sandbox.candidates import Candidate\n"
+        "from automock.sandbox.pool import WorkerPool\n"
+        "from automock.sandbox.task import BatchSettings\n"
+        f"with WorkerPool(BatchSettings(timeout=60), base_dir={str(tmp_path)!r}) as pool:\n"
+        f"    open({str(ready)!r}, 'w').close()\n"
+        f"    pool.run([Candidate('slow', 0, {slow!r}), Candidate('slow', 1, {slow!r})])\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 60
+        while len(_processes_named(marker)) < 2 and time.monotonic() < deadline:
+            assert proc.poll() is None, "the batch parent ended early"
+            time.sleep(0.05)
+        assert len(_processes_named(marker)) == 2
+        assert ready.exists()
+        pool_dirs = [p for p in tmp_path.iterdir() if p.name.startswith("automock-batch-")]
+        assert len(pool_dirs) == 1
+        assert len(_processes_running(marker)) >= 4  # parent, holder, two candidates
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    deadline = time.monotonic() + 5
+    while _processes_named(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _processes_named(marker) == []  # children died with their parent
+    assert _processes_running(marker) == []  # and so did the namespace holder
+    with WorkerPool(base_dir=str(tmp_path)):
+        assert not pool_dirs[0].exists()  # the dead owner's directory was swept
