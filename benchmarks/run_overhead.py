@@ -50,9 +50,22 @@ def _medians(fn: Callable[[], object], runs: int) -> tuple[float, float]:
     return statistics.median(walls) * 1000, statistics.median(cpus) * 1000
 
 
-def _command(cmd: list[str]) -> Callable[[], object]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return lambda: subprocess.run(cmd, capture_output=True, check=False, env=env, cwd=ROOT)
+def _command(cmd: list[str], package_root: Path) -> Callable[[], object]:
+    env = {**os.environ, "PYTHONPATH": str(package_root)}
+    return lambda: subprocess.run(cmd, capture_output=True, check=False, env=env, cwd=package_root)
+
+
+def _installed_copy(tmp: Path) -> Path:
+    """A copy of the package with its bytecode compiled, as ``pip install`` leaves it."""
+    import compileall
+    import shutil
+
+    root = tmp / "site"
+    shutil.copytree(
+        ROOT / "automock", root / "automock", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    compileall.compile_dir(root / "automock", quiet=1)
+    return root
 
 
 def _fork_with(setup: Callable[[], object] | None) -> Callable[[], object]:
@@ -75,13 +88,14 @@ def main() -> None:
         f"median of {runs} runs; python {sys.version.split()[0]}; load avg {os.getloadavg()[0]:.1f}"
     )
     with tempfile.TemporaryDirectory() as tmp:
+        package_root = _installed_copy(Path(tmp))
         for name, source in PROGRAMS.items():
             path = Path(tmp) / name.replace("+", "_") / "prog.py"
             path.parent.mkdir()
             path.write_text(source)
-            plain, plain_cpu = _medians(_command([sys.executable, str(path)]), runs)
+            plain, plain_cpu = _medians(_command([sys.executable, str(path)], package_root), runs)
             wrapped, wrapped_cpu = _medians(
-                _command([sys.executable, "-m", "automock", "run", str(path)]), runs
+                _command([sys.executable, "-m", "automock", "run", str(path)], package_root), runs
             )
             print(
                 f"{name:<12} python {plain:6.1f} ms | automock run {wrapped:6.1f} ms | "

@@ -13,8 +13,9 @@ import difflib
 import math
 import os
 import tempfile
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,28 @@ def _spec(
         "package_root": PACKAGE_ROOT,
         "readable": [PACKAGE_ROOT],
     }
+
+
+class _Background:
+    """Run a function in a daemon thread; :meth:`result` joins and re-raises."""
+
+    def __init__(self, fn: Callable[[], tuple[Touchpoint, ...]]) -> None:
+        self._value: tuple[Touchpoint, ...] = ()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(fn,), daemon=True)
+        self._thread.start()
+
+    def _run(self, fn: Callable[[], tuple[Touchpoint, ...]]) -> None:
+        try:
+            self._value = fn()
+        except BaseException as exc:
+            self._error = exc
+
+    def result(self) -> tuple[Touchpoint, ...]:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
 
 
 def _first_divergence(runs: Sequence[RunOutcome]) -> str:
@@ -145,15 +168,17 @@ def run_file(
         raise InputError(f"--timeout {timeout}: expected a number of seconds > 0")
     run_seed = seed if seed is not None else (plan.seed if plan is not None else 0)
     first: Spawned | None = _spawn_for(target, run_seed, dict(plan.env) if plan else None)
+    scanning = None
     try:
-        touchpoints = _scan(target, source)
-        t_scan = time.perf_counter()
-        if plan is None:
+        if plan is None:  # the drafter needs the touchpoints first
+            touchpoints = _scan(target, source)
+            t_scan = time.perf_counter()
             plan, plan_label = _default_plan(target, touchpoints, run_seed)
+        else:  # only the report needs them: scan while the program runs
+            scanning = _Background(lambda: _scan(target, source))
+            t_scan = time.perf_counter()
         plan = replace(plan, seed=run_seed)
-        if (
-            allow_network
-        ):  # a person's explicit choice: no namespace, and the runtime lets it through
+        if allow_network:  # a person's explicit choice: no namespace, the runtime lets it through
             plan = replace(plan, network="allow")
         limits = limits or Limits(cpu_seconds=math.ceil(timeout) + 1)
         network = allow_network or plan.network == "allow"
@@ -162,12 +187,13 @@ def run_file(
         for _ in range(repeat):
             child = first or _spawn_for(target, run_seed, dict(plan.env))
             first = None
-            outcomes.append(
-                finish(child, _spec(child, plan, args, limits, network), timeout, limits)
-            )
+            spec = _spec(child, plan, args, limits, network)
+            outcomes.append(finish(child, spec, timeout, limits))
     finally:
         if first is not None:
             abandon(first)
+        if scanning is not None:
+            touchpoints = scanning.result()
     runs = tuple(outcomes)
     t_runs = time.perf_counter()
     accesses: list[Access] = []

@@ -166,6 +166,7 @@ def test_plan_file_in_fixtures_is_used(
     assert report["plan"] == str(Path("fixtures") / "clock.automock.json")
     assert report["seed"] == 9
     assert report["stdout"].startswith("2030-05-06T07:08:09")
+    assert [t["api"] for t in report["touchpoints"]] == ["datetime.datetime.now"]
 
 
 @pytest.mark.parametrize(
