@@ -2,7 +2,8 @@
 
 This is what ``automock check FILE::function`` does after loading the file:
 each per-input property is searched over generated inputs (shrinking any
-failure), ``uniform`` runs the chi-square test over seeded runs, and, given
+failure; inputs come from the type hints, else from the types of sample
+``inputs`` a plan's property args give), ``uniform`` runs the chi-square test over seeded runs, and, given
 the example inputs of the function's tests, hard-coding detection compares
 the examples against fresh inputs.
 """
@@ -50,6 +51,14 @@ class CheckReport(JsonMixin):
         }
 
 
+def _plan_inputs(options: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+    """``inputs`` in a plan's property args: sample argument lists whose types guide generation."""
+    inputs = options.get("inputs")
+    if not isinstance(inputs, list):
+        return []
+    return [tuple(i) if isinstance(i, list | tuple) else (i,) for i in inputs]
+
+
 def check_function(
     fn: Callable[..., Any],
     properties: Sequence[AppliedProperty],
@@ -76,7 +85,7 @@ def check_function(
                 options=options,
                 max_examples=max_examples,
                 seed=seed,
-                examples=examples,
+                examples=examples or _plan_inputs(options),
             )
         )
     hardcoding = None

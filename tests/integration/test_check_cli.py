@@ -215,3 +215,18 @@ def test_checks_run_under_the_plan(tmp_path: Path, capsys: pytest.CaptureFixture
         ]
     )
     assert code == 0, capsys.readouterr().out
+
+
+def test_plan_inputs_guide_generation_without_hints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "untyped.py"
+    source.write_text("def order(xs):\n    return sorted(xs)\n", encoding="utf-8")
+    plan = tmp_path / "plan.json"
+    spec = {"function": "order", "property": "sorted", "args": {"inputs": [[[3, 1, 2]]]}}
+    plan.write_text(json.dumps({"automock": 1, "properties": [spec]}), encoding="utf-8")
+    assert main(["check", f"{source}::order", "--plan", str(plan), "--examples", "20"]) == 0
+    assert "PASS sorted" in capsys.readouterr().out
+    # without the plan there is nothing to generate from: one line saying what to add
+    assert main(["check", f"{source}::order", "-p", "sorted"]) == 2
+    assert "add a type hint" in capsys.readouterr().err
