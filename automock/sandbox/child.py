@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from automock._serialize import JsonMixin
-from automock.errors import UnmockedAccessError
+from automock.errors import AutomockError, UnmockedAccessError
 from automock.sandbox.isolation import LayerStatus, Limits, enter_isolation
 
 __all__ = ["ChildOutcome", "execute", "main"]
@@ -172,7 +172,8 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
                 _end_of_program(me, code)
         except BaseException as exc:  # the runtime itself failed on entry or exit
             status, detail = _classify(exc, limits)
-            code, exception = 1, f"{type(exc).__name__}: {exc}"[:300]
+            code = exc.exit_code if isinstance(exc, AutomockError) else 1  # e.g. 3: bad cassette
+            exception = f"{type(exc).__name__}: {exc}"[:300]
             sys.stderr.write(f"automock: runtime failed: {exception}\n")
         for stream in (sys.stdout, sys.stderr):
             with suppress(OSError, ValueError):
