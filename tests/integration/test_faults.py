@@ -191,7 +191,7 @@ def test_corrupt_cassette_is_named_and_never_overwritten(
     save_plan(plan, plan_path_for(src), force=True)
 
     code, out, err = _cli("run", str(src))
-    assert code != 0, (code, out, err)
+    assert code == EXIT_PLAN, (code, out, err)
     assert "Traceback" not in err, err  # the program never ran with a broken cassette
     named = [ln for ln in err.splitlines() if "client.yaml" in ln and "cassette" in ln]
     assert named, (code, out, err)
