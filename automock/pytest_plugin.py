@@ -128,7 +128,7 @@ def pytest_runtest_makereport(
         seed, log = used
         replay = item.config.stash[_SESSION_SEED]
         lines = [
-            f"reproduce with: pytest '{item.nodeid}' --automock-seed={replay}",
+            f"reproduce with: pytest {_shell_quote(item.nodeid)} --automock-seed={replay}",
             f"test seed: {seed}",
         ]
         for access in getattr(log, "unmocked", ()) if log is not None else ():
@@ -136,6 +136,11 @@ def pytest_runtest_makereport(
             lines.append(f"unmocked {access.kind}: {access.api}{target}; {access.fix}")
         report.sections.append(("automock", "\n".join(lines)))
     return report
+
+
+def _shell_quote(text: str) -> str:
+    """Single-quote for POSIX shells, always (node ids hold ``[`` and spaces)."""
+    return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
 # -- settings from the marker ----------------------------------------------------------

@@ -180,6 +180,31 @@ def test_unplanned_request_fails_closed_with_the_fix_and_the_replay_command(
     )
 
 
+def test_module_marker_and_parametrized_ids_in_the_replay_command(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(
+        test_params="""
+        import datetime
+        import pytest
+
+        pytestmark = pytest.mark.automock(at="2021-06-01T00:00:00Z")
+
+        @pytest.mark.parametrize("label", ["it's", "ok"])
+        def test_year(label):
+            assert datetime.datetime.now().year == 2020, label
+        """
+    )
+    result = run(pytester, "--automock-seed=4")
+    result.assert_outcomes(failed=2)
+    out = result.stdout.str()
+    assert "assert 2021 == 2020" in out
+    assert "reproduce with: pytest 'test_params.py::test_year[ok]' --automock-seed=4" in out
+    assert (
+        """reproduce with: pytest 'test_params.py::test_year[it'"'"'s]' --automock-seed=4""" in out
+    )
+
+
 def test_passing_tests_get_no_automock_section(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(RANDOM_TESTS)
     assert "reproduce with" not in run(pytester, "--automock-seed=3").stdout.str()
