@@ -84,14 +84,17 @@ def _tree_size(directory: Path) -> tuple[int, int]:
 
 
 def _shareable(path: str) -> bool:
-    """May the sandbox uid see a copy of ``path``? As root, only what any user could read:
-    the copy is chowned to the sandbox uid, so a 0600 key would otherwise be handed over."""
-    if os.geteuid() != 0:
-        return True  # no uid drop: the child could read the original anyway
+    """May the sandbox uid see a copy of ``path``? Only files, dirs and links (a FIFO or a
+    socket cannot be copied). As root, only what any user could read: the copy is chowned to
+    the sandbox uid, so a 0600 key would otherwise be handed over."""
     try:
         info = os.lstat(path)
     except OSError:
         return False
+    if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode) or stat.S_ISLNK(info.st_mode)):
+        return False
+    if os.geteuid() != 0:
+        return True  # no uid drop: the child could read the original anyway
     if stat.S_ISLNK(info.st_mode):
         return True  # copied as a link; the target is judged by the kernel inside the sandbox
     need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(info.st_mode) else 0)
