@@ -145,3 +145,23 @@ def test_unprivileged_path_mounts_cannot_be_undone(via: str, outside: Path) -> N
         pytest.skip("no mount namespace on the unprivileged path here (reported as inactive)")
     assert "ATTACK-START" in proc.stdout, proc.stdout + proc.stderr[-1000:]
     assert not target.exists(), f"{target} was written\n{proc.stdout}"
+
+
+def test_special_files_next_to_the_script(tmp_path: Path) -> None:
+    """A FIFO or a unix socket in the script's directory is skipped by the workdir copy (copying a
+    FIFO would block or fail), and the run goes on."""
+    import socket
+
+    from automock.sandbox.process import run_file
+
+    script = tmp_path / "prog.py"
+    script.write_text("import os\nprint('ATTACK-START', sorted(os.listdir('.')))\n")
+    os.mkfifo(tmp_path / "pipe")
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(tmp_path / "s.sock"))
+    try:
+        report = run_file(script, timeout=10)
+    finally:
+        sock.close()
+    assert report.status == "ok", (report.status, report.stderr[-500:])
+    assert "'prog.py'" in report.stdout and "pipe" not in report.stdout
