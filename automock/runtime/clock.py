@@ -87,15 +87,26 @@ def _clock() -> VirtualClock:
     return _stack[-1]
 
 
+# The real functions, captured at import. A library that kept a reference to a
+# patched function (Hypothesis keeps ``time.perf_counter``) may call it after
+# the last clock has gone; it then gets the real clock, not an error.
+_real_monotonic = _time.monotonic
+_real_monotonic_ns = _time.monotonic_ns
+_real_sleep = _time.sleep
+
+
 def _monotonic() -> float:
-    return _clock().read_ns() / 1e9
+    return _stack[-1].read_ns() / 1e9 if _stack else _real_monotonic()
 
 
 def _monotonic_ns() -> int:
-    return _clock().read_ns()
+    return _stack[-1].read_ns() if _stack else _real_monotonic_ns()
 
 
 def _sleep(seconds: float) -> None:
+    if not _stack:
+        _real_sleep(seconds)
+        return
     if seconds < 0:
         raise ValueError("sleep length must be non-negative")
     record("time", "time.sleep", mocked=True)
@@ -104,6 +115,8 @@ def _sleep(seconds: float) -> None:
 
 def _make_asyncio_sleep(original: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
     async def sleep(delay: float, result: Any = None) -> Any:
+        if not _stack:
+            return await original(delay, result)
         if delay > 0:
             record("time", "asyncio.sleep", mocked=True)
             _clock().advance(float(delay))

@@ -123,3 +123,19 @@ async def test_inside_an_already_running_loop() -> None:
 def test_bad_tick_is_refused() -> None:
     with pytest.raises(ValueError, match="tick"):
         frozen_clock(AT, tick=-1)
+
+
+def test_references_kept_past_the_block_fall_back_to_the_real_clock() -> None:
+    # Libraries such as Hypothesis keep ``time.perf_counter`` when first imported;
+    # if that happens inside the block they must still work after it ends.
+    import time
+
+    from automock.runtime.clock import frozen_clock
+
+    with frozen_clock("2024-01-01T00:00:00Z"):
+        kept_perf, kept_mono, kept_sleep = time.perf_counter, time.monotonic, time.sleep
+    before = kept_mono()
+    kept_sleep(0.001)
+    assert kept_perf() > 0
+    assert kept_mono() >= before
+    assert kept_perf is not time.perf_counter  # the block really had patched it
