@@ -14,7 +14,9 @@ automock's own errors per :mod:`automock.errors` (2 bad input, 3 bad plan).
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from automock.errors import EXIT_NONDETERMINISTIC, InputError
@@ -154,6 +156,10 @@ def _find_plan(file: Path, explicit: str | None) -> tuple[Plan | None, str]:
     return load_plan(explicit), explicit
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def run(args: argparse.Namespace) -> int:
     from automock.sandbox.isolation import Limits
     from automock.sandbox.process import run_file
@@ -165,17 +171,25 @@ def run(args: argparse.Namespace) -> int:
     plan, label = _find_plan(file, args.plan)
     repeat = max(args.repeat, 2) if args.check_determinism else args.repeat
     limits = Limits(cpu_seconds=int(args.timeout) + 1, memory_mb=args.memory_mb)
-    report = run_file(
-        file,
-        plan,
-        args=extra,
-        timeout=args.timeout,
-        limits=limits,
-        seed=args.seed,
-        allow_network=args.allow_network,
-        repeat=repeat,
-        plan_label=label,
-    )
+    # SIGTERM ends the run like Ctrl-C: the sandboxed child (own session) is killed first
+    previous = signal.getsignal(signal.SIGTERM)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        report = run_file(
+            file,
+            plan,
+            args=extra,
+            timeout=args.timeout,
+            limits=limits,
+            seed=args.seed,
+            allow_network=args.allow_network,
+            repeat=repeat,
+            plan_label=label,
+        )
+    finally:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, previous)
     code = report.exit_code
     if report.deterministic is False and code == 0:
         code = EXIT_NONDETERMINISTIC

@@ -229,9 +229,15 @@ def _read_spec(fd: int) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the child interpreter: ``child.main([spec_fd, result_fd])``."""
+    """Entry point of the child interpreter: ``child.main([spec_fd, result_fd, parent_pid])``."""
     args = list(sys.argv[1:] if argv is None else argv)
     spec_fd, result_fd = int(args[0]), int(args[1])
+    if len(args) > 2 and sys.platform.startswith("linux"):  # die with the automock parent
+        from automock.sandbox._syscalls import _PR_SET_PDEATHSIG, _prctl
+
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != int(args[2]):  # it died before prctl took effect
+            os._exit(1)
     os.set_inheritable(result_fd, False)
     _warm_up()
     try:

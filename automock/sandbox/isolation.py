@@ -200,12 +200,13 @@ def _tasks_of(uid: int) -> int:
             continue
         try:
             with open(f"/proc/{entry}/status", "rb") as handle:
-                text = handle.read().decode("utf-8", "replace")
-        except OSError:
+                data = handle.read()
+            at = data.index(b"\nUid:") + 5
+            if int(data[at:].split(None, 1)[0]) == uid:
+                at = data.index(b"\nThreads:") + 9
+                count += int(data[at:].split(None, 1)[0])
+        except (OSError, ValueError):
             continue
-        fields = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
-        if int(fields.get("Uid", "-1 ").split()[0]) == uid:
-            count += int(fields.get("Threads", "1").strip() or 1)
     return count
 
 
@@ -275,6 +276,10 @@ def _needed_paths(readable: Sequence[str]) -> list[str]:
     return sorted(os.path.realpath(p) for p in paths if os.path.exists(p))
 
 
+def pid_layer_active(layers: Sequence[LayerStatus]) -> bool:
+    return any(layer.name == "pid" and layer.active for layer in layers)
+
+
 def enter_isolation(
     limits: Limits,
     *,
@@ -336,4 +341,6 @@ def enter_isolation(
     if namespaces and not root:
         layers.append(_lock_mounts())
     layers.append(_drop_uid(uid, os.getcwd() if work is not None else None, needed, limits))
+    if pid_layer_active(layers) and linux:  # a uid change clears PR_SET_PDEATHSIG: re-arm it
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     return tuple(layers)

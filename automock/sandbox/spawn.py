@@ -209,7 +209,7 @@ def _judge(
             return (
                 "memory",
                 exit_code_for("memory", 0),
-                f"killed by {name} under the {limits.memory_mb} MiB limit",
+                f"killed by {name} under the {limits.memory_mb} MiB limit (or by an external kill)",
             )
         return "error", 128 + sig, f"killed by {name}"
     if child is not None and child.get("exit_code") != returncode:
@@ -246,6 +246,7 @@ def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
             _BOOTSTRAP.format(root=PACKAGE_ROOT),
             str(spec_r),
             str(result_w),
+            str(os.getpid()),  # the child dies with us (PR_SET_PDEATHSIG)
         ]
         proc = subprocess.Popen(
             cmd,
@@ -322,6 +323,10 @@ def finish(spawned: Spawned, spec: dict[str, Any], timeout: float, limits: Limit
         if proc.poll() is None or capture.escaped:
             _kill_group(proc, _pid_namespace_of(proc.pid))
         returncode = proc.wait()
+    except BaseException:  # Ctrl-C or our own bug: the child is in its own session, end it
+        _kill_group(proc, _pid_namespace_of(proc.pid))
+        proc.wait()
+        raise
     finally:
         _close(spawned)
     started, child = _messages(bytes(capture.data["result"]))

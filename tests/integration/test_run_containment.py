@@ -5,8 +5,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -260,3 +264,43 @@ def test_allow_network_is_reported_and_lets_the_connection_through(
             break
         threading.Event().wait(0.01)
     assert accepted
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_killing_automock_run_leaves_no_sandbox_processes(sig: int, tmp_path: Path) -> None:
+    marker = f"AUTOMOCK_PARENT_{uuid.uuid4().hex}"
+    plan = tmp_path / "plan.automock.json"
+    plan.write_text(json.dumps({"automock": 1, "env": {marker: "1"}}))
+    path = tmp_path / "block.py"
+    path.write_text("import os\nr, w = os.pipe()\nos.read(r, 1)\n")
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    cmd = [
+        sys.executable,
+        "-m",
+        "automock",
+        "run",
+        str(path),
+        "--plan",
+        str(plan),
+        "--timeout",
+        "60",
+    ]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while not _processes_with(marker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _processes_with(marker), "the sandboxed program should be running"
+        proc.send_signal(sig)
+        proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    deadline = time.monotonic() + 5
+    while _processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _processes_with(marker) == []
+    if sig == signal.SIGTERM:
+        assert proc.returncode == 130
