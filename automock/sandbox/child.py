@@ -89,6 +89,8 @@ def _classify(exc: BaseException, limits: Limits) -> tuple[str, str]:
             "violation",
             f"resource limit hit ({exc}); processes are limited to {limits.processes}",
         )
+    if isinstance(exc, OSError) and exc.errno == errno.EFBIG:
+        return "violation", f"file size limit of {limits.file_size_mb} MiB hit ({exc})"
     if isinstance(exc, RuntimeError) and "can't start new thread" in str(exc):
         return "violation", f"thread limit hit; processes+threads are limited to {limits.processes}"
     return "error", f"{type(exc).__name__}: {exc}"[:300]

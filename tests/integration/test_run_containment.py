@@ -304,3 +304,26 @@ def test_killing_automock_run_leaves_no_sandbox_processes(sig: int, tmp_path: Pa
     assert _processes_with(marker) == []
     if sig == signal.SIGTERM:
         assert proc.returncode == 130
+
+
+@pytest.mark.parametrize(
+    ("program", "needle"),
+    [
+        (
+            "import threading\nev = threading.Event()\nwhile True:\n"
+            "    threading.Thread(target=ev.wait, daemon=True).start()\n",
+            "thread limit",
+        ),
+        ("open('big.bin', 'wb').write(b'x' * (80 * 2**20))\n", "file size limit"),
+    ],
+    ids=["thread-bomb", "huge-file"],
+)
+def test_resource_limits_are_violations(program: str, needle: str, tmp_path: Path) -> None:
+    path = tmp_path / "hog.py"
+    path.write_text(program)
+
+    report = run_file(path, timeout=10)
+
+    assert report.status == "violation", report.stderr[-500:]
+    assert report.exit_code == 126
+    assert needle in report.detail
