@@ -150,7 +150,8 @@ def _find_plan(file: Path, explicit: str | None) -> tuple[Plan | None, str]:
             return None, ""
         explicit = str(found)
     elif not Path(explicit).is_file():
-        raise InputError(f"--plan {explicit}: no such file; write one with `automock draft {file}`")
+        problem = "not a regular file" if Path(explicit).exists() else "no such file"
+        raise InputError(f"--plan {explicit}: {problem}; write one with `automock draft {file}`")
     from automock.plan.io import load_plan
 
     return load_plan(explicit), explicit

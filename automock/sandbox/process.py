@@ -136,9 +136,8 @@ def _check_file(path: str | os.PathLike[str]) -> tuple[Path, str]:
     try:
         compile(source, str(target), "exec", dont_inherit=True)
     except SyntaxError as exc:
-        raise InputError(
-            f"{target}:{exc.lineno}: syntax error ({exc.msg}); fix the file and retry"
-        ) from None
+        where = f"{target}:{exc.lineno}" if exc.lineno else str(target)  # NUL bytes: no line
+        raise InputError(f"{where}: syntax error ({exc.msg}); fix the file and retry") from None
     return target, source
 
 
