@@ -1,11 +1,13 @@
 """Child side of a sandboxed run: isolate, apply the plan, run the file as ``__main__``.
 
 Started by :mod:`automock.sandbox.spawn` as a fresh interpreter with two
-pipe fds as arguments: it warms the runtime's imports, reads the spec
-(JSON) from the first, enters isolation, applies ``automock.runtime.deterministic(plan)``, runs the
-program with :func:`runpy.run_path`, and writes a :class:`ChildOutcome`
-as one JSON document to the result pipe (the second fd), which is
-close-on-exec so the program's own subprocesses never see it.
+pipe fds and the parent's pid as arguments: it arms ``PR_SET_PDEATHSIG``,
+warms the runtime's imports, reads the spec (JSON) from the first fd,
+enters isolation, applies ``automock.runtime.deterministic(plan)``, runs
+the program with :func:`runpy.run_path`, and writes JSON lines to the
+result pipe (the second fd, close-on-exec so the program's subprocesses
+never see it): ``{"phase": "started", "layers": [...]}`` before the
+program runs, then ``{"phase": "done", ...}`` (a :class:`ChildOutcome`).
 """
 
 from __future__ import annotations
