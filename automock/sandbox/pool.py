@@ -21,6 +21,7 @@ import contextlib
 import gc
 import json
 import os
+import pickle
 import re
 import selectors
 import shutil
@@ -56,18 +57,23 @@ _CHUNK = 65536
 
 @dataclass
 class _Running:
-    candidate: Candidate
-    slot: int
+    """One forked child: a spare (isolated, waiting for its candidate) or a running one."""
+
     pid: int
-    started: float
-    deadline: float
+    lane: int
     fds: dict[int, str]  # read fd -> "out" | "err" | "res"
-    pidfd: int | None
-    buffers: dict[str, bytearray] = field(default_factory=dict)
-    dropped: dict[str, int] = field(default_factory=dict)
+    task_w: int | None  # where a spare receives its candidate (None once sent)
+    candidate: Candidate | None = None
+    slot: int = -1
+    started: float = 0.0
+    deadline: float = 0.0
+    pidfd: int | None = None
+    buffers: dict[str, bytearray] = field(
+        default_factory=lambda: {"out": bytearray(), "err": bytearray(), "res": bytearray()}
+    )
+    dropped: dict[str, int] = field(default_factory=lambda: {"out": 0, "err": 0, "res": 0})
     timed_out: bool = False
     wait_status: int = 0
-    lane: int = 0
 
 
 def lane_uid(lane: int, owner: int | None = None) -> int:
@@ -136,7 +142,10 @@ class WorkerPool:
         self._dir: str | None = None
         self._prctl = load_prctl()
         self._live: dict[int, _Running] = {}
-        self._free_lanes = set(range(workers))
+        spares = self.settings.spares
+        self._spare_count = workers if spares is None else max(0, spares)
+        self._free_lanes = set(range(workers + self._spare_count))  # running ones and spares
+        self._spares: list[_Running] = []
         self._holder: Holder | None = None
         self._forker: PidNamespaceForker | None = None
 
@@ -196,7 +205,11 @@ class WorkerPool:
             while pending or self._live:
                 while pending and len(self._live) < self.workers:
                     slot, cand = pending.pop()
-                    self._start(sel, slot, cand)
+                    spare = self._spares.pop(0) if self._spares else self._fork()
+                    self._dispatch(sel, spare, slot, cand)
+                # children for the next candidates get isolated while these run
+                while len(self._spares) < min(self._spare_count, len(pending)):
+                    self._spares.append(self._fork())
                 for done in self._step(sel):
                     results[done.slot] = res = self._finish(sel, done)
                     if on_result is not None:
@@ -206,11 +219,12 @@ class WorkerPool:
             sel.close()
         return [r for r in results if r is not None]
 
-    def _start(self, sel: selectors.BaseSelector, slot: int, cand: Candidate) -> None:
+    def _fork(self) -> _Running:
+        """Fork a child that isolates itself, then waits for its candidate on a pipe."""
         assert self._dir is not None
         lane = min(self._free_lanes)
         uid = lane_uid(lane) if os.geteuid() == 0 else None
-        pipes = [os.pipe() for _ in range(3)]
+        pipes = [os.pipe() for _ in range(4)]  # stdout, stderr, result, task
         parent_pid = os.getpid()
         try:
             pid, pid_init = self._forker.fork() if self._forker is not None else (os.fork(), False)
@@ -223,14 +237,16 @@ class WorkerPool:
                 "or raise the process limit"
             ) from None
         if pid == 0:  # child: never returns
-            for r, _ in pipes:
+            for r, _w in pipes[:3]:
                 os.close(r)
+            os.close(pipes[3][1])
             child_main(
-                cand,
+                None,
                 self.settings,
                 out_fd=pipes[0][1],
                 err_fd=pipes[1][1],
                 result_fd=pipes[2][1],
+                task_fd=pipes[3][0],
                 pool_dir=self._dir,
                 parent_pid=parent_pid,
                 prctl=self._prctl,
@@ -238,22 +254,39 @@ class WorkerPool:
                 pid_init=pid_init,
                 uid=uid,
             )
-        now = time.monotonic()
         fds: dict[int, str] = {}
-        for (r, w), name in zip(pipes, ("out", "err", "res"), strict=True):
+        for (r, w), name in zip(pipes[:3], ("out", "err", "res"), strict=True):
             os.close(w)
             os.set_blocking(r, False)
             fds[r] = name
-            sel.register(r, selectors.EVENT_READ, pid)
-        pidfd: int | None = None
-        with contextlib.suppress(OSError, AttributeError):
-            pidfd = os.pidfd_open(pid)
-            sel.register(pidfd, selectors.EVENT_READ, pid)
-        run = _Running(cand, slot, pid, now, now + self.settings.timeout, fds, pidfd, lane=lane)
+        os.close(pipes[3][0])
         self._free_lanes.discard(lane)
-        run.buffers = {"out": bytearray(), "err": bytearray(), "res": bytearray()}
-        run.dropped = {"out": 0, "err": 0, "res": 0}
-        self._live[pid] = run
+        return _Running(pid=pid, lane=lane, fds=fds, task_w=pipes[3][1])
+
+    def _dispatch(
+        self, sel: selectors.BaseSelector, run: _Running, slot: int, cand: Candidate
+    ) -> None:
+        """Hand ``cand`` to the (already isolated) child ``run``; its clock starts now."""
+        assert run.task_w is not None
+        payload = pickle.dumps(cand)
+        try:
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(run.task_w, view) :]
+        except OSError:
+            pass  # it died while getting ready: its verdict (or exit) is this candidate's
+        finally:
+            os.close(run.task_w)
+            run.task_w = None
+        now = time.monotonic()
+        run.candidate, run.slot, run.started = cand, slot, now
+        run.deadline = now + self.settings.timeout
+        for fd in run.fds:
+            sel.register(fd, selectors.EVENT_READ, run.pid)
+        with contextlib.suppress(OSError, AttributeError):
+            run.pidfd = os.pidfd_open(run.pid)
+            sel.register(run.pidfd, selectors.EVENT_READ, run.pid)
+        self._live[run.pid] = run
 
     def _read(self, sel: selectors.BaseSelector, run: _Running, fd: int) -> None:
         name = run.fds[fd]
@@ -312,6 +345,13 @@ class WorkerPool:
         return _result(run, self.settings.timeout)
 
     def _kill_all(self, sel: selectors.BaseSelector | None = None) -> None:
+        for spare in self._spares:
+            if spare.task_w is not None:
+                with contextlib.suppress(OSError):
+                    os.close(spare.task_w)
+                spare.task_w = None
+            self._live[spare.pid] = spare
+        self._spares.clear()
         for run in list(self._live.values()):
             _kill_group(run.pid)
             with contextlib.suppress(ChildProcessError):
@@ -345,6 +385,7 @@ def _text(run: _Running, name: str) -> str:
 
 
 def _result(run: _Running, timeout: float) -> CandidateResult:
+    assert run.candidate is not None
     status_word = run.wait_status
     duration = (time.monotonic() - run.started) * 1000
     verdict: dict[str, Any] = {}

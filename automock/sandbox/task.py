@@ -27,6 +27,7 @@ import fcntl
 import io
 import json
 import os
+import pickle
 import signal
 import sys
 import time
@@ -77,6 +78,8 @@ class BatchSettings:
     output_bytes: int = 64 * 1024
     preload: tuple[str, ...] = field(default=())
     auto_preload: bool = True
+    # children kept isolated and waiting for their candidate (None: one per worker; 0: none)
+    spares: int | None = None
     prepared_namespace: bool = True  # share one read-only mount namespace (see mountns)
 
 
@@ -170,12 +173,13 @@ def _layers_json(layers: Any) -> list[Any]:
 
 
 def child_main(
-    candidate: Candidate,
+    candidate: Candidate | None,
     settings: BatchSettings,
     *,
     out_fd: int,
     err_fd: int,
     result_fd: int,
+    task_fd: int | None = None,
     pool_dir: str,
     parent_pid: int,
     prctl: Callable[..., int] | None,
@@ -183,7 +187,13 @@ def child_main(
     pid_init: bool = False,
     uid: int | None = None,
 ) -> NoReturn:
-    """Run ``candidate`` in this freshly forked child, report on ``result_fd``, exit."""
+    """Run ``candidate`` in this freshly forked child, report on ``result_fd``, exit.
+
+    With ``candidate=None`` the child gets ready (isolation, environment,
+    runtime) and then reads its pickled candidate from ``task_fd``: a spare
+    the pool prepares while other candidates run. EOF instead of a candidate
+    means the spare is not needed; it exits quietly.
+    """
     verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": []}
     code = 1
     me = os.getpid()
@@ -193,14 +203,15 @@ def child_main(
             os._exit(1)
         # lift every fd we keep above the range we are about to overwrite
         keep = [os.open(os.devnull, os.O_RDONLY), out_fd, err_fd, result_fd]
-        if mnt_fd is not None:
-            keep.append(mnt_fd)
+        keep += [fd for fd in (mnt_fd, task_fd) if fd is not None]
         lifted = [fcntl.fcntl(fd, fcntl.F_DUPFD, 64) for fd in keep]
         for target, fd in enumerate(lifted):
             os.dup2(fd, target)
         os.closerange(len(lifted), 65536)  # other candidates' pipes, the parent's files
         result_fd = 3
         mnt_fd = 4 if mnt_fd is not None else None
+        if task_fd is not None:
+            task_fd = len(lifted) - 1
         sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
         sys.stdout = io.TextIOWrapper(
             io.FileIO(1, "w", closefd=False), encoding="utf-8", line_buffering=False
@@ -236,7 +247,7 @@ def child_main(
         verdict["layers"] = _layers_json(layers)
         _set_pdeathsig(prctl)  # a uid change clears it; arm it again
         _scrub_environment(settings.seed)
-        verdict.update(_run_deterministic(candidate, settings))
+        verdict.update(_run_deterministic(candidate, settings, task_fd))
         code = _verdict_code(verdict["status"], int(verdict["exit_code"]))
     except MemoryError:
         verdict.update(status="memory", exit_code=EXIT_MEMORY, detail="MemoryError")
@@ -274,11 +285,28 @@ def _scrub_environment(seed: int) -> None:
         time.tzset()
 
 
-def _run_deterministic(candidate: Candidate, settings: BatchSettings) -> Mapping[str, Any]:
+def _receive(task_fd: int) -> Candidate:
+    chunks = []
+    while chunk := os.read(task_fd, 65536):
+        chunks.append(chunk)
+    os.close(task_fd)
+    if not chunks:  # the pool did not need this spare
+        os._exit(0)
+    candidate = pickle.loads(b"".join(chunks))
+    assert isinstance(candidate, Candidate)
+    return candidate
+
+
+def _run_deterministic(
+    candidate: Candidate | None, settings: BatchSettings, task_fd: int | None = None
+) -> Mapping[str, Any]:
     from automock.plan.model import Plan
     from automock.runtime import deterministic
 
     plan = settings.plan if settings.plan is not None else Plan()
     with deterministic(plan, seed=settings.seed):
+        if candidate is None:
+            assert task_fd is not None
+            candidate = _receive(task_fd)
         status, exit_code, detail = run_candidate(candidate)
     return {"status": status, "exit_code": exit_code, "detail": detail}
