@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["Module", "Rendered", "parse_module"]
 
@@ -43,12 +44,18 @@ class Module:
     constants: dict[str, ast.expr] = field(default_factory=dict)
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
     parents: dict[int, ast.AST] = field(default_factory=dict)
+    by_line: dict[int, list[ast.AST]] = field(default_factory=dict)
+    calls_by_name: dict[str, list[ast.Call]] = field(default_factory=dict)
+    memo: dict[str, Any] = field(default_factory=dict)  # per-module results drafters reuse
 
     def walk(self) -> Iterator[ast.AST]:
         return ast.walk(self.tree)
 
+    def nodes_on_line(self, line: int) -> list[ast.AST]:
+        return self.by_line.get(line, [])
+
     def calls_on_line(self, line: int) -> list[ast.Call]:
-        found = [n for n in self.walk() if isinstance(n, ast.Call) and n.lineno == line]
+        found = [n for n in self.nodes_on_line(line) if isinstance(n, ast.Call)]
         return sorted(found, key=lambda n: (n.lineno, n.col_offset))
 
     def enclosing_function(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -68,11 +75,7 @@ class Module:
             return []
         index = names.index(param)
         found: list[ast.expr] = []
-        for node in self.walk():
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
-                continue
-            if node.func.id != func.name:
-                continue
+        for node in self.calls_by_name.get(func.name, []):
             if index < len(node.args) and not isinstance(node.args[index], ast.Starred):
                 found.append(node.args[index])
             found.extend(kw.value for kw in node.keywords if kw.arg == param)
@@ -135,6 +138,11 @@ def parse_module(source: str) -> Module:
     for node in ast.walk(tree):
         for child in ast.iter_child_nodes(node):
             module.parents[id(child)] = node
+        line = getattr(node, "lineno", None)
+        if isinstance(line, int):
+            module.by_line.setdefault(line, []).append(node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            module.calls_by_name.setdefault(node.func.id, []).append(node)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             module.functions.setdefault(node.name, node)
     return module

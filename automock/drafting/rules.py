@@ -132,9 +132,7 @@ def _call_at(module: Module, tp: Touchpoint) -> ast.Call | None:
 
 def _env_name(module: Module, tp: Touchpoint) -> tuple[str | None, str | None]:
     """``(variable, default)`` read at the touchpoint, when written as a literal."""
-    for node in module.walk():
-        if getattr(node, "lineno", None) != tp.line:
-            continue
+    for node in module.nodes_on_line(tp.line):
         if (
             isinstance(node, ast.Subscript)
             and isinstance(node.slice, ast.Constant)
@@ -176,7 +174,9 @@ def _database(module: Module, tp: Touchpoint, strategy: str) -> tuple[dict[str, 
     data: dict[str, Any] = {"engine": engine, "target": target, "schema": [], "rows": {}}
     guessed: list[str] = []
     if engine == "sqlite":
-        sql = draft_sql(sql_literals(module.tree))
+        if "sql" not in module.memo:
+            module.memo["sql"] = draft_sql(sql_literals(module.tree))
+        sql = module.memo["sql"]
         data["schema"] = list(sql.schema)
         data["rows"] = {k: list(v) for k, v in sql.rows.items()}
         guessed = list(sql.guessed)
