@@ -8,6 +8,8 @@ from textwrap import dedent
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from automock.drafting.shapes import HttpShape, infer_shapes
 
@@ -342,3 +344,48 @@ def test_every_guessed_pointer_resolves_into_the_body(source: str) -> None:
 def test_drafts_are_reproducible() -> None:
     source = 'import requests\nd = requests.get("https://a.example.com").json()\nprint(d["temp"], d["id"])'
     assert infer_shapes(source) == infer_shapes(source)
+
+
+# -- property: any consistent set of access chains is satisfied by the drafted body ---
+
+
+KEYS = ("items", "name", "id", "temp", "created_at", "is_open", "url", "description", "meta", "n")
+SEGMENT = st.one_of(
+    st.tuples(st.just("key"), st.sampled_from(KEYS)),
+    st.tuples(st.just("get"), st.sampled_from(KEYS)),
+    st.tuples(st.just("index"), st.integers(0, 1)),
+)
+
+
+def _expr(chain: list[tuple[str, Any]]) -> str:
+    out = "v"
+    for kind, value in chain:
+        out += f"[{value!r}]" if kind != "get" else f".get({value!r})"
+    return out
+
+
+def _signature(chain: list[tuple[str, Any]]) -> list[tuple[tuple[str, ...], str]]:
+    """(path, container kind) for each step: used to reject contradictory chains."""
+    steps, path = [], ()
+    for kind, value in chain:
+        steps.append((path, "list" if kind == "index" else "dict"))
+        path = (*path, str(value) if kind != "index" else "[]")
+    return steps
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(SEGMENT, min_size=1, max_size=4), min_size=1, max_size=4))
+def test_drafted_body_satisfies_every_consistent_access(
+    chains: list[list[tuple[str, Any]]],
+) -> None:
+    seen: dict[tuple[str, ...], str] = {}
+    for chain in chains:
+        for path, kind in _signature(chain):
+            if seen.setdefault(path, kind) != kind:
+                return  # contradictory uses (object here, list there): no body satisfies both
+    lines = [_expr(chain) for chain in chains]
+    source = "import requests\nv = requests.get('https://api.example.com/x').json()\n"
+    source += "".join(f"print({line})\n" for line in lines)
+    shape = only(source)
+    for line in lines:
+        eval(line, {"v": shape.json})  # raises KeyError/IndexError/TypeError on a wrong shape
