@@ -157,7 +157,15 @@ class LLMDrafter:
         data["entries"] = answer.get("entries")
         data["properties"] = answer.get("properties", [])
         data["drafter"] = "llm"
-        return Plan.from_dict(data)
+        plan = Plan.from_dict(data)
+        kept = {(e.line, e.api) for e in plan.entries}
+        for entry in offline.entries:
+            if (entry.line, entry.api) not in kept:
+                raise PlanError(
+                    f"plan.entries: no entry for line {entry.line} {entry.api}; "
+                    "keep one entry per touchpoint with its line and api unchanged"
+                )
+        return plan
 
     def _ask(self, system: str, messages: list[dict[str, Any]]) -> Any:
         self.http_calls += 1

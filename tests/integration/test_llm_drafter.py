@@ -200,3 +200,11 @@ def test_auto_uses_the_llm_only_with_a_key_and_not_offline(
     assert plan.drafter == "rules" and replay.calls == 0
     plan, _ = weather(drafter, drafter_name="auto")
     assert plan.drafter == "llm" and replay.calls == 1
+
+
+def test_an_answer_that_drops_a_touchpoint_is_sent_back(tmp_path: Path) -> None:
+    replay = Replay("tool_use_missing_entry", "tool_use_repaired")
+    plan, notes = weather(make_drafter(replay, tmp_path))
+    assert notes == [] and len(plan.http_stubs()) == 1
+    (result,) = replay.requests[1]["messages"][2]["content"]
+    assert "no entry for line 12 requests.get" in result["content"]

@@ -243,3 +243,14 @@ def test_cli_bad_input_exits_2(
     err = capsys.readouterr().err
     assert needle in err and "Traceback" not in err
     assert not Path("fixtures").exists()
+
+
+def test_cli_llm_without_a_key_warns_and_writes_the_offline_plan(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["draft", "prog.py", "--drafter", "llm"]) == 0
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("automock: warning: ANTHROPIC_API_KEY is not set") and err.count("\n") == 1
+    )
+    assert json.loads(Path("fixtures/prog.automock.json").read_text())["drafter"] == "rules"
