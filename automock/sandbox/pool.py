@@ -207,15 +207,16 @@ class WorkerPool:
                     slot, cand = pending.pop()
                     spare = self._spares.pop(0) if self._spares else self._fork()
                     self._dispatch(sel, spare, slot, cand)
-                # children for the next candidates get isolated while these run
-                while len(self._spares) < min(self._spare_count, len(pending)):
+                # children for the next candidates (in this call or the next) get
+                # isolated while these run
+                while len(self._spares) < self._spare_count:
                     self._spares.append(self._fork())
                 for done in self._step(sel):
                     results[done.slot] = res = self._finish(sel, done)
                     if on_result is not None:
                         on_result(res)
         finally:
-            self._kill_all(sel)
+            self._kill_all(sel, spares=False)
             sel.close()
         return [r for r in results if r is not None]
 
@@ -344,14 +345,15 @@ class WorkerPool:
             shutil.rmtree(os.path.join(self._dir, f"c{run.pid}"), ignore_errors=True)
         return _result(run, self.settings.timeout)
 
-    def _kill_all(self, sel: selectors.BaseSelector | None = None) -> None:
-        for spare in self._spares:
+    def _kill_all(self, sel: selectors.BaseSelector | None = None, *, spares: bool = True) -> None:
+        for spare in self._spares if spares else ():
             if spare.task_w is not None:
                 with contextlib.suppress(OSError):
                     os.close(spare.task_w)
                 spare.task_w = None
             self._live[spare.pid] = spare
-        self._spares.clear()
+        if spares:
+            self._spares.clear()
         for run in list(self._live.values()):
             _kill_group(run.pid)
             with contextlib.suppress(ChildProcessError):

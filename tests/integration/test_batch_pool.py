@@ -283,7 +283,8 @@ def test_children_entering_every_layer_themselves_agree_with_the_prepared_path()
         with WorkerPool(BatchSettings(timeout=5, prepared_namespace=prepared)) as pool:
             results = pool.run(cands)
             assert pool.directory is not None
-            assert os.listdir(pool.directory) == []  # each workdir went with its candidate
+            # each candidate's workdir went with it; at most the two waiting spares' remain
+            assert len(os.listdir(pool.directory)) <= 2
         assert [r.status for r in results] == ["passed", "error", "failed"], results
         layers = {layer["name"]: layer["active"] for layer in results[0].layers}
         assert layers["network"] and layers["filesystem"] and layers["pid"], layers
