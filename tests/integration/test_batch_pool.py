@@ -367,3 +367,18 @@ def test_killing_the_parent_kills_children_and_next_pool_sweeps(tmp_path: Path) 
     assert _processes_running(marker) == []  # and so did the namespace holder
     with WorkerPool(base_dir=str(tmp_path)):
         assert not pool_dirs[0].exists()  # the dead owner's directory was swept
+
+
+@pytest.mark.parametrize("spares", [0, 1, 3])
+def test_any_number_of_spares_gives_the_same_results(spares: int) -> None:
+    sources = ["import random\nprint(random.random())", "import sys\nsys.exit(2)", "x = 1"]
+    cands = [Candidate(str(i), 0, src) for i, src in enumerate(sources)]
+    with WorkerPool(BatchSettings(timeout=5, spares=spares)) as pool:
+        first = pool.run(cands)
+        second = pool.run(cands[:1])  # a later call uses the spares left ready
+    assert [(r.status, r.stdout) for r in first] == [
+        ("passed", first[0].stdout),
+        ("failed", ""),
+        ("passed", ""),
+    ]
+    assert second[0].stdout == first[0].stdout != ""
