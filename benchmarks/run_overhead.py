@@ -100,7 +100,8 @@ def main() -> None:
             print(
                 f"{name:<12} python {plain:6.1f} ms | automock run {wrapped:6.1f} ms | "
                 f"added {wrapped - plain:6.1f} ms wall ({wrapped / plain:.1f}x), "
-                f"{wrapped_cpu - plain_cpu:6.1f} ms CPU"
+                f"{wrapped_cpu - plain_cpu:6.1f} ms CPU "
+                f"(= {(wrapped_cpu - plain_cpu) / plain_cpu:.1f}x the CPU of python FILE)"
             )
 
         from automock.sandbox.isolation import Limits, enter_isolation
