@@ -18,7 +18,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -135,6 +135,9 @@ def batch_attacks(
         ).require_started()
         for r in results
     ]
+
+
+Attack = Callable[..., Outcome]  # run_attack or batch_attack
 
 
 # ---------------------------------------------------------------- ground truth

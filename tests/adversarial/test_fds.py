@@ -5,28 +5,28 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import NOT_OK, batch_attack, run_attack
+from .harness import NOT_OK, Attack, batch_attack, run_attack
 
 ATTACKS = [run_attack, batch_attack]
 IDS = ["run", "batch"]
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_close_all_fds(attack) -> None:  # type: ignore[no-untyped-def]
+def test_close_all_fds(attack: Attack) -> None:
     outcome = attack("fd_close_all", timeout=5)
     assert outcome.status != "timeout", outcome.explain()  # no hang waiting for a report
     assert "closing everything" in outcome.stdout or outcome.status in NOT_OK, outcome.explain()
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_forged_report_is_not_believed(attack) -> None:  # type: ignore[no-untyped-def]
+def test_forged_report_is_not_believed(attack: Attack) -> None:
     outcome = attack("fd_dup2_forge", timeout=5)
     assert outcome.status != "timeout", outcome.explain()
     assert "FORGED" not in outcome.stdout, outcome.explain()
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_closed_stdio_keeps_exit_code(attack) -> None:  # type: ignore[no-untyped-def]
+def test_closed_stdio_keeps_exit_code(attack: Attack) -> None:
     outcome = attack("fd_stdout_closed_exit", timeout=5)
     assert outcome.status in NOT_OK, outcome.explain()
     assert outcome.exit_code not in (None, 0), outcome.explain()

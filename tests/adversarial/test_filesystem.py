@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .harness import NOT_OK, batch_attack, candidate_source, program, run_attack
+from .harness import NOT_OK, Attack, Outcome, batch_attack, candidate_source, program, run_attack
 
 
 @pytest.fixture(params=["/tmp", "/var/tmp"])
@@ -39,21 +39,21 @@ ATTACKS = [run_attack, batch_attack]
 IDS = ["run", "batch"]
 
 
-def _contained(outcome, path: Path) -> None:  # type: ignore[no-untyped-def]
+def _contained(outcome: Outcome, path: Path) -> None:
     assert not path.exists(), f"{path} was written\n{outcome.explain()}"
     assert not outcome.escaped_claim, outcome.explain()
     assert outcome.status in NOT_OK, outcome.explain()
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_absolute_write_outside(attack, outside: Path) -> None:  # type: ignore[no-untyped-def]
+def test_absolute_write_outside(attack: Attack, outside: Path) -> None:
     target = outside / "abs.txt"
     _contained(attack("fs_write_absolute", str(target)), target)
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
 @pytest.mark.parametrize("folder", ["/tmp", "/var/tmp", "/dev/shm"])
-def test_absolute_write_into_shared_tmp(attack, folder: str) -> None:  # type: ignore[no-untyped-def]
+def test_absolute_write_into_shared_tmp(attack: Attack, folder: str) -> None:
     """World-writable sticky dirs: the classic place a program drops files. The write may succeed
     inside a private tmpfs; what matters is that nothing appears in the real one."""
     if not os.path.isdir(folder):
@@ -67,19 +67,19 @@ def test_absolute_write_into_shared_tmp(attack, folder: str) -> None:  # type: i
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_dotdot_climb_outside(attack, outside: Path) -> None:  # type: ignore[no-untyped-def]
+def test_dotdot_climb_outside(attack: Attack, outside: Path) -> None:
     target = outside / "dotdot.txt"
     _contained(attack("fs_write_dotdot", str(target)), target)
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_symlink_out_of_workdir(attack, outside: Path) -> None:  # type: ignore[no-untyped-def]
+def test_symlink_out_of_workdir(attack: Attack, outside: Path) -> None:
     target = outside / "via-link.txt"
     _contained(attack("fs_symlink", str(outside), "via-link.txt"), target)
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_parent_of_workdir_is_cleaned(attack) -> None:  # type: ignore[no-untyped-def]
+def test_parent_of_workdir_is_cleaned(attack: Attack) -> None:
     """Writing one level above the workdir is either refused or removed with the sandbox's temp root."""
     outcome = attack("fs_write_parent")
     line = next((ln for ln in outcome.stdout.splitlines() if ln.startswith("TARGET ")), "")
@@ -102,7 +102,7 @@ def test_script_inside_the_temp_dir_runs(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_user_namespace_cannot_remount_writable(attack, outside: Path) -> None:  # type: ignore[no-untyped-def]
+def test_user_namespace_cannot_remount_writable(attack: Attack, outside: Path) -> None:
     """Inside a fresh user namespace the child holds every capability, but the read-only mounts it
     inherited are locked: remounting them writable must fail, and nothing appears outside."""
     target = outside / "userns.txt"

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import NOT_OK, LoopbackServer, batch_attack, run_attack
+from .harness import NOT_OK, Attack, LoopbackServer, batch_attack, run_attack
 
 ATTACKS = [run_attack, batch_attack]
 IDS = ["run", "batch"]
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_reloaded_modules_still_reach_nothing(attack, server: LoopbackServer) -> None:  # type: ignore[no-untyped-def]
+def test_reloaded_modules_still_reach_nothing(attack: Attack, server: LoopbackServer) -> None:
     outcome = attack("mock_reload", str(server.port))
     assert server.accepted == [], outcome.explain()
     assert not outcome.escaped_claim, outcome.explain()
@@ -20,7 +20,7 @@ def test_reloaded_modules_still_reach_nothing(attack, server: LoopbackServer) ->
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_audit_hook_sabotage_still_reports(attack, server: LoopbackServer) -> None:  # type: ignore[no-untyped-def]
+def test_audit_hook_sabotage_still_reports(attack: Attack, server: LoopbackServer) -> None:
     outcome = attack("mock_audithook", str(server.port), timeout=10)
     assert server.accepted == [], outcome.explain()
     assert not outcome.escaped_claim, outcome.explain()

@@ -4,10 +4,19 @@ namespace with loopback down (the in-process mocks are not the boundary)."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
-from .harness import NOT_OK, LoopbackResolver, LoopbackServer, batch_attack, run_attack
+from .harness import (
+    NOT_OK,
+    Attack,
+    LoopbackResolver,
+    LoopbackServer,
+    Outcome,
+    batch_attack,
+    run_attack,
+)
 
 TCP_ATTACKS = [
     "net_socket",
@@ -24,7 +33,7 @@ def _needs(name: str) -> None:
         pytest.skip("curl is not installed")
 
 
-def _assert_contained(outcome, server: LoopbackServer) -> None:  # type: ignore[no-untyped-def]
+def _assert_contained(outcome: Outcome, server: LoopbackServer) -> None:
     assert server.accepted == [], outcome.explain()
     assert not outcome.escaped_claim, outcome.explain()
     if "MOCKED" in outcome.stdout:  # served by a stub the drafter put in the plan: fine
@@ -60,7 +69,7 @@ def test_plain_socket_is_reported_as_unmocked(server: LoopbackServer) -> None:
 
 
 @pytest.mark.parametrize("attack", [run_attack, batch_attack], ids=["run", "batch"])
-def test_dns_reaches_no_resolver(attack, resolver: LoopbackResolver) -> None:  # type: ignore[no-untyped-def]
+def test_dns_reaches_no_resolver(attack: Attack, resolver: LoopbackResolver) -> None:
     outcome = attack("net_dns", str(resolver.port))
     assert resolver.received == [], outcome.explain()
     assert not outcome.escaped_claim, outcome.explain()
@@ -68,7 +77,7 @@ def test_dns_reaches_no_resolver(attack, resolver: LoopbackResolver) -> None:  #
     assert outcome.status in NOT_OK, outcome.explain()
 
 
-def test_unplanned_url_fails_closed_with_the_fix(server: LoopbackServer, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_unplanned_url_fails_closed_with_the_fix(server: LoopbackServer, tmp_path: Path) -> None:
     """With a plan that stubs nothing, urllib is refused and the report names the URL to stub."""
     plan = tmp_path / "empty.automock.json"
     plan.write_text('{"automock": 1, "network": "deny", "entries": []}')

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .harness import NOT_OK, LoopbackServer, batch_attack, program, run_attack, survivors
+from .harness import NOT_OK, Attack, LoopbackServer, batch_attack, program, run_attack, survivors
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -66,7 +66,7 @@ def test_kill_parent_in_batch() -> None:
 
 
 @pytest.mark.parametrize("attack", [run_attack, batch_attack], ids=["run", "batch"])
-def test_daemons_do_not_survive(attack, marker: str) -> None:  # type: ignore[no-untyped-def]
+def test_daemons_do_not_survive(attack: Attack, marker: str) -> None:
     """Double fork + setsid escapes the process group; nothing may outlive the run anyway.
     The daemons also hold stdout/stderr open: the run must still return (no hang to EOF)."""
     outcome = attack("daemon_escape", marker, timeout=5)
@@ -85,7 +85,9 @@ def outside_file() -> Iterator[Path]:
 
 
 @pytest.mark.parametrize("attack", [run_attack, batch_attack], ids=["run", "batch"])
-def test_fork_exec_bypass_contained(attack, server: LoopbackServer, outside_file: Path) -> None:  # type: ignore[no-untyped-def]
+def test_fork_exec_bypass_contained(
+    attack: Attack, server: LoopbackServer, outside_file: Path
+) -> None:
     outcome = attack("fork_exec_bypass", str(server.port), str(outside_file))
     assert server.accepted == [], outcome.explain()
     assert not outside_file.exists(), outcome.explain()

@@ -7,21 +7,21 @@ import pytest
 
 from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT
 
-from .harness import NOT_OK, batch_attack, run_attack, survivors
+from .harness import NOT_OK, Attack, batch_attack, run_attack, survivors
 
 ATTACKS = [run_attack, batch_attack]
 IDS = ["run", "batch"]
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_cpu_spin_ends_at_timeout(attack) -> None:  # type: ignore[no-untyped-def]
+def test_cpu_spin_ends_at_timeout(attack: Attack) -> None:
     outcome = attack("res_cpu_spin", timeout=2)
     assert outcome.status == "timeout", outcome.explain()
     assert outcome.exit_code == EXIT_TIMEOUT, outcome.explain()
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_memory_bomb_ends_with_memory_code(attack) -> None:  # type: ignore[no-untyped-def]
+def test_memory_bomb_ends_with_memory_code(attack: Attack) -> None:
     outcome = attack("res_memory_bomb", timeout=20)
     assert not outcome.escaped_claim, outcome.explain()
     assert outcome.status == "memory", outcome.explain()
@@ -30,7 +30,7 @@ def test_memory_bomb_ends_with_memory_code(attack) -> None:  # type: ignore[no-u
 
 @pytest.mark.slow
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_fork_bomb_contained(attack, marker: str) -> None:  # type: ignore[no-untyped-def]
+def test_fork_bomb_contained(attack: Attack, marker: str) -> None:
     outcome = attack("res_fork_bomb", marker, timeout=3)
     assert not outcome.escaped_claim, outcome.explain()
     assert outcome.status in {"timeout", "violation"}, outcome.explain()
@@ -39,7 +39,7 @@ def test_fork_bomb_contained(attack, marker: str) -> None:  # type: ignore[no-un
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_thread_bomb_contained(attack, marker: str) -> None:  # type: ignore[no-untyped-def]
+def test_thread_bomb_contained(attack: Attack, marker: str) -> None:
     outcome = attack("res_thread_bomb", marker, timeout=10)
     assert not outcome.escaped_claim, outcome.explain()
     assert outcome.status in NOT_OK, outcome.explain()
@@ -47,7 +47,7 @@ def test_thread_bomb_contained(attack, marker: str) -> None:  # type: ignore[no-
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_huge_output_is_capped_with_a_note(attack) -> None:  # type: ignore[no-untyped-def]
+def test_huge_output_is_capped_with_a_note(attack: Attack) -> None:
     outcome = attack("res_huge_stdout", "256", timeout=20)
     # 256 MiB written; what comes back is bounded and says it was cut
     assert len(outcome.stdout) < 4 * 1024 * 1024, outcome.explain()

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import batch_attack, program, run_attack
+from .harness import Attack, batch_attack, program, run_attack
 
 ATTACKS = [run_attack, batch_attack]
 IDS = ["run", "batch"]
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_parent_env_secret_not_visible(attack, secret_env: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+def test_parent_env_secret_not_visible(attack: Attack, secret_env: dict[str, str]) -> None:
     outcome = attack("secrets_env", secret_env["secret"])
     assert not outcome.escaped_claim, outcome.explain()
     assert secret_env["secret"] not in outcome.stdout + outcome.stderr, outcome.explain()
@@ -19,7 +19,9 @@ def test_parent_env_secret_not_visible(attack, secret_env: dict[str, str]) -> No
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_parent_home_and_private_key_not_readable(attack, secret_env: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+def test_parent_home_and_private_key_not_readable(
+    attack: Attack, secret_env: dict[str, str]
+) -> None:
     outcome = attack("secrets_ssh", secret_env["key"], secret_env["secret"])
     assert not outcome.escaped_claim, outcome.explain()
     assert secret_env["secret"] not in outcome.stdout + outcome.stderr, outcome.explain()

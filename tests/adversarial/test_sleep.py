@@ -6,7 +6,7 @@ import pytest
 
 from automock.errors import EXIT_TIMEOUT
 
-from .harness import batch_attack, run_attack
+from .harness import Attack, batch_attack, run_attack
 
 ATTACKS = [run_attack, batch_attack]
 IDS = ["run", "batch"]
@@ -14,7 +14,7 @@ IDS = ["run", "batch"]
 
 @pytest.mark.parametrize("name", ["sleep_select", "sleep_pause", "sleep_event"])
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_real_sleeps_end_at_timeout(attack, name: str) -> None:  # type: ignore[no-untyped-def]
+def test_real_sleeps_end_at_timeout(attack: Attack, name: str) -> None:
     outcome = attack(name, timeout=2)
     assert not outcome.escaped_claim, outcome.explain()
     assert outcome.status == "timeout", outcome.explain()
@@ -22,7 +22,7 @@ def test_real_sleeps_end_at_timeout(attack, name: str) -> None:  # type: ignore[
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
-def test_time_sleep_is_virtual(attack) -> None:  # type: ignore[no-untyped-def]
+def test_time_sleep_is_virtual(attack: Attack) -> None:
     outcome = attack("sleep_virtual", timeout=5)
     assert outcome.exit_code == 0, outcome.explain()
     assert "slept 3600" in outcome.stdout, outcome.explain()

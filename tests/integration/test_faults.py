@@ -18,6 +18,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -52,13 +53,13 @@ def _live_with(marker: str) -> list[int]:
     return found
 
 
-def _wait_for(predicate, timeout: float) -> bool:  # type: ignore[no-untyped-def]
+def _wait_for(predicate: Callable[[], object], timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():
             return True
         time.sleep(0.05)
-    return predicate()
+    return bool(predicate())
 
 
 # -------------------------------------------------------------- parent killed mid-batch
