@@ -37,7 +37,13 @@ from typing import Any
 from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, InputError, SandboxError
 from automock.sandbox.candidates import Candidate, as_candidates, imported_modules
 from automock.sandbox.mountns import Holder, PidNamespaceForker, start_holder
-from automock.sandbox.task import BatchSettings, CandidateResult, child_main, load_prctl
+from automock.sandbox.task import (
+    BatchSettings,
+    CandidateResult,
+    child_main,
+    load_prctl,
+    verdict_exit_code,
+)
 from automock.sandbox.warm import preload_imports, warm_parent
 
 __all__ = [
@@ -74,6 +80,7 @@ class _Running:
     dropped: dict[str, int] = field(default_factory=lambda: {"out": 0, "err": 0, "res": 0})
     timed_out: bool = False
     wait_status: int = 0
+    reaped: bool = False
 
 
 def lane_uid(lane: int, owner: int | None = None) -> int:
@@ -146,6 +153,7 @@ class WorkerPool:
         self._spare_count = workers if spares is None else max(0, spares)
         self._free_lanes = set(range(workers + self._spare_count))  # running ones and spares
         self._spares: list[_Running] = []
+        self._exiting: list[int] = []  # children done (verdict and output in) not yet reaped
         self._holder: Holder | None = None
         self._forker: PidNamespaceForker | None = None
 
@@ -324,9 +332,21 @@ class WorkerPool:
             if not run.timed_out and now >= run.deadline:
                 run.timed_out = True
                 _kill_group(run.pid)
-            if _reap(run):
+            # done when it exited, or when its verdict and all output are in: the
+            # kernel's namespace teardown at exit then happens off the round trip
+            if _reap(run) or (not run.fds and _verdict(run)):
                 done.append(run)
+        self._reap_exiting()
         return done
+
+    def _reap_exiting(self, *, block: bool = False) -> None:
+        for pid in list(self._exiting):
+            try:
+                reaped, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                reaped = pid
+            if reaped:
+                self._exiting.remove(pid)
 
     def _finish(self, sel: selectors.BaseSelector, run: _Running) -> CandidateResult:
         _kill_group(run.pid)  # leftovers the candidate forked into its group
@@ -340,6 +360,8 @@ class WorkerPool:
             sel.unregister(run.pidfd)
             os.close(run.pidfd)
         del self._live[run.pid]
+        if not run.reaped:
+            self._exiting.append(run.pid)
         self._free_lanes.add(run.lane)
         if self._holder is None and self._dir is not None:  # workdir on disk (see child_main)
             shutil.rmtree(os.path.join(self._dir, f"c{run.pid}"), ignore_errors=True)
@@ -366,6 +388,7 @@ class WorkerPool:
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self._live.clear()
+        self._reap_exiting(block=True)
 
 
 def _reap(run: _Running) -> bool:
@@ -375,8 +398,17 @@ def _reap(run: _Running) -> bool:
         return True
     if pid == 0:
         return False
-    run.wait_status = status
+    run.wait_status, run.reaped = status, True
     return True
+
+
+def _verdict(run: _Running) -> dict[str, Any]:
+    """The child's verdict, once complete (empty while missing or partial)."""
+    try:
+        loaded = json.loads(bytes(run.buffers["res"]) or b"{}")
+    except ValueError:
+        return {}
+    return loaded if isinstance(loaded, dict) and "status" in loaded else {}
 
 
 def _text(run: _Running, name: str) -> str:
@@ -390,12 +422,11 @@ def _result(run: _Running, timeout: float) -> CandidateResult:
     assert run.candidate is not None
     status_word = run.wait_status
     duration = (time.monotonic() - run.started) * 1000
-    verdict: dict[str, Any] = {}
-    with contextlib.suppress(ValueError):
-        loaded = json.loads(bytes(run.buffers["res"]) or b"{}")
-        verdict = loaded if isinstance(loaded, dict) else {}
+    verdict = _verdict(run)
     exit_code: int | None = None
-    if os.WIFEXITED(status_word):
+    if not run.reaped:  # finished on its verdict; it exits with the code the verdict implies
+        exit_code = verdict_exit_code(str(verdict["status"]), int(verdict.get("exit_code", 1)))
+    elif os.WIFEXITED(status_word):
         exit_code = os.WEXITSTATUS(status_word)
     elif os.WIFSIGNALED(status_word):
         exit_code = -os.WTERMSIG(status_word)

@@ -40,7 +40,14 @@ from automock._serialize import JsonMixin, to_jsonable
 from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, EXIT_VIOLATION, UnmockedAccessError
 from automock.sandbox.candidates import Candidate
 
-__all__ = ["STATUSES", "BatchSettings", "CandidateResult", "child_main", "run_candidate"]
+__all__ = [
+    "STATUSES",
+    "BatchSettings",
+    "CandidateResult",
+    "child_main",
+    "run_candidate",
+    "verdict_exit_code",
+]
 
 STATUSES = ("passed", "failed", "error", "timeout", "memory", "violation")
 _PR_SET_PDEATHSIG = 1
@@ -83,7 +90,8 @@ class BatchSettings:
     prepared_namespace: bool = True  # share one read-only mount namespace (see mountns)
 
 
-def _verdict_code(status: str, code: int) -> int:
+def verdict_exit_code(status: str, code: int) -> int:
+    """The exit status a child reports for a verdict (124/125/126 for the limits)."""
     return {"memory": EXIT_MEMORY, "violation": EXIT_VIOLATION, "timeout": EXIT_TIMEOUT}.get(
         status, code
     )
@@ -248,7 +256,7 @@ def child_main(
         _set_pdeathsig(prctl)  # a uid change clears it; arm it again
         _scrub_environment(settings.seed)
         verdict.update(_run_deterministic(candidate, settings, task_fd))
-        code = _verdict_code(verdict["status"], int(verdict["exit_code"]))
+        code = verdict_exit_code(verdict["status"], int(verdict["exit_code"]))
     except MemoryError:
         verdict.update(status="memory", exit_code=EXIT_MEMORY, detail="MemoryError")
         code = EXIT_MEMORY
