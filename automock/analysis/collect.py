@@ -8,6 +8,9 @@ the walk, in :mod:`automock.analysis.resolve`, once every binding is known.
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import libcst as cst
@@ -41,6 +44,7 @@ class Site:
     span: cst.CSTNode
     expr: Expr
     call: CallExpr | None
+    top: int  # index of the enclosing top-level statement in ``Module.body``
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
@@ -73,14 +77,45 @@ def star_names(module: str) -> tuple[str, ...]:
     return cached
 
 
-_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+_COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
 
 
-class Collector(cst.CSTVisitor):
-    """Walks a module once; afterwards ``sites`` lists every candidate reference."""
+_SKIPPED_FIELDS = re.compile(
+    r"whitespace.*|lpar|rpar|leading_lines|lines_after_decorators|header|footer|comma"
+    r"|semicolon|trailing_whitespace|newline|equal|colon|asynchronous|operator|dot|relative"
+)
+_FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
+_IS_NODE: dict[type, bool] = {}
+
+
+def _child_fields(node_type: type[cst.CSTNode]) -> tuple[str, ...]:
+    """Fields of ``node_type`` that can hold code (not whitespace or punctuation)."""
+    names = _FIELDS.get(node_type)
+    if names is None:
+        names = tuple(
+            f.name for f in dataclasses.fields(node_type) if not _SKIPPED_FIELDS.fullmatch(f.name)
+        )
+        _FIELDS[node_type] = names
+    return names
+
+
+def _is_node(value: object) -> bool:
+    kind = type(value)
+    known = _IS_NODE.get(kind)
+    if known is None:
+        known = _IS_NODE[kind] = isinstance(value, cst.CSTNode)
+    return known
+
+
+class Collector:
+    """Walks a module once; afterwards ``sites`` lists every candidate reference.
+
+    A hand-rolled walk rather than ``CSTVisitor``: libcst's visitor rebuilds
+    every node on the way back up and visits all whitespace, which made it
+    the dominant cost. Handlers keep libcst's ``visit_X``/``leave_X`` names.
+    """
 
     def __init__(self) -> None:
-        super().__init__()
         self.module_scope = Scope("module", None)
         self.scope = self.module_scope
         self.order = 0
@@ -90,6 +125,7 @@ class Collector(cst.CSTVisitor):
         self._suppress = 0  # inside annotations, except clauses, isinstance()
         self._muted: set[int] = set()
         self._pending: dict[int, list[tuple[str, Binding]]] = {}
+        self.top = 0
 
     # -- helpers ----------------------------------------------------------
     def _next(self) -> int:
@@ -158,7 +194,8 @@ class Collector(cst.CSTVisitor):
             return
         call = self._called.get(id(node))
         call_info = call_expr(expr, call) if call is not None else None
-        self.sites.append(Site(node, call if call is not None else node, expr, call_info))
+        span = call if call is not None else node
+        self.sites.append(Site(node, span, expr, call_info, self.top))
 
     # -- imports --------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> bool:
@@ -230,18 +267,36 @@ class Collector(cst.CSTVisitor):
             declared = None if annotation is None else InstanceOf(annotation)
         self._bind(node.name.value, LOCAL if declared is None else Binding(value=declared))
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if id(node) in self._muted:
-            self._suppress += 1
-        if isinstance(node, _COMPREHENSIONS):
-            self._push("comprehension")
-        return super().on_visit(node)
+    def collect(self, module: cst.Module) -> None:
+        """Walk ``module``; ``Site.top`` is the index of the top-level statement."""
+        for index, statement in enumerate(module.body):
+            self.top = index
+            self.walk(statement)
 
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        super().on_leave(original_node)
-        if isinstance(original_node, _COMPREHENSIONS):
+    def walk(self, node: cst.CSTNode) -> None:
+        node_type = type(node)
+        muted = id(node) in self._muted
+        if muted:
+            self._suppress += 1
+        comprehension = node_type in _COMPREHENSIONS
+        if comprehension:
+            self._push("comprehension")
+        enter = _ENTER.get(node_type)
+        if enter is None or enter(self, node) is not False:
+            for name in _child_fields(node_type):
+                value = getattr(node, name)
+                if type(value) is tuple or type(value) is list:
+                    for item in value:
+                        if _is_node(item):
+                            self.walk(item)
+                elif _is_node(value):
+                    self.walk(value)
+        leave = _LEAVE.get(node_type)
+        if leave is not None:
+            leave(self, node)
+        if comprehension:
             self._pop()
-        if id(original_node) in self._muted:
+        if muted:
             self._suppress -= 1
 
     # -- bindings -----------------------------------------------------------------
@@ -364,3 +419,17 @@ def call_expr(func: Expr, node: cst.Call) -> CallExpr:
                 first_is_none = isinstance(arg.value, cst.Name) and arg.value.value == "None"
             positional += 1
     return CallExpr(func, positional, first_is_none, tuple(keywords), starred)
+
+
+def _handlers(prefix: str) -> dict[type, Callable[[Collector, cst.CSTNode], object]]:
+    table: dict[type, Callable[[Collector, cst.CSTNode], object]] = {}
+    for attr in dir(Collector):
+        if attr.startswith(prefix):
+            node_type = getattr(cst, attr[len(prefix) :], None)
+            if isinstance(node_type, type):
+                table[node_type] = getattr(Collector, attr)
+    return table
+
+
+_ENTER = _handlers("visit_")
+_LEAVE = _handlers("leave_")

@@ -1,129 +1,374 @@
-"""Cheap stages before libcst: decide whether a file can have touchpoints at all.
+"""Cheap stages before libcst: which parts of a file can hold touchpoints at all.
 
-The answer must be conservative: ``True`` whenever the libcst analysis could
-report something; ``False`` only when it certainly cannot. Stages:
+The answer must be conservative: every statement the libcst analysis could
+report from, or whose bindings could change what it reports, is selected.
+Stages, cheapest first:
 
-1. ``ast.parse`` (also the syntax check that gives good error messages);
-2. a regex over import statements: a file importing no catalog module and
-   using no catalogued builtin (``hash``) has no touchpoints;
-3. an ``ast`` walk that resolves attribute chains through the file's imports,
-   ignoring scopes (so shadowing can only make it say ``True`` more often).
+1. ``ast.parse`` -- the syntax check (good error messages) and the line
+   ranges of the top-level statements;
+2. regexes over the text find the import statements and the names they bind
+   to catalog modules/objects (``np`` -> ``numpy``); none -> no touchpoints;
+3. a regex finds every dotted chain rooted at such a name (``np.random.rand``)
+   and keeps the top-level statements where a chain can reach the catalog
+   (strings and comments count too: over-approximation is safe);
+4. closure: imports, statements that rebind a root name at module scope, and
+   statements using names assigned by selected statements (``rng = ...``).
+
+The selected statements are parsed by libcst as one smaller module with a line
+map back to the file (see :mod:`automock.analysis.scanner`).
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from functools import cache
+from bisect import bisect_right
+from collections.abc import Iterable
 
 from automock.analysis import catalog
 
-__all__ = ["check"]
+__all__ = ["Selection", "select"]
 
-_IMPORT_LINE = re.compile(
-    r"(?:^|;)[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import\b|import[ \t]+([^#\n;]*))", re.M
-)
+# A selection: merged, 1-based inclusive line ranges to analyze, or ``None``
+# when the file cannot have touchpoints.
+Selection = tuple[tuple[int, int], ...] | None
+
+# Patterns start with a literal so the regex engine can skip ahead quickly;
+# the "not preceded by a word character or dot" check is done in Python.
+_FROM = re.compile(r"from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*(\([^)]*\)|(?:[^\n;#\\]|\\\r?\n)*)")
+_IMPORT = re.compile(r"import[ \t]+((?:[^\n;#\\(]|\\\r?\n)*)")
+_GLOBAL = re.compile(r"(?<![\w.])global[ \t]+([\w, \t]+)")
+_SPACE = re.compile(r"\s+")
 
 
-@cache
-def _builtin_pattern() -> re.Pattern[str]:
-    names = "|".join(sorted(catalog.BUILTIN_NAMES)) or "(?!)"
-    return re.compile(rf"\b(?:{names})\b")
+def _bindings(source: str) -> tuple[dict[str, set[str]], list[tuple[int, int]]]:
+    """Names bound by any import in ``source`` to catalog-relevant names, and import spans."""
+    prefixes = catalog.all_prefixes()
+    bound: dict[str, set[str]] = {}
+    spans: list[tuple[int, int]] = []
 
+    def add(name: str, qualified: str) -> None:
+        if qualified in prefixes and name.isidentifier():
+            bound.setdefault(name, set()).add(qualified)
 
-def _imports_catalog(source: str) -> bool:
-    roots = catalog.ROOT_MODULES
-    for match in _IMPORT_LINE.finditer(source):
-        module, names = match.groups()
-        if module is not None:
-            if module.split(".", 1)[0] in roots:
-                return True
+    for match in _FROM.finditer(source):
+        if _glued(source, match.start()):
             continue
-        if names.rstrip().endswith("\\") or "(" in names:
-            return True
-        for part in names.split(","):
-            if part.strip().split(".", 1)[0].split(" ", 1)[0] in roots:
-                return True
-    return False
+        spans.append(match.span())
+        module, names = match.group(1), match.group(2)
+        if module.startswith(".") or not module:
+            continue
+        for part in names.strip("()").replace("\\", " ").split(","):
+            words = part.split()
+            if words == ["*"]:
+                from automock.analysis.collect import star_names
+
+                for name in star_names(module):
+                    add(name, f"{module}.{name}")
+            elif len(words) == 3 and words[1] == "as":
+                add(words[2], f"{module}.{words[0]}")
+            elif len(words) == 1:
+                add(words[0], f"{module}.{words[0]}")
+    from_spans = list(spans)
+    for match in _IMPORT.finditer(source):
+        if _glued(source, match.start()) or _inside(from_spans, match.start()):
+            continue
+        spans.append(match.span())
+        for part in match.group(1).replace("\\", " ").split(","):
+            words = part.split()
+            if len(words) == 3 and words[1] == "as":
+                add(words[2], _SPACE.sub("", words[0]))
+            elif len(words) == 1:
+                root = words[0].split(".", 1)[0]
+                add(root, root)
+    for name in catalog.BUILTIN_NAMES:
+        bound.setdefault(name, set()).add(f"builtins.{name}")
+    return bound, spans
 
 
-def check(source: str) -> bool | SyntaxError:
-    """``True`` if ``source`` may have touchpoints; a ``SyntaxError`` if it is not Python."""
+def _glued(source: str, offset: int) -> bool:
+    """True if the keyword at ``offset`` is part of a longer name or an attribute."""
+    if offset == 0:
+        return False
+    before = source[offset - 1]
+    return before == "." or before.isalnum() or before == "_"
+
+
+def _inside(spans: list[tuple[int, int]], offset: int) -> bool:
+    """``offset`` within one of the sorted, non-overlapping ``spans``."""
+    index = bisect_right(spans, (offset, float("inf"))) - 1
+    return index >= 0 and spans[index][0] <= offset < spans[index][1]
+
+
+def _relevant(qualified: str, called: bool) -> bool:
+    if catalog.lookup(qualified) is not None or qualified in catalog.RETURNS:
+        return True
+    # A bare reference to a catalog namespace may be an alias (``clock = time``).
+    return not called and qualified in catalog.all_prefixes()
+
+
+def _names_pattern(names: Iterable[str]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.])({alternatives})\b((?:[ \t]*\.[ \t]*\w+)*)([ \t]*[(\[]?)")
+
+
+def _target_names(node: ast.expr | None, out: set[str]) -> None:
+    if isinstance(node, ast.Name):
+        out.add(node.id)
+    elif isinstance(node, ast.Tuple | ast.List):
+        for element in node.elts:
+            _target_names(element, out)
+    elif isinstance(node, ast.Starred):
+        _target_names(node.value, out)
+
+
+def _module_bindings(statement: ast.stmt, out: set[str], values: set[str]) -> None:
+    """Names ``statement`` binds at module scope (``values``: bound to a computed value)."""
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        out.add(statement.name)
+        return
+    found: set[str] = set()
+    if isinstance(statement, ast.Assign):
+        for target in statement.targets:
+            _target_names(target, found)
+    elif isinstance(statement, ast.AnnAssign | ast.AugAssign):
+        _target_names(statement.target, found)
+    elif isinstance(statement, ast.Import | ast.ImportFrom):
+        for alias in statement.names:
+            found.add(alias.asname or alias.name.split(".", 1)[0])
+    elif isinstance(statement, ast.For | ast.AsyncFor):
+        _target_names(statement.target, found)
+    elif isinstance(statement, ast.With | ast.AsyncWith):
+        for item in statement.items:
+            _target_names(item.optional_vars, found)
+    elif isinstance(statement, ast.Try | ast.TryStar):
+        for handler in statement.handlers:
+            if handler.name:
+                found.add(handler.name)
+            for inner in handler.body:
+                _module_bindings(inner, out, values)
+    elif isinstance(statement, ast.Match):
+        for case in statement.cases:
+            for inner in case.body:
+                _module_bindings(inner, out, values)
+    out.update(found)
+    values.update(found)
+    for field in ("body", "orelse", "finalbody"):
+        for inner in getattr(statement, field, ()):
+            _module_bindings(inner, out, values)
+
+
+class _Layout:
+    """Units of selection and an offset -> unit map.
+
+    A unit is a top-level statement, except that a class is split into its
+    header and each statement of its body (recursively), so one method that
+    reads the clock does not drag a whole large class into the libcst parse.
+    """
+
+    def __init__(self, source: str, tree: ast.Module) -> None:
+        self.line_starts = [0]
+        self.line_starts.extend(m.end() for m in re.finditer(r"\r\n?|\n", source))
+        self.ranges: list[tuple[int, int]] = []
+        self.statements: list[ast.stmt | None] = []  # None for a class header
+        self.header_of: dict[int, int] = {}  # unit -> header unit of its class
+        self.members: dict[int, list[int]] = {}  # header unit -> its body units
+        self.class_nodes: dict[int, ast.ClassDef] = {}  # header unit -> its class
+        self.by_line: dict[int, int] = {}
+        self._add(tree.body, None)
+
+    def _add(self, body: list[ast.stmt], header: int | None) -> None:
+        for statement in body:
+            start = statement.lineno
+            decorators = getattr(statement, "decorator_list", ())
+            if decorators:
+                start = min(start, *(d.lineno for d in decorators))
+            end = statement.end_lineno or start
+            if isinstance(statement, ast.ClassDef) and _start(statement.body[0]) > statement.lineno:
+                unit = self._unit((start, _start(statement.body[0]) - 1), None, header)
+                self.members[unit] = []
+                self.class_nodes[unit] = statement
+                self._add(statement.body, unit)
+            else:
+                self._unit((start, end), statement, header)
+
+    def _unit(self, lines: tuple[int, int], statement: ast.stmt | None, header: int | None) -> int:
+        index = len(self.ranges)
+        self.ranges.append(lines)
+        self.statements.append(statement)
+        if header is not None:
+            self.header_of[index] = header
+            self.members[header].append(index)
+        for line in range(lines[0], lines[1] + 1):
+            self.by_line[line] = index  # inner units are added later and win
+        return index
+
+    def statement_at(self, offset: int) -> int | None:
+        return self.by_line.get(bisect_right(self.line_starts, offset))
+
+    def complete(self, needed: set[int]) -> set[int]:
+        """Add class headers of needed members, and whole classes whose header is needed."""
+        out = set(needed)
+        for unit in needed:
+            header = self.header_of.get(unit)
+            while header is not None:
+                out.add(header)
+                header = self.header_of.get(header)
+        stack = [u for u in out if u in self.members]
+        while stack:
+            header = stack.pop()
+            if header in needed or not any(m in out for m in self.members[header]):
+                for member in self.members[header]:
+                    if member not in out:
+                        out.add(member)
+                        if member in self.members:
+                            stack.append(member)
+        return out
+
+
+def _start(statement: ast.stmt) -> int:
+    decorators = getattr(statement, "decorator_list", ())
+    return (
+        min(statement.lineno, *(d.lineno for d in decorators)) if decorators else statement.lineno
+    )
+
+
+def select(source: str) -> Selection | SyntaxError:
+    """Line ranges of ``source`` to analyze; ``None`` if it cannot have touchpoints."""
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:
         return exc
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, deep nesting
         return SyntaxError(str(exc) or type(exc).__name__)
-    if _builtin_pattern().search(source):
-        return True
-    if not _imports_catalog(source):
-        return False
-    return _walk(tree)
-
-
-def _chain(node: ast.expr) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Call):  # Path(x).iterdir(): resolve the callee
-        return _chain(node.func)
-    if not isinstance(node, ast.Name):
+    bound, import_spans = _bindings(source)
+    layout = _Layout(source, tree)
+    candidates: set[int] = set()
+    checked: set[int] = set()
+    roots: set[str] = set()
+    in_import = sorted(import_spans)
+    for match in _names_pattern(bound).finditer(source):
+        if _inside(in_import, match.start()):
+            continue
+        root, rest, after = match.groups()
+        attrs = _SPACE.sub("", rest)
+        called = after.strip() == "("
+        if any(_relevant(q + attrs, called) for q in bound[root]):
+            index = layout.statement_at(match.start())
+            if index is not None and index not in checked:
+                checked.add(index)
+                found = _unit_roots(layout, index, bound)
+                if found:
+                    candidates.add(index)
+                    roots |= found
+    if not candidates:
         return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
+    needed = set(candidates)
+    for start, _ in import_spans:
+        index = layout.statement_at(start)
+        if index is not None:
+            needed.add(index)
+    values: set[str] = set()
+    for index, statement in enumerate(layout.statements):
+        if statement is None:
+            continue
+        names: set[str] = set()
+        assigned: set[str] = set()
+        _module_bindings(statement, names, assigned)
+        if names & roots:
+            needed.add(index)
+        if index in candidates:
+            values |= assigned
+    _close_over_uses(source, layout, needed, values, roots)
+    return _merge(layout.ranges[i] for i in sorted(layout.complete(needed)))
 
 
-def _relevant(qualified: str) -> bool:
-    return catalog.lookup(qualified) is not None or qualified in catalog.RETURNS
+def _unit_nodes(layout: _Layout, index: int) -> list[ast.AST]:
+    statement = layout.statements[index]
+    if statement is not None:
+        return [statement]
+    header = layout.class_nodes[index]  # a class header: decorators, bases, keywords
+    return [*header.decorator_list, *header.bases, *header.keywords]
 
 
-def _walk(tree: ast.Module) -> bool:
-    from automock.analysis.collect import star_names
+def _unit_roots(layout: _Layout, index: int, bound: dict[str, set[str]]) -> set[str]:
+    """Root names of the chains in a unit that can reach the catalog (text matched, code?).
 
-    bound: dict[str, set[str]] = {}
-    refs: list[ast.expr] = []
+    The regex also matches inside strings and comments; this ``ast`` check
+    keeps only real references.
+    """
+    roots: set[str] = set()
     inner: set[int] = set()
-    prefixes = catalog.all_prefixes()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute):
-            if id(node) not in inner:
-                refs.append(node)
-            inner.add(id(node.value))
-        elif isinstance(node, ast.Name):
-            if id(node) not in inner:
-                refs.append(node)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    bound.setdefault(alias.asname, set()).add(alias.name)
-                else:
-                    root = alias.name.split(".", 1)[0]
-                    bound.setdefault(root, set()).add(root)
-        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            for alias in node.names:
-                if alias.name == "*":
-                    for name in star_names(node.module):
-                        bound.setdefault(name, set()).add(f"{node.module}.{name}")
-                else:
-                    qualified = f"{node.module}.{alias.name}"
-                    bound.setdefault(alias.asname or alias.name, set()).add(qualified)
-    if not bound:
-        return False
-    for ref in refs:
-        if isinstance(ref, ast.Name):
-            # A bare reference to an imported catalog module or object may be
-            # an alias (``clock = time``): let libcst decide.
-            if any(q in prefixes for q in bound.get(ref.id, ())):
-                return True
-            continue
-        dotted = _chain(ref)
-        if dotted is None:
-            continue
-        root, _, rest = dotted.partition(".")
-        for qualified in bound.get(root, ()):
-            full = f"{qualified}.{rest}" if rest else qualified
-            if _relevant(full):
-                return True
-    return False
+    called: set[int] = set()
+    for top in _unit_nodes(layout, index):
+        for node in ast.walk(top):
+            node_type = type(node)
+            if node_type is ast.Call:
+                called.add(id(node.func))  # type: ignore[attr-defined]
+            elif node_type is ast.Attribute:
+                inner.add(id(node.value))  # type: ignore[attr-defined]
+                if id(node) not in inner:
+                    _check_chain(node, id(node) in called, bound, roots)  # type: ignore[arg-type]
+            elif node_type is ast.Name and id(node) not in inner:
+                _check_chain(node, id(node) in called, bound, roots)  # type: ignore[arg-type]
+    return roots
+
+
+def _check_chain(
+    node: ast.Attribute | ast.Name, called: bool, bound: dict[str, set[str]], roots: set[str]
+) -> None:
+    parts: list[str] = []
+    current: ast.expr = node
+    while isinstance(current, ast.Attribute):
+        parts.append(current.attr)
+        current = current.value
+    if isinstance(current, ast.Call):  # Path(x).iterdir(): the callee decides
+        current = current.func
+        parts.clear()
+        while isinstance(current, ast.Attribute):
+            parts.append(current.attr)
+            current = current.value
+        called = True
+    if not isinstance(current, ast.Name) or current.id not in bound:
+        return
+    rest = "".join(f".{p}" for p in reversed(parts))
+    if any(_relevant(q + rest, called) for q in bound[current.id]):
+        roots.add(current.id)
+
+
+def _close_over_uses(
+    source: str,
+    layout: _Layout,
+    needed: set[int],
+    values: set[str],
+    roots: set[str],
+) -> None:
+    """Add statements that use names assigned by selected ones, or rebind roots via ``global``."""
+    for match in _GLOBAL.finditer(source):
+        if set(match.group(1).replace(",", " ").split()) & (roots | values):
+            index = layout.statement_at(match.start())
+            if index is not None:
+                needed.add(index)
+    seen: set[str] = set()
+    while values - seen:
+        fresh = values - seen
+        seen |= fresh
+        pattern = re.compile(rf"(?<![\w.])(?:{'|'.join(re.escape(n) for n in sorted(fresh))})\b")
+        for match in pattern.finditer(source):
+            index = layout.statement_at(match.start())
+            if index is None or index in needed:
+                continue
+            needed.add(index)
+            statement = layout.statements[index]
+            if statement is not None:
+                _module_bindings(statement, set(), values)
+
+
+def _merge(ranges: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    merged: list[tuple[int, int]] = []
+    for start, end in ranges:
+        if merged and start <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return tuple(merged)

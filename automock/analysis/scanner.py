@@ -20,10 +20,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 import tokenize
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
-from io import BytesIO
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from io import BytesIO, StringIO
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,11 +35,15 @@ from automock.errors import InputError
 
 if TYPE_CHECKING:
     import libcst as cst
+    from libcst.metadata import CodeRange
 
 __all__ = ["parse_kinds", "read_source", "scan", "scan_file", "scan_paths", "scan_source"]
 
 _CACHE: OrderedDict[tuple[str, str], tuple[Touchpoint, ...] | str] = OrderedDict()
 _CACHE_SIZE = 4096
+# libcst recurses once per nesting level (long ``a + b + ...`` chains); the
+# analysis raises the limit for its own duration only.
+_DEEP_RECURSION = 20_000
 _NEWLINE = re.compile(r"[ \t]*(?:\\)?\r?\n[ \t]*")
 
 PathLike = str | os.PathLike[str]
@@ -94,17 +99,36 @@ def _syntax_error(path: str, exc: SyntaxError) -> str:
     return f"{where}: syntax error: {exc.msg}; fix the file or exclude it from the scan"
 
 
-def _analyze(source: str, path: str) -> tuple[Touchpoint, ...] | str:
-    """Touchpoints of one source text, or a one-line error message."""
-    verdict = prefilter.check(source)
-    if isinstance(verdict, SyntaxError):
-        return _syntax_error(path, verdict)
-    if not verdict:
+def _analyze(source: str, path: str, *, reference: bool = False) -> tuple[Touchpoint, ...] | str:
+    """Touchpoints of one source text, or a one-line error message.
+
+    By default libcst sees only the statements the pre-filter selected and
+    generates code only for statements with touchpoints to get positions.
+    ``reference=True`` parses the whole file and takes positions from libcst's
+    own ``PositionProvider``: the slow, obviously-right path the tests compare
+    the fast one against.
+    """
+    selection = prefilter.select(source)
+    if isinstance(selection, SyntaxError):
+        return _syntax_error(path, selection)
+    if selection is None:
         return ()
+    text, line_map = source, None
+    if not reference:
+        text, line_map = _excerpt(source, selection)
     import libcst as cst
 
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _DEEP_RECURSION))
     try:
-        module = cst.parse_module(source)
+        try:
+            module = cst.parse_module(text)
+        except cst.ParserSyntaxError:
+            if line_map is None:
+                raise
+            text, line_map = source, None  # excerpt quirk: fall back to the whole file
+            module = cst.parse_module(text)
+        return _touchpoints(module, text, path, line_map, reference=reference)
     except cst.ParserSyntaxError as exc:
         message = exc.message.splitlines()[0] if exc.message else "invalid syntax"
         return (
@@ -113,17 +137,109 @@ def _analyze(source: str, path: str) -> tuple[Touchpoint, ...] | str:
         )
     except RecursionError:
         return f"{path}: too deeply nested to analyze; simplify the expression or exclude the file"
-    return _touchpoints(module, path)
+    finally:
+        sys.setrecursionlimit(limit)
 
 
-def _touchpoints(module: cst.Module, path: str) -> tuple[Touchpoint, ...]:
+def _excerpt(source: str, ranges: tuple[tuple[int, int], ...]) -> tuple[str, list[int] | None]:
+    """The selected lines as one module, and the file line of each of its lines."""
+    lines = StringIO(source, newline="").readlines()
+    total = sum(end - start + 1 for start, end in ranges)
+    if total >= 0.9 * len(lines):
+        return source, None
+    parts: list[str] = []
+    line_map: list[int] = []
+    for start, end in ranges:
+        chunk = lines[start - 1 : end]
+        if chunk and not chunk[-1].endswith(("\n", "\r")):
+            chunk[-1] += "\n"
+        parts.extend(chunk)
+        line_map.extend(range(start, start + len(chunk)))
+    return "".join(parts), line_map
+
+
+def _positions(
+    module: cst.Module, source: str, statements: set[int]
+) -> Mapping[cst.CSTNode, CodeRange]:
+    """Syntactic positions of the nodes in the given top-level statements.
+
+    Same numbers as ``MetadataWrapper(module).resolve(PositionProvider)``, but
+    code generation runs only over the statements that hold touchpoints: each
+    starts at a line known from ``ast`` (its first token's line minus the
+    comment/blank lines libcst attaches in front of it). Falls back to the
+    whole-module pass if the two parsers disagree or libcst internals change.
+    """
     from libcst.metadata import MetadataWrapper, PositionProvider
+    from libcst.metadata.position_provider import PositionProvidingCodegenState
 
+    try:
+        provider = PositionProvider()
+        starts = _statement_starts(module, source)
+        if starts is None:
+            state = PositionProvidingCodegenState(
+                default_indent=module.default_indent,
+                default_newline=module.default_newline,
+                provider=provider,
+            )
+            module._codegen(state)
+        else:
+            for index in sorted(statements):
+                state = PositionProvidingCodegenState(
+                    default_indent=module.default_indent,
+                    default_newline=module.default_newline,
+                    provider=provider,
+                )
+                state.line = starts[index]
+                module.body[index]._codegen(state)
+        return provider._computed  # type: ignore[return-value]
+    except (AttributeError, TypeError):  # pragma: no cover - libcst internals changed
+        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+
+def _statement_starts(module: cst.Module, source: str) -> list[int] | None:
+    """The line where libcst's code for each top-level statement begins."""
+    import ast
+
+    import libcst as cst
+
+    try:
+        body = ast.parse(source).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    starts: list[int] = []
+    position = 0
+    for statement in module.body:
+        if position >= len(body):
+            return None
+        node = body[position]
+        first = node.lineno
+        if isinstance(statement, cst.SimpleStatementLine):
+            position += len(statement.body)
+        else:
+            position += 1
+            decorators = getattr(node, "decorator_list", ())
+            if decorators:
+                first = min(first, *(d.lineno for d in decorators))
+        lead = len(statement.leading_lines)
+        if isinstance(statement, cst.FunctionDef | cst.ClassDef) and statement.decorators:
+            lead += len(statement.decorators[0].leading_lines)
+        starts.append(first - lead)
+    return starts if position == len(body) else None
+
+
+def _touchpoints(
+    module: cst.Module,
+    source: str,
+    path: str,
+    line_map: list[int] | None,
+    *,
+    reference: bool = False,
+) -> tuple[Touchpoint, ...]:
     from automock.analysis.collect import Collector
     from automock.analysis.resolve import is_pure_call, value_of
 
     collector = Collector()
-    module.visit(collector)
+    collector.collect(module)
     found = []
     for site in collector.sites:
         value = value_of(site.expr)
@@ -138,7 +254,16 @@ def _touchpoints(module: cst.Module, path: str) -> tuple[Touchpoint, ...]:
         found.append((site, value.name, api))
     if not found:
         return ()
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    if reference:
+        from libcst.metadata import MetadataWrapper, PositionProvider
+
+        positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    else:
+        positions = _positions(module, source, {site.top for site, _, _ in found})
+
+    def line(number: int) -> int:
+        return number if line_map is None else line_map[number - 1]
+
     out = []
     for site, name, api in found:
         span = positions[site.span]
@@ -146,9 +271,9 @@ def _touchpoints(module: cst.Module, path: str) -> tuple[Touchpoint, ...]:
         out.append(
             Touchpoint(
                 path=path,
-                line=span.start.line,
+                line=line(span.start.line),
                 col=span.start.column,
-                end_line=span.end.line,
+                end_line=line(span.end.line),
                 end_col=span.end.column,
                 kind=api.kind,
                 api=name,
