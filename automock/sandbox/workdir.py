@@ -15,6 +15,7 @@ files are copied, and :attr:`Workdir.note` says so.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Workdir", "make_workdir"]
+__all__ = ["Workdir", "make_workdir", "sweep_stale_workdirs"]
 
 IGNORED = (
     ".git",
@@ -116,10 +117,40 @@ def _ignore(root: Path) -> Callable[[str, list[str]], set[str]]:
     return ignore
 
 
+_STALE = re.compile(r"^automock-run-(\d+)-")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_stale_workdirs(base: str | None = None) -> list[Path]:
+    """Remove workdirs left by an ``automock run`` that was killed (its pid is in the name)."""
+    removed: list[Path] = []
+    root = Path(base or tempfile.gettempdir())
+    try:
+        entries = list(root.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _STALE.match(entry.name)
+        if match and not _alive(int(match.group(1))) and entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+    return removed
+
+
 def make_workdir(script: str | os.PathLike[str], *, copy_tree: bool = True) -> Workdir:
     """Copy ``script``'s directory (bounded) into a fresh temp dir."""
     source = Path(script).resolve()
-    root = Path(tempfile.mkdtemp(prefix="automock-run-")).resolve()
+    sweep_stale_workdirs()
+    root = Path(tempfile.mkdtemp(prefix=f"automock-run-{os.getpid()}-")).resolve()
     os.chmod(root, 0o755)
     for sub in ("home", "tmp"):
         (root / sub).mkdir()
