@@ -264,3 +264,52 @@ def test_disk_full_plan_write_keeps_old_plan(tmp_path: Path) -> None:
     assert outcome["unchanged"] is True, outcome
     assert outcome["reloaded_seed"] == 7, outcome
     assert outcome["leftovers"] == [], outcome
+
+
+@pytest.mark.slow
+def test_run_parent_killed_leaves_no_child_and_next_run_sweeps(tmp_path: Path) -> None:
+    """``automock run`` SIGKILLed mid-run: the sandboxed program dies with it, and the workdir it
+    could not remove is swept by the next ``automock run``."""
+    marker = "amkr" + secrets.token_hex(5)
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    env = {**os.environ, "TMPDIR": str(tmpdir), "PYTHONPATH": str(REPO)}
+    slow = tmp_path / "slow.py"
+    slow.write_text(
+        f"import ctypes, select; ctypes.CDLL(None).prctl(15, {marker!r}.encode(), 0, 0, 0)\n"
+        "select.select([], [], [], 600)\n"
+    )
+    quick = tmp_path / "quick.py"
+    quick.write_text("print('hi')\n")
+    run = subprocess.Popen(
+        [sys.executable, "-m", "automock", "run", str(slow), "--timeout", "120"],
+        cwd=tmp_path,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert _wait_for(lambda: _live_with(marker), 30), "the run never started"
+        workdirs = list(tmpdir.glob("automock-run-*"))
+        assert workdirs, list(tmpdir.iterdir())
+        os.kill(run.pid, signal.SIGKILL)
+        run.wait(10)
+        assert _wait_for(lambda: not _live_with(marker), 5), _live_with(marker)
+        nxt = subprocess.run(
+            [sys.executable, "-m", "automock", "run", str(quick)],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert nxt.returncode == 0, nxt.stderr[-2000:]
+        assert not any(d.exists() for d in workdirs), list(tmpdir.iterdir())
+        assert not list(tmpdir.glob("automock-run-*")), list(tmpdir.iterdir())
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(run.pid, signal.SIGKILL)
+        for pid in _live_with(marker):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
