@@ -1,13 +1,10 @@
 """Infer the shape of HTTP responses from how the code uses them.
 
-A small abstract interpreter over :mod:`ast`: each HTTP call site yields a
-symbolic response; following it through ``r.json()``, subscripts, ``.get``,
-iteration, comprehensions, simple assignments, ``return`` (so callers of
-``def fetch(): return r.json()`` see the same value), function arguments and
-``asyncio.gather`` records every access path (``json.current.temp``,
-``json.items[].name``, ``status_code``). The paths become a JSON body with
-plausible values (:mod:`automock.drafting.values`); every invented leaf is
-listed as a JSON pointer in ``guessed``.
+:mod:`automock.drafting.flow` follows each response through the module and
+records every access path (``json.current.temp``, ``json.items.index.name``,
+``attr:status_code``). Here the paths become a JSON body with plausible values
+(:mod:`automock.drafting.values`); every invented leaf is listed as a JSON
+pointer in ``guessed``.
 
 Heuristics, usually right, a reasonable mistake if not: a string subscript
 means an object, an int subscript or iteration means a list (drafted with two
@@ -16,29 +13,16 @@ elements), a ``:.1f`` format or arithmetic means a number.
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from automock.drafting._source import Module, parse_module
-from automock.drafting.urls import HTTP_METHODS, method_of, url_pattern
+from automock.drafting.flow import ResponseFlow
+from automock.drafting.urls import method_of, url_pattern
 from automock.drafting.values import plausible
 
 __all__ = ["HttpShape", "infer_http", "infer_shapes"]
-
-HTTP_MODULES = ("requests", "httpx", "urllib.request", "urllib3", "aiohttp")
-CLIENT_TYPES = (
-    "requests.Session",
-    "requests.session",
-    "httpx.Client",
-    "httpx.AsyncClient",
-    "aiohttp.ClientSession",
-    "urllib3.PoolManager",
-)
-CLIENT_NAMES = ("client", "session", "http", "sess", "api", "conn")
-_CALL_NAMES = (*HTTP_METHODS, "request", "stream", "urlopen")
-_PASSES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,423 +55,45 @@ class HttpShape:
         return data
 
 
-@dataclass(frozen=True, slots=True)
-class _Ref:
-    site: int
-    path: tuple[str, ...] = ()
-    wrap: int = 0  # >0: a Python list whose elements are this value
-
-    def child(self, segment: str) -> _Ref:
-        return _Ref(self.site, (*self.path, segment))
-
-
-_CLIENT = object()
-
-
-class _Interpreter:
-    def __init__(self, module: Module, touch_lines: Iterable[int]) -> None:
-        self.module = module
-        self.touch_lines = set(touch_lines)
-        self.aliases = _import_aliases(module.tree)
-        self.sites: dict[tuple[int, int], int] = {}
-        self.calls: list[ast.Call] = []
-        self.paths: dict[int, dict[tuple[str, ...], None]] = {}
-        self.hints: dict[tuple[int, tuple[str, ...]], str] = {}
-        self.returns: dict[str, Any] = {}
-        self.params: dict[tuple[str, str], Any] = {}
-
-    # -- driver -----------------------------------------------------------------
-    def run(self) -> None:
-        for _ in range(_PASSES):
-            self.block(self.module.tree.body, {})
-            for name, func in self.module.functions.items():
-                env: dict[str, Any] = {}
-                for arg in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs):
-                    if arg.annotation is not None and self.qualname(arg.annotation) in CLIENT_TYPES:
-                        env[arg.arg] = _CLIENT
-                    if (name, arg.arg) in self.params:
-                        env[arg.arg] = self.params[(name, arg.arg)]
-                self.block(func.body, env)
-
-    # -- names ------------------------------------------------------------------
-    def qualname(self, node: ast.expr) -> str:
-        if isinstance(node, ast.Name):
-            return self.aliases.get(node.id, node.id)
-        if isinstance(node, ast.Attribute):
-            return f"{self.qualname(node.value)}.{node.attr}"
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return node.value
-        return ""
-
-    def is_http_call(self, call: ast.Call, env: dict[str, Any]) -> bool:
-        func = call.func
-        if isinstance(func, ast.Name):
-            qual = self.aliases.get(func.id, "")
-            return (
-                qual.rpartition(".")[0] in HTTP_MODULES and qual.rpartition(".")[2] in _CALL_NAMES
+def _shapes(flow: ResponseFlow) -> list[HttpShape]:
+    out = []
+    for key, site in sorted(flow.sites.items()):
+        call = flow.calls[site]
+        paths = list(flow.paths[site])
+        pattern = url_pattern(flow.module, call)
+        guessed: list[str] = ["/url"] if pattern.guessed else []
+        headers: dict[str, str] = {}
+        header_keys = [
+            p[1][4:]
+            for p in paths
+            if len(p) > 1 and p[0] == "attr:headers" and p[1].startswith("key:")
+        ]
+        for name in header_keys:
+            headers[name] = str(plausible(name))
+            guessed.append(f"/headers/{_escape(name)}")
+        json_paths = [p[1:] for p in paths if p[:1] == ("json",)]
+        text = None
+        body: Any = None
+        if json_paths:
+            tree = _build_tree(json_paths)
+            body = _render(tree, (), site, flow.hints, "/json", guessed, "", 0)
+        elif any(p[:1] == ("attr:text",) or p[:1] == ("attr:content",) for p in paths):
+            text = "example response text"
+            guessed.append("/text")
+        out.append(
+            HttpShape(
+                line=key[0],
+                col=key[1],
+                method=method_of(call),
+                url=pattern.url,
+                match=pattern.match,
+                headers=headers,
+                json=body,
+                text=text,
+                guessed=tuple(guessed),
             )
-        if not isinstance(func, ast.Attribute) or func.attr not in _CALL_NAMES:
-            return False
-        base = func.value
-        if self.qualname(base) in HTTP_MODULES:
-            return True
-        value = self.eval(base, env) if not isinstance(base, ast.Call) else None
-        if value is _CLIENT:
-            return True
-        if isinstance(value, _Ref):
-            return False
-        if call.lineno in self.touch_lines and call.args:
-            return True
-        name = (
-            base.id
-            if isinstance(base, ast.Name)
-            else base.attr
-            if isinstance(base, ast.Attribute)
-            else ""
         )
-        return name.lower().strip("_") in CLIENT_NAMES and bool(call.args)
-
-    def site(self, call: ast.Call) -> int:
-        key = (call.lineno, call.col_offset)
-        if key not in self.sites:
-            self.sites[key] = len(self.calls)
-            self.calls.append(call)
-            self.paths[self.sites[key]] = {}
-        return self.sites[key]
-
-    def note(self, ref: _Ref, hint: str | None = None) -> None:
-        if ref.wrap == 0:
-            self.paths[ref.site][ref.path] = None
-            key = (ref.site, ref.path)
-            if hint is not None and self.hints.get(key, "number") == "number":
-                self.hints[key] = hint
-
-    # -- statements -------------------------------------------------------------
-    def block(self, body: list[ast.stmt], env: dict[str, Any]) -> None:
-        for stmt in body:
-            self.stmt(stmt, env)
-
-    def stmt(self, stmt: ast.stmt, env: dict[str, Any]) -> None:
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            return
-        if isinstance(stmt, ast.Assign):
-            value = self.eval(stmt.value, env)
-            for target in stmt.targets:
-                self.bind(target, value, env)
-        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-            self.bind(stmt.target, self.eval(stmt.value, env), env)
-        elif isinstance(stmt, ast.AugAssign):
-            value = self.eval(stmt.value, env)
-            if isinstance(value, _Ref):
-                self.note(value, "number")
-        elif isinstance(stmt, ast.Expr):
-            self.eval(stmt.value, env)
-        elif isinstance(stmt, ast.Return) and stmt.value is not None:
-            value = self.eval(stmt.value, env)
-            func = self.module.enclosing_function(stmt)
-            if func is not None and value is not None:
-                self.returns.setdefault(func.name, value)
-        elif isinstance(stmt, ast.For | ast.AsyncFor):
-            self.bind(stmt.target, self.iterate(stmt.iter, env), env)
-            self.block(stmt.body, env)
-            self.block(stmt.orelse, env)
-        elif isinstance(stmt, ast.While | ast.If):
-            self.eval(stmt.test, env)
-            self.block(stmt.body, env)
-            self.block(stmt.orelse, env)
-        elif isinstance(stmt, ast.With | ast.AsyncWith):
-            for item in stmt.items:
-                value = self.eval(item.context_expr, env)
-                if item.optional_vars is not None:
-                    self.bind(item.optional_vars, value, env)
-            self.block(stmt.body, env)
-        elif isinstance(stmt, ast.Try):
-            self.block(stmt.body, env)
-            for handler in stmt.handlers:
-                self.block(handler.body, env)
-            self.block(stmt.orelse, env)
-            self.block(stmt.finalbody, env)
-
-    def bind(self, target: ast.expr, value: Any, env: dict[str, Any]) -> None:
-        if isinstance(target, ast.Name):
-            if value is None:
-                env.pop(target.id, None)
-            else:
-                env[target.id] = value
-        elif isinstance(target, ast.Tuple | ast.List) and isinstance(value, tuple):
-            for sub, item in zip(target.elts, value, strict=False):
-                self.bind(sub, item, env)
-
-    def iterate(self, node: ast.expr, env: dict[str, Any]) -> Any:
-        """The value of one element when iterating over ``node``."""
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
-            if node.func.id == "enumerate":
-                return (None, self.iterate(node.args[0], env))
-            if node.func.id in ("sorted", "reversed", "list", "tuple"):
-                return self.iterate(node.args[0], env)
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("items", "values", "keys")
-        ):
-            base = self.eval(node.func.value, env)
-            if isinstance(base, _Ref):
-                self.note(base, "dict")
-                child = base.child("key:*")
-                if node.func.attr == "items":
-                    return (None, child)
-                return child if node.func.attr == "values" else None
-            return None
-        value = self.eval(node, env)
-        if isinstance(value, _Ref):
-            if value.wrap:
-                return _Ref(value.site, value.path, value.wrap - 1)
-            self.note(value, "list")
-            return value.child("index")
-        return None
-
-    # -- expressions ------------------------------------------------------------
-    def eval(self, node: ast.expr, env: dict[str, Any]) -> Any:
-        if isinstance(node, ast.Name):
-            return env.get(node.id)
-        if isinstance(node, ast.Await):
-            return self.eval(node.value, env)
-        if isinstance(node, ast.Call):
-            return self.call(node, env)
-        if isinstance(node, ast.Subscript):
-            base = self.eval(node.value, env)
-            self.eval(node.slice, env)
-            if not isinstance(base, _Ref):
-                return None
-            if base.wrap:
-                return _Ref(base.site, base.path, base.wrap - 1)
-            key = node.slice
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                ref = base.child(f"key:{key.value}")
-            elif isinstance(key, ast.Slice):
-                self.note(base, "list")
-                return base
-            else:
-                ref = base.child("index")
-            self.note(ref)
-            return ref
-        if isinstance(node, ast.Attribute):
-            base = self.eval(node.value, env)
-            if isinstance(base, _Ref) and base.path == () and not base.wrap:
-                ref = base.child(f"attr:{node.attr}")
-                self.note(ref)
-                return ref
-            return None
-        if isinstance(node, ast.JoinedStr):
-            for part in node.values:
-                if isinstance(part, ast.FormattedValue):
-                    value = self.eval(part.value, env)
-                    spec = ast.unparse(part.format_spec) if part.format_spec else ""
-                    if isinstance(value, _Ref) and spec:
-                        kind = spec.rstrip("'\"")[-1:]
-                        self.note(
-                            value,
-                            "float" if kind in "fFeEg%" else "int" if kind in "dxob" else None,
-                        )
-            return None
-        if isinstance(node, ast.BinOp):
-            left, right = self.eval(node.left, env), self.eval(node.right, env)
-            for side, other in ((left, node.right), (right, node.left)):
-                if isinstance(side, _Ref) and not (
-                    isinstance(other, ast.Constant) and isinstance(other.value, str)
-                ):
-                    self.note(side, "number")
-            return None
-        if isinstance(node, ast.Compare):
-            values = [self.eval(n, env) for n in (node.left, *node.comparators)]
-            consts = [
-                n.value for n in (node.left, *node.comparators) if isinstance(n, ast.Constant)
-            ]
-            for value in values:
-                if isinstance(value, _Ref) and consts:
-                    c = consts[0]
-                    hint = (
-                        "bool"
-                        if isinstance(c, bool)
-                        else "float"
-                        if isinstance(c, float)
-                        else "int"
-                        if isinstance(c, int)
-                        else "str"
-                        if isinstance(c, str)
-                        else None
-                    )
-                    self.note(value, hint)
-            return None
-        if isinstance(node, ast.BoolOp | ast.IfExp):
-            found = [
-                self.eval(n, env) for n in ast.iter_child_nodes(node) if isinstance(n, ast.expr)
-            ]
-            return next((v for v in found if isinstance(v, _Ref)), None)
-        if isinstance(node, ast.ListComp | ast.GeneratorExp | ast.SetComp):
-            inner = dict(env)
-            for gen in node.generators:
-                self.bind(gen.target, self.iterate(gen.iter, inner), inner)
-                for cond in gen.ifs:
-                    self.eval(cond, inner)
-            elt = self.eval(node.elt, inner)
-            return _Ref(elt.site, elt.path, elt.wrap + 1) if isinstance(elt, _Ref) else None
-        if isinstance(node, ast.DictComp):
-            inner = dict(env)
-            for gen in node.generators:
-                self.bind(gen.target, self.iterate(gen.iter, inner), inner)
-            self.eval(node.key, inner)
-            self.eval(node.value, inner)
-            return None
-        if isinstance(node, ast.Starred):
-            return self.eval(node.value, env)
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.expr):
-                self.eval(child, env)
-        return None
-
-    def call(self, node: ast.Call, env: dict[str, Any]) -> Any:
-        func = node.func
-        args = [self.eval(a, env) for a in node.args]
-        kwargs = {kw.arg: self.eval(kw.value, env) for kw in node.keywords}
-        if self.is_http_call(node, env):
-            return _Ref(self.site(node))
-        qual = self.qualname(func)
-        if qual in CLIENT_TYPES:
-            return _CLIENT
-        if isinstance(func, ast.Attribute):
-            base = self.eval(func.value, env)
-            if isinstance(base, _Ref) and not base.wrap:
-                return self.method(base, func.attr, node, env)
-        if (
-            qual in ("json.loads", "orjson.loads", "ujson.loads")
-            and args
-            and isinstance(args[0], _Ref)
-        ):
-            return _Ref(args[0].site, ("json",))
-        if qual in ("asyncio.gather",):
-            found = next((a for a in args if isinstance(a, _Ref)), None)
-            if found is not None:
-                return (
-                    found
-                    if any(isinstance(a, ast.Starred) for a in node.args)
-                    else _Ref(found.site, found.path, found.wrap + 1)
-                )
-        if isinstance(func, ast.Name):
-            name = func.id
-            if name in ("sorted", "min", "max", "filter") and args:
-                self._bind_key_function(node, env)
-            if name in ("sorted", "list", "reversed", "tuple") and args:
-                return args[0]
-            if name in ("min", "max", "next") and len(node.args) == 1 and isinstance(args[0], _Ref):
-                return self.iterate(node.args[0], env)
-            if name in ("len",) and isinstance(args[0] if args else None, _Ref):
-                self.note(args[0], "list")
-            if name in ("sum", "min", "max", "round", "abs", "float", "int") and args:
-                value = args[0]
-                if isinstance(value, _Ref):
-                    hint = {"int": "int", "float": "float"}.get(name, "number")
-                    self.note(_Ref(value.site, value.path), hint)
-            if name in self.module.functions:
-                target = self.module.functions[name]
-                params = [a.arg for a in (*target.args.posonlyargs, *target.args.args)]
-                for param, value in zip(params, args, strict=False):
-                    if isinstance(value, _Ref | type(_CLIENT)) and value is not None:
-                        self.params.setdefault((name, param), value)
-                for key, value in kwargs.items():
-                    if key is not None and isinstance(value, _Ref):
-                        self.params.setdefault((name, key), value)
-                return self.returns.get(name)
-        return None
-
-    def _bind_key_function(self, node: ast.Call, env: dict[str, Any]) -> None:
-        """``sorted(xs, key=lambda x: x["k"])``: the lambda's parameter is an element of ``xs``."""
-        lambdas = [kw.value for kw in node.keywords if kw.arg == "key"]
-        if isinstance(node.func, ast.Name) and node.func.id == "filter" and node.args:
-            lambdas, source = [node.args[0]], node.args[1:]
-        else:
-            source = node.args[:1]
-        for fn in lambdas:
-            if isinstance(fn, ast.Lambda) and fn.args.args and source:
-                inner = dict(env)
-                inner[fn.args.args[0].arg] = self.iterate(source[0], env)
-                self.eval(fn.body, inner)
-
-    def method(self, base: _Ref, name: str, node: ast.Call, env: dict[str, Any]) -> Any:
-        if base.path == ():
-            if name == "json":
-                ref = base.child("json")
-                self.note(ref)
-                return ref
-            if name in ("text", "read"):
-                ref = base.child("attr:text")
-                self.note(ref)
-                return ref
-            return None
-        if name == "get" and node.args:
-            key = node.args[0]
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                ref = base.child(f"key:{key.value}")
-                hint = None
-                if len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
-                    default = node.args[1].value
-                    hint = (
-                        "bool"
-                        if isinstance(default, bool)
-                        else "float"
-                        if isinstance(default, float)
-                        else "int"
-                        if isinstance(default, int)
-                        else "str"
-                        if isinstance(default, str)
-                        else None
-                    )
-                self.note(ref, hint)
-                return ref
-        if name in ("items", "keys", "values"):
-            self.note(base, "dict")
-        return None
-
-    # -- output -----------------------------------------------------------------
-    def shapes(self) -> list[HttpShape]:
-        out = []
-        for key, site in sorted(self.sites.items()):
-            call = self.calls[site]
-            paths = list(self.paths[site])
-            pattern = url_pattern(self.module, call)
-            guessed: list[str] = ["/url"] if pattern.guessed else []
-            headers: dict[str, str] = {}
-            header_keys = [
-                p[1][4:]
-                for p in paths
-                if len(p) > 1 and p[0] == "attr:headers" and p[1].startswith("key:")
-            ]
-            for name in header_keys:
-                headers[name] = str(plausible(name))
-                guessed.append(f"/headers/{_escape(name)}")
-            json_paths = [p[1:] for p in paths if p[:1] == ("json",)]
-            text = None
-            body: Any = None
-            if json_paths:
-                tree = _build_tree(json_paths)
-                body = _render(tree, (), site, self.hints, "/json", guessed, "", 0)
-            elif any(p[:1] == ("attr:text",) or p[:1] == ("attr:content",) for p in paths):
-                text = "example response text"
-                guessed.append("/text")
-            out.append(
-                HttpShape(
-                    line=key[0],
-                    col=key[1],
-                    method=method_of(call),
-                    url=pattern.url,
-                    match=pattern.match,
-                    headers=headers,
-                    json=body,
-                    text=text,
-                    guessed=tuple(guessed),
-                )
-            )
-        return out
+    return out
 
 
 def _escape(token: str) -> str:
@@ -551,27 +157,11 @@ def _render(
     return value
 
 
-def _import_aliases(tree: ast.Module) -> dict[str, str]:
-    aliases: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    aliases[alias.asname] = alias.name
-                else:
-                    top = alias.name.split(".")[0]
-                    aliases[top] = top
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            for alias in node.names:
-                aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-    return aliases
-
-
 def infer_http(module: Module, touch_lines: Iterable[int] = ()) -> list[HttpShape]:
     """Every HTTP call site of ``module`` with a drafted response, in source order."""
-    interpreter = _Interpreter(module, touch_lines)
+    interpreter = ResponseFlow(module, touch_lines)
     interpreter.run()
-    return interpreter.shapes()
+    return _shapes(interpreter)
 
 
 def infer_shapes(source: str, touch_lines: Iterable[int] = ()) -> list[HttpShape]:
