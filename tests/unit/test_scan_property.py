@@ -1,0 +1,138 @@
+"""Hypothesis: on generated programs the fast scanner agrees with the reference path.
+
+The fast path (statement pre-selection, partial libcst parse, positions for
+touched statements only) must give exactly what a whole-file libcst parse
+with libcst's own ``PositionProvider`` gives; scanning must be stable and
+every reported range must hold the reported symbol.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from automock.analysis import scanner
+from automock.analysis.scanner import scan_source
+
+IMPORTS = [
+    "import time",
+    "import time as t",
+    "from time import time",
+    "from datetime import datetime as DT",
+    "import datetime",
+    "from random import *",
+    "import random",
+    "import numpy as np",
+    "import os",
+    "from os import environ",
+    "import requests",
+    "from pathlib import Path",
+    "import uuid, secrets",
+    "from . import helpers",
+]
+USES = [
+    "t.time()",
+    "time.time()",
+    "time()",
+    "DT.now()",
+    "datetime.datetime.now(tz=None)",
+    "shuffle(items)",
+    "random.random()",
+    "random.Random(42)",
+    "np.random.default_rng()",
+    "np.random.default_rng(3).random()",
+    "os.environ.get('X')",
+    "environ['HOME']",
+    "requests.get(url)",
+    "Path('.').iterdir()",
+    "'time.time()'",
+    "# time.time()",
+    "datetime.datetime(2020, 1, 1)",
+    "clock = time",
+    "clock()",
+    "rng = np.random.default_rng()",
+    "rng.random()",
+    "s = requests.Session()",
+    "s.get(url)",
+    "hash(key)",
+    "uuid.uuid4()",
+    "secrets.token_hex(4)",
+    "os.path.join('a', 'b')",
+    "value = (os\n        .getpid())",
+    "x = 1; y = time.monotonic()",
+]
+SHADOWS = ["def time():\n    return 0", "time = None", "random = Dice()", "np = None", "DT = str"]
+
+
+@st.composite
+def programs(draw: st.DrawFn) -> str:
+    lines = draw(st.lists(st.sampled_from(IMPORTS), min_size=2, max_size=7))
+    for _ in range(draw(st.integers(1, 5))):
+        body = draw(st.lists(st.sampled_from(USES + SHADOWS), min_size=1, max_size=4))
+        wrapper = draw(st.sampled_from(["top", "def", "class", "if", "decorated"]))
+        if wrapper == "top":
+            lines.extend(body)
+            continue
+        header = {
+            "def": ["def f(items, url, key):"],
+            "class": ["class C:", "    '''doc'''", "    def m(self, items, url, key):"],
+            "if": ["if __name__ == '__main__':"],
+            "decorated": ["# a comment", "@decorate", "", "def g():"],
+        }[wrapper]
+        indent = "        " if wrapper == "class" else "    "
+        lines.extend(header)
+        for statement in body:
+            lines.extend(indent + part for part in statement.split("\n"))
+        lines.append(indent + "pass")
+        if draw(st.booleans()):
+            lines.append(indent + "# trailing comment in the block")
+    newline = draw(st.sampled_from(["\n", "\r\n"]))
+    return newline.join(lines) + draw(st.sampled_from(["", newline]))
+
+
+def _tuples(result: object) -> object:
+    return result if isinstance(result, str) else [t.to_dict() for t in result]  # type: ignore[attr-defined]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs())
+def test_fast_path_equals_reference(source: str) -> None:
+    fast = scanner._analyze(source, "gen.py")
+    reference = scanner._analyze(source, "gen.py", reference=True)
+    assert _tuples(fast) == _tuples(reference)
+
+
+@settings(max_examples=60, deadline=None)
+@given(programs())
+def test_scan_is_stable_and_ranges_hold_the_symbol(source: str) -> None:
+    first = scan_source(source)
+    scanner._CACHE.clear()
+    assert scan_source(source) == first
+    assert first.error is None
+    lines = re.split(r"\r\n|\n", source)
+    for tp in first.touchpoints:
+        assert 1 <= tp.line <= tp.end_line <= len(lines)
+        segment = "\n".join(lines[tp.line - 1 : tp.end_line])
+        start = tp.col
+        end = len(segment) - len(lines[tp.end_line - 1]) + tp.end_col
+        text = re.sub(r"\s*\n\s*", "", segment[start:end])
+        assert text.startswith(tp.symbol), (text, tp.symbol)
+
+
+@settings(max_examples=60, deadline=None)
+@given(programs())
+def test_statement_positions_equal_libcst_position_provider(source: str) -> None:
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    module = cst.parse_module(source)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    chosen = set(range(0, len(module.body), 2))  # every other statement
+    got = scanner._positions(module, source, chosen)
+    assert got, "no positions computed"
+    for index in chosen:
+        statement = module.body[index]
+        assert got[statement] == expected[statement]
+    assert all(expected[node] == position for node, position in got.items())
