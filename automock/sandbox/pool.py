@@ -215,14 +215,16 @@ class WorkerPool:
                     slot, cand = pending.pop()
                     spare = self._spares.pop(0) if self._spares else self._fork()
                     self._dispatch(sel, spare, slot, cand)
-                # children for the next candidates (in this call or the next) get
-                # isolated while these run
-                while len(self._spares) < self._spare_count:
-                    self._spares.append(self._fork())
                 for done in self._step(sel):
                     results[done.slot] = res = self._finish(sel, done)
                     if on_result is not None:
                         on_result(res)
+                # children for the next candidates (in this call or the next) get
+                # isolated while these run; one fork per turn keeps results flowing
+                if len(self._spares) < self._spare_count:
+                    self._spares.append(self._fork())
+            while len(self._spares) < self._spare_count:
+                self._spares.append(self._fork())
         finally:
             self._kill_all(sel, spares=False)
             sel.close()
@@ -388,7 +390,7 @@ class WorkerPool:
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self._live.clear()
-        self._reap_exiting(block=True)
+        self._reap_exiting(block=spares)  # at the pool's end (spares too), wait for every exit
 
 
 def _reap(run: _Running) -> bool:

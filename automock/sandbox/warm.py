@@ -10,6 +10,7 @@ moves every object out of the collector's reach so children do not dirty
 
 from __future__ import annotations
 
+import functools
 import gc
 import importlib
 import importlib.util
@@ -37,6 +38,7 @@ _NEVER_PRELOAD = frozenset(
 )
 
 
+@functools.cache
 def _installed_roots() -> tuple[str, ...]:
     paths = sysconfig.get_paths()
     keys = ("stdlib", "platstdlib", "purelib", "platlib")
