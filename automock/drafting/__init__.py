@@ -34,8 +34,11 @@ def display_path(path: str | os.PathLike[str]) -> str:
 
 def read_source(source_path_or_text: str | os.PathLike[str]) -> tuple[str, str | None]:
     """``(source text, display path or None)``: a path is read, anything else is source."""
-    is_path = isinstance(source_path_or_text, os.PathLike) or (
-        "\n" not in source_path_or_text and source_path_or_text.endswith(".py")
+    text = source_path_or_text
+    is_path = isinstance(text, os.PathLike) or (
+        "\n" not in text
+        and text.endswith(".py")
+        and (Path(text).is_file() or not any(c in text for c in " ()=:;\t"))
     )
     if not is_path:
         return str(source_path_or_text), None

@@ -254,3 +254,10 @@ def test_cli_llm_without_a_key_warns_and_writes_the_offline_plan(
         err.startswith("automock: warning: ANTHROPIC_API_KEY is not set") and err.count("\n") == 1
     )
     assert json.loads(Path("fixtures/prog.automock.json").read_text())["drafter"] == "rules"
+
+
+def test_a_path_is_read_and_one_line_source_is_not_mistaken_for_one() -> None:
+    with pytest.raises(InputError, match="no such file"):
+        draft("missing_program.py")
+    plan = draft("import time; print(time.time(), 'x.py')")
+    assert [e.api for e in plan.entries] == ["time.time"]
