@@ -259,5 +259,5 @@ def test_cli_llm_without_a_key_warns_and_writes_the_offline_plan(
 def test_a_path_is_read_and_one_line_source_is_not_mistaken_for_one() -> None:
     with pytest.raises(InputError, match="no such file"):
         draft("missing_program.py")
-    plan = draft("import time; print(time.time(), 'x.py')")
+    plan = draft("import time; t = time.time()  # see x.py")
     assert [e.api for e in plan.entries] == ["time.time"]
