@@ -142,8 +142,12 @@ def main(argv: list[str] | None = None) -> int:
         "python_c": base,
         "p50_speedup": base["p50_ms"] / pool["p50_ms"],
         "rate_speedup": pool["per_s"] / base["per_s"],
-        "targets_met": min(pool["p50_ms"], pool["sequential_p50_ms"]) <= TARGET_P50_MS
-        and pool["per_s"] >= TARGET_RATE,
+        "p50_target_met": {
+            "saturated": pool["p50_ms"] <= TARGET_P50_MS,
+            "one_at_a_time": pool["sequential_p50_ms"] <= TARGET_P50_MS,
+            "spare_ready": pool["ready_p50_ms"] <= TARGET_P50_MS,
+        },
+        "rate_target_met": pool["per_s"] >= TARGET_RATE,
     }
     if args.json:
         print(json.dumps(report, indent=2))
@@ -171,10 +175,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{report['rate_speedup']:.1f}x more candidates/s"
     )
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    print(
-        f"targets (p50 <= {TARGET_P50_MS:g} ms, >= {TARGET_RATE:g}/s): "
-        f"{'met' if report['targets_met'] else 'NOT met'}"
-    )
+    met = ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in report["p50_target_met"].items())
+    print(f"target p50 <= {TARGET_P50_MS:g} ms: {met}")
+    print(f"target >= {TARGET_RATE:g} candidates/s: {'yes' if report['rate_target_met'] else 'no'}")
     return 0
 
 
