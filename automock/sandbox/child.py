@@ -129,6 +129,38 @@ def _run_program(
     return 0, "ok", None, ""
 
 
+_DEADLY = ("SIGTERM", "SIGHUP", "SIGALRM", "SIGUSR1", "SIGUSR2", "SIGXCPU", "SIGVTALRM", "SIGPROF")
+
+
+def _default_signal_deaths(result_fd: int, limits: Limits) -> None:
+    """As PID 1 the kernel ignores signals with a default action: die of them as usual.
+
+    (``SIGKILL`` and faults still kill; this covers ``os.kill(os.getpid(), SIGTERM)``,
+    ``signal.alarm`` and the CPU limit's ``SIGXCPU``.) The exit code is 128 + N.
+    """
+
+    def die(signum: int, frame: object) -> None:
+        for stream in (sys.stdout, sys.stderr):
+            with suppress(OSError, ValueError):
+                stream.flush()
+        name = signal.Signals(signum).name
+        if signum == signal.SIGXCPU:
+            status, detail = "timeout", f"CPU limit of {limits.cpu_seconds} s hit ({name})"
+        else:
+            status, detail = "error", f"killed by {name}"
+        if result_fd >= 0:
+            _write_message(
+                result_fd,
+                {"phase": "done", "exit_code": 128 + signum, "status": status, "detail": detail},
+            )
+        os._exit(128 + signum)
+
+    for name in _DEADLY:
+        sig = getattr(signal, name, None)
+        if sig is not None and signal.getsignal(sig) == signal.SIG_DFL:
+            signal.signal(sig, die)
+
+
 def _end_of_program(me: int, code: int) -> None:
     """The program's code is done: forked copies exit now; namespace init reaps the rest."""
     if os.getpid() != me:  # a process the program forked ran off the end of the script
@@ -159,6 +191,8 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
             "layers": [x.to_dict() for x in (*layers, runtime_layer)],
         }
         _write_message(int(spec["result_fd"]), started_msg)
+    if os.getpid() == 1:
+        _default_signal_deaths(int(spec.get("result_fd", -1)), limits)
     root = os.getcwd()
     os.environ.update(HOME=os.path.join(root, "home"), TMPDIR=os.path.join(root, "tmp"))
     script = os.path.join(root, spec["script_rel"])

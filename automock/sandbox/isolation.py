@@ -26,6 +26,7 @@ Layers, in the order they are entered:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import signal
@@ -171,8 +172,11 @@ def _pid_namespace(mount_proc: bool) -> LayerStatus:
                 continue
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
-            signal.signal(sig, signal.SIG_DFL)
+            with contextlib.suppress(OSError, ValueError):  # SIGKILL/SIGSTOP cannot be reset
+                signal.signal(sig, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, [sig])
             os.kill(os.getpid(), sig)
+            os._exit(128 + sig)  # a signal that does not terminate: say which in the code
         os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # (getppid() is 0 here: the parent is outside)
     detail = "init of a new PID namespace: every descendant dies with it"
@@ -231,7 +235,9 @@ def _rlimits(limits: Limits, uid: int | None, existing: int | None = None) -> La
         if value is None:
             continue
         try:
-            resource.setrlimit(which, (value * unit, value * unit))
+            # CPU: SIGXCPU at the soft limit (reported as a timeout), SIGKILL a second later
+            hard = value * unit + (1 if which == resource.RLIMIT_CPU else 0)
+            resource.setrlimit(which, (value * unit, hard))
             shown = limits.processes if name == "nproc" else value
             extra = (
                 f" (on top of {existing} tasks of uid {uid})"

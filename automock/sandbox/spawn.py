@@ -97,9 +97,9 @@ class _Capture:
             while sel.get_map():
                 now = time.monotonic()
                 if now >= deadline:
-                    timed_out = proc.poll() is None
+                    timed_out = not _exited(proc)
                     break
-                if exited_at is None and proc.poll() is not None:
+                if exited_at is None and _exited(proc):
                     exited_at = now
                 if exited_at is not None and now - exited_at > _KILL_GRACE:
                     self.escaped = True
@@ -175,8 +175,33 @@ def _kill_group(proc: subprocess.Popen[bytes], namespace: str | None) -> None:
         time.sleep(0.01)
 
 
+def _exited(proc: subprocess.Popen[bytes]) -> bool:
+    """Has the child exited? (without reaping it, so :func:`_reap` still gets its rusage)"""
+    if proc.returncode is not None:
+        return True
+    try:
+        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+def _reap(proc: subprocess.Popen[bytes]) -> tuple[int, float]:
+    """Wait for the child; return its exit code and the CPU seconds of it and its reaped tree."""
+    if proc.returncode is None:
+        with contextlib.suppress(ChildProcessError):
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return proc.returncode, usage.ru_utime + usage.ru_stime
+    return proc.wait(), 0.0
+
+
 def _judge(
-    returncode: int, timed_out: bool, child: dict[str, Any] | None, stderr: str, limits: Limits
+    returncode: int,
+    timed_out: bool,
+    child: dict[str, Any] | None,
+    stderr: str,
+    limits: Limits,
+    cpu: float = 0.0,
 ) -> tuple[str, int, str]:
     """(status, exit_code, detail) from what the parent and the child each saw."""
     if timed_out:
@@ -188,7 +213,8 @@ def _judge(
     if returncode < 0:
         sig = -returncode
         name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
-        if sig == signal.SIGXCPU:
+        cpu_limit = limits.cpu_seconds
+        if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_limit and cpu >= cpu_limit):
             return (
                 "timeout",
                 exit_code_for("timeout", 0),
@@ -320,9 +346,9 @@ def finish(spawned: Spawned, spec: dict[str, Any], timeout: float, limits: Limit
         _send(spawned.spec_w, spec)
         capture = _Capture(limits.output_bytes)
         timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
-        if proc.poll() is None or capture.escaped:
+        if not _exited(proc) or capture.escaped:
             _kill_group(proc, _pid_namespace_of(proc.pid))
-        returncode = proc.wait()
+        returncode, cpu = _reap(proc)
     except BaseException:  # Ctrl-C or our own bug: the child is in its own session, end it
         _kill_group(proc, _pid_namespace_of(proc.pid))
         proc.wait()
@@ -331,7 +357,7 @@ def finish(spawned: Spawned, spec: dict[str, Any], timeout: float, limits: Limit
         _close(spawned)
     started, child = _messages(bytes(capture.data["result"]))
     stderr = capture.text("stderr")
-    status, code, detail = _judge(returncode, timed_out, child, stderr, limits)
+    status, code, detail = _judge(returncode, timed_out, child, stderr, limits, cpu)
     if child is not None and child.get("exit_code") != returncode:
         child = None  # _judge distrusted it too
     layers = tuple(LayerStatus(**d) for d in (child or started or {}).get("layers", ()))
