@@ -19,6 +19,7 @@ import pytest
 
 from automock.cli import main
 from automock.plan.model import Plan
+from automock.sandbox.isolation import Limits
 from automock.sandbox.process import run_file
 
 
@@ -327,3 +328,33 @@ def test_resource_limits_are_violations(program: str, needle: str, tmp_path: Pat
     assert report.status == "violation", report.stderr[-500:]
     assert report.exit_code == 126
     assert needle in report.detail
+
+
+@pytest.mark.parametrize(
+    ("program", "status", "code"),
+    [
+        (
+            "import os, signal\nprint('before', flush=True)\nos.kill(os.getpid(), signal.SIGTERM)\nprint('after')\n",
+            "error",
+            143,
+        ),
+        ("import signal\nsignal.alarm(1)\nwhile True:\n    pass\n", "error", 142),
+        (
+            "import threading\ndef spin():\n    while True:\n        pass\n"
+            "for _ in range(3):\n    threading.Thread(target=spin, daemon=True).start()\nspin()\n",
+            "timeout",
+            124,
+        ),
+    ],
+    ids=["self-sigterm", "alarm", "cpu-limit-threads"],
+)
+def test_signals_end_the_program_as_outside_the_sandbox(
+    program: str, status: str, code: int, tmp_path: Path
+) -> None:
+    path = tmp_path / "sig.py"
+    path.write_text(program)
+
+    report = run_file(path, Plan(), timeout=20, limits=Limits(cpu_seconds=2))
+
+    assert (report.status, report.exit_code) == (status, code), report.detail
+    assert "after" not in report.stdout
