@@ -13,6 +13,7 @@ calls :func:`ray_task` directly; it does not start a Ray cluster.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -36,7 +37,8 @@ def ray_task(candidate: dict[str, Any], settings: BatchSettings) -> dict[str, An
     """The function each Ray task runs: one candidate in a sandboxed fork of this worker."""
     from automock.sandbox.pool import WorkerPool
 
-    with WorkerPool(settings, workers=1) as pool:
+    # one candidate per task: a spare prepared for a next candidate would be wasted
+    with WorkerPool(dataclasses.replace(settings, spares=0), workers=1) as pool:
         (result,) = pool.run([Candidate(**candidate)])
     return result.to_dict()
 
