@@ -140,6 +140,10 @@ def _default_signal_deaths(result_fd: int, limits: Limits) -> None:
     """
 
     def die(signum: int, frame: object) -> None:
+        if os.getpid() != 1:  # a process the program forked: plain default behaviour
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
         for stream in (sys.stdout, sys.stderr):
             with suppress(OSError, ValueError):
                 stream.flush()
