@@ -36,8 +36,8 @@ _EXPORTS: dict[str, str] = {
     "save_plan": "automock.plan.io",
     # drafting
     "draft": "automock.drafting",
-    "prepare": "automock.prepare",
-    "Prepared": "automock.prepare",
+    "prepare": "automock.refinement",
+    "Prepared": "automock.refinement",
     # runtime (context managers + decorators)
     "deterministic": "automock.runtime",
     "frozen_clock": "automock.runtime.clock",

@@ -19,8 +19,14 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
     old file, if any, is left untouched; a :class:`PlanError` names the path.
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise PlanError(
+            f"{target}: cannot create it in {target.parent} ({exc.strerror or exc}); "
+            "choose a writable directory"
+        ) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)

@@ -14,8 +14,6 @@ come from the code, not from the clock, the seed or the fake server.
 
 from __future__ import annotations
 
-import sys
-import types
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -108,18 +106,3 @@ def prepare(
         text, drafter=drafter, touchpoints=touchpoints, seed=seed, offline=offline, path=where
     )
     return Prepared(source=text, touchpoints=touchpoints, plan=plan, warnings=tuple(notes))
-
-
-class _CallableModule(types.ModuleType):
-    """``automock.prepare`` names both this module and the function (lazy export).
-
-    Once the module is imported, Python binds the package attribute to the
-    module, so ``from automock import prepare`` may return either; making the
-    module callable keeps ``prepare(source)`` working in both cases.
-    """
-
-    def __call__(self, source: str, **kwargs: Any) -> Prepared:
-        return prepare(source, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from automock.prepare import Prepared, prepare
+from automock.refinement import Prepared, prepare
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "refinement-loop.md"
