@@ -197,8 +197,14 @@ class WorkerPool:
         self,
         candidates: Sequence[Candidate],
         on_result: Callable[[CandidateResult], None] | None = None,
+        *,
+        prepare_next: bool = True,
     ) -> list[CandidateResult]:
-        """Run every candidate; results come back in input order."""
+        """Run every candidate; results come back in input order.
+
+        With ``prepare_next`` (the default) the pool leaves its spares ready
+        for the next call; pass False for a pool's last call.
+        """
         if self._dir is None:
             raise InputError(
                 "WorkerPool.run: use the pool as a context manager (with WorkerPool() as p)"
@@ -221,9 +227,10 @@ class WorkerPool:
                         on_result(res)
                 # children for the next candidates (in this call or the next) get
                 # isolated while these run; one fork per turn keeps results flowing
-                if len(self._spares) < self._spare_count:
+                wanted = self._spare_count if prepare_next else min(self._spare_count, len(pending))
+                if len(self._spares) < wanted:
                     self._spares.append(self._fork())
-            while len(self._spares) < self._spare_count:
+            while prepare_next and len(self._spares) < self._spare_count:
                 self._spares.append(self._fork())
         finally:
             self._kill_all(sel, spares=False)
@@ -501,4 +508,4 @@ def execute_many(
         preload=tuple(preload),
     )
     with WorkerPool(settings, workers=workers) as pool:
-        return pool.run(as_candidates(candidates), on_result=on_result)
+        return pool.run(as_candidates(candidates), on_result=on_result, prepare_next=False)

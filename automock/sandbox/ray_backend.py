@@ -39,7 +39,7 @@ def ray_task(candidate: dict[str, Any], settings: BatchSettings) -> dict[str, An
 
     # one candidate per task: a spare prepared for a next candidate would be wasted
     with WorkerPool(dataclasses.replace(settings, spares=0), workers=1) as pool:
-        (result,) = pool.run([Candidate(**candidate)])
+        (result,) = pool.run([Candidate(**candidate)], prepare_next=False)
     return result.to_dict()
 
 
