@@ -1,18 +1,22 @@
 """Warm fork pool for batch runs: ``execute_many`` and :class:`WorkerPool`.
 
-The parent imports what children need once (the runtime, the plan's
-dependencies, ``preload`` modules), calls ``gc.freeze()`` so forked children
-do not copy-on-write the heap by touching refcounts in a collection, and then
-forks one child per candidate, at most ``workers`` at a time. Each child
-enters its own sandbox (see :mod:`automock.sandbox.task`). The parent owns
-the wall clock: at the deadline it kills the child's whole process group.
+The parent is warmed once (:mod:`automock.sandbox.warm`: imports, a runtime
+rehearsal, ``gc.freeze()``) and prepares the read-only mount namespace once
+(:mod:`automock.sandbox.mountns`). Then it forks one child per candidate, at
+most ``workers`` running at a time. Children are pre-forked: while candidates
+run, one spare per worker isolates itself (:mod:`automock.sandbox.task`) and
+waits for its candidate on a pipe, so the sandbox is ready when a candidate
+is handed over. The parent owns the wall clock: at the deadline it kills the
+child, whose PID namespace takes every descendant with it. A candidate is
+done when its verdict and all its output are in; its exit is reaped later,
+off the round trip.
 
-Clean-up: every child is reaped and its process group killed when it ends;
-on any exit from :meth:`WorkerPool.run` (including ``KeyboardInterrupt``) the
-live children are killed. Children die with the parent
-(``PR_SET_PDEATHSIG``), and all working directories live in one per-pool
-directory (``$TMPDIR/automock-batch-<pid>-*``) that the next pool removes if
-its owner process is gone.
+Clean-up: every child is killed and reaped; on any exit from
+:meth:`WorkerPool.run` (including ``KeyboardInterrupt``) the running children
+are killed, and the spares when the pool closes. Children die with the
+parent (``PR_SET_PDEATHSIG``), and all working directories live in one
+per-pool directory (``$TMPDIR/automock-batch-<pid>-*``) that the next pool
+removes if its owner process is gone.
 """
 
 from __future__ import annotations
