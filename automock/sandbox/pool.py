@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import json
 import os
 import pickle
 import re
@@ -33,20 +32,19 @@ import signal
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, InputError, SandboxError
+from automock.errors import InputError, SandboxError
 from automock.sandbox.candidates import Candidate, as_candidates, imported_modules
+from automock.sandbox.children import Child, reap, result_of, verdict_of
 from automock.sandbox.mountns import Holder, PidNamespaceForker, start_holder
 from automock.sandbox.task import (
     BatchSettings,
     CandidateResult,
     child_main,
     load_prctl,
-    verdict_exit_code,
 )
 from automock.sandbox.warm import preload_imports, warm_parent
 
@@ -63,28 +61,6 @@ __all__ = [
 _POOL_PREFIX = "automock-batch-"
 _STALE = re.compile(rf"^{_POOL_PREFIX}(\d+)-")
 _CHUNK = 65536
-
-
-@dataclass
-class _Running:
-    """One forked child: a spare (isolated, waiting for its candidate) or a running one."""
-
-    pid: int
-    lane: int
-    fds: dict[int, str]  # read fd -> "out" | "err" | "res"
-    task_w: int | None  # where a spare receives its candidate (None once sent)
-    candidate: Candidate | None = None
-    slot: int = -1
-    started: float = 0.0
-    deadline: float = 0.0
-    pidfd: int | None = None
-    buffers: dict[str, bytearray] = field(
-        default_factory=lambda: {"out": bytearray(), "err": bytearray(), "res": bytearray()}
-    )
-    dropped: dict[str, int] = field(default_factory=lambda: {"out": 0, "err": 0, "res": 0})
-    timed_out: bool = False
-    wait_status: int = 0
-    reaped: bool = False
 
 
 def lane_uid(lane: int, owner: int | None = None) -> int:
@@ -152,11 +128,11 @@ class WorkerPool:
         self._base_dir = base_dir
         self._dir: str | None = None
         self._prctl = load_prctl()
-        self._live: dict[int, _Running] = {}
+        self._live: dict[int, Child] = {}
         spares = self.settings.spares
         self._spare_count = workers if spares is None else max(0, spares)
         self._free_lanes = set(range(workers + self._spare_count))  # running ones and spares
-        self._spares: list[_Running] = []
+        self._spares: list[Child] = []
         self._exiting: list[int] = []  # children done (verdict and output in) not yet reaped
         self._holder: Holder | None = None
         self._forker: PidNamespaceForker | None = None
@@ -241,7 +217,7 @@ class WorkerPool:
             sel.close()
         return [r for r in results if r is not None]
 
-    def _fork(self) -> _Running:
+    def _fork(self) -> Child:
         """Fork a child that isolates itself, then waits for its candidate on a pipe."""
         assert self._dir is not None
         lane = min(self._free_lanes)
@@ -283,10 +259,10 @@ class WorkerPool:
             fds[r] = name
         os.close(pipes[3][0])
         self._free_lanes.discard(lane)
-        return _Running(pid=pid, lane=lane, fds=fds, task_w=pipes[3][1])
+        return Child(pid=pid, lane=lane, fds=fds, task_w=pipes[3][1])
 
     def _dispatch(
-        self, sel: selectors.BaseSelector, run: _Running, slot: int, cand: Candidate
+        self, sel: selectors.BaseSelector, run: Child, slot: int, cand: Candidate
     ) -> None:
         """Hand ``cand`` to the (already isolated) child ``run``; its clock starts now."""
         assert run.task_w is not None
@@ -310,7 +286,7 @@ class WorkerPool:
             sel.register(run.pidfd, selectors.EVENT_READ, run.pid)
         self._live[run.pid] = run
 
-    def _read(self, sel: selectors.BaseSelector, run: _Running, fd: int) -> None:
+    def _read(self, sel: selectors.BaseSelector, run: Child, fd: int) -> None:
         name = run.fds[fd]
         cap = _CHUNK if name == "res" else self.settings.output_bytes
         while True:
@@ -330,7 +306,7 @@ class WorkerPool:
             buf += data[:room]
             run.dropped[name] += len(data) - min(room, len(data))
 
-    def _step(self, sel: selectors.BaseSelector) -> list[_Running]:
+    def _step(self, sel: selectors.BaseSelector) -> list[Child]:
         now = time.monotonic()
         wait = min(r.deadline for r in self._live.values()) - now
         if any(r.pidfd is None for r in self._live.values()):
@@ -339,7 +315,7 @@ class WorkerPool:
             run = self._live.get(key.data)
             if run is not None and key.fd in run.fds:
                 self._read(sel, run, key.fd)
-        done: list[_Running] = []
+        done: list[Child] = []
         now = time.monotonic()
         for run in list(self._live.values()):
             if not run.timed_out and now >= run.deadline:
@@ -347,7 +323,7 @@ class WorkerPool:
                 _kill_group(run.pid)
             # done when it exited, or when its verdict and all output are in: the
             # kernel's namespace teardown at exit then happens off the round trip
-            if _reap(run) or (not run.fds and _verdict(run)):
+            if reap(run) or (not run.fds and verdict_of(run)):
                 done.append(run)
         self._reap_exiting()
         return done
@@ -361,7 +337,7 @@ class WorkerPool:
             if reaped:
                 self._exiting.remove(pid)
 
-    def _finish(self, sel: selectors.BaseSelector, run: _Running) -> CandidateResult:
+    def _finish(self, sel: selectors.BaseSelector, run: Child) -> CandidateResult:
         _kill_group(run.pid)  # leftovers the candidate forked into its group
         for fd in list(run.fds):
             self._read(sel, run, fd)  # drain what is buffered (non-blocking)
@@ -378,7 +354,7 @@ class WorkerPool:
         self._free_lanes.add(run.lane)
         if self._holder is None and self._dir is not None:  # workdir on disk (see child_main)
             shutil.rmtree(os.path.join(self._dir, f"c{run.pid}"), ignore_errors=True)
-        return _result(run, self.settings.timeout)
+        return result_of(run, self.settings.timeout)
 
     def _kill_all(self, sel: selectors.BaseSelector | None = None, *, spares: bool = True) -> None:
         for spare in self._spares if spares else ():
@@ -402,85 +378,6 @@ class WorkerPool:
                     os.close(fd)
         self._live.clear()
         self._reap_exiting(block=spares)  # at the pool's end (spares too), wait for every exit
-
-
-def _reap(run: _Running) -> bool:
-    try:
-        pid, status = os.waitpid(run.pid, os.WNOHANG)
-    except ChildProcessError:
-        return True
-    if pid == 0:
-        return False
-    run.wait_status, run.reaped = status, True
-    return True
-
-
-def _verdict(run: _Running) -> dict[str, Any]:
-    """The child's verdict, once complete (empty while missing or partial)."""
-    try:
-        loaded = json.loads(bytes(run.buffers["res"]) or b"{}")
-    except ValueError:
-        return {}
-    return loaded if isinstance(loaded, dict) and "status" in loaded else {}
-
-
-def _text(run: _Running, name: str) -> str:
-    text = run.buffers[name].decode("utf-8", "replace")
-    if run.dropped[name]:
-        text += f"\n[automock: output truncated, {run.dropped[name]} more bytes dropped]"
-    return text
-
-
-def _result(run: _Running, timeout: float) -> CandidateResult:
-    assert run.candidate is not None
-    status_word = run.wait_status
-    duration = (time.monotonic() - run.started) * 1000
-    verdict = _verdict(run)
-    exit_code: int | None = None
-    if not run.reaped:  # finished on its verdict; it exits with the code the verdict implies
-        exit_code = verdict_exit_code(str(verdict["status"]), int(verdict.get("exit_code", 1)))
-    elif os.WIFEXITED(status_word):
-        exit_code = os.WEXITSTATUS(status_word)
-    elif os.WIFSIGNALED(status_word):
-        exit_code = -os.WTERMSIG(status_word)
-    status, detail = str(verdict.get("status", "error")), str(verdict.get("detail", ""))
-    if run.timed_out and not verdict:
-        status, exit_code, detail = (
-            "timeout",
-            EXIT_TIMEOUT,
-            f"killed after the {timeout:g} s timeout",
-        )
-    elif not verdict:
-        status, detail = _signal_status(exit_code)
-        if status == "timeout":
-            exit_code = EXIT_TIMEOUT
-        elif status == "memory":
-            exit_code = EXIT_MEMORY
-    return CandidateResult(
-        task_id=run.candidate.task_id,
-        index=run.candidate.index,
-        status=status,
-        exit_code=exit_code,
-        stdout=_text(run, "out"),
-        stderr=_text(run, "err"),
-        duration_ms=round(duration, 3),
-        layers=tuple(verdict.get("layers", ())),
-        detail=detail,
-    )
-
-
-def _signal_status(exit_code: int | None) -> tuple[str, str]:
-    if exit_code is None or exit_code >= 0:
-        return "error", f"exited with {exit_code} without a verdict"
-    sig = -exit_code
-    name = signal.Signals(sig).name if sig in signal.valid_signals() else str(sig)
-    if sig == signal.SIGXCPU:
-        return "timeout", "CPU time limit (SIGXCPU)"
-    if sig == signal.SIGKILL:
-        return "memory", "killed by SIGKILL (likely the kernel's out-of-memory killer)"
-    if sig == signal.SIGXFSZ:
-        return "violation", "file size limit (SIGXFSZ)"
-    return "error", f"killed by {name}"
 
 
 def execute_many(

@@ -1,0 +1,124 @@
+"""The parent's record of one forked batch child, and how it becomes a result.
+
+A :class:`Child` is a spare (isolated, waiting for its candidate) or a running
+candidate: its pid, worker lane, pipes and what they have delivered so far.
+:func:`result_of` turns it into a :class:`~automock.sandbox.task.CandidateResult`
+from the child's own verdict when there is one, else from how it ended
+(timeout, a signal, an exit without a verdict).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT
+from automock.sandbox.candidates import Candidate
+from automock.sandbox.task import CandidateResult, verdict_exit_code
+
+__all__ = ["Child", "reap", "result_of", "verdict_of"]
+
+
+@dataclass
+class Child:
+    """One forked child: a spare (isolated, waiting for its candidate) or a running one."""
+
+    pid: int
+    lane: int
+    fds: dict[int, str]  # read fd -> "out" | "err" | "res"
+    task_w: int | None  # where a spare receives its candidate (None once sent)
+    candidate: Candidate | None = None
+    slot: int = -1
+    started: float = 0.0
+    deadline: float = 0.0
+    pidfd: int | None = None
+    buffers: dict[str, bytearray] = field(
+        default_factory=lambda: {"out": bytearray(), "err": bytearray(), "res": bytearray()}
+    )
+    dropped: dict[str, int] = field(default_factory=lambda: {"out": 0, "err": 0, "res": 0})
+    timed_out: bool = False
+    wait_status: int = 0
+    reaped: bool = False
+
+
+def reap(run: Child) -> bool:
+    try:
+        pid, status = os.waitpid(run.pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    if pid == 0:
+        return False
+    run.wait_status, run.reaped = status, True
+    return True
+
+
+def verdict_of(run: Child) -> dict[str, Any]:
+    """The child's verdict, once complete (empty while missing or partial)."""
+    try:
+        loaded = json.loads(bytes(run.buffers["res"]) or b"{}")
+    except ValueError:
+        return {}
+    return loaded if isinstance(loaded, dict) and "status" in loaded else {}
+
+
+def _text(run: Child, name: str) -> str:
+    text = run.buffers[name].decode("utf-8", "replace")
+    if run.dropped[name]:
+        text += f"\n[automock: output truncated, {run.dropped[name]} more bytes dropped]"
+    return text
+
+
+def result_of(run: Child, timeout: float) -> CandidateResult:
+    assert run.candidate is not None
+    status_word = run.wait_status
+    duration = (time.monotonic() - run.started) * 1000
+    verdict = verdict_of(run)
+    exit_code: int | None = None
+    if not run.reaped:  # finished on its verdict; it exits with the code the verdict implies
+        exit_code = verdict_exit_code(str(verdict["status"]), int(verdict.get("exit_code", 1)))
+    elif os.WIFEXITED(status_word):
+        exit_code = os.WEXITSTATUS(status_word)
+    elif os.WIFSIGNALED(status_word):
+        exit_code = -os.WTERMSIG(status_word)
+    status, detail = str(verdict.get("status", "error")), str(verdict.get("detail", ""))
+    if run.timed_out and not verdict:
+        status, exit_code, detail = (
+            "timeout",
+            EXIT_TIMEOUT,
+            f"killed after the {timeout:g} s timeout",
+        )
+    elif not verdict:
+        status, detail = _signal_status(exit_code)
+        if status == "timeout":
+            exit_code = EXIT_TIMEOUT
+        elif status == "memory":
+            exit_code = EXIT_MEMORY
+    return CandidateResult(
+        task_id=run.candidate.task_id,
+        index=run.candidate.index,
+        status=status,
+        exit_code=exit_code,
+        stdout=_text(run, "out"),
+        stderr=_text(run, "err"),
+        duration_ms=round(duration, 3),
+        layers=tuple(verdict.get("layers", ())),
+        detail=detail,
+    )
+
+
+def _signal_status(exit_code: int | None) -> tuple[str, str]:
+    if exit_code is None or exit_code >= 0:
+        return "error", f"exited with {exit_code} without a verdict"
+    sig = -exit_code
+    name = signal.Signals(sig).name if sig in signal.valid_signals() else str(sig)
+    if sig == signal.SIGXCPU:
+        return "timeout", "CPU time limit (SIGXCPU)"
+    if sig == signal.SIGKILL:
+        return "memory", "killed by SIGKILL (likely the kernel's out-of-memory killer)"
+    if sig == signal.SIGXFSZ:
+        return "violation", "file size limit (SIGXFSZ)"
+    return "error", f"killed by {name}"
