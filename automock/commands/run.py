@@ -100,6 +100,11 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="plan file (default fixtures/<stem>.automock.json)",
     )
+    parser.add_argument(
+        "--no-save",
+        action="store_true",
+        help="when no plan exists, draft one for this run without writing it under fixtures/",
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -135,26 +140,36 @@ def _program_args(args: argparse.Namespace) -> list[str]:
     return leftovers + tail
 
 
-def _find_plan(file: Path, explicit: str | None) -> tuple[Plan | None, str]:
-    if explicit is None:
-        try:
-            from automock.plan.io import plan_path_for
-        except ImportError:
-            return None, ""
-        candidates = [
-            plan_path_for(file, "fixtures"),
-            plan_path_for(file, file.parent / "fixtures"),
-        ]
-        found = next((c for c in candidates if c.is_file()), None)
-        if found is None:
-            return None, ""
-        explicit = str(found)
-    elif not Path(explicit).is_file():
-        problem = "not a regular file" if Path(explicit).exists() else "no such file"
-        raise InputError(f"--plan {explicit}: {problem}; write one with `automock draft {file}`")
-    from automock.plan.io import load_plan
+def _find_plan(file: Path, explicit: str | None, *, save: bool) -> tuple[Plan, str, list[str]]:
+    """The plan to run with, its label, and warnings (stale entries, new plan written).
 
-    return load_plan(explicit), explicit
+    ``--plan`` wins; else ``fixtures/<stem>.automock.json`` (under the current
+    directory, then beside the file) is loaded; else the rules drafter drafts
+    one and saves it under ``fixtures/`` of the current directory when FILE is
+    inside it, else beside FILE, so a later run (and a person) can use it.
+    """
+    from automock.plan.io import load_plan, plan_for_run, plan_path_for, source_changed
+
+    if explicit is not None:
+        if not Path(explicit).is_file():
+            problem = "not a regular file" if Path(explicit).exists() else "no such file"
+            raise InputError(
+                f"--plan {explicit}: {problem}; write one with `automock draft {file}`"
+            )
+        plan = load_plan(explicit)
+        notes = []
+        if source_changed(plan, file.read_text(encoding="utf-8", errors="replace")):
+            notes.append(f"{explicit}: {file} changed since the plan was drafted; review it")
+        return plan, explicit, notes
+    beside = file.parent / "fixtures"
+    for out_dir in (Path("fixtures"), beside):
+        if plan_path_for(file, out_dir).is_file():
+            plan, notes = plan_for_run(file, out_dir=out_dir, save=False)
+            return plan, str(plan_path_for(file, out_dir)), notes
+    inside_cwd = file.resolve().is_relative_to(Path.cwd().resolve())
+    out_dir = Path("fixtures") if inside_cwd else beside
+    plan, notes = plan_for_run(file, out_dir=out_dir, save=save)
+    return plan, str(plan_path_for(file, out_dir)) if save else "drafted (not saved)", notes
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -169,7 +184,9 @@ def run(args: argparse.Namespace) -> int:
     file = Path(args.file)
     if not file.is_file():
         raise InputError(f"{file}: no such file; give the path of a Python file to run")
-    plan, label = _find_plan(file, args.plan)
+    plan, label, notes = _find_plan(file, args.plan, save=not args.no_save)
+    for note in notes:
+        print(f"automock: {note}", file=sys.stderr)
     repeat = max(args.repeat, 2) if args.check_determinism else args.repeat
     limits = Limits(cpu_seconds=int(args.timeout) + 1, memory_mb=args.memory_mb)
     # SIGTERM ends the run like Ctrl-C: the sandboxed child (own session) is killed first
