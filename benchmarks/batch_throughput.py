@@ -6,7 +6,9 @@ Both sides run the same trivial candidate, two at a time, in the same run:
   every isolation layer on (new network namespace, read-only mount namespace,
   PID namespace, rlimits, unprivileged uid) and the deterministic runtime applied;
 - baseline: ``subprocess.run([sys.executable, "-c", CODE])`` per candidate
-  (no isolation at all), from ``--workers`` threads.
+  (no isolation at all), from ``--workers`` threads; and the same with
+  ``-S -I`` (no site-packages or ``.pth`` hooks: the floor of a fresh
+  interpreter) for context.
 
 Two round trips are reported:
 
@@ -106,10 +108,10 @@ def measure_pool(n: int, workers: int) -> dict[str, Any]:
     }
 
 
-def measure_baseline(n: int, workers: int) -> dict[str, Any]:
+def measure_baseline(n: int, workers: int, flags: tuple[str, ...] = ()) -> dict[str, Any]:
     def one(_: int) -> float:
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-c", CODE], check=True)
+        subprocess.run([sys.executable, *flags, "-c", CODE], check=True)
         return (time.perf_counter() - t) * 1000
 
     with ThreadPoolExecutor(workers) as ex:
@@ -128,6 +130,32 @@ def measure_baseline(n: int, workers: int) -> dict[str, Any]:
     }
 
 
+def measure_floor(n: int, workers: int) -> dict[str, Any]:
+    """Fork + a new network namespace + exit, nothing else: the floor under any such pool."""
+    from automock.sandbox.mountns import _unshare
+
+    def child() -> int:
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                _unshare(0x40000000)  # CLONE_NEWNET
+            except OSError:
+                code = 1
+            os._exit(code)
+        return pid
+
+    start, live, done, started = time.perf_counter(), set(), 0, 0
+    while done < n:
+        while len(live) < workers and started < n:
+            live.add(child())
+            started += 1
+        pid, _ = os.wait()
+        live.discard(pid)
+        done += 1
+    return {"n": n, "per_s": n / (time.perf_counter() - start)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=400, help="pool candidates (baseline: n/4)")
@@ -136,10 +164,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     pool = measure_pool(args.n, args.workers)
     base = measure_baseline(max(20, args.n // 4), args.workers)
+    floor = measure_floor(args.n, args.workers)
+    # the floor of any fresh interpreter: no site-packages, no .pth hooks
+    bare = measure_baseline(max(20, args.n // 4), args.workers, ("-S", "-I"))
     report = {
         "workers": args.workers,
         "pool": pool,
         "python_c": base,
+        "python_S_c": bare,
+        "fork_netns_floor": floor,
         "p50_speedup": base["p50_ms"] / pool["p50_ms"],
         "rate_speedup": pool["per_s"] / base["per_s"],
         "p50_target_met": {
@@ -161,6 +194,14 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"python -c n={base['n']:5d}  p50 {base['p50_ms']:6.2f} ms  p90 {base['p90_ms']:6.2f} ms"
         f"  {base['per_s']:7.1f} candidates/s  cpu {base['cpu_ms']:5.2f} ms/candidate"
+    )
+    print(
+        f"python -S -I -c (no site)  p50 {bare['p50_ms']:6.2f} ms  p90 {bare['p90_ms']:6.2f} ms"
+        f"  {bare['per_s']:7.1f} candidates/s  cpu {bare['cpu_ms']:5.2f} ms/candidate"
+    )
+    print(
+        f"floor: fork + new netns + exit from this process, {floor['per_s']:.1f}/s "
+        "(no rlimits, uid, mounts, runtime or candidate)"
     )
     print(
         f"one at a time (caller's round trip, p50): pool {pool['sequential_p50_ms']:.2f} ms, "

@@ -24,6 +24,7 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import functools
 import io
 import json
 import os
@@ -45,6 +46,7 @@ __all__ = [
     "BatchSettings",
     "CandidateResult",
     "child_main",
+    "environment_for",
     "run_candidate",
     "verdict_exit_code",
 ]
@@ -277,19 +279,26 @@ def child_main(
         os._exit(code)
 
 
-def _scrub_environment(seed: int) -> None:
-    """The same fixed environment ``automock run`` gives a program; nothing inherited."""
+@functools.cache
+def environment_for(root: str, seed: int) -> dict[str, str]:
+    """The fixed environment of a candidate working in ``root`` (computed once, in the parent)."""
     from pathlib import Path
 
     from automock.sandbox.spawn import fixed_environment
 
-    root = Path(os.getcwd())
+    env = fixed_environment(Path(root), seed)
+    env.pop("PYTHONHASHSEED", None)  # fixed at interpreter start: the pool's parent decides it
+    env["PWD"] = root
+    return env
+
+
+def _scrub_environment(seed: int) -> None:
+    """The same fixed environment ``automock run`` gives a program; nothing inherited."""
+    root = os.getcwd()
     for sub in ("home", "tmp"):
         with contextlib.suppress(OSError):
-            os.mkdir(root / sub, 0o700)
-    env = fixed_environment(root, seed)
-    env.pop("PYTHONHASHSEED", None)  # fixed at interpreter start: the pool's parent decides it
-    env["PWD"] = str(root)
+            os.mkdir(os.path.join(root, sub), 0o700)
+    env = environment_for(root, seed)
     os.environ.clear()
     os.environ.update(env)
     if hasattr(time, "tzset"):

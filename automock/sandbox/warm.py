@@ -103,6 +103,10 @@ def warm_parent(settings: Any) -> None:
                     f"--preload {name}: cannot import it ({exc}); install it or drop it"
                 ) from None
     _rehearse(settings.plan, settings.seed)
+    from automock.sandbox.isolation import VIRTUAL_ROOT
+    from automock.sandbox.task import environment_for
+
+    environment_for(VIRTUAL_ROOT, settings.seed)  # children find it computed
     gc.collect()
     gc.freeze()
 
