@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -205,14 +206,18 @@ CASES: tuple[Case, ...] = (
 )
 
 
+_ERROR = re.compile(r"^automock[\w ]*: (error|internal error|runtime failed)\b")
+
+
 def _message(stderr: str) -> str:
     """automock's own one-line error, else the run report's status line, else the last line."""
     lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
     if not lines:
         return "(nothing on stderr)"
-    tagged = [ln for ln in lines if ln.startswith(("automock: ", "automock run: ", "automock "))]
+    errors = [ln for ln in lines if _ERROR.match(ln)]
     status = [ln for ln in lines if ln.startswith("status: ")]
-    return (tagged or status or lines)[-1]
+    tagged = [ln for ln in lines if ln.startswith("automock")]
+    return (errors or status or tagged or lines)[-1]
 
 
 def _own_traceback(stderr: str) -> bool:

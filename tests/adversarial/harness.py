@@ -16,6 +16,7 @@ import secrets
 import signal
 import socket
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -77,8 +78,15 @@ def run_attack(name: str, *args: str, timeout: float = 10.0, extra: Sequence[str
     from automock.cli import main
 
     out, err = io.StringIO(), io.StringIO()
-    argv = ["run", str(program(name)), "--json", "--timeout", str(timeout), *extra, "--", *args]
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    argv = ["run", str(program(name)), "--json", "--no-save", "--timeout", str(timeout), *extra]
+    argv += ["--", *args]
+    # from a scratch cwd: a plan drafted for the attack (fixtures/<stem>.automock.json) lands there
+    with (
+        tempfile.TemporaryDirectory(prefix="automock-adv-cwd-") as scratch,
+        contextlib.chdir(scratch),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
         code = main(argv)
     text = out.getvalue()
     try:
