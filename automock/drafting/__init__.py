@@ -54,9 +54,19 @@ def read_source(source_path_or_text: str | os.PathLike[str]) -> tuple[str, str |
 def _touchpoints(source: str, path: str | None) -> tuple[Touchpoint, ...]:
     from automock.analysis.scanner import scan_source
 
-    result = scan_source(source, path or "<string>")
+    name = path or "<string>"
+    result = scan_source(source, name)
     if result.error is not None:
-        raise InputError(f"{path or '<string>'}: {result.error}")
+        try:  # only on this error path: say it like `automock run` does, once, without scan advice
+            compile(source, name, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as exc:
+            line = getattr(exc, "lineno", None)
+            msg = getattr(exc, "msg", str(exc))
+            where = f"{name}:{line}" if line else name
+            raise InputError(f"{where}: syntax error ({msg}); fix the file and retry") from None
+        raise InputError(
+            result.error if result.error.startswith(name) else f"{name}: {result.error}"
+        )
     return tuple(result.touchpoints)
 
 
