@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT
+from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, EXIT_VIOLATION
 
-from .harness import NOT_OK, Attack, batch_attack, run_attack, survivors
+from .harness import Attack, batch_attack, run_attack, survivors
 
 ATTACKS = [run_attack, batch_attack]
 IDS = ["run", "batch"]
@@ -42,7 +42,8 @@ def test_fork_bomb_contained(attack: Attack, marker: str) -> None:
 def test_thread_bomb_contained(attack: Attack, marker: str) -> None:
     outcome = attack("res_thread_bomb", marker, timeout=10)
     assert not outcome.escaped_claim, outcome.explain()
-    assert outcome.status in NOT_OK, outcome.explain()
+    assert outcome.status == "violation", outcome.explain()
+    assert outcome.exit_code == EXIT_VIOLATION, outcome.explain()
     assert survivors(marker) == [], outcome.explain()
 
 
