@@ -9,6 +9,11 @@ Exit code: the program's own; 124 timeout, 125 memory limit, 126 sandbox
 violation, 5 unmocked access (program died of ``UnmockedAccessError``);
 4 when ``--repeat`` runs differ although the first run succeeded (exit 0);
 automock's own errors per :mod:`automock.errors` (2 bad input, 3 bad plan).
+
+``--record [--record-mode once|new_episodes|all]`` is the one way to reach
+the real network and keep what it said: the HTTP traffic is recorded into
+``fixtures/<stem>.cassette.yaml`` and the plan then replays it offline (see
+:mod:`automock.commands._record`).
 """
 
 from __future__ import annotations
@@ -19,6 +24,12 @@ import sys
 import threading
 from pathlib import Path
 
+from automock.commands._record import (
+    RECORD_CHOICES,
+    Recording,
+    replay_hint,
+    resolve_cassette,
+)
 from automock.errors import EXIT_NONDETERMINISTIC, InputError
 from automock.plan.model import Plan
 
@@ -95,6 +106,18 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
         "--allow-network", action="store_true", help="no network namespace; real network allowed"
     )
     parser.add_argument(
+        "--record",
+        action="store_true",
+        help="reach the real network (as --allow-network) and record the HTTP traffic into "
+        "fixtures/<stem>.cassette.yaml; later runs replay it offline",
+    )
+    parser.add_argument(
+        "--record-mode",
+        choices=RECORD_CHOICES,
+        default=None,
+        help="vcrpy record mode with --record (default once)",
+    )
+    parser.add_argument(
         "--plan",
         metavar="PATH",
         default=None,
@@ -140,8 +163,10 @@ def _program_args(args: argparse.Namespace) -> list[str]:
     return leftovers + tail
 
 
-def _find_plan(file: Path, explicit: str | None, *, save: bool) -> tuple[Plan, str, list[str]]:
-    """The plan to run with, its label, and warnings (stale entries, new plan written).
+def _find_plan(
+    file: Path, explicit: str | None, *, save: bool
+) -> tuple[Plan, str, list[str], Path]:
+    """The plan to run with, its label, warnings (stale entries, new plan written), its path.
 
     ``--plan`` wins; else ``fixtures/<stem>.automock.json`` (under the current
     directory, then beside the file) is loaded; else the rules drafter drafts
@@ -160,16 +185,17 @@ def _find_plan(file: Path, explicit: str | None, *, save: bool) -> tuple[Plan, s
         notes = []
         if source_changed(plan, file.read_text(encoding="utf-8", errors="replace")):
             notes.append(f"{explicit}: {file} changed since the plan was drafted; review it")
-        return plan, explicit, notes
+        return plan, explicit, notes, Path(explicit)
     beside = file.parent / "fixtures"
     for out_dir in (Path("fixtures"), beside):
         if plan_path_for(file, out_dir).is_file():
             plan, notes = plan_for_run(file, out_dir=out_dir, save=False)
-            return plan, str(plan_path_for(file, out_dir)), notes
+            return plan, str(plan_path_for(file, out_dir)), notes, plan_path_for(file, out_dir)
     inside_cwd = file.resolve().is_relative_to(Path.cwd().resolve())
     out_dir = Path("fixtures") if inside_cwd else beside
     plan, notes = plan_for_run(file, out_dir=out_dir, save=save)
-    return plan, str(plan_path_for(file, out_dir)) if save else "drafted (not saved)", notes
+    path = plan_path_for(file, out_dir)
+    return plan, str(path) if save else "drafted (not saved)", notes, path
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -184,7 +210,16 @@ def run(args: argparse.Namespace) -> int:
     file = Path(args.file)
     if not file.is_file():
         raise InputError(f"{file}: no such file; give the path of a Python file to run")
-    plan, label, notes = _find_plan(file, args.plan, save=not args.no_save)
+    if args.record_mode is not None and not args.record:
+        raise InputError(f"--record-mode {args.record_mode}: only used with --record; add --record")
+    plan, label, notes, plan_path = _find_plan(file, args.plan, save=not args.no_save)
+    recording = None
+    if args.record:  # a person's explicit choice: the real network, recorded for replay
+        recording = Recording.start(plan, plan_path, file, args.record_mode or "once")
+        run_plan = recording.run_plan(plan)
+        notes += recording.notes
+    else:
+        run_plan = resolve_cassette(plan, plan_path, file)
     for note in notes:
         print(f"automock: {note}", file=sys.stderr)
     repeat = max(args.repeat, 2) if args.check_determinism else args.repeat
@@ -196,12 +231,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = run_file(
             file,
-            plan,
+            run_plan,
             args=extra,
             timeout=args.timeout,
             limits=limits,
             seed=args.seed,
-            allow_network=args.allow_network,
+            allow_network=args.allow_network or args.record,
             repeat=repeat,
             plan_label=label,
         )
@@ -211,9 +246,17 @@ def run(args: argparse.Namespace) -> int:
     code = report.exit_code
     if report.deterministic is False and code == 0:
         code = EXIT_NONDETERMINISTIC
+    after: list[str] = []
+    if recording is not None:
+        after = recording.finish(plan)
+        report = recording.annotate(report)
+    else:
+        after = replay_hint(report, run_plan, file)
     if args.json:
         data = report.to_dict()
         data["automock_exit_code"] = code
+        if recording is not None:
+            data["record"] = {**recording.result, "notes": after}
         import json
 
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
@@ -224,4 +267,6 @@ def run(args: argparse.Namespace) -> int:
     if report.stderr and not report.stderr.endswith("\n"):
         sys.stderr.write("\n")
     sys.stderr.write(report.render() + "\n")
+    for note in after:
+        print(f"automock: {note}", file=sys.stderr)
     return code

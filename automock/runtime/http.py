@@ -93,6 +93,11 @@ class NetworkSession:
                 record("network", api, f"{method} {url}", mocked=True)
                 self.served.append((method, url, stub.status))
                 return stub
+        if self.cassette is not None and self.cassette.record_mode != "none":
+            # a real request, recorded (automock run --record: a person's choice)
+            fix = f"a real request, recorded (record_mode {self.cassette.record_mode})"
+            record("network", api, f"{method} {url}", mocked=False, fix=fix)
+            return None
         if self.cassette is not None:
             record("network", api, f"{method} {url}", mocked=True)
             return None
@@ -104,8 +109,9 @@ class NetworkSession:
     def cassette_miss(self, method: str, url: str, api: str) -> UnmockedAccessError:
         """Turn vcrpy's "cannot overwrite" into our fail-closed error."""
         path = self.cassette.path if self.cassette else "?"
+        mode = self.cassette.record_mode if self.cassette else "none"
         return unmocked_request_error(
-            method, url, api, self.stubs, why=f" is not in cassette {path} (record_mode none)"
+            method, url, api, self.stubs, why=f" is not in cassette {path} (record_mode {mode})"
         )
 
 

@@ -65,6 +65,14 @@ def _runtime_context(
     return deterministic(plan, seed=seed), LayerStatus("runtime", True, detail)
 
 
+def _with_cassette_at(spec: dict[str, Any], root: str) -> dict[str, Any]:
+    """The plan with its cassette at an absolute path in this view of the workdir (``root``),
+    so vcrpy finds it (and saves a recording) even if the program changes directory."""
+    plan = dict(spec["plan"])
+    plan["cassette"] = {**plan["cassette"], "path": os.path.join(root, spec["cassette_path"])}
+    return plan
+
+
 @contextmanager
 def _recording() -> Iterator[Any]:
     from automock.runtime.events import recording
@@ -189,6 +197,8 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
         workdir=spec["workdir"],
         readable=tuple(spec.get("readable", ())),
     )
+    if spec.get("cassette_path") and spec.get("plan"):  # staged in the workdir by the parent:
+        runtime_cm, runtime_layer = _runtime_context(_with_cassette_at(spec, os.getcwd()), seed)
     if "result_fd" in spec:  # tell the parent what is in force before any program code runs
         started_msg = {
             "phase": "started",

@@ -24,6 +24,7 @@ from automock.analysis.model import Touchpoint
 from automock.errors import InputError
 from automock.plan.model import Plan
 from automock.runtime.events import Access
+from automock.sandbox.cassettes import CassetteFile
 from automock.sandbox.isolation import Limits
 from automock.sandbox.result import RunOutcome, RunReport
 from automock.sandbox.spawn import PACKAGE_ROOT, Spawned, abandon, finish, fixed_environment, spawn
@@ -156,7 +157,10 @@ def run_file(
     """Run ``path`` as ``__main__`` in the sandbox ``repeat`` times and report.
 
     ``plan=None`` drafts one (rules drafter, else :func:`default_plan_for`);
-    ``seed`` overrides the plan's seed. ``limits=None`` uses :class:`Limits`
+    ``seed`` overrides the plan's seed. The plan's cassette (a relative path is
+    taken from the file's directory) is copied into each run's workdir; a
+    recording one (``record_mode`` other than ``none``) is copied back after
+    each run (see :mod:`automock.sandbox.cassettes`). ``limits=None`` uses :class:`Limits`
     with ``cpu_seconds = ceil(timeout) + 1``.
     """
     t0 = time.perf_counter()
@@ -182,12 +186,18 @@ def run_file(
         limits = limits or Limits(cpu_seconds=math.ceil(timeout) + 1)
         network = allow_network or plan.network == "allow"
         t_plan = time.perf_counter()
+        cassette = CassetteFile.for_plan(plan, target)
         outcomes: list[RunOutcome] = []
         for _ in range(repeat):
             child = first or _spawn_for(target, run_seed, dict(plan.env))
             first = None
             spec = _spec(child, plan, args, limits, network)
-            outcomes.append(finish(child, spec, timeout, limits))
+            collect = None
+            if cassette is not None:  # the child sees a copy; a recording is copied back
+                staged = spec["cassette_path"] = cassette.stage(child.work.root)
+                spec["plan"]["cassette"]["path"] = staged
+                collect = cassette.collect if cassette.recording else None
+            outcomes.append(finish(child, spec, timeout, limits, collect=collect))
     finally:
         if first is not None:
             abandon(first)

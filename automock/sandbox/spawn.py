@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -339,9 +340,21 @@ def _messages(raw: bytes) -> tuple[dict[str, Any] | None, dict[str, Any] | None]
     return started, done
 
 
-def finish(spawned: Spawned, spec: dict[str, Any], timeout: float, limits: Limits) -> RunOutcome:
-    """Send ``spec``, watch the run to its end (or the timeout), clean up, judge."""
+def finish(
+    spawned: Spawned,
+    spec: dict[str, Any],
+    timeout: float,
+    limits: Limits,
+    *,
+    collect: Callable[[Path], object] | None = None,
+) -> RunOutcome:
+    """Send ``spec``, watch the run to its end (or the timeout), clean up, judge.
+
+    ``collect(workdir_root)`` is called after the child ended (not after an
+    interrupt) and before the workdir is removed, e.g. to keep a recorded cassette.
+    """
     proc = spawned.proc
+    ended = False
     try:
         _send(spawned.spec_w, spec)
         capture = _Capture(limits.output_bytes)
@@ -349,12 +362,17 @@ def finish(spawned: Spawned, spec: dict[str, Any], timeout: float, limits: Limit
         if not _exited(proc) or capture.escaped:
             _kill_group(proc, _pid_namespace_of(proc.pid))
         returncode, cpu = _reap(proc)
+        ended = True
     except BaseException:  # Ctrl-C or our own bug: the child is in its own session, end it
         _kill_group(proc, _pid_namespace_of(proc.pid))
         proc.wait()
         raise
     finally:
-        _close(spawned)
+        try:
+            if ended and collect is not None:
+                collect(spawned.work.root)
+        finally:
+            _close(spawned)
     started, child = _messages(bytes(capture.data["result"]))
     stderr = capture.text("stderr")
     status, code, detail = _judge(returncode, timed_out, child, stderr, limits, cpu)
