@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -44,7 +44,9 @@ class Site:
     span: cst.CSTNode
     expr: Expr
     call: CallExpr | None
-    top: int  # index of the enclosing top-level statement in ``Module.body``
+    # Statement path: index in ``Module.body``, then in the body of each
+    # enclosing def/class (the innermost statement holding the site).
+    path: tuple[int, ...]
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
@@ -125,7 +127,9 @@ class Collector:
         self._suppress = 0  # inside annotations, except clauses, isinstance()
         self._muted: set[int] = set()
         self._pending: dict[int, list[tuple[str, Binding]]] = {}
-        self.top = 0
+        self._path: list[int] = []
+        self._blocks: set[int] = set()  # ids of def/class bodies continuing the path
+        self._direct: set[int] = set()  # ids of statements that end the current path
 
     # -- helpers ----------------------------------------------------------
     def _next(self) -> int:
@@ -195,7 +199,7 @@ class Collector:
         call = self._called.get(id(node))
         call_info = call_expr(expr, call) if call is not None else None
         span = call if call is not None else node
-        self.sites.append(Site(node, span, expr, call_info, self.top))
+        self.sites.append(Site(node, span, expr, call_info, tuple(self._path)))
 
     # -- imports --------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> bool:
@@ -238,6 +242,8 @@ class Collector:
 
     # -- scopes -----------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if id(node) in self._direct:
+            self._blocks.add(id(node.body))
         self._skip.add(id(node.name))
         self._bind(node.name.value)
         self._push("function")
@@ -246,6 +252,8 @@ class Collector:
         self._pop()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        if id(node) in self._direct:
+            self._blocks.add(id(node.body))
         self._skip.add(id(node.name))
         self._bind(node.name.value)
         self._push("class")
@@ -268,10 +276,15 @@ class Collector:
         self._bind(node.name.value, LOCAL if declared is None else Binding(value=declared))
 
     def collect(self, module: cst.Module) -> None:
-        """Walk ``module``; ``Site.top`` is the index of the top-level statement."""
-        for index, statement in enumerate(module.body):
-            self.top = index
+        """Walk ``module``, recording each site's statement path."""
+        self._walk_body(module.body)
+
+    def _walk_body(self, body: Sequence[cst.CSTNode]) -> None:
+        for index, statement in enumerate(body):
+            self._path.append(index)
+            self._direct.add(id(statement))
             self.walk(statement)
+            self._path.pop()
 
     def walk(self, node: cst.CSTNode) -> None:
         node_type = type(node)
@@ -282,7 +295,9 @@ class Collector:
         if comprehension:
             self._push("comprehension")
         enter = _ENTER.get(node_type)
-        if enter is None or enter(self, node) is not False:
+        if node_type is cst.IndentedBlock and id(node) in self._blocks:
+            self._walk_body(node.body)  # type: ignore[attr-defined]
+        elif enter is None or enter(self, node) is not False:
             for name in _child_fields(node_type):
                 value = getattr(node, name)
                 if type(value) is tuple or type(value) is list:

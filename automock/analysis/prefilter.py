@@ -24,6 +24,7 @@ import ast
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
+from itertools import accumulate
 
 from automock.analysis import catalog
 
@@ -123,15 +124,27 @@ def _target_names(node: ast.expr | None, out: set[str]) -> None:
 
 
 def _module_bindings(statement: ast.stmt, out: set[str], values: set[str]) -> None:
-    """Names ``statement`` binds at module scope (``values``: bound to a computed value)."""
+    """Names ``statement`` binds at module scope.
+
+    ``values`` receives the subset bound to an expression the resolver can
+    follow (an alias, a tracked constructor call, a path join): only uses of
+    those names elsewhere can change what libcst reports.
+    """
     if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
         out.add(statement.name)
         return
     found: set[str] = set()
+    followed: set[str] = set()
     if isinstance(statement, ast.Assign):
         for target in statement.targets:
             _target_names(target, found)
-    elif isinstance(statement, ast.AnnAssign | ast.AugAssign):
+        if _trackable(statement.value):
+            followed = found
+    elif isinstance(statement, ast.AnnAssign):
+        _target_names(statement.target, found)
+        if statement.value is not None and _trackable(statement.value):
+            followed = found
+    elif isinstance(statement, ast.AugAssign):
         _target_names(statement.target, found)
     elif isinstance(statement, ast.Import | ast.ImportFrom):
         for alias in statement.names:
@@ -140,7 +153,11 @@ def _module_bindings(statement: ast.stmt, out: set[str], values: set[str]) -> No
         _target_names(statement.target, found)
     elif isinstance(statement, ast.With | ast.AsyncWith):
         for item in statement.items:
-            _target_names(item.optional_vars, found)
+            names: set[str] = set()
+            _target_names(item.optional_vars, names)
+            found |= names
+            if _trackable(item.context_expr):
+                followed = followed | names
     elif isinstance(statement, ast.Try | ast.TryStar):
         for handler in statement.handlers:
             if handler.name:
@@ -152,10 +169,28 @@ def _module_bindings(statement: ast.stmt, out: set[str], values: set[str]) -> No
             for inner in case.body:
                 _module_bindings(inner, out, values)
     out.update(found)
-    values.update(found)
+    values.update(followed)
     for field in ("body", "orelse", "finalbody"):
         for inner in getattr(statement, field, ()):
             _module_bindings(inner, out, values)
+
+
+_TRACKED_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in catalog.RETURNS)
+
+
+def _trackable(node: ast.expr) -> bool:
+    """Could the resolver follow a name bound to ``node`` (see ``resolve.value_of``)?"""
+    if isinstance(node, ast.Await):
+        node = node.value
+    if isinstance(node, ast.Name | ast.Attribute):
+        return True
+    if isinstance(node, ast.Call):
+        func = node.func
+        leaf = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        return leaf in _TRACKED_LEAVES
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        return _trackable(node.left)
+    return False
 
 
 class _Layout:
@@ -167,14 +202,16 @@ class _Layout:
     """
 
     def __init__(self, source: str, tree: ast.Module) -> None:
-        self.line_starts = [0]
-        self.line_starts.extend(m.end() for m in re.finditer(r"\r\n?|\n", source))
+        if "\r" in source.replace("\r\n", ""):  # old Mac newlines: the slow, exact way
+            self.line_starts = [0, *(m.end() for m in re.finditer(r"\r\n?|\n", source))]
+        else:
+            self.line_starts = [0, *accumulate(len(line) + 1 for line in source.split("\n"))]
+        self.by_line: list[int | None] = [None] * (len(self.line_starts) + 2)
         self.ranges: list[tuple[int, int]] = []
         self.statements: list[ast.stmt | None] = []  # None for a class header
         self.header_of: dict[int, int] = {}  # unit -> header unit of its class
         self.members: dict[int, list[int]] = {}  # header unit -> its body units
         self.class_nodes: dict[int, ast.ClassDef] = {}  # header unit -> its class
-        self.by_line: dict[int, int] = {}
         self._add(tree.body, None)
 
     def _add(self, body: list[ast.stmt], header: int | None) -> None:
@@ -199,12 +236,13 @@ class _Layout:
         if header is not None:
             self.header_of[index] = header
             self.members[header].append(index)
-        for line in range(lines[0], lines[1] + 1):
-            self.by_line[line] = index  # inner units are added later and win
+        start, end = lines  # inner units are added later and win
+        self.by_line[start : end + 1] = [index] * (end - start + 1)
         return index
 
     def statement_at(self, offset: int) -> int | None:
-        return self.by_line.get(bisect_right(self.line_starts, offset))
+        line = bisect_right(self.line_starts, offset)
+        return self.by_line[line] if line < len(self.by_line) else None
 
     def complete(self, needed: set[int]) -> set[int]:
         """Add class headers of needed members, and whole classes whose header is needed."""

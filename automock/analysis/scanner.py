@@ -34,6 +34,8 @@ from automock.analysis.model import KINDS, FileScan, Kind, ScanResult, Touchpoin
 from automock.errors import InputError
 
 if TYPE_CHECKING:
+    import ast
+
     import libcst as cst
     from libcst.metadata import CodeRange
 
@@ -129,11 +131,11 @@ def _analyze(source: str, path: str, *, reference: bool = False) -> tuple[Touchp
             text, line_map = source, None  # excerpt quirk: fall back to the whole file
             module = cst.parse_module(text)
         return _touchpoints(module, text, path, line_map, reference=reference)
-    except cst.ParserSyntaxError as exc:
-        message = exc.message.splitlines()[0] if exc.message else "invalid syntax"
+    except cst.ParserSyntaxError as exc:  # CPython accepted it, libcst did not
+        message = exc.message.splitlines()[0] if exc.message else "unsupported syntax"
         return (
-            f"{path}:{exc.raw_line}:{exc.raw_column + 1}: syntax error: {message}; "
-            "fix the file or exclude it from the scan"
+            f"{path}:{exc.raw_line}:{exc.raw_column + 1}: cannot analyze: libcst does not "
+            f"support this syntax ({message}); exclude the file from the scan"
         )
     except RecursionError:
         return f"{path}: too deeply nested to analyze; simplify the expression or exclude the file"
@@ -159,72 +161,102 @@ def _excerpt(source: str, ranges: tuple[tuple[int, int], ...]) -> tuple[str, lis
 
 
 def _positions(
-    module: cst.Module, source: str, statements: set[int]
+    module: cst.Module, source: str, paths: set[tuple[int, ...]]
 ) -> Mapping[cst.CSTNode, CodeRange]:
-    """Syntactic positions of the nodes in the given top-level statements.
+    """Syntactic positions of the nodes in the statements at ``paths``.
 
     Same numbers as ``MetadataWrapper(module).resolve(PositionProvider)``, but
-    code generation runs only over the statements that hold touchpoints: each
-    starts at a line known from ``ast`` (its first token's line minus the
-    comment/blank lines libcst attaches in front of it). Falls back to the
-    whole-module pass if the two parsers disagree or libcst internals change.
+    code generation runs only over the innermost def/class-body statements
+    that hold touchpoints: each starts at a line known from ``ast`` (its first
+    token's line minus the comment/blank lines libcst attaches in front of it)
+    with its enclosing blocks' indentation. Falls back to the whole-module
+    pass if the two parsers disagree or libcst internals change.
     """
     from libcst.metadata import MetadataWrapper, PositionProvider
     from libcst.metadata.position_provider import PositionProvidingCodegenState
 
+    def fresh_state(provider: PositionProvider) -> PositionProvidingCodegenState:
+        return PositionProvidingCodegenState(
+            default_indent=module.default_indent,
+            default_newline=module.default_newline,
+            provider=provider,
+        )
+
     try:
         provider = PositionProvider()
-        starts = _statement_starts(module, source)
-        if starts is None:
-            state = PositionProvidingCodegenState(
-                default_indent=module.default_indent,
-                default_newline=module.default_newline,
-                provider=provider,
-            )
-            module._codegen(state)
+        located = _locate(module, source, paths)
+        if located is None:
+            module._codegen(fresh_state(provider))
         else:
-            for index in sorted(statements):
-                state = PositionProvidingCodegenState(
-                    default_indent=module.default_indent,
-                    default_newline=module.default_newline,
-                    provider=provider,
-                )
-                state.line = starts[index]
-                module.body[index]._codegen(state)
+            for statement, line, indents in located:
+                state = fresh_state(provider)
+                state.line = line
+                state.indent_tokens = indents
+                statement._codegen(state)
         return provider._computed  # type: ignore[return-value]
     except (AttributeError, TypeError):  # pragma: no cover - libcst internals changed
         return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
 
 
-def _statement_starts(module: cst.Module, source: str) -> list[int] | None:
-    """The line where libcst's code for each top-level statement begins."""
+def _locate(
+    module: cst.Module, source: str, paths: set[tuple[int, ...]]
+) -> list[tuple[cst.CSTNode, int, list[str]]] | None:
+    """For each statement path: the libcst statement, its first line, its indentation."""
     import ast
 
     import libcst as cst
 
     try:
-        body = ast.parse(source).body
+        tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    starts: list[int] = []
+    out = []
+    for path in sorted(paths):
+        cst_body: Sequence[cst.CSTNode] = module.body
+        ast_body: list[ast.stmt] = tree.body
+        indents: list[str] = []
+        for depth, index in enumerate(path):
+            found = _pair(cst_body, ast_body, index)
+            if found is None:
+                return None
+            statement, node = found
+            if depth == len(path) - 1:
+                out.append((statement, _first_line(statement, node), list(indents)))
+                break
+            block = getattr(statement, "body", None)
+            if not isinstance(block, cst.IndentedBlock) or not hasattr(node, "body"):
+                return None
+            indents.append(module.default_indent if block.indent is None else block.indent)
+            cst_body, ast_body = block.body, node.body
+    return out
+
+
+def _pair(
+    cst_body: Sequence[cst.CSTNode], ast_body: list[ast.stmt], index: int
+) -> tuple[cst.CSTNode, ast.stmt] | None:
+    """The libcst statement at ``index`` and the ``ast`` statement it starts with."""
+    import libcst as cst
+
     position = 0
-    for statement in module.body:
-        if position >= len(body):
-            return None
-        node = body[position]
-        first = node.lineno
-        if isinstance(statement, cst.SimpleStatementLine):
-            position += len(statement.body)
-        else:
-            position += 1
-            decorators = getattr(node, "decorator_list", ())
-            if decorators:
-                first = min(first, *(d.lineno for d in decorators))
-        lead = len(statement.leading_lines)
-        if isinstance(statement, cst.FunctionDef | cst.ClassDef) and statement.decorators:
-            lead += len(statement.decorators[0].leading_lines)
-        starts.append(first - lead)
-    return starts if position == len(body) else None
+    for statement in cst_body[:index]:
+        position += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+    if index >= len(cst_body) or position >= len(ast_body):
+        return None
+    return cst_body[index], ast_body[position]
+
+
+def _first_line(statement: cst.CSTNode, node: ast.stmt) -> int:
+    """Line where libcst's code for ``statement`` starts (its leading comment lines)."""
+    import libcst as cst
+
+    first = node.lineno
+    decorators = getattr(node, "decorator_list", ())
+    if decorators and not isinstance(statement, cst.SimpleStatementLine):
+        first = min(first, *(d.lineno for d in decorators))
+    lead = len(getattr(statement, "leading_lines", ()))
+    if isinstance(statement, cst.FunctionDef | cst.ClassDef) and statement.decorators:
+        lead += len(statement.decorators[0].leading_lines)
+    return first - lead
 
 
 def _touchpoints(
@@ -259,7 +291,7 @@ def _touchpoints(
 
         positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     else:
-        positions = _positions(module, source, {site.top for site, _, _ in found})
+        positions = _positions(module, source, {site.path for site, _, _ in found})
 
     def line(number: int) -> int:
         return number if line_map is None else line_map[number - 1]

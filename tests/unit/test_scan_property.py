@@ -71,7 +71,7 @@ def programs(draw: st.DrawFn) -> str:
     lines = draw(st.lists(st.sampled_from(IMPORTS), min_size=2, max_size=7))
     for _ in range(draw(st.integers(1, 5))):
         body = draw(st.lists(st.sampled_from(USES + SHADOWS), min_size=1, max_size=4))
-        wrapper = draw(st.sampled_from(["top", "def", "class", "if", "decorated"]))
+        wrapper = draw(st.sampled_from(["top", "def", "class", "if", "decorated", "if-def"]))
         if wrapper == "top":
             lines.extend(body)
             continue
@@ -80,8 +80,9 @@ def programs(draw: st.DrawFn) -> str:
             "class": ["class C:", "    '''doc'''", "    def m(self, items, url, key):"],
             "if": ["if __name__ == '__main__':"],
             "decorated": ["# a comment", "@decorate", "", "def g():"],
+            "if-def": ["if flag:", "    x = 0", "    # helper", "    def h(items):"],
         }[wrapper]
-        indent = "        " if wrapper == "class" else "    "
+        indent = "        " if wrapper in ("class", "if-def") else "    "
         lines.extend(header)
         for statement in body:
             lines.extend(indent + part for part in statement.split("\n"))
@@ -129,10 +130,17 @@ def test_statement_positions_equal_libcst_position_provider(source: str) -> None
 
     module = cst.parse_module(source)
     expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    chosen = set(range(0, len(module.body), 2))  # every other statement
-    got = scanner._positions(module, source, chosen)
+    chosen: set[tuple[int, ...]] = set()
+    for index, statement in enumerate(module.body):
+        chosen.add((index,))
+        block = getattr(statement, "body", None)
+        if isinstance(block, cst.IndentedBlock):  # members of classes and functions
+            for inner, member in enumerate(block.body):
+                chosen.add((index, inner))
+                nested = getattr(member, "body", None)
+                if isinstance(nested, cst.IndentedBlock) and nested.body:
+                    chosen.add((index, inner, len(nested.body) - 1))
+    picked = set(list(sorted(chosen))[::2])
+    got = scanner._positions(module, source, picked)
     assert got, "no positions computed"
-    for index in chosen:
-        statement = module.body[index]
-        assert got[statement] == expected[statement]
     assert all(expected[node] == position for node, position in got.items())
