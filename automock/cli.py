@@ -47,7 +47,9 @@ def _module(name: str):  # type: ignore[no-untyped-def]
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code instead of exiting (testable in-process)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = _Parser(prog="automock", description="Make nondeterministic Python code run deterministically.")
+    parser = _Parser(
+        prog="automock", description="Make nondeterministic Python code run deterministically."
+    )
     from automock import __version__
 
     parser.add_argument("--version", action="version", version=f"automock {__version__}")

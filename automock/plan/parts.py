@@ -1,0 +1,285 @@
+"""The value types a plan is made of: clock, cassette, HTTP stub, database, property.
+
+Each parses itself with ``from_dict(data, where)`` and raises a
+:class:`~automock.errors.PlanError` naming the field (``where``) and the
+expected form; :mod:`automock.plan.model` composes them into a ``Plan``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from automock._serialize import JsonMixin
+from automock.errors import PlanError
+
+__all__ = [
+    "DEFAULT_INSTANT",
+    "DEFAULT_SEED",
+    "MATCH_MODES",
+    "NETWORK_MODES",
+    "PLAN_VERSION",
+    "RECORD_MODES",
+    "STRATEGIES",
+    "CassetteSettings",
+    "ClockSettings",
+    "DatabaseFixture",
+    "HttpStub",
+    "PropertySpec",
+]
+
+PLAN_VERSION = 1
+DEFAULT_SEED = 0
+DEFAULT_INSTANT = "2024-01-01T00:00:00+00:00"
+
+# strategy -> kinds it applies to
+STRATEGIES: Mapping[str, tuple[str, ...]] = {
+    "freeze": ("time",),
+    "virtual_clock": ("time",),
+    "seed": ("random", "filesystem"),
+    "stub_http": ("network",),
+    "cassette": ("network",),
+    "deny": ("network", "database", "process", "filesystem", "environment"),
+    "allow": ("network", "process", "filesystem", "environment", "database"),
+    "sqlite_memory": ("database",),
+    "sqlalchemy_sqlite": ("database",),
+    "fake_redis": ("database",),
+    "fake_mongo": ("database",),
+    "fixed_env": ("environment",),
+    "sorted_listing": ("filesystem",),
+}
+MATCH_MODES = ("exact", "prefix", "regex")
+NETWORK_MODES = ("deny", "allow")
+RECORD_MODES = ("none", "once", "new_episodes", "all")
+_HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "*")
+
+
+def _fail(where: str, message: str) -> PlanError:
+    return PlanError(f"{where}: {message}")
+
+
+def _expect(value: Any, typ: type | tuple[type, ...], where: str, form: str) -> Any:
+    if isinstance(value, bool) and typ in (int, float, (int, float)):
+        raise _fail(where, f"expected {form}, got {value!r}")
+    if not isinstance(value, typ):
+        raise _fail(where, f"expected {form}, got {type(value).__name__} {value!r}"[:200])
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSettings(JsonMixin):
+    """``at``: the frozen wall-clock instant (ISO 8601 with offset).
+
+    ``tick``: seconds the virtual monotonic clock advances on each read, so
+    ``while time.monotonic() < deadline`` loops still end.
+    """
+
+    at: str = DEFAULT_INSTANT
+    tick: float = 0.001
+
+    @property
+    def instant(self) -> datetime:
+        parsed = datetime.fromisoformat(self.at.replace("Z", "+00:00"))
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "clock") -> ClockSettings:
+        _expect(data, dict, where, 'an object like {"at": "2024-01-01T00:00:00Z"}')
+        at = _expect(data.get("at", DEFAULT_INSTANT), str, f"{where}.at", "an ISO 8601 string")
+        try:
+            datetime.fromisoformat(at.replace("Z", "+00:00"))
+        except ValueError:
+            raise _fail(
+                f"{where}.at", f"expected an ISO 8601 instant like {DEFAULT_INSTANT!r}, got {at!r}"
+            ) from None
+        tick = _expect(
+            data.get("tick", 0.001), (int, float), f"{where}.tick", "a number of seconds >= 0"
+        )
+        if tick < 0:
+            raise _fail(f"{where}.tick", f"expected a number of seconds >= 0, got {tick!r}")
+        return cls(at=at, tick=float(tick))
+
+
+@dataclass(frozen=True, slots=True)
+class CassetteSettings(JsonMixin):
+    """A vcrpy cassette replayed (``record_mode="none"``) or recorded with ``--record``."""
+
+    path: str
+    record_mode: str = "none"
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "cassette") -> CassetteSettings:
+        _expect(data, dict, where, 'an object like {"path": "fixtures/x.yaml"}')
+        path = _expect(data.get("path"), str, f"{where}.path", "a file path string")
+        mode = data.get("record_mode", "none")
+        if mode not in RECORD_MODES:
+            raise _fail(
+                f"{where}.record_mode", f"expected one of {', '.join(RECORD_MODES)}, got {mode!r}"
+            )
+        return cls(path=path, record_mode=mode)
+
+
+@dataclass(frozen=True, slots=True)
+class HttpStub(JsonMixin):
+    """One canned HTTP response. Body is ``json`` (any JSON value) or ``text``."""
+
+    method: str
+    url: str
+    match: str = "prefix"
+    status: int = 200
+    headers: Mapping[str, str] = field(default_factory=dict)
+    json: Any = None
+    text: str | None = None
+
+    def matches(self, method: str, url: str) -> tuple[bool, str]:
+        """``(matched, reason)``: the reason explains a miss (responses-style)."""
+        if self.method != "*" and self.method != method.upper():
+            return False, f"method {method.upper()} != {self.method}"
+        if self.match == "exact":
+            ok = url == self.url
+        elif self.match == "prefix":
+            ok = url.startswith(self.url)
+        else:
+            ok = re.search(self.url, url) is not None
+        return (True, "matched") if ok else (False, f"URL does not {self.match}-match {self.url}")
+
+    def body_bytes(self) -> bytes:
+        import json as _json
+
+        if self.text is not None:
+            return self.text.encode("utf-8")
+        if self.json is None:
+            return b""
+        return _json.dumps(self.json).encode("utf-8")
+
+    def content_type(self) -> str:
+        if "Content-Type" in self.headers:
+            return self.headers["Content-Type"]
+        return (
+            "application/json"
+            if self.text is None and self.json is not None
+            else "text/plain; charset=utf-8"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "method": self.method,
+            "url": self.url,
+            "match": self.match,
+            "status": self.status,
+            "headers": dict(self.headers),
+        }
+        if self.text is not None:
+            data["text"] = self.text
+        else:
+            data["json"] = self.json
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str) -> HttpStub:
+        _expect(
+            data, dict, where, 'an object like {"method": "GET", "url": "https://...", "json": {}}'
+        )
+        method = _expect(
+            data.get("method", "GET"), str, f"{where}.method", "an HTTP method"
+        ).upper()
+        if method not in _HTTP_METHODS:
+            raise _fail(
+                f"{where}.method", f"expected one of {', '.join(_HTTP_METHODS)}, got {method!r}"
+            )
+        url = _expect(data.get("url"), str, f"{where}.url", "a URL or pattern string")
+        match = data.get("match", "prefix")
+        if match not in MATCH_MODES:
+            raise _fail(
+                f"{where}.match", f"expected one of {', '.join(MATCH_MODES)}, got {match!r}"
+            )
+        if match == "regex":
+            try:
+                re.compile(url)
+            except re.error as exc:
+                raise _fail(f"{where}.url", f"invalid regex ({exc})") from None
+        status = _expect(
+            data.get("status", 200), int, f"{where}.status", "an integer HTTP status 100-599"
+        )
+        if not 100 <= status <= 599:
+            raise _fail(f"{where}.status", f"expected an integer HTTP status 100-599, got {status}")
+        headers = _expect(data.get("headers", {}), dict, f"{where}.headers", "an object of strings")
+        for k, v in headers.items():
+            _expect(v, str, f"{where}.headers.{k}", "a string")
+        text = data.get("text")
+        if text is not None:
+            _expect(text, str, f"{where}.text", "a string")
+        return cls(
+            method=method,
+            url=url,
+            match=match,
+            status=status,
+            headers=dict(headers),
+            json=data.get("json"),
+            text=text,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseFixture(JsonMixin):
+    """A fake database standing in for the one the code names.
+
+    ``engine``: ``sqlite`` (sqlite3 / SQLAlchemy redirected to sqlite),
+    ``redis`` (fakeredis) or ``mongo`` (mongomock). ``target`` is the path or
+    URL as written in the code (``"*"`` = any). ``schema`` holds SQL
+    statements run first; ``rows`` maps a table (or redis key / mongo
+    collection) to its seeded rows.
+    """
+
+    engine: str
+    target: str = "*"
+    schema: tuple[str, ...] = ()
+    rows: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str) -> DatabaseFixture:
+        _expect(
+            data, dict, where, 'an object like {"engine": "sqlite", "schema": [...], "rows": {}}'
+        )
+        engine = data.get("engine", "sqlite")
+        if engine not in ("sqlite", "redis", "mongo"):
+            raise _fail(f"{where}.engine", f"expected one of sqlite, redis, mongo, got {engine!r}")
+        target = _expect(data.get("target", "*"), str, f"{where}.target", "a path or URL string")
+        schema = _expect(
+            data.get("schema", []), list, f"{where}.schema", "a list of SQL statements"
+        )
+        for i, stmt in enumerate(schema):
+            _expect(stmt, str, f"{where}.schema[{i}]", "an SQL statement string")
+        rows = _expect(
+            data.get("rows", {}), dict, f"{where}.rows", "an object mapping table -> list of rows"
+        )
+        for table, table_rows in rows.items():
+            _expect(table_rows, list, f"{where}.rows.{table}", "a list of rows")
+        return cls(
+            engine=engine,
+            target=target,
+            schema=tuple(schema),
+            rows={k: tuple(v) for k, v in rows.items()},
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PropertySpec(JsonMixin):
+    """A property check proposed for a function whose output has no single right answer."""
+
+    function: str
+    property: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str) -> PropertySpec:
+        _expect(
+            data, dict, where, 'an object like {"function": "shuffle", "property": "permutation"}'
+        )
+        fn = _expect(data.get("function"), str, f"{where}.function", "a function name")
+        prop = _expect(data.get("property"), str, f"{where}.property", "a property name")
+        args = _expect(data.get("args", {}), dict, f"{where}.args", "an object")
+        return cls(function=fn, property=prop, args=args)
