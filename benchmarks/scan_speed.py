@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import os
 import sys
 import sysconfig
@@ -32,10 +33,8 @@ def stdlib_files(limit: int | None) -> list[Path]:
 
 def parse_all(files: list[Path]) -> None:
     for path in files:
-        try:
+        with contextlib.suppress(SyntaxError, ValueError):
             ast.parse(path.read_bytes())
-        except (SyntaxError, ValueError):
-            pass
 
 
 def scan_all(files: list[Path], jobs: int) -> tuple[int, int]:
