@@ -27,7 +27,6 @@ __all__ = [
     "ROOT_MODULES",
     "Api",
     "all_prefixes",
-    "is_prefix_of_entry",
     "lookup",
 ]
 
@@ -485,11 +484,6 @@ def lookup(qualified: str) -> tuple[str, Api] | None:
             if api is not None:
                 return prefix + ".*", api
     return None
-
-
-def is_prefix_of_entry(qualified: str) -> bool:
-    """True if some catalog entry lies under ``qualified`` (``numpy`` for ``numpy.random.*``)."""
-    return qualified in _PREFIXES
 
 
 def all_prefixes() -> frozenset[str]:

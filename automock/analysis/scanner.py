@@ -1,18 +1,20 @@
 """Find touchpoints in Python source: the public ``scan`` / ``scan_source`` API.
 
-Pipeline per file (cheapest first, each stage only when the previous one
-could not rule the file out):
+Pipeline per file, cheapest first (docs/scan.md, "How it is fast enough"):
 
-1. text pre-filter: no catalog module name, no star import, no catalogued
-   builtin in the text -> no touchpoints (:mod:`automock.analysis.prefilter`);
-2. ``ast`` pass: syntax check and a conservative over-approximation of the
-   catalog names the file can reach; none -> no touchpoints;
-3. libcst pass (the analyzer of record): one visitor records scopes, bindings
-   and references (:mod:`automock.analysis.collect`), names are resolved with
-   Python's scoping rules (:mod:`automock.analysis.resolve`) and matched
-   against the catalog; positions come from libcst's ``PositionProvider``.
+1. :mod:`automock.analysis.prefilter`: ``ast.parse`` (the syntax check) and
+   regexes select the statements that can hold or influence touchpoints;
+   a file with none is done;
+2. libcst (the analyzer of record) parses just those lines;
+   :mod:`automock.analysis.collect` records scopes, bindings and references,
+   :mod:`automock.analysis.resolve` resolves them to qualified names, and the
+   catalog decides what is a touchpoint;
+3. :mod:`automock.analysis.positions` computes libcst positions for the
+   statements that hold touchpoints only.
 
 Results are cached in memory by content hash (and optionally on disk).
+``_analyze(..., reference=True)`` is the slow whole-file path the tests
+compare this one against.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import re
 import sys
 import tokenize
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from io import BytesIO, StringIO
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,10 +36,7 @@ from automock.analysis.model import KINDS, FileScan, Kind, ScanResult, Touchpoin
 from automock.errors import InputError
 
 if TYPE_CHECKING:
-    import ast
-
     import libcst as cst
-    from libcst.metadata import CodeRange
 
 __all__ = ["parse_kinds", "read_source", "scan", "scan_file", "scan_paths", "scan_source"]
 
@@ -160,105 +159,6 @@ def _excerpt(source: str, ranges: tuple[tuple[int, int], ...]) -> tuple[str, lis
     return "".join(parts), line_map
 
 
-def _positions(
-    module: cst.Module, source: str, paths: set[tuple[int, ...]]
-) -> Mapping[cst.CSTNode, CodeRange]:
-    """Syntactic positions of the nodes in the statements at ``paths``.
-
-    Same numbers as ``MetadataWrapper(module).resolve(PositionProvider)``, but
-    code generation runs only over the innermost def/class-body statements
-    that hold touchpoints: each starts at a line known from ``ast`` (its first
-    token's line minus the comment/blank lines libcst attaches in front of it)
-    with its enclosing blocks' indentation. Falls back to the whole-module
-    pass if the two parsers disagree or libcst internals change.
-    """
-    from libcst.metadata import MetadataWrapper, PositionProvider
-    from libcst.metadata.position_provider import PositionProvidingCodegenState
-
-    def fresh_state(provider: PositionProvider) -> PositionProvidingCodegenState:
-        return PositionProvidingCodegenState(
-            default_indent=module.default_indent,
-            default_newline=module.default_newline,
-            provider=provider,
-        )
-
-    try:
-        provider = PositionProvider()
-        located = _locate(module, source, paths)
-        if located is None:
-            module._codegen(fresh_state(provider))
-        else:
-            for statement, line, indents in located:
-                state = fresh_state(provider)
-                state.line = line
-                state.indent_tokens = indents
-                statement._codegen(state)
-        return provider._computed  # type: ignore[return-value]
-    except (AttributeError, TypeError):  # pragma: no cover - libcst internals changed
-        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-
-
-def _locate(
-    module: cst.Module, source: str, paths: set[tuple[int, ...]]
-) -> list[tuple[cst.CSTNode, int, list[str]]] | None:
-    """For each statement path: the libcst statement, its first line, its indentation."""
-    import ast
-
-    import libcst as cst
-
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    out = []
-    for path in sorted(paths):
-        cst_body: Sequence[cst.CSTNode] = module.body
-        ast_body: list[ast.stmt] = tree.body
-        indents: list[str] = []
-        for depth, index in enumerate(path):
-            found = _pair(cst_body, ast_body, index)
-            if found is None:
-                return None
-            statement, node = found
-            if depth == len(path) - 1:
-                out.append((statement, _first_line(statement, node), list(indents)))
-                break
-            block = getattr(statement, "body", None)
-            if not isinstance(block, cst.IndentedBlock) or not hasattr(node, "body"):
-                return None
-            indents.append(module.default_indent if block.indent is None else block.indent)
-            cst_body, ast_body = block.body, node.body
-    return out
-
-
-def _pair(
-    cst_body: Sequence[cst.CSTNode], ast_body: list[ast.stmt], index: int
-) -> tuple[cst.CSTNode, ast.stmt] | None:
-    """The libcst statement at ``index`` and the ``ast`` statement it starts with."""
-    import libcst as cst
-
-    position = 0
-    for statement in cst_body[:index]:
-        position += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-    if index >= len(cst_body) or position >= len(ast_body):
-        return None
-    return cst_body[index], ast_body[position]
-
-
-def _first_line(statement: cst.CSTNode, node: ast.stmt) -> int:
-    """Line where libcst's code for ``statement`` starts (its leading comment lines)."""
-    import libcst as cst
-
-    first = node.lineno
-    decorators = getattr(node, "decorator_list", ())
-    if decorators and not isinstance(statement, cst.SimpleStatementLine):
-        first = min(first, *(d.lineno for d in decorators))
-    lead = len(getattr(statement, "leading_lines", ()))
-    if isinstance(statement, cst.FunctionDef | cst.ClassDef) and statement.decorators:
-        lead += len(statement.decorators[0].leading_lines)
-    return first - lead
-
-
 def _touchpoints(
     module: cst.Module,
     source: str,
@@ -291,7 +191,9 @@ def _touchpoints(
 
         positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     else:
-        positions = _positions(module, source, {site.path for site, _, _ in found})
+        from automock.analysis.positions import positions_for
+
+        positions = positions_for(module, source, {site.path for site, _, _ in found})
 
     def line(number: int) -> int:
         return number if line_map is None else line_map[number - 1]

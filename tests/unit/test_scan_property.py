@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from automock.analysis import scanner
+from automock.analysis.positions import positions_for
 from automock.analysis.scanner import scan_source
 
 IMPORTS = [
@@ -141,6 +142,6 @@ def test_statement_positions_equal_libcst_position_provider(source: str) -> None
                 if isinstance(nested, cst.IndentedBlock) and nested.body:
                     chosen.add((index, inner, len(nested.body) - 1))
     picked = set(list(sorted(chosen))[::2])
-    got = scanner._positions(module, source, picked)
+    got = positions_for(module, source, picked)
     assert got, "no positions computed"
     assert all(expected[node] == position for node, position in got.items())
