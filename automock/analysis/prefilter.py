@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from itertools import accumulate
 
 from automock.analysis import catalog
@@ -123,7 +123,9 @@ def _target_names(node: ast.expr | None, out: set[str]) -> None:
         _target_names(node.value, out)
 
 
-def _module_bindings(statement: ast.stmt, out: set[str], values: set[str]) -> None:
+def _module_bindings(
+    statement: ast.stmt, out: set[str], values: set[str], imported: Container[str] = ()
+) -> None:
     """Names ``statement`` binds at module scope.
 
     ``values`` receives the subset bound to an expression the resolver can
@@ -138,11 +140,11 @@ def _module_bindings(statement: ast.stmt, out: set[str], values: set[str]) -> No
     if isinstance(statement, ast.Assign):
         for target in statement.targets:
             _target_names(target, found)
-        if _trackable(statement.value):
+        if _trackable(statement.value, imported):
             followed = found
     elif isinstance(statement, ast.AnnAssign):
         _target_names(statement.target, found)
-        if statement.value is not None and _trackable(statement.value):
+        if statement.value is not None and _trackable(statement.value, imported):
             followed = found
     elif isinstance(statement, ast.AugAssign):
         _target_names(statement.target, found)
@@ -156,40 +158,47 @@ def _module_bindings(statement: ast.stmt, out: set[str], values: set[str]) -> No
             names: set[str] = set()
             _target_names(item.optional_vars, names)
             found |= names
-            if _trackable(item.context_expr):
+            if _trackable(item.context_expr, imported):
                 followed = followed | names
     elif isinstance(statement, ast.Try | ast.TryStar):
         for handler in statement.handlers:
             if handler.name:
                 found.add(handler.name)
             for inner in handler.body:
-                _module_bindings(inner, out, values)
+                _module_bindings(inner, out, values, imported)
     elif isinstance(statement, ast.Match):
         for case in statement.cases:
             for inner in case.body:
-                _module_bindings(inner, out, values)
+                _module_bindings(inner, out, values, imported)
     out.update(found)
     values.update(followed)
     for field in ("body", "orelse", "finalbody"):
         for inner in getattr(statement, field, ()):
-            _module_bindings(inner, out, values)
+            _module_bindings(inner, out, values, imported)
 
 
 _TRACKED_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in catalog.RETURNS)
 
 
-def _trackable(node: ast.expr) -> bool:
-    """Could the resolver follow a name bound to ``node`` (see ``resolve.value_of``)?"""
+def _trackable(node: ast.expr, imported: Container[str]) -> bool:
+    """Could the resolver follow a name bound to ``node`` (see ``resolve.value_of``)?
+
+    ``imported``: names bound by catalog imports (``_SystemRandom`` from
+    ``from random import SystemRandom as _SystemRandom``).
+    """
     if isinstance(node, ast.Await):
         node = node.value
     if isinstance(node, ast.Name | ast.Attribute):
         return True
     if isinstance(node, ast.Call):
         func = node.func
-        leaf = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        return leaf in _TRACKED_LEAVES
+        if isinstance(func, ast.Attribute) and func.attr in _TRACKED_LEAVES:
+            return True
+        while isinstance(func, ast.Attribute):
+            func = func.value
+        return isinstance(func, ast.Name) and (func.id in _TRACKED_LEAVES or func.id in imported)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-        return _trackable(node.left)
+        return _trackable(node.left, imported)
     return False
 
 
@@ -312,12 +321,12 @@ def select(source: str) -> Selection | SyntaxError:
             continue
         names: set[str] = set()
         assigned: set[str] = set()
-        _module_bindings(statement, names, assigned)
+        _module_bindings(statement, names, assigned, bound)
         if names & roots:
             needed.add(index)
         if index in candidates:
             values |= assigned
-    _close_over_uses(source, layout, needed, values, roots)
+    _close_over_uses(source, layout, needed, values, roots, bound)
     return _merge(layout.ranges[i] for i in sorted(layout.complete(needed)))
 
 
@@ -380,6 +389,7 @@ def _close_over_uses(
     needed: set[int],
     values: set[str],
     roots: set[str],
+    imported: Container[str],
 ) -> None:
     """Add statements that use names assigned by selected ones, or rebind roots via ``global``."""
     for match in _GLOBAL.finditer(source):
@@ -399,7 +409,7 @@ def _close_over_uses(
             needed.add(index)
             statement = layout.statements[index]
             if statement is not None:
-                _module_bindings(statement, set(), values)
+                _module_bindings(statement, set(), values, imported)
 
 
 def _merge(ranges: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:

@@ -32,6 +32,7 @@ IMPORTS = [
     "from pathlib import Path",
     "import uuid, secrets",
     "from . import helpers",
+    "from random import SystemRandom as _SR",
 ]
 USES = [
     "t.time()",
@@ -63,6 +64,8 @@ USES = [
     "os.path.join('a', 'b')",
     "value = (os\n        .getpid())",
     "x = 1; y = time.monotonic()",
+    "_sr = _SR()",
+    "_sr.choice(items)",
 ]
 SHADOWS = ["def time():\n    return 0", "time = None", "random = Dice()", "np = None", "DT = str"]
 

@@ -98,6 +98,23 @@ def test_objects_built_from_catalog_constructors_are_followed() -> None:
     ]
 
 
+def test_module_level_object_from_an_aliased_constructor_used_in_a_function() -> None:
+    source = """
+        import string
+        from random import SystemRandom as _SystemRandom
+        CHARS = string.ascii_letters
+        _sr = _SystemRandom()
+        def unrelated():
+            return 1
+        def salt():
+            return "".join(_sr.choice(CHARS) for _ in range(8))
+    """
+    assert found(source) == [
+        ("random.SystemRandom", "_SystemRandom"),
+        ("random.SystemRandom.choice", "_sr.choice"),
+    ]
+
+
 def test_annotated_parameters_are_followed() -> None:
     source = """
         import httpx
