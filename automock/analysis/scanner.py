@@ -94,7 +94,9 @@ def read_source(path: Path) -> tuple[str | None, str | None, str | None]:
 
 
 def _syntax_error(path: str, exc: SyntaxError) -> str:
-    where = f"{path}:{exc.lineno or 0}"
+    if not exc.lineno:  # NUL bytes, nesting too deep for the parser
+        return f"{path}: cannot parse ({exc.msg}); fix the file or exclude it from the scan"
+    where = f"{path}:{exc.lineno}"
     if exc.offset:
         where += f":{exc.offset}"
     return f"{where}: syntax error: {exc.msg}; fix the file or exclude it from the scan"

@@ -66,6 +66,15 @@ def test_binary_and_non_utf8_files_are_errors_not_crashes(tmp_path: Path) -> Non
     assert str(latin) in error and "UTF-8" in error
 
 
+def test_late_nul_byte_and_absurd_nesting_are_one_line_errors(tmp_path: Path) -> None:
+    late_nul = tmp_path / "late.py"
+    late_nul.write_bytes(b"x = 1\n" * 3000 + b"y = '\x00'\n")
+    error = scan_file(late_nul).error or ""
+    assert error.startswith(f"{late_nul}: cannot parse") and "\n" not in error
+    deep = scan_source("x = " + "(" * 500 + ")" * 500 + "\n", "deep.py")
+    assert deep.error is not None and deep.error.startswith("deep.py")
+
+
 def test_declared_source_encoding_is_honoured(tmp_path: Path) -> None:
     path = tmp_path / "legacy.py"
     path.write_bytes(b"# -*- coding: latin-1 -*-\nimport time\nname = '\xe9'\ntime.sleep(1)\n")
