@@ -220,8 +220,6 @@ def run(args: argparse.Namespace) -> int:
         notes += recording.notes
     else:
         run_plan = resolve_cassette(plan, plan_path, file)
-    for note in notes:
-        print(f"automock: {note}", file=sys.stderr)
     repeat = max(args.repeat, 2) if args.check_determinism else args.repeat
     limits = Limits(cpu_seconds=int(args.timeout) + 1, memory_mb=args.memory_mb)
     # SIGTERM ends the run like Ctrl-C: the sandboxed child (own session) is killed first
@@ -252,9 +250,12 @@ def run(args: argparse.Namespace) -> int:
         report = recording.annotate(report)
     else:
         after = replay_hint(report, run_plan, file)
+    # plan notes (drafted/stale) follow the program's output, with the report
+    after = notes + after
     if args.json:
         data = report.to_dict()
         data["automock_exit_code"] = code
+        data["notes"] = after
         if recording is not None:
             data["record"] = {**recording.result, "notes": after}
         import json

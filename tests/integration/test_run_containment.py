@@ -133,7 +133,9 @@ def test_no_file_appears_outside_the_workdir(
     assert not Path(marker).exists()
     assert not (tmp_path.parent / "escape-up.txt").exists()
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["outside", "writer.py"]
+    # only automock's own drafted plan may appear beside the program
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fixtures", "outside", "writer.py"]
+    assert [p.name for p in (tmp_path / "fixtures").iterdir()] == ["writer.automock.json"]
 
 
 def test_parent_environment_secret_is_not_visible(
