@@ -32,9 +32,13 @@ def test_parent_home_and_private_key_not_readable(
 def test_program_run_from_home_cannot_read_private_siblings(secret_env: dict[str, str]) -> None:
     """A script kept in the home directory gets a copy of its directory as cwd; files only the
     owner may read (the 0600 key under a 0700 .ssh) must not be handed to the sandbox uid."""
+    import os
     import shutil
 
     from automock.sandbox.process import run_file
+
+    if os.geteuid() != 0:
+        pytest.skip("without root there is no uid drop: the program reads what the user can")
 
     script = shutil.copy(program("secrets_ssh"), secret_env["home"])
     report = run_file(script, args=(secret_env["key"], secret_env["secret"]), timeout=10)
