@@ -15,7 +15,7 @@ IDS = ["run", "batch"]
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
 def test_cpu_spin_ends_at_timeout(attack: Attack) -> None:
-    outcome = attack("res_cpu_spin", timeout=2)
+    outcome = attack("res_cpu_spin", timeout=3)
     assert outcome.status == "timeout", outcome.explain()
     assert outcome.exit_code == EXIT_TIMEOUT, outcome.explain()
 

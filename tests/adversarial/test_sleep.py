@@ -15,7 +15,7 @@ IDS = ["run", "batch"]
 @pytest.mark.parametrize("name", ["sleep_select", "sleep_pause", "sleep_event"])
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
 def test_real_sleeps_end_at_timeout(attack: Attack, name: str) -> None:
-    outcome = attack(name, timeout=2)
+    outcome = attack(name, timeout=3)
     assert not outcome.escaped_claim, outcome.explain()
     assert outcome.status == "timeout", outcome.explain()
     assert outcome.exit_code == EXIT_TIMEOUT, outcome.explain()
