@@ -263,7 +263,7 @@ def _drop_uid(
         return LayerStatus("uid", False, f"not root, runs as uid {os.geteuid()}{note}")
     if uid is None:
         return LayerStatus("uid", False, "uid drop disabled; RLIMIT_NPROC does not bind root")
-    unreachable = [p for p in needed if not traversable(p, uid)]
+    unreachable = _unreachable(tuple(needed), uid)
     if unreachable:
         return LayerStatus("uid", False, f"stays root: uid {uid} cannot read {unreachable[0]}")
     if workdir is not None:
@@ -276,10 +276,32 @@ def _drop_uid(
     return LayerStatus("uid", True, f"runs as unprivileged uid {uid} with no_new_privs")
 
 
+# Both are pure functions of the host's (static) directory tree: the batch pool's
+# zygote computes them once (warm_isolation) and its forked children reuse them.
+_NEEDED: dict[tuple[object, ...], list[str]] = {}
+_UNREACHABLE: dict[tuple[tuple[str, ...], int], list[str]] = {}
+
+
 def _needed_paths(readable: Sequence[str]) -> list[str]:
-    paths = {os.path.realpath(sys.executable), sys.prefix, sys.base_prefix, *readable}
-    paths.update(p for p in sys.path if p and os.path.isabs(p) and os.path.exists(p))
-    return sorted(os.path.realpath(p) for p in paths if os.path.exists(p))
+    key = (tuple(readable), tuple(sys.path), sys.executable)
+    if key not in _NEEDED:
+        paths = {os.path.realpath(sys.executable), sys.prefix, sys.base_prefix, *readable}
+        paths.update(p for p in sys.path if p and os.path.isabs(p) and os.path.exists(p))
+        _NEEDED[key] = sorted(os.path.realpath(p) for p in paths if os.path.exists(p))
+    return list(_NEEDED[key])
+
+
+def _unreachable(needed: tuple[str, ...], uid: int) -> list[str]:
+    if (needed, uid) not in _UNREACHABLE:
+        _UNREACHABLE[needed, uid] = [p for p in needed if not traversable(p, uid)]
+    return _UNREACHABLE[needed, uid]
+
+
+def warm_isolation(uid: int | None, readable: Sequence[str] = ()) -> None:
+    """Compute, in a process that forks sandbox children, what each would compute the same."""
+    needed = _needed_paths(readable)
+    if uid is not None:
+        _unreachable(tuple(needed), uid)
 
 
 def pid_layer_active(layers: Sequence[LayerStatus]) -> bool:
@@ -294,6 +316,7 @@ def enter_isolation(
     uid: int | None = SANDBOX_UID,
     pid_namespace: bool = True,
     readable: Sequence[str] = (),
+    count_tasks: bool = True,
 ) -> tuple[LayerStatus, ...]:
     """Enter every available isolation layer; return what is (and is not) in force.
 
@@ -305,13 +328,19 @@ def enter_isolation(
     process ends with its cwd at :data:`VIRTUAL_ROOT` (the workdir's view);
     otherwise at ``workdir`` itself. ``readable`` lists extra paths the
     unprivileged uid must be able to read (``sys.path`` is included).
+    ``count_tasks=False`` says the caller knows ``uid`` runs no task yet
+    (a fresh PID namespace with a private ``/proc``): skip counting them.
     """
     work = os.fspath(workdir) if workdir is not None else None
     needed = _needed_paths(readable)
     linux = sys.platform.startswith("linux")
     root = linux and os.geteuid() == 0
     # count the target uid's tasks system-wide now, before a private /proc hides them
-    existing = _tasks_of(uid) if root and uid is not None and limits.processes is not None else None
+    existing: int | None = None
+    if not count_tasks:
+        existing = 0
+    elif root and uid is not None and limits.processes is not None:
+        existing = _tasks_of(uid)
     layers = [_new_session()]
     if linux and not root:
         layers.append(_user_namespace())

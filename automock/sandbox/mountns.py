@@ -200,7 +200,7 @@ def _setns(fd: int, nstype: int = _CLONE_NEWNS) -> None:
 
 
 def join_prepared(
-    mnt_fd: int,
+    mnt_fd: int | None,
     limits: Any,
     *,
     allow_network: bool,
@@ -214,7 +214,8 @@ def join_prepared(
     new PID namespace (:class:`PidNamespaceForker`); otherwise it becomes one
     here, continuing in a new process like ``enter_isolation`` does.
     """
-    _setns(mnt_fd)
+    if mnt_fd is not None:  # None: already in it (forked by the zygote)
+        _setns(mnt_fd)
     _unshare(_CLONE_NEWNS)  # private copy: this child's mounts are its own
     _mount("tmpfs", "/tmp", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
     if os.path.isdir("/dev/shm"):
@@ -229,7 +230,14 @@ def join_prepared(
     else:
         pid_layer = iso._pid_namespace(mount_proc=True)
     os.chdir(iso.VIRTUAL_ROOT)
-    layers = iso.enter_isolation(limits, allow_network=allow_network, uid=uid, pid_namespace=False)
+    # with a private /proc of a new PID namespace, the only task to count is this (root) one
+    layers = iso.enter_isolation(
+        limits,
+        allow_network=allow_network,
+        uid=uid,
+        pid_namespace=False,
+        count_tasks=not pid_layer.active,
+    )
     fs = iso.LayerStatus(
         "filesystem",
         True,

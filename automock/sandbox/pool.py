@@ -47,6 +47,7 @@ from automock.sandbox.task import (
     load_prctl,
 )
 from automock.sandbox.warm import preload_imports, warm_parent
+from automock.sandbox.zygote import Zygote
 
 __all__ = [
     "BatchSettings",
@@ -136,6 +137,11 @@ class WorkerPool:
         self._exiting: list[int] = []  # children done (verdict and output in) not yet reaped
         self._holder: Holder | None = None
         self._forker: PidNamespaceForker | None = None
+        self._zygote: Zygote | None = None
+
+    def helper_cpu_seconds(self) -> float:
+        """CPU time of the zygote and the children it reaped (they are not this process's)."""
+        return self._zygote.cpu_seconds() if self._zygote is not None else 0.0
 
     @property
     def directory(self) -> str | None:
@@ -151,6 +157,10 @@ class WorkerPool:
                 self._holder = start_holder(self._dir)
                 if self._holder is not None:
                     self._forker = PidNamespaceForker.create()
+                if self._holder is not None and self.settings.zygote:
+                    self._zygote = Zygote.start(
+                        self.settings, self._holder.mnt_fd, self._dir, self._prctl
+                    )
         except BaseException:
             self.__exit__(None, None, None)
             raise
@@ -163,6 +173,9 @@ class WorkerPool:
         tb: TracebackType | None,
     ) -> None:
         self._kill_all()
+        if self._zygote is not None:
+            self._zygote.close()
+            self._zygote = None
         if self._holder is not None:
             self._holder.close()
             self._holder = None
@@ -189,12 +202,18 @@ class WorkerPool:
             raise InputError(
                 "WorkerPool.run: use the pool as a context manager (with WorkerPool() as p)"
             )
-        if self.settings.auto_preload and preload_imports(imported_modules(candidates)):
-            gc.freeze()
+        if self.settings.auto_preload:
+            names = imported_modules(candidates)
+            if self._zygote is not None:  # children are forked from it: it imports them
+                self._zygote.preload(names)
+            elif preload_imports(names):
+                gc.freeze()
         results: list[CandidateResult | None] = [None] * len(candidates)
         pending = list(enumerate(candidates))
         pending.reverse()
         sel = selectors.DefaultSelector()
+        if self._zygote is not None:  # it reports its children's exits
+            sel.register(self._zygote.fileno(), selectors.EVENT_READ, -1)
         try:
             while pending or self._live:
                 while pending and len(self._live) < self.workers:
@@ -225,7 +244,15 @@ class WorkerPool:
         pipes = [os.pipe() for _ in range(4)]  # stdout, stderr, result, task
         parent_pid = os.getpid()
         try:
-            pid, pid_init = self._forker.fork() if self._forker is not None else (os.fork(), False)
+            if self._zygote is not None:
+                ends = [pipes[0][1], pipes[1][1], pipes[2][1], pipes[3][0]]
+                pid, pid_init = self._zygote.fork(ends, uid), True
+                for fd in ends:
+                    os.close(fd)
+            elif self._forker is not None:
+                pid, pid_init = self._forker.fork()
+            else:
+                pid, pid_init = os.fork(), False
         except OSError as exc:
             for r, w in pipes:
                 os.close(r)
@@ -254,10 +281,12 @@ class WorkerPool:
             )
         fds: dict[int, str] = {}
         for (r, w), name in zip(pipes[:3], ("out", "err", "res"), strict=True):
-            os.close(w)
+            if self._zygote is None:
+                os.close(w)
             os.set_blocking(r, False)
             fds[r] = name
-        os.close(pipes[3][0])
+        if self._zygote is None:
+            os.close(pipes[3][0])
         self._free_lanes.discard(lane)
         return Child(pid=pid, lane=lane, fds=fds, task_w=pipes[3][1])
 
@@ -281,9 +310,10 @@ class WorkerPool:
         run.deadline = now + self.settings.timeout
         for fd in run.fds:
             sel.register(fd, selectors.EVENT_READ, run.pid)
-        with contextlib.suppress(OSError, AttributeError):
-            run.pidfd = os.pidfd_open(run.pid)
-            sel.register(run.pidfd, selectors.EVENT_READ, run.pid)
+        if self._zygote is None:  # else the zygote reports the exit
+            with contextlib.suppress(OSError, AttributeError):
+                run.pidfd = os.pidfd_open(run.pid)
+                sel.register(run.pidfd, selectors.EVENT_READ, run.pid)
         self._live[run.pid] = run
 
     def _read(self, sel: selectors.BaseSelector, run: Child, fd: int) -> None:
@@ -309,9 +339,12 @@ class WorkerPool:
     def _step(self, sel: selectors.BaseSelector) -> list[Child]:
         now = time.monotonic()
         wait = min(r.deadline for r in self._live.values()) - now
-        if any(r.pidfd is None for r in self._live.values()):
+        if self._zygote is None and any(r.pidfd is None for r in self._live.values()):
             wait = min(wait, 0.005)
         for key, _ in sel.select(max(0.0, wait)):
+            if key.data == -1 and self._zygote is not None:
+                self._zygote.poll()
+                continue
             run = self._live.get(key.data)
             if run is not None and key.fd in run.fds:
                 self._read(sel, run, key.fd)
@@ -323,13 +356,26 @@ class WorkerPool:
                 _kill_group(run.pid)
             # done when it exited, or when its verdict and all output are in: the
             # kernel's namespace teardown at exit then happens off the round trip
-            if reap(run) or (not run.fds and verdict_of(run)):
+            if self._reap(run) or (not run.fds and verdict_of(run)):
                 done.append(run)
         self._reap_exiting()
         return done
 
+    def _reap(self, run: Child) -> bool:
+        if self._zygote is None:
+            return reap(run)
+        status = self._zygote.wait(run.pid, block=False)
+        if status is None:
+            return False
+        run.wait_status, run.reaped = status, True
+        return True
+
     def _reap_exiting(self, *, block: bool = False) -> None:
         for pid in list(self._exiting):
+            if self._zygote is not None:
+                if self._zygote.wait(pid, block=block) is not None:
+                    self._exiting.remove(pid)
+                continue
             try:
                 reaped, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
             except ChildProcessError:
@@ -367,6 +413,8 @@ class WorkerPool:
             self._spares.clear()
         for run in list(self._live.values()):
             _kill_group(run.pid)
+            if self._zygote is not None and not run.reaped:
+                self._zygote.wait(run.pid, block=True)
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(run.pid, 0)
             self._free_lanes.add(run.lane)

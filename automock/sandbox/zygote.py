@@ -1,0 +1,300 @@
+"""The batch pool's fork server: one root process that forks every candidate child.
+
+Forking each child from the pool's parent means every child pays again for
+what is the same in all of them: entering the deterministic runtime
+(``deterministic(plan, seed)``), fixing the environment, joining the prepared
+mount namespace. The *zygote* is forked once per pool from the warm parent,
+joins the holder's read-only mount namespace (:mod:`automock.sandbox.mountns`),
+fixes the environment, enters the runtime and never leaves it, then
+``gc.freeze()``\\ s. It runs no candidate code: on each request from the pool
+(a Unix ``SOCK_SEQPACKET`` carrying the child's four pipe ends) it forks a
+child straight into a new PID namespace, and reports the child's pid and,
+later, its exit status. Each child inherits the runtime entered but unused
+(the zygote never draws a random number or reads the clock), so every
+candidate starts from the same pristine, seeded state; the per-candidate
+layers (new network namespace, private mount namespace copy with fresh
+``/tmp``, PID namespace, rlimits, unprivileged lane uid) are still entered
+by each child for itself.
+
+Lifetime: the zygote dies with the pool's parent (``PR_SET_PDEATHSIG``) and
+its children with it; when the pool closes the socket, it kills and reaps
+its remaining children and exits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import os
+import random
+import selectors
+import signal
+import socket
+import struct
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+__all__ = ["Zygote"]
+
+_FDS = 4  # stdout, stderr, result, task (the child's ends)
+_MSG = 1 << 16  # largest request (part of a preload list)
+_SEEDED: list[Any] = []  # random's global state right after the zygote entered the runtime
+
+
+class Zygote:
+    """The parent's handle on the fork server; None from :meth:`start` when unavailable."""
+
+    def __init__(self, pid: int, sock: socket.socket) -> None:
+        self.pid = pid
+        self.sock = sock
+        self.exits: dict[int, int] = {}  # child pid -> wait status, not yet collected
+        self._preloaded: set[str] = set()
+
+    @classmethod
+    def start(
+        cls,
+        settings: Any,
+        mnt_fd: int,
+        pool_dir: str,
+        prctl: Callable[..., int] | None,
+    ) -> Zygote | None:
+        if not hasattr(os, "pidfd_open") or not hasattr(socket, "send_fds"):
+            return None
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:  # never returns
+            ours.close()
+            _serve(theirs, settings, mnt_fd, pool_dir, prctl, parent)
+        theirs.close()
+        zygote = cls(pid, ours)
+        try:
+            tag, _ = zygote._next(block=True)
+        except OSError:
+            tag = b""
+        if tag != b"R":  # it could not get ready: children are forked by the parent
+            zygote.close()
+            return None
+        return zygote
+
+    def fileno(self) -> int:
+        return self.sock.fileno()
+
+    def fork(self, fds: Sequence[int], uid: int | None) -> int:
+        """Fork a child that gets ``fds`` (its pipe ends); return its pid."""
+        socket.send_fds(self.sock, [b"F" + struct.pack("q", -1 if uid is None else uid)], fds)
+        while True:
+            tag, body = self._next(block=True)
+            if tag == b"P":
+                return int(struct.unpack("q", body)[0])
+            if tag == b"E":
+                (code,) = struct.unpack("q", body)
+                raise OSError(code, os.strerror(code))
+
+    def preload(self, names: Iterable[str]) -> None:
+        """Have the zygote import the installed modules among ``names`` (see warm)."""
+        wanted = sorted(set(names) - self._preloaded)
+        if not wanted:
+            return
+        self._preloaded.update(wanted)
+        for at in range(0, len(wanted), 256):  # messages well under _MSG
+            self.sock.send(b"L" + json.dumps(wanted[at : at + 256]).encode())
+            while self._next(block=True)[0] not in (b"L", b""):
+                pass
+
+    def poll(self) -> None:
+        """Collect the exit statuses that have arrived (non-blocking)."""
+        with contextlib.suppress(BlockingIOError, InterruptedError):
+            while self._next(block=False)[0]:
+                pass
+
+    def wait(self, pid: int, *, block: bool) -> int | None:
+        """The wait status of child ``pid`` once it exited (None while it runs)."""
+        self.poll()
+        while block and pid not in self.exits:
+            if not self._next(block=True)[0]:
+                return 0  # the zygote is gone, and its children with it
+        return self.exits.pop(pid, None)
+
+    def cpu_seconds(self) -> float:
+        """CPU time of the zygote and the children it has reaped."""
+        self.sock.send(b"C")
+        while True:
+            tag, body = self._next(block=True)
+            if tag == b"C":
+                return float(struct.unpack("d", body)[0])
+            if not tag:
+                return 0.0
+
+    def _next(self, *, block: bool) -> tuple[bytes, bytes]:
+        self.sock.setblocking(block)
+        msg = self.sock.recv(64)
+        tag, body = msg[:1], msg[1:]
+        if tag == b"X":
+            pid, status = struct.unpack("qq", body)
+            self.exits[pid] = status
+        return tag, body
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.close()  # EOF: it kills and reaps its children, then exits
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+
+
+def _serve(
+    sock: socket.socket,
+    settings: Any,
+    mnt_fd: int,
+    pool_dir: str,
+    prctl: Callable[..., int] | None,
+    parent: int,
+) -> None:
+    code = 0
+    try:
+        if prctl is not None:
+            prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:
+            os._exit(1)
+        keep = {sock.fileno(), mnt_fd}
+        for fd in os.listdir("/proc/self/fd"):
+            if int(fd) > 2 and int(fd) not in keep:
+                with contextlib.suppress(OSError):
+                    os.close(int(fd))
+        forker = _prepare(settings, mnt_fd)
+        sock.send(b"R")
+        _loop(sock, settings, pool_dir, prctl, forker)
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _prepare(settings: Any, mnt_fd: int) -> Any:
+    """Join the prepared namespace, fix the environment, enter the runtime for good."""
+    from automock.plan.model import Plan
+    from automock.runtime import deterministic
+    from automock.sandbox.isolation import VIRTUAL_ROOT
+    from automock.sandbox.mountns import PidNamespaceForker, _setns
+    from automock.sandbox.task import environment_for
+
+    _setns(mnt_fd)
+    os.close(mnt_fd)
+    os.chdir("/")
+    os.environ.clear()
+    os.environ.update(environment_for(VIRTUAL_ROOT, settings.seed))
+    if hasattr(time, "tzset"):
+        time.tzset()
+    plan = settings.plan if settings.plan is not None else Plan()
+    deterministic(plan, seed=settings.seed).__enter__()  # left only by each child's exit
+    _SEEDED.append(random.getstate())
+    forker = PidNamespaceForker.create()
+    gc.collect()
+    gc.freeze()
+    return forker
+
+
+def _loop(
+    sock: socket.socket,
+    settings: Any,
+    pool_dir: str,
+    prctl: Callable[..., int] | None,
+    forker: Any,
+) -> None:
+    sel = selectors.DefaultSelector()
+    sel.register(sock, selectors.EVENT_READ, 0)
+    me = os.getpid()
+    try:
+        while True:
+            for key, _ in sel.select():
+                if key.data:  # a child's pidfd: it exited
+                    _, status = os.waitpid(key.data, 0)
+                    sel.unregister(key.fd)
+                    os.close(key.fd)
+                    sock.send(b"X" + struct.pack("qq", key.data, status))
+                    continue
+                msg, fds, _, _ = socket.recv_fds(sock, _MSG, _FDS)
+                if not msg:
+                    return
+                if msg[:1] == b"L":
+                    _preload(json.loads(msg[1:]))
+                    sock.send(b"L")
+                    continue
+                if msg[:1] == b"C":
+                    sock.send(b"C" + struct.pack("d", _cpu()))
+                    continue
+                (uid,) = struct.unpack("q", msg[1:9])
+                try:
+                    pid = _spawn(settings, fds, None if uid < 0 else uid, pool_dir, prctl, forker)
+                except OSError as exc:
+                    sock.send(b"E" + struct.pack("q", exc.errno or 0))
+                    continue
+                finally:
+                    if os.getpid() != me:  # pragma: no cover - the child never gets here
+                        os._exit(1)
+                    for fd in fds:
+                        os.close(fd)
+                sel.register(os.pidfd_open(pid), selectors.EVENT_READ, pid)
+                sock.send(b"P" + struct.pack("q", pid))
+    finally:
+        for key in list(sel.get_map().values()):
+            if key.data:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(key.data, signal.SIGKILL)
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(key.data, 0)
+
+
+def _spawn(
+    settings: Any,
+    fds: list[int],
+    uid: int | None,
+    pool_dir: str,
+    prctl: Callable[..., int] | None,
+    forker: Any,
+) -> int:
+    from automock.sandbox.isolation import warm_isolation
+    from automock.sandbox.task import child_main
+
+    warm_isolation(uid)  # once per lane uid: children inherit the result
+    zygote = os.getpid()
+    pid, pid_init = forker.fork() if forker is not None else (os.fork(), False)
+    if pid == 0:
+        # os.fork's own hook reseeded random's global generator from the OS: put the
+        # seeded state back, so every child starts where the runtime left it
+        random.setstate(_SEEDED[0])
+        child_main(
+            None,
+            settings,
+            out_fd=fds[0],
+            err_fd=fds[1],
+            result_fd=fds[2],
+            task_fd=fds[3],
+            pool_dir=pool_dir,
+            parent_pid=zygote,
+            prctl=prctl,
+            pid_init=pid_init,
+            uid=uid,
+            prepared=True,
+        )
+    return pid
+
+
+def _preload(names: list[str]) -> None:
+    """Import what candidates import, under the runtime as they would; children inherit it."""
+    from automock.sandbox.warm import preload_imports
+
+    if preload_imports(names):
+        _SEEDED[0] = random.getstate()  # as if each candidate had imported them first
+        gc.collect()
+        gc.freeze()
+
+
+def _cpu() -> float:
+    import resource
+
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime

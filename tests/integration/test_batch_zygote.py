@@ -1,0 +1,61 @@
+"""The pool's zygote: children forked from a process that entered the runtime once.
+
+Every candidate must still start from the same pristine seeded state as a
+child that enters ``deterministic(plan, seed)`` itself, whatever candidates
+ran before it in the pool.
+"""
+
+from __future__ import annotations
+
+from automock.sandbox.candidates import Candidate
+from automock.sandbox.pool import WorkerPool
+from automock.sandbox.task import BatchSettings
+
+PRINTER = (
+    "import random, time, uuid, tempfile, os, secrets\n"
+    "r = random.Random()\n"
+    "print(random.random(), r.random(), time.time(), uuid.uuid4(), uuid.uuid1(),\n"
+    "      next(tempfile._get_candidate_names()), os.urandom(4).hex(), secrets.token_hex(4))\n"
+)
+CONSUMER = (
+    "import random, uuid, os, time\n"
+    "for _ in range(1000):\n"
+    "    random.random(); random.Random(); uuid.uuid4(); os.urandom(8); time.time()\n"
+    "random.seed(12345)\n"
+)
+
+
+def _run(zygote: bool, sources: list[str], seed: int = 3) -> list[str]:
+    cands = [Candidate("z", i, code) for i, code in enumerate(sources)]
+    with WorkerPool(BatchSettings(timeout=10, seed=seed, zygote=zygote), workers=2) as pool:
+        results = pool.run(cands)
+    assert [r.status for r in results] == ["passed"] * len(sources), [r.stderr for r in results]
+    return [r.stdout for r in results]
+
+
+def test_every_child_starts_from_the_same_seeded_state() -> None:
+    out = _run(True, [PRINTER, CONSUMER, PRINTER, CONSUMER, PRINTER, PRINTER])
+    printed = [out[i] for i in (0, 2, 4, 5)]
+    assert len(set(printed)) == 1, printed  # earlier candidates leave nothing behind
+    assert printed[0].strip()
+
+
+def test_zygote_children_see_what_self_entering_children_see() -> None:
+    assert _run(True, [PRINTER]) == _run(False, [PRINTER])
+    assert _run(True, [PRINTER], seed=4) != _run(True, [PRINTER], seed=3)
+
+
+def test_zygote_children_report_the_same_layers() -> None:
+    cand = [Candidate("z", 0, "print('ok')")]
+    layers = []
+    for zygote in (True, False):
+        with WorkerPool(BatchSettings(timeout=10, zygote=zygote), workers=1) as pool:
+            (result,) = pool.run(cand)
+        assert result.status == "passed" and result.stdout == "ok\n"
+        layers.append([(x["name"], x["active"]) for x in result.layers])
+    assert layers[0] == layers[1]
+
+
+def test_modules_candidates_import_are_preloaded_in_the_zygote() -> None:
+    code = "import sys\nprint('colorsys' in sys.modules)\nimport colorsys\n"
+    assert _run(True, [code, code]) == ["True\n", "True\n"]
