@@ -126,7 +126,8 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-save",
         action="store_true",
-        help="when no plan exists, draft one for this run without writing it under fixtures/",
+        help="when no plan exists, draft one for this run without writing it under fixtures/ "
+        "(nor the scan cache under .automock-cache/)",
     )
 
 
@@ -237,6 +238,7 @@ def run(args: argparse.Namespace) -> int:
             allow_network=args.allow_network or args.record,
             repeat=repeat,
             plan_label=label,
+            cache_dir=None if args.no_save else ".automock-cache",  # the scan, by content hash
         )
     finally:
         if threading.current_thread() is threading.main_thread():

@@ -25,7 +25,6 @@ Hash randomisation cannot change inside a running interpreter:
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import threading
@@ -36,27 +35,13 @@ from typing import Any
 
 from automock.runtime._base import Patch, Undo
 from automock.runtime._imports import when_imported
+from automock.runtime._seed import derive, hash_seed_for
 from automock.runtime.events import record
 
 __all__ = ["EntropySource", "derive", "hash_seed_for", "seeded_random"]
 
 _UUID_EPOCH_OFFSET = 0x01B21DD213814000  # 100-ns intervals 1582-10-15 -> 1970-01-01
 _DEFAULT_UUID1_NS = 1_704_067_200 * 10**9  # 2024-01-01T00:00:00Z
-
-
-def derive(seed: int, *parts: object) -> int:
-    """A 64-bit integer derived from ``seed`` and a label (stable across runs)."""
-    digest = hashlib.sha256(repr((int(seed), *parts)).encode("utf-8")).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
-def hash_seed_for(seed: int) -> str:
-    """The ``PYTHONHASHSEED`` value a fresh interpreter should get for ``seed``.
-
-    Only a new interpreter honours it: str/bytes hashing (and so set and
-    dict-of-str iteration order) is fixed at interpreter start-up.
-    """
-    return str(derive(seed, "PYTHONHASHSEED") % 4_294_967_296)
 
 
 class EntropySource:

@@ -6,9 +6,13 @@ re-exports the names the batch pool uses (``_unshare``, ``_mount``).
 
 from __future__ import annotations
 
-import ctypes
 import errno
+import functools
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import ctypes
 
 _CLONE_NEWNS = 0x00020000
 _CLONE_NEWPID = 0x20000000
@@ -38,7 +42,10 @@ _KEPT_FLAGS = (
 )
 
 
+@functools.cache
 def _libc() -> ctypes.CDLL:
+    import ctypes  # only the sandbox child calls into libc: the CLI parent never pays for ctypes
+
     return ctypes.CDLL(None, use_errno=True)
 
 
@@ -47,6 +54,8 @@ def _unshare(flags: int) -> None:
     if unshare is not None:  # Python 3.12+
         unshare(flags)
         return
+    import ctypes
+
     if _libc().unshare(ctypes.c_int(flags)) != 0:
         code = ctypes.get_errno()
         raise OSError(code, os.strerror(code))
@@ -55,6 +64,8 @@ def _unshare(flags: int) -> None:
 def _mount(
     source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None
 ) -> None:
+    import ctypes
+
     def enc(value: str | None) -> bytes | None:
         return None if value is None else os.fsencode(value)
 
@@ -65,6 +76,8 @@ def _mount(
 
 
 def _prctl(option: int, arg: int) -> None:
+    import ctypes
+
     _libc().prctl(option, ctypes.c_ulong(arg), 0, 0, 0)
 
 

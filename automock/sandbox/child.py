@@ -292,6 +292,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             os._exit(1)
     os.set_inheritable(result_fd, False)
     _warm_up()
+    sys.pycache_prefix, sys.dont_write_bytecode = None, True  # the program writes no bytecode
     try:
         spec = _read_spec(spec_fd)
     except ValueError:  # the parent gave up before sending a spec

@@ -9,7 +9,8 @@ verdict: the first divergence in stdout, then stderr, then exit code.
 
 from __future__ import annotations
 
-import difflib
+import contextlib
+import hashlib
 import math
 import os
 import tempfile
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from automock.analysis.model import Touchpoint
-from automock.errors import InputError
+from automock.errors import InputError, describe_missing
 from automock.plan.model import Plan
 from automock.runtime.events import Access
 from automock.sandbox.cassettes import CassetteFile
@@ -82,6 +83,8 @@ class _Background:
 
 
 def _first_divergence(runs: Sequence[RunOutcome]) -> str:
+    import difflib
+
     first = runs[0]
     for index, other in enumerate(runs[1:], start=2):
         for name in ("stdout", "stderr"):
@@ -103,12 +106,28 @@ def _first_divergence(runs: Sequence[RunOutcome]) -> str:
     return ""
 
 
-def _scan(path: Path, source: str) -> tuple[Touchpoint, ...]:
+def _scan(
+    path: Path, source: str, cache_dir: str | os.PathLike[str] | None = None
+) -> tuple[Touchpoint, ...]:
+    """The static touchpoints; with ``cache_dir`` reused by content hash (a hit needs no libcst)."""
+    from automock.analysis.cache import DiskCache
+
+    disk = DiskCache(cache_dir) if cache_dir is not None else None
+    if disk is not None:  # a hit: neither the scanner nor libcst is imported
+        with contextlib.suppress(OSError):
+            hit = disk.get(hashlib.sha256(path.read_bytes()).hexdigest(), str(path))
+            if hit is not None:
+                return hit
     try:
-        from automock.analysis.scanner import scan_source
+        from automock.analysis.scanner import scan_file, scan_source
     except ImportError:
         return ()
-    return tuple(scan_source(source, str(path)).touchpoints)
+    if disk is None or cache_dir is None:
+        return tuple(scan_source(source, str(path)).touchpoints)
+    scan = scan_file(path, cache_dir=cache_dir)
+    if scan.error is None and scan.sha256 and disk.get(scan.sha256, str(path)) is None:
+        disk.put(scan.sha256, scan.touchpoints)  # an in-memory hit (the drafter's scan) skips disk
+    return tuple(scan.touchpoints)
 
 
 def _default_plan(path: Path, touchpoints: tuple[Touchpoint, ...], seed: int) -> tuple[Plan, str]:
@@ -127,7 +146,9 @@ def _default_plan(path: Path, touchpoints: tuple[Touchpoint, ...], seed: int) ->
 def _check_file(path: str | os.PathLike[str]) -> tuple[Path, str]:
     target = Path(path)
     if not target.exists():
-        raise InputError(f"{target}: no such file; give the path of a Python file to run")
+        raise InputError(
+            f"{target}: {describe_missing(target)}; give the path of a Python file to run"
+        )
     if not target.is_file():
         raise InputError(f"{target}: not a file; give the path of a Python file to run")
     try:
@@ -153,6 +174,7 @@ def run_file(
     allow_network: bool = False,
     repeat: int = 1,
     plan_label: str = "",
+    cache_dir: str | os.PathLike[str] | None = None,
 ) -> RunReport:
     """Run ``path`` as ``__main__`` in the sandbox ``repeat`` times and report.
 
@@ -161,7 +183,8 @@ def run_file(
     taken from the file's directory) is copied into each run's workdir; a
     recording one (``record_mode`` other than ``none``) is copied back after
     each run (see :mod:`automock.sandbox.cassettes`). ``limits=None`` uses :class:`Limits`
-    with ``cpu_seconds = ceil(timeout) + 1``.
+    with ``cpu_seconds = ceil(timeout) + 1``. ``cache_dir`` (e.g. ``.automock-cache``) keeps
+    the static scan by content hash, so an unchanged file is not parsed again.
     """
     t0 = time.perf_counter()
     target, source = _check_file(path)
@@ -174,11 +197,11 @@ def run_file(
     scanning = None
     try:
         if plan is None:  # the drafter needs the touchpoints first
-            touchpoints = _scan(target, source)
+            touchpoints = _scan(target, source, cache_dir)
             t_scan = time.perf_counter()
             plan, plan_label = _default_plan(target, touchpoints, run_seed)
         else:  # only the report needs them: scan while the program runs
-            scanning = _Background(lambda: _scan(target, source))
+            scanning = _Background(lambda: _scan(target, source, cache_dir))
             t_scan = time.perf_counter()
         plan = replace(plan, seed=run_seed)
         if allow_network:  # a person's explicit choice: no namespace, the runtime lets it through

@@ -34,17 +34,45 @@ __all__ = ["PACKAGE_ROOT", "Spawned", "abandon", "finish", "fixed_environment", 
 
 PACKAGE_ROOT = str(Path(automock.__file__).resolve().parent.parent)
 _BOOTSTRAP = (
-    "import sys; sys.path.insert(0, {root!r}); from automock.sandbox.child import main; main()"
+    "import sys; sys.path.insert(0, {root!r}); {bytecode}"
+    "from automock.sandbox.child import main; main()"
 )
+# until the child has warmed up: its imports read and write bytecode under this prefix
+_BYTECODE = "sys.pycache_prefix = {prefix!r}; sys.dont_write_bytecode = False; "
 _KILL_GRACE = 0.5  # seconds to keep draining after the program's main process ended
 
 
 def _hash_seed(seed: int) -> str:
     try:
-        from automock.runtime.entropy import hash_seed_for
+        from automock.runtime._seed import hash_seed_for
     except ImportError:
         return str(seed % 2**32)
     return str(hash_seed_for(seed))
+
+
+def _bytecode_cache() -> str | None:
+    """A private bytecode cache for the child's own start-up, when automock has no ``.pyc``.
+
+    A checkout run with ``PYTHONDONTWRITEBYTECODE`` (or a read-only install) has no
+    bytecode, so every child would compile automock's modules again. The child then
+    reads and writes bytecode under ``$XDG_CACHE_HOME/automock/pycache`` (default
+    ``~/.cache``) until it has warmed up, before any isolation or program code. The
+    directory is used only if it is ours and nobody else can write to it.
+    """
+    import importlib.util
+
+    if os.path.exists(importlib.util.cache_from_source(__file__)):
+        return None  # installed with bytecode: nothing to gain
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    prefix = os.path.join(base, "automock", "pycache")
+    try:
+        os.makedirs(prefix, mode=0o700, exist_ok=True)
+        info = os.stat(prefix)
+    except OSError:
+        return None
+    if info.st_uid != os.geteuid() or info.st_mode & 0o022:
+        return None
+    return prefix
 
 
 def fixed_environment(
@@ -262,6 +290,7 @@ class Spawned:
 def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
     """Start the child interpreter for one run in ``work``; it waits for :func:`finish`."""
     started = time.perf_counter()
+    prefix = _bytecode_cache()
     spec_r, spec_w = os.pipe()
     result_r, result_w = os.pipe()
     try:
@@ -270,7 +299,10 @@ def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
             "-s",
             "-P",
             "-c",
-            _BOOTSTRAP.format(root=PACKAGE_ROOT),
+            _BOOTSTRAP.format(
+                root=PACKAGE_ROOT,
+                bytecode=_BYTECODE.format(prefix=prefix) if prefix is not None else "",
+            ),
             str(spec_r),
             str(result_w),
             str(os.getpid()),  # the child dies with us (PR_SET_PDEATHSIG)

@@ -37,6 +37,7 @@ IGNORED = (
     ".pytest_cache",
     ".ruff_cache",
     ".tox",
+    ".automock-cache",
 )
 MAX_FILES = 2000
 MAX_BYTES = 64 * 1024 * 1024

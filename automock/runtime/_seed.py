@@ -1,0 +1,27 @@
+"""Values derived from one seed, with nothing but :mod:`hashlib`.
+
+Kept apart from :mod:`automock.runtime.entropy` (which imports ``random``
+and ``uuid`` to patch them) so the CLI parent can compute a child's
+``PYTHONHASHSEED`` without importing the runtime's patching code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+__all__ = ["derive", "hash_seed_for"]
+
+
+def derive(seed: int, *parts: object) -> int:
+    """A 64-bit integer derived from ``seed`` and a label (stable across runs)."""
+    digest = hashlib.sha256(repr((int(seed), *parts)).encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def hash_seed_for(seed: int) -> str:
+    """The ``PYTHONHASHSEED`` value a fresh interpreter should get for ``seed``.
+
+    Only a new interpreter honours it: str/bytes hashing (and so set and
+    dict-of-str iteration order) is fixed at interpreter start-up.
+    """
+    return str(derive(seed, "PYTHONHASHSEED") % 4_294_967_296)
