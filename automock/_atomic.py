@@ -28,6 +28,9 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
             "choose a writable directory"
         ) from None
     try:
+        # mkstemp creates 0600; give the file the mode an ordinary write would
+        # (the old file's mode, else 0666 less the umask) so plans stay shareable
+        os.fchmod(fd, _mode_for(target))
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
@@ -40,3 +43,12 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
             f"{target}: could not write ({exc.strerror or exc}); the previous file is unchanged"
         ) from None
     return target
+
+
+def _mode_for(target: Path) -> int:
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

@@ -24,6 +24,7 @@ __all__ = [
     "PlanError",
     "SandboxError",
     "UnmockedAccessError",
+    "describe_missing",
 ]
 
 # Exit codes. 0 and 1 keep their usual meaning (success / "found something" in
@@ -105,3 +106,17 @@ class MissingExtraError(AutomockError, ImportError):
         )
         self.package = package
         self.extra = extra
+
+
+def describe_missing(path: object) -> str:
+    """Why ``path`` is not a regular file, in a few words (for one-line errors)."""
+    import os
+    import stat
+
+    try:
+        mode = os.stat(str(path)).st_mode
+    except FileNotFoundError:
+        return "no such file" if not os.path.islink(str(path)) else "dangling symlink"
+    except OSError as exc:
+        return exc.strerror or "cannot be read"
+    return "is a directory" if stat.S_ISDIR(mode) else "not a regular file"

@@ -30,7 +30,7 @@ from automock.commands._record import (
     replay_hint,
     resolve_cassette,
 )
-from automock.errors import EXIT_NONDETERMINISTIC, InputError
+from automock.errors import EXIT_NONDETERMINISTIC, InputError, describe_missing
 from automock.plan.model import Plan
 
 __all__ = ["add_arguments", "run"]
@@ -210,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
     extra = _program_args(args)
     file = Path(args.file)
     if not file.is_file():
-        raise InputError(f"{file}: no such file; give the path of a Python file to run")
+        raise InputError(f"{file}: {describe_missing(file)}; give the path of a Python file to run")
     if args.record_mode is not None and not args.record:
         raise InputError(f"--record-mode {args.record_mode}: only used with --record; add --record")
     plan, label, notes, plan_path = _find_plan(file, args.plan, save=not args.no_save)

@@ -28,6 +28,7 @@ REPORT_KEYS = {
     "diff",
     "timings",
     "automock_exit_code",
+    "notes",
 }
 EMPTY_PLAN = '{"automock": 1, "network": "deny"}\n'
 
@@ -173,7 +174,7 @@ def test_plan_file_in_fixtures_is_used(
     ("argv", "needle"),
     [
         (["missing.py"], "no such file"),
-        (["."], "no such file"),
+        (["."], "is a directory"),
         (["bad.py"], "syntax error"),
         (["ok.py", "--repeat", "0"], "--repeat"),
         (["ok.py", "--timeout", "-1"], "--timeout"),
