@@ -41,18 +41,19 @@ class HttpShape:
     guessed: tuple[str, ...] = ()
 
     def stub_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "method": self.method,
-            "url": self.url,
-            "match": self.match,
-            "status": self.status,
-            "headers": dict(self.headers),
-        }
-        if self.text is not None:
-            data["text"] = self.text
-        else:
-            data["json"] = self.json
-        return data
+        """The ``stub_http`` entry data: the plan's own HTTP stub serialisation."""
+        from automock.plan.model import HttpStub
+
+        stub = HttpStub(
+            method=self.method,
+            url=self.url,
+            match=self.match,
+            status=self.status,
+            headers=dict(self.headers),
+            json=self.json,
+            text=self.text,
+        )
+        return stub.to_dict()
 
 
 def _shapes(flow: ResponseFlow) -> list[HttpShape]:
