@@ -10,8 +10,9 @@ against ``PositionProvider`` on generated programs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Collection, Mapping, Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import ast
@@ -23,41 +24,120 @@ __all__ = ["positions_for"]
 
 
 def positions_for(
-    module: cst.Module, source: str, paths: set[tuple[int, ...]]
+    module: cst.Module,
+    source: str,
+    paths: set[tuple[int, ...]],
+    wanted: Collection[cst.CSTNode] | None = None,
 ) -> Mapping[cst.CSTNode, CodeRange]:
-    """Syntactic positions of the nodes in the statements at ``paths``.
+    """Syntactic positions of ``wanted`` nodes (default: all) in the statements at ``paths``.
 
     Same numbers as ``MetadataWrapper(module).resolve(PositionProvider)``, but
     code generation runs only over the innermost def/class-body statements
     that hold touchpoints: each starts at a line known from ``ast`` (its first
     token's line minus the comment/blank lines libcst attaches in front of it)
-    with its enclosing blocks' indentation. Falls back to the whole-module
-    pass if the two parsers disagree or libcst internals change.
+    with its enclosing blocks' indentation. With ``wanted``, a sparse codegen
+    state records only those nodes (no per-node context managers or position
+    objects for the rest). Falls back to the whole-module pass if the two
+    parsers disagree, and to libcst's provider if its internals change.
     """
     from libcst.metadata import MetadataWrapper, PositionProvider
     from libcst.metadata.position_provider import PositionProvidingCodegenState
 
-    def fresh_state(provider: PositionProvider) -> PositionProvidingCodegenState:
-        return PositionProvidingCodegenState(
-            default_indent=module.default_indent,
-            default_newline=module.default_newline,
-            provider=provider,
-        )
+    provider = PositionProvider()
+
+    def fresh_state(line: int, indents: list[str]) -> PositionProvidingCodegenState:
+        state: PositionProvidingCodegenState
+        if wanted is None:
+            state = PositionProvidingCodegenState(
+                default_indent=module.default_indent,
+                default_newline=module.default_newline,
+                provider=provider,
+            )
+        else:
+            state = _sparse_state_class()(module, provider, {id(n) for n in wanted})
+        state.line = line
+        state.indent_tokens = indents
+        return state
 
     try:
-        provider = PositionProvider()
         located = _locate(module, source, paths)
         if located is None:
-            module._codegen(fresh_state(provider))
+            module._codegen(fresh_state(1, []))
         else:
             for statement, line, indents in located:
-                state = fresh_state(provider)
-                state.line = line
-                state.indent_tokens = indents
-                statement._codegen(state)
+                statement._codegen(fresh_state(line, indents))
         return provider._computed  # type: ignore[return-value]
     except (AttributeError, TypeError):  # pragma: no cover - libcst internals changed
         return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+
+class _Noop:
+    """A reusable do-nothing context manager."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+_NOOP = _Noop()
+
+
+@cache
+def _sparse_state_class() -> type[Any]:
+    """A ``PositionProvidingCodegenState`` that records only wanted nodes.
+
+    Built lazily so importing this module does not import libcst.
+    """
+    from libcst._position import CodePosition, CodeRange
+    from libcst.metadata.position_provider import PositionProvidingCodegenState
+
+    class Span:
+        __slots__ = ("node", "start", "state")
+
+        def __init__(self, state: Any, node: cst.CSTNode) -> None:
+            self.state, self.node = state, node
+
+        def __enter__(self) -> None:
+            self.start = CodePosition(self.state.line, self.state.column)
+
+        def __exit__(self, *exc: object) -> None:
+            end = CodePosition(self.state.line, self.state.column)
+            self.state.provider._computed[self.node] = CodeRange(self.start, end)
+
+    class SparseState(PositionProvidingCodegenState):
+        def __init__(self, module: cst.Module, provider: Any, wanted: set[int]) -> None:
+            super().__init__(
+                default_indent=module.default_indent,
+                default_newline=module.default_newline,
+                provider=provider,
+            )
+            self.wanted = wanted
+
+        def add_token(self, value: str) -> None:
+            self.tokens.append(value)
+            if "\n" in value or "\r" in value:
+                self._update_position(value)
+            else:
+                self.column += len(value)
+
+        def before_codegen(self, node: cst.CSTNode) -> None:
+            return None
+
+        def after_codegen(self, node: cst.CSTNode) -> None:
+            return None
+
+        def record_syntactic_position(
+            self,
+            node: cst.CSTNode,
+            *,
+            start_node: cst.CSTNode | None = None,
+            end_node: cst.CSTNode | None = None,
+        ) -> Any:
+            return Span(self, node) if id(node) in self.wanted else _NOOP
+
+    return SparseState
 
 
 def _locate(

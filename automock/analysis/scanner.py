@@ -195,7 +195,12 @@ def _touchpoints(
     else:
         from automock.analysis.positions import positions_for
 
-        positions = positions_for(module, source, {site.path for site, _, _ in found})
+        positions = positions_for(
+            module,
+            source,
+            {site.path for site, _, _ in found},
+            [site.span for site, _, _ in found],
+        )
 
     def line(number: int) -> int:
         return number if line_map is None else line_map[number - 1]

@@ -148,3 +148,20 @@ def test_statement_positions_equal_libcst_position_provider(source: str) -> None
     got = positions_for(module, source, picked)
     assert got, "no positions computed"
     assert all(expected[node] == position for node, position in got.items())
+
+    class Expressions(cst.CSTVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.found: list[cst.CSTNode] = []
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, cst.Name | cst.Attribute | cst.Call):
+                self.found.append(node)
+            return True
+
+    visitor = Expressions()
+    module.visit(visitor)
+    sparse = positions_for(module, source, picked, visitor.found)
+    assert set(sparse) <= set(visitor.found)
+    assert all(expected[node] == position for node, position in sparse.items())
+    assert {n for n in got if n in set(visitor.found)} == set(sparse)
