@@ -69,3 +69,30 @@ def test_no_save_writes_no_cache(tmp_path: Path) -> None:
 
     assert result["rc"] == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["app.py"]
+
+
+def test_program_sees_no_bytecode_prefix(tmp_path: Path) -> None:
+    """The child may keep its own start-up bytecode in a private cache; the program never
+    writes bytecode and sees no prefix."""
+    import importlib.util
+
+    import automock.sandbox.spawn as spawn
+
+    (tmp_path / "app.py").write_text(
+        "import sys\nprint(sys.pycache_prefix, sys.dont_write_bytecode)\n"
+    )
+    cache = tmp_path / "xdg"
+    code = (
+        "import sys\nfrom automock.cli import main\n"
+        "sys.exit(main(['run', '--no-save', '--json', 'app.py']))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_CACHE_HOME": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+
+    assert json.loads(done.stdout)["stdout"] == "None True\n"
+    if not os.path.exists(importlib.util.cache_from_source(spawn.__file__)):  # no .pyc here
+        cached = list((cache / "automock" / "pycache").rglob("child.cpython-*.pyc"))
+        assert cached, "the child's start-up bytecode was not cached"
+        assert (cache / "automock" / "pycache").stat().st_mode & 0o077 == 0
