@@ -21,6 +21,7 @@ removes if its owner process is gone.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import gc
 import os
@@ -99,6 +100,8 @@ def sweep_stale_dirs(base: str | None = None) -> list[Path]:
 
 
 def _kill_group(pid: int) -> None:
+    if pid <= 0:  # never kill(-1) or our own group: a child whose pid is not known yet
+        return
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError):
@@ -138,6 +141,7 @@ class WorkerPool:
         self._holder: Holder | None = None
         self._forker: PidNamespaceForker | None = None
         self._zygote: Zygote | None = None
+        self._unresolved: collections.deque[Child] = collections.deque()  # pid not told yet
 
     def helper_cpu_seconds(self) -> float:
         """CPU time of the zygote and the children it reaped (they are not this process's)."""
@@ -246,7 +250,8 @@ class WorkerPool:
         try:
             if self._zygote is not None:
                 ends = [pipes[0][1], pipes[1][1], pipes[2][1], pipes[3][0]]
-                pid, pid_init = self._zygote.fork(ends, uid), True
+                self._zygote.fork(ends, uid)
+                pid, pid_init = -1, True  # told later (_resolve)
                 for fd in ends:
                     os.close(fd)
             elif self._forker is not None:
@@ -288,13 +293,29 @@ class WorkerPool:
         if self._zygote is None:
             os.close(pipes[3][0])
         self._free_lanes.discard(lane)
-        return Child(pid=pid, lane=lane, fds=fds, task_w=pipes[3][1])
+        child = Child(pid=pid, lane=lane, fds=fds, task_w=pipes[3][1])
+        if pid == -1:
+            self._unresolved.append(child)
+        return child
+
+    def _resolve(self, child: Child) -> None:
+        """Learn the zygote's pids for the children asked for, up to ``child``."""
+        while child.pid == -1 and self._zygote is not None:
+            first = self._unresolved.popleft()
+            try:
+                first.pid = self._zygote.next_pid()
+            except OSError as exc:
+                raise SandboxError(
+                    f"cannot fork a sandbox child ({exc.strerror or exc}); lower --workers "
+                    "or raise the process limit"
+                ) from None
 
     def _dispatch(
         self, sel: selectors.BaseSelector, run: Child, slot: int, cand: Candidate
     ) -> None:
         """Hand ``cand`` to the (already isolated) child ``run``; its clock starts now."""
         assert run.task_w is not None
+        self._resolve(run)
         payload = pickle.dumps(cand)
         try:
             view = memoryview(payload)
@@ -408,7 +429,14 @@ class WorkerPool:
                 with contextlib.suppress(OSError):
                     os.close(spare.task_w)
                 spare.task_w = None
-            self._live[spare.pid] = spare
+            with contextlib.suppress(SandboxError):
+                self._resolve(spare)
+            if spare.pid != -1:
+                self._live[spare.pid] = spare
+            else:  # never forked
+                for fd in spare.fds:
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
         if spares:
             self._spares.clear()
         for run in list(self._live.values()):

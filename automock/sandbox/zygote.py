@@ -23,7 +23,9 @@ its remaining children and exits.
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import errno
 import gc
 import json
 import os
@@ -51,6 +53,7 @@ class Zygote:
         self.sock = sock
         self.exits: dict[int, int] = {}  # child pid -> wait status, not yet collected
         self._preloaded: set[str] = set()
+        self.forked: collections.deque[tuple[bytes, int]] = collections.deque()  # P/E replies
 
     @classmethod
     def start(
@@ -82,16 +85,22 @@ class Zygote:
     def fileno(self) -> int:
         return self.sock.fileno()
 
-    def fork(self, fds: Sequence[int], uid: int | None) -> int:
-        """Fork a child that gets ``fds`` (its pipe ends); return its pid."""
+    def fork(self, fds: Sequence[int], uid: int | None) -> None:
+        """Ask for a child that gets ``fds`` (its pipe ends); :meth:`next_pid` tells its pid.
+
+        Asynchronous: the pool goes on collecting results while the zygote forks.
+        """
         socket.send_fds(self.sock, [b"F" + struct.pack("q", -1 if uid is None else uid)], fds)
-        while True:
-            tag, body = self._next(block=True)
-            if tag == b"P":
-                return int(struct.unpack("q", body)[0])
-            if tag == b"E":
-                (code,) = struct.unpack("q", body)
-                raise OSError(code, os.strerror(code))
+
+    def next_pid(self) -> int:
+        """The pid of the oldest child asked for and not yet told (waits for it)."""
+        while not self.forked:
+            if not self._next(block=True)[0]:
+                raise OSError(errno.ECHILD, "the zygote is gone")
+        tag, value = self.forked.popleft()
+        if tag == b"E":
+            raise OSError(value, os.strerror(value))
+        return value
 
     def preload(self, names: Iterable[str]) -> None:
         """Have the zygote import the installed modules among ``names`` (see warm)."""
@@ -135,6 +144,8 @@ class Zygote:
         if tag == b"X":
             pid, status = struct.unpack("qq", body)
             self.exits[pid] = status
+        elif tag in (b"P", b"E"):
+            self.forked.append((tag, int(struct.unpack("q", body)[0])))
         return tag, body
 
     def close(self) -> None:
