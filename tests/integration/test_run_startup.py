@@ -96,3 +96,20 @@ def test_program_sees_no_bytecode_prefix(tmp_path: Path) -> None:
         cached = list((cache / "automock" / "pycache").rglob("child.cpython-*.pyc"))
         assert cached, "the child's start-up bytecode was not cached"
         assert (cache / "automock" / "pycache").stat().st_mode & 0o077 == 0
+
+
+def test_bytecode_cache_others_can_write_is_not_used(tmp_path: Path) -> None:
+    """Bytecode the child runs before isolation must come only from a directory nobody else
+    can write to."""
+    (tmp_path / "app.py").write_text("print('hi')\n")
+    shared = tmp_path / "xdg" / "automock" / "pycache"
+    shared.mkdir(parents=True)
+    shared.chmod(0o777)
+    code = "import sys\nfrom automock.cli import main\nsys.exit(main(['run', '--no-save', 'app.py']))\n"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+
+    assert done.returncode == 0 and done.stdout == "hi\n"
+    assert not list(shared.rglob("*.pyc"))
