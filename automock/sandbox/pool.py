@@ -2,17 +2,19 @@
 
 The parent is warmed once (:mod:`automock.sandbox.warm`: imports, a runtime
 rehearsal, ``gc.freeze()``) and prepares the read-only mount namespace once
-(:mod:`automock.sandbox.mountns`). Then it forks one child per candidate, at
-most ``workers`` running at a time. Children are pre-forked: while candidates
-run, one spare per worker isolates itself (:mod:`automock.sandbox.task`) and
+(:mod:`automock.sandbox.mountns`). Then one child is forked per candidate,
+at most ``workers`` running at a time, by the pool's zygote
+(:mod:`automock.sandbox.zygote`: a fork server that entered the runtime
+once), or by the parent when there is none. Children are pre-forked: while
+candidates run, one spare per worker isolates itself (:mod:`automock.sandbox.task`) and
 waits for its candidate on a pipe, so the sandbox is ready when a candidate
 is handed over. The parent owns the wall clock: at the deadline it kills the
 child, whose PID namespace takes every descendant with it. A candidate is
 done when its verdict and all its output are in; its exit is reaped later,
 off the round trip.
 
-Clean-up: every child is killed and reaped; on any exit from
-:meth:`WorkerPool.run` (including ``KeyboardInterrupt``) the running children
+Clean-up: every child is killed and reaped (the zygote reports exits); on
+any exit from :meth:`WorkerPool.run` (including ``KeyboardInterrupt``) the running children
 are killed, and the spares when the pool closes. Children die with the
 parent (``PR_SET_PDEATHSIG``), and all working directories live in one
 per-pool directory (``$TMPDIR/automock-batch-<pid>-*``) that the next pool
@@ -26,20 +28,18 @@ import contextlib
 import gc
 import os
 import pickle
-import re
 import selectors
 import shutil
-import signal
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from automock.errors import InputError, SandboxError
 from automock.sandbox.candidates import Candidate, as_candidates, imported_modules
 from automock.sandbox.children import Child, reap, result_of, verdict_of
+from automock.sandbox.lanes import POOL_PREFIX, kill_group, lane_uid, sweep_stale_dirs
 from automock.sandbox.mountns import Holder, PidNamespaceForker, start_holder
 from automock.sandbox.task import (
     BatchSettings,
@@ -60,52 +60,7 @@ __all__ = [
     "sweep_stale_dirs",
 ]
 
-_POOL_PREFIX = "automock-batch-"
-_STALE = re.compile(rf"^{_POOL_PREFIX}(\d+)-")
 _CHUNK = 65536
-
-
-def lane_uid(lane: int, owner: int | None = None) -> int:
-    """The unprivileged uid of one worker lane of the pool owned by process ``owner``.
-
-    Concurrent candidates get different uids, so they cannot signal or trace
-    each other and one's fork bomb does not use up the other's process limit;
-    the pid in the uid keeps two pools on one machine apart too.
-    """
-    pid = os.getpid() if owner is None else owner
-    return 0x10000000 + ((pid & 0x3FFFFF) << 6) + (lane & 0x3F)
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def sweep_stale_dirs(base: str | None = None) -> list[Path]:
-    """Remove pool directories whose owner process no longer exists."""
-    root = Path(base or tempfile.gettempdir())
-    removed: list[Path] = []
-    with contextlib.suppress(OSError):
-        for entry in root.iterdir():
-            match = _STALE.match(entry.name)
-            if match and entry.is_dir() and not _pid_alive(int(match.group(1))):
-                shutil.rmtree(entry, ignore_errors=True)
-                removed.append(entry)
-    return removed
-
-
-def _kill_group(pid: int) -> None:
-    if pid <= 0:  # never kill(-1) or our own group: a child whose pid is not known yet
-        return
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGKILL)
 
 
 class WorkerPool:
@@ -154,7 +109,7 @@ class WorkerPool:
 
     def __enter__(self) -> WorkerPool:
         sweep_stale_dirs(self._base_dir)
-        self._dir = tempfile.mkdtemp(prefix=f"{_POOL_PREFIX}{os.getpid()}-", dir=self._base_dir)
+        self._dir = tempfile.mkdtemp(prefix=f"{POOL_PREFIX}{os.getpid()}-", dir=self._base_dir)
         try:
             warm_parent(self.settings)
             if self.settings.prepared_namespace:
@@ -374,7 +329,7 @@ class WorkerPool:
         for run in list(self._live.values()):
             if not run.timed_out and now >= run.deadline:
                 run.timed_out = True
-                _kill_group(run.pid)
+                kill_group(run.pid)
             # done when it exited, or when its verdict and all output are in: the
             # kernel's namespace teardown at exit then happens off the round trip
             if self._reap(run) or (not run.fds and verdict_of(run)):
@@ -405,7 +360,7 @@ class WorkerPool:
                 self._exiting.remove(pid)
 
     def _finish(self, sel: selectors.BaseSelector, run: Child) -> CandidateResult:
-        _kill_group(run.pid)  # leftovers the candidate forked into its group
+        kill_group(run.pid)  # leftovers the candidate forked into its group
         for fd in list(run.fds):
             self._read(sel, run, fd)  # drain what is buffered (non-blocking)
             if fd in run.fds:
@@ -440,7 +395,7 @@ class WorkerPool:
         if spares:
             self._spares.clear()
         for run in list(self._live.values()):
-            _kill_group(run.pid)
+            kill_group(run.pid)
             if self._zygote is not None and not run.reaped:
                 self._zygote.wait(run.pid, block=True)
             with contextlib.suppress(ChildProcessError):

@@ -1,0 +1,59 @@
+"""Helpers of the batch pool: lane uids, killing a child's group, stale pool directories."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import tempfile
+from pathlib import Path
+
+__all__ = ["POOL_PREFIX", "kill_group", "lane_uid", "sweep_stale_dirs"]
+
+POOL_PREFIX = "automock-batch-"
+_STALE = re.compile(rf"^{POOL_PREFIX}(\d+)-")
+
+
+def lane_uid(lane: int, owner: int | None = None) -> int:
+    """The unprivileged uid of one worker lane of the pool owned by process ``owner``.
+
+    Concurrent candidates get different uids, so they cannot signal or trace
+    each other and one's fork bomb does not use up the other's process limit;
+    the pid in the uid keeps two pools on one machine apart too.
+    """
+    pid = os.getpid() if owner is None else owner
+    return 0x10000000 + ((pid & 0x3FFFFF) << 6) + (lane & 0x3F)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_stale_dirs(base: str | None = None) -> list[Path]:
+    """Remove pool directories whose owner process no longer exists."""
+    root = Path(base or tempfile.gettempdir())
+    removed: list[Path] = []
+    with contextlib.suppress(OSError):
+        for entry in root.iterdir():
+            match = _STALE.match(entry.name)
+            if match and entry.is_dir() and not _pid_alive(int(match.group(1))):
+                shutil.rmtree(entry, ignore_errors=True)
+                removed.append(entry)
+    return removed
+
+
+def kill_group(pid: int) -> None:
+    if pid <= 0:  # never kill(-1) or our own group: a child whose pid is not known yet
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
