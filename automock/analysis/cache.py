@@ -30,6 +30,12 @@ def _version_key() -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def _well_typed(t: Touchpoint) -> bool:
+    ints = (t.line, t.col, t.end_line, t.end_col)
+    strs = (t.kind, t.api, t.symbol, t.reason)
+    return all(type(v) is int for v in ints) and all(isinstance(v, str) for v in strs)
+
+
 class DiskCache:
     """Touchpoints by content hash; safe to share between worker processes."""
 
@@ -42,9 +48,10 @@ class DiskCache:
     def get(self, digest: str, path: str) -> tuple[Touchpoint, ...] | None:
         try:
             rows = json.loads(self._entry(digest).read_text("utf-8"))
-            return tuple(Touchpoint.from_dict({**row, "path": path}) for row in rows)
+            found = tuple(Touchpoint.from_dict({**row, "path": path}) for row in rows)
         except (OSError, ValueError, KeyError, TypeError):
             return None
+        return found if all(_well_typed(t) for t in found) else None  # damaged: rescan
 
     def put(self, digest: str, touchpoints: tuple[Touchpoint, ...]) -> None:
         rows = [{k: v for k, v in t.to_dict().items() if k != "path"} for t in touchpoints]

@@ -113,3 +113,19 @@ def test_bytecode_cache_others_can_write_is_not_used(tmp_path: Path) -> None:
 
     assert done.returncode == 0 and done.stdout == "hi\n"
     assert not list(shared.rglob("*.pyc"))
+
+
+def test_damaged_scan_cache_entry_is_scanned_again(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text(PROGRAM)
+    _cli(tmp_path, "run", "--json", "app.py")
+    (entry,) = (tmp_path / ".automock-cache" / "scan").rglob("*.json")
+    rows = json.loads(entry.read_text())
+    rows[0].update(kind=["time"], line="2")  # keys right, types wrong
+    entry.write_text(json.dumps(rows))
+
+    again = _cli(tmp_path, "run", "--json", "app.py")
+
+    assert again["rc"] == 0
+    apis = [t["api"] for t in again["report"]["touchpoints"]]  # type: ignore[index]
+    assert apis == ["time.time", "random.random"]
+    assert json.loads(entry.read_text())[0]["kind"] == "time"  # rewritten
