@@ -149,7 +149,8 @@ def measure_floor(n: int, workers: int) -> dict[str, Any]:
             os._exit(code)
         return pid
 
-    start, live, done, started = time.perf_counter(), set(), 0, 0
+    live: set[int] = set()
+    start, done, started = time.perf_counter(), 0, 0
     while done < n:
         while len(live) < workers and started < n:
             live.add(child())
