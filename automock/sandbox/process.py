@@ -131,15 +131,12 @@ def _scan(
 
 
 def _default_plan(path: Path, touchpoints: tuple[Touchpoint, ...], seed: int) -> tuple[Plan, str]:
-    """The rules drafter's plan; with no touchpoints (or no drafter) the tiny default."""
-    try:
-        if not touchpoints:  # nothing to draft: skip importing the drafter
-            raise ImportError
-        from automock.drafting import draft
-    except ImportError:
-        from automock.sandbox.defaults import default_plan_for
+    """The rules drafter's plan; with no touchpoints the bare default (no drafter import)."""
+    if not touchpoints:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        return Plan(source_path=str(path), source_sha256=digest, seed=seed), "default"
+    from automock.drafting import draft
 
-        return default_plan_for(touchpoints, str(path), seed), "default"
     return draft(str(path), drafter="rules", touchpoints=touchpoints, seed=seed), "drafted (rules)"
 
 
