@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
-import shutil
 import signal
-import tempfile
 from pathlib import Path
 
 __all__ = ["POOL_PREFIX", "kill_group", "lane_uid", "sweep_stale_dirs"]
 
 POOL_PREFIX = "automock-batch-"
-_STALE = re.compile(rf"^{POOL_PREFIX}(\d+)-")
 
 
 def lane_uid(lane: int, owner: int | None = None) -> int:
@@ -27,27 +23,11 @@ def lane_uid(lane: int, owner: int | None = None) -> int:
     return 0x10000000 + ((pid & 0x3FFFFF) << 6) + (lane & 0x3F)
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def sweep_stale_dirs(base: str | None = None) -> list[Path]:
     """Remove pool directories whose owner process no longer exists."""
-    root = Path(base or tempfile.gettempdir())
-    removed: list[Path] = []
-    with contextlib.suppress(OSError):
-        for entry in root.iterdir():
-            match = _STALE.match(entry.name)
-            if match and entry.is_dir() and not _pid_alive(int(match.group(1))):
-                shutil.rmtree(entry, ignore_errors=True)
-                removed.append(entry)
-    return removed
+    from automock.sandbox.workdir import sweep_stale
+
+    return sweep_stale(POOL_PREFIX, base)
 
 
 def kill_group(pid: int) -> None:

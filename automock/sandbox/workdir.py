@@ -118,7 +118,7 @@ def _ignore(root: Path) -> Callable[[str, list[str]], set[str]]:
     return ignore
 
 
-_STALE = re.compile(r"^automock-run-(\d+)-")
+RUN_PREFIX = "automock-run-"
 
 
 def _alive(pid: int) -> bool:
@@ -131,8 +131,13 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def sweep_stale_workdirs(base: str | None = None) -> list[Path]:
-    """Remove workdirs left by an ``automock run`` that was killed (its pid is in the name)."""
+def sweep_stale(prefix: str, base: str | None = None) -> list[Path]:
+    """Remove ``<prefix><pid>-*`` temp dirs whose owner process no longer exists.
+
+    Shared by ``automock run`` workdirs and batch pool directories, so a run
+    or pool killed with SIGKILL leaves nothing behind after the next start.
+    """
+    stale = re.compile(rf"^{re.escape(prefix)}(\d+)-")
     removed: list[Path] = []
     root = Path(base or tempfile.gettempdir())
     try:
@@ -140,18 +145,23 @@ def sweep_stale_workdirs(base: str | None = None) -> list[Path]:
     except OSError:
         return removed
     for entry in entries:
-        match = _STALE.match(entry.name)
+        match = stale.match(entry.name)
         if match and not _alive(int(match.group(1))) and entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)
             removed.append(entry)
     return removed
 
 
+def sweep_stale_workdirs(base: str | None = None) -> list[Path]:
+    """Remove workdirs left by an ``automock run`` that was killed (its pid is in the name)."""
+    return sweep_stale(RUN_PREFIX, base)
+
+
 def make_workdir(script: str | os.PathLike[str], *, copy_tree: bool = True) -> Workdir:
     """Copy ``script``'s directory (bounded) into a fresh temp dir."""
     source = Path(script).resolve()
     sweep_stale_workdirs()
-    root = Path(tempfile.mkdtemp(prefix=f"automock-run-{os.getpid()}-")).resolve()
+    root = Path(tempfile.mkdtemp(prefix=f"{RUN_PREFIX}{os.getpid()}-")).resolve()
     os.chmod(root, 0o755)
     for sub in ("home", "tmp"):
         (root / sub).mkdir()
