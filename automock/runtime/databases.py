@@ -261,7 +261,7 @@ def _patch_pymongo(undo: Undo, session: DatabaseSession, pymongo: ModuleType) ->
         return
     fixtures = [f for f in session.fixtures if f.engine == "mongo"]
 
-    class MongoClient(mongomock.MongoClient):  # type: ignore[type-arg]
+    class MongoClient(mongomock.MongoClient):  # type: ignore[type-arg,misc,unused-ignore]
         def __init__(self, host: Any = None, port: Any = None, *args: Any, **kwargs: Any) -> None:
             record(
                 "database", "pymongo.MongoClient", _redact(str(host or "localhost")), mocked=True
