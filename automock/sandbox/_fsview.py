@@ -9,6 +9,7 @@ only what is needed. Used by :func:`automock.sandbox.isolation.enter_isolation`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
@@ -100,6 +101,33 @@ def _expose(needed: Iterable[str], uid: int) -> list[str]:
     return exposed
 
 
+_PRIVATE_TMP = ("/tmp", "/dev/shm")
+
+
+def _open_under(paths: Iterable[str], roots: Sequence[str]) -> list[tuple[str, int]]:
+    """O_PATH fds of the outermost ``paths`` strictly inside ``roots`` (before they are hidden)."""
+    inside = sorted({p for p in paths if any(p.startswith(root + "/") for root in roots)})
+    outermost = [p for p in inside if not any(p.startswith(q + "/") for q in inside if q != p)]
+    return [(p, os.open(p, os.O_PATH)) for p in outermost]
+
+
+def _bind_read_only(opened: list[tuple[str, int]]) -> None:
+    """Bind each opened path back at its own place in the fresh tmpfs, read-only."""
+    for path, fd in opened:
+        try:
+            if stat.S_ISDIR(os.fstat(fd).st_mode):
+                os.makedirs(path, mode=0o755, exist_ok=True)
+            else:
+                os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
+                open(path, "w").close()  # an empty file as mount point
+            _mount(f"/proc/self/fd/{fd}", path, None, _MS_BIND | _MS_REC)
+            flags = _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV
+            with contextlib.suppress(OSError):  # already read-only when inherited
+                _mount(None, path, None, flags)
+        finally:
+            os.close(fd)
+
+
 def filesystem_layer(workdir: str | None, uid: int | None, readable: Sequence[str]) -> LayerStatus:
     if not sys.platform.startswith("linux"):
         return LayerStatus(
@@ -129,9 +157,12 @@ def filesystem_layer(workdir: str | None, uid: int | None, readable: Sequence[st
                 _mount(None, target, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | keep)
             except OSError:
                 failed.append(target)
+        # the interpreter, a venv or the project may live under /tmp: keep them visible
+        hidden = _open_under(readable, _PRIVATE_TMP)
         _mount("tmpfs", "/tmp", "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=1777,size=64m")
         if os.path.isdir("/dev/shm"):
             _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=1777,size=64m")
+        _bind_read_only(hidden)
         os.makedirs(VIRTUAL_ROOT, mode=0o755)
         _mount(f"/proc/self/fd/{work_fd}", VIRTUAL_ROOT, None, _MS_BIND | _MS_REC)
         _mount(None, VIRTUAL_ROOT, None, _MS_BIND | _MS_REMOUNT | _MS_NOSUID | _MS_NODEV)

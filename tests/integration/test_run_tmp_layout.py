@@ -1,0 +1,48 @@
+"""An interpreter, venv or project under /tmp stays importable behind the private /tmp.
+
+The sandbox mounts a fresh tmpfs on /tmp; a venv created under /tmp (common in
+CI and in throwaway checkouts) must still be visible, read-only, to the child.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def test_site_packages_under_tmp_are_visible_read_only(tmp_path: Path) -> None:
+    if not str(tmp_path.resolve()).startswith("/tmp/"):
+        pytest.skip(f"pytest's tmp_path is not under /tmp here ({tmp_path})")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = next((venv / "lib").glob("python*/site-packages"))
+    # the new venv sees everything this interpreter sees (automock and its dependencies)
+    outer = [p for p in sys.path if p and os.path.isdir(p)]
+    (site / "outer.pth").write_text("\n".join(outer) + "\n")
+    (site / "tmp_only_module.py").write_text("VALUE = 'visible'\n")
+    prog = tmp_path / "prog.py"
+    prog.write_text(
+        "import tmp_only_module, pathlib\n"
+        "print(tmp_only_module.VALUE)\n"
+        "try:\n"
+        "    pathlib.Path(tmp_only_module.__file__).write_text('overwritten')\n"
+        "    print('wrote')\n"
+        "except OSError as exc:\n"
+        "    print('refused', exc.errno)\n"
+    )
+    done = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "automock", "run", str(prog), "--no-save"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "visible"
+    assert lines[1].startswith("refused")
+    assert (site / "tmp_only_module.py").read_text() == "VALUE = 'visible'\n"
