@@ -80,6 +80,8 @@ def _expose(needed: Iterable[str], uid: int) -> list[str]:
             blocked = blocked or _blocked_ancestor(path, uid)
             if blocked is not None:
                 rest = os.path.relpath(path, blocked).split(os.sep)[0]
+                if rest in (os.curdir, os.pardir):  # the path itself is closed: no mount opens it
+                    continue
                 children.setdefault(blocked, set()).add(rest)
         if not children:
             break

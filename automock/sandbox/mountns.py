@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from automock.sandbox import isolation as iso
+from automock.sandbox._fsview import _PRIVATE_TMP, _bind_read_only, _open_under
 
 __all__ = ["Holder", "PidNamespaceForker", "join_prepared", "start_holder"]
 
@@ -217,9 +218,12 @@ def join_prepared(
     if mnt_fd is not None:  # None: already in it (forked by the zygote)
         _setns(mnt_fd)
     _unshare(_CLONE_NEWNS)  # private copy: this child's mounts are its own
+    # a venv or project under /tmp stays importable: bound back read-only below
+    hidden = _open_under(iso._needed_paths(()), _PRIVATE_TMP)
     _mount("tmpfs", "/tmp", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
     if os.path.isdir("/dev/shm"):
         _mount("tmpfs", "/dev/shm", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
+    _bind_read_only(hidden)
     os.mkdir(iso.VIRTUAL_ROOT, 0o700)
     os.chown(iso.VIRTUAL_ROOT, uid, uid)
     if pid_init:

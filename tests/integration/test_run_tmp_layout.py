@@ -46,3 +46,26 @@ def test_site_packages_under_tmp_are_visible_read_only(tmp_path: Path) -> None:
     assert lines[0] == "visible"
     assert lines[1].startswith("refused")
     assert (site / "tmp_only_module.py").read_text() == "VALUE = 'visible'\n"
+
+
+def test_batch_candidates_see_site_packages_under_tmp(tmp_path: Path) -> None:
+    if not str(tmp_path.resolve()).startswith("/tmp/"):
+        pytest.skip(f"pytest's tmp_path is not under /tmp here ({tmp_path})")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = next((venv / "lib").glob("python*/site-packages"))
+    outer = [p for p in sys.path if p and os.path.isdir(p)]
+    (site / "outer.pth").write_text("\n".join(outer) + "\n")
+    (site / "tmp_only_module.py").write_text("VALUE = 'visible'\n")
+    cands = tmp_path / "cands"
+    cands.mkdir()
+    (cands / "c1.py").write_text("import tmp_only_module\nprint(tmp_only_module.VALUE)\n")
+    done = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "automock", "batch", str(cands)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"passed"' in done.stdout and "visible" in done.stdout, done.stdout
