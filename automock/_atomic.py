@@ -9,14 +9,15 @@ from pathlib import Path
 
 from automock.errors import PlanError
 
-__all__ = ["atomic_write_text"]
+__all__ = ["atomic_write_bytes", "atomic_write_text"]
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` to ``path`` via a temp file in the same directory + rename.
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, what: str = "file") -> Path:
+    """Write ``data`` to ``path`` via a temp file in the same directory + rename.
 
     On any failure (disk full, permissions) the temp file is removed and the
-    old file, if any, is left untouched; a :class:`PlanError` names the path.
+    old file, if any, is left untouched; a :class:`PlanError` names the path
+    and ``what`` it is (``"plan"``, ``"cassette"``, ...).
     """
     target = Path(path)
     try:
@@ -24,15 +25,15 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
         raise PlanError(
-            f"{target}: cannot create it in {target.parent} ({exc.strerror or exc}); "
+            f"{target}: cannot create the {what} in {target.parent} ({exc.strerror or exc}); "
             "choose a writable directory"
         ) from None
     try:
         # mkstemp creates 0600; give the file the mode an ordinary write would
         # (the old file's mode, else 0666 less the umask) so plans stay shareable
         os.fchmod(fd, _mode_for(target))
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp_name, target)
@@ -40,9 +41,15 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
         with contextlib.suppress(OSError):
             os.unlink(tmp_name)
         raise PlanError(
-            f"{target}: could not write ({exc.strerror or exc}); the previous file is unchanged"
+            f"{target}: could not write the {what} ({exc.strerror or exc}); "
+            "the previous file is unchanged"
         ) from None
     return target
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str, *, what: str = "file") -> Path:
+    """:func:`atomic_write_bytes` for UTF-8 text with ``\\n`` line endings."""
+    return atomic_write_bytes(path, text.encode("utf-8"), what=what)
 
 
 def _mode_for(target: Path) -> int:

@@ -118,10 +118,7 @@ def save_plan(plan: Plan, path: str | os.PathLike[str], *, force: bool = False) 
             f"{target}: edited by hand since automock wrote it; not overwriting "
             "(pass --force / force=True to replace it, or delete the file)"
         )
-    try:
-        return atomic_write_text(target, render_plan(plan))
-    except OSError as exc:  # e.g. the directory cannot be created
-        raise PlanError(f"{target}: could not write ({exc.strerror or exc})") from None
+    return atomic_write_text(target, render_plan(plan), what="plan")
 
 
 def _sha256(text: str) -> str:

@@ -20,10 +20,10 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from automock._atomic import atomic_write_bytes
 from automock.errors import PlanError
 from automock.plan.model import Plan
 
@@ -34,30 +34,8 @@ MAX_CASSETTE_BYTES = 64 * 1024 * 1024
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` via a temp file in the same directory + ``os.replace``."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise PlanError(
-            f"{path}: cannot create the cassette in {path.parent} ({exc.strerror or exc}); "
-            "choose a writable directory"
-        ) from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp_name, 0o644)
-        os.replace(tmp_name, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise PlanError(
-            f"{path}: could not write the cassette ({exc.strerror or exc}); "
-            "the previous file is unchanged"
-        ) from None
-    return path
+    """Write a cassette atomically (temp file + ``os.replace``); errors name it."""
+    return atomic_write_bytes(path, data, what="cassette")
 
 
 def _read_staged(work_root: Path, name: str) -> bytes | None:
