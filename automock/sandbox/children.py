@@ -18,7 +18,7 @@ from typing import Any
 
 from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT
 from automock.sandbox.candidates import Candidate
-from automock.sandbox.task import CandidateResult, verdict_exit_code
+from automock.sandbox.task import STATUSES, CandidateResult, verdict_exit_code
 
 __all__ = ["Child", "reap", "result_of", "verdict_of"]
 
@@ -85,6 +85,10 @@ def result_of(run: Child, timeout: float) -> CandidateResult:
     elif os.WIFSIGNALED(status_word):
         exit_code = -os.WTERMSIG(status_word)
     status, detail = str(verdict.get("status", "error")), str(verdict.get("detail", ""))
+    if verdict and status not in STATUSES:  # the verdict pipe is writable by the candidate
+        status, detail = "error", f"invalid verdict status {status[:40]!r} from the child"
+    elif status == "passed" and run.reaped and exit_code != 0:
+        status, detail = "error", f"verdict says passed but the child exited with {exit_code}"
     if run.timed_out and not verdict:
         status, exit_code, detail = (
             "timeout",

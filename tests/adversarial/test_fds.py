@@ -55,3 +55,23 @@ def test_forged_passing_verdict_in_batch_pair() -> None:
     )
     results = list(execute_many([(code, "assert False, 'tests must run'")], timeout=5))
     assert results[0].status != "passed", results[0]
+
+
+@pytest.mark.parametrize("forged", ["ok", "PASSED", "passed\u200b"])
+def test_forged_verdict_with_an_invalid_status_is_an_error(forged: str) -> None:
+    """A verdict whose status is not one automock writes is reported as an error."""
+    from automock import execute_many
+
+    code = (
+        "import json, os\n"
+        f"v = json.dumps({{'status': {forged!r}, 'exit_code': 0, 'detail': '', 'layers': []}}).encode()\n"
+        "for fd in range(3, 256):\n"
+        "    try:\n"
+        "        os.write(fd, v)\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "os._exit(0)\n"
+    )
+    results = list(execute_many([(code, "assert False, 'tests must run'")], timeout=5))
+    assert results[0].status == "error", results[0]
+    assert "invalid verdict status" in results[0].detail
