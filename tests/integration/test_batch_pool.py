@@ -147,6 +147,13 @@ def _processes_named(marker: str) -> list[str]:
     return found
 
 
+def _wait_until_no_process_named(marker: str, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while _processes_named(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _processes_named(marker) == []
+
+
 def _processes_running(text: str) -> list[str]:
     """Live processes whose command line contains ``text`` (forks share their parent's)."""
     found = []
@@ -199,10 +206,7 @@ def test_no_processes_or_dirs_left_behind() -> None:
         assert [r.status for r in results] == ["passed", "passed", "timeout"]
         assert not os.path.exists(pool_dir)
         assert os.listdir(base) == []
-        deadline = time.monotonic() + 2
-        while _processes_named(marker) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert _processes_named(marker) == []
+        _wait_until_no_process_named(marker, 2)
     finally:
         os.rmdir(base)
 
@@ -243,10 +247,7 @@ def test_keyboard_interrupt_kills_running_children() -> None:
                 [Candidate("slow", 0, slow), Candidate("fast", 0, "pass")], on_result=interrupt
             )
         assert os.listdir(base) == []
-        deadline = time.monotonic() + 2
-        while _processes_named(marker) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert _processes_named(marker) == []
+        _wait_until_no_process_named(marker, 2)
     finally:
         os.rmdir(base)
 
@@ -360,10 +361,7 @@ def test_killing_the_parent_kills_children_and_next_pool_sweeps(tmp_path: Path) 
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    deadline = time.monotonic() + 5
-    while _processes_named(marker) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _processes_named(marker) == []  # children died with their parent
+    _wait_until_no_process_named(marker, 5)  # children died with their parent
     assert _processes_running(marker) == []  # and so did the namespace holder
     with WorkerPool(base_dir=str(tmp_path)):
         assert not pool_dirs[0].exists()  # the dead owner's directory was swept

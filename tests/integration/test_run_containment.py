@@ -12,7 +12,6 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,33 +25,6 @@ from automock.sandbox.process import run_file
 def _run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:
     code = main(["run", "--json", *argv])
     return code, json.loads(capsys.readouterr().out)
-
-
-@pytest.fixture
-def loopback_server() -> Iterator[tuple[int, list[object]]]:
-    """A TCP server on 127.0.0.1 that records every connection it accepts."""
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(16)
-    server.settimeout(0.2)
-    accepted: list[object] = []
-    stop = threading.Event()
-
-    def serve() -> None:
-        while not stop.is_set():
-            try:
-                conn, addr = server.accept()
-            except OSError:
-                continue
-            accepted.append(addr)
-            conn.close()
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    yield server.getsockname()[1], accepted
-    stop.set()
-    thread.join(2)
-    server.close()
 
 
 NETWORK_PROGRAM = """

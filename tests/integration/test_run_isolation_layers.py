@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import encodings.idna  # noqa: F401 - the unprivileged child cannot import codecs from /root
 import json
 import os
 import socket
 import tempfile
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,30 +16,6 @@ from automock.sandbox.isolation import SANDBOX_UID, Limits, enter_isolation
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "fork") or os.geteuid() != 0, reason="needs root to simulate both users"
 )
-
-
-@pytest.fixture
-def server() -> Iterator[tuple[int, list[object]]]:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(4)
-    sock.settimeout(0.2)
-    accepted: list[object] = []
-    stop = threading.Event()
-
-    def serve() -> None:
-        while not stop.is_set():
-            with contextlib.suppress(OSError):
-                conn, addr = sock.accept()
-                accepted.append(addr)
-                conn.close()
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    yield sock.getsockname()[1], accepted
-    stop.set()
-    thread.join(2)
-    sock.close()
 
 
 def _probe(as_uid: int | None, port: int, outside: Path, allow_network: bool) -> dict:
@@ -92,9 +65,9 @@ def _probe(as_uid: int | None, port: int, outside: Path, allow_network: bool) ->
     ids=["root", "unprivileged", "root-allow-network"],
 )
 def test_every_claim_matches_what_holds(
-    as_uid: int | None, allow_network: bool, server: tuple[int, list[object]]
+    as_uid: int | None, allow_network: bool, loopback_server: tuple[int, list[object]]
 ) -> None:
-    port, accepted = server
+    port, accepted = loopback_server
     outside = Path(tempfile.mkdtemp(prefix="automock-outside-", dir="/var/tmp"))
     outside.chmod(0o777)
     try:
