@@ -29,7 +29,7 @@ databases) carry their data in the entry. ``guessed`` lists JSON pointers
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -162,7 +162,7 @@ class Plan(JsonMixin):
             "env": dict(self.env),
             "network": self.network,
             "cassette": self.cassette.to_dict() if self.cassette else None,
-            "entries": [_entry_dict(e) for e in self.entries],
+            "entries": [e.to_dict() for e in self.entries],
             "properties": [p.to_dict() for p in self.properties],
         }
 
@@ -228,13 +228,3 @@ class Plan(JsonMixin):
                 PropertySpec.from_dict(p, f"{where}.properties[{i}]") for i, p in enumerate(props)
             ),
         )
-
-
-def _entry_dict(entry: PlanEntry) -> dict[str, Any]:
-    data = entry.to_dict()
-    data["guessed"] = list(entry.guessed)
-    return data
-
-
-def entries_by_kind(entries: Sequence[PlanEntry], kind: str) -> tuple[PlanEntry, ...]:
-    return tuple(e for e in entries if e.kind == kind)
