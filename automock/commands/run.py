@@ -174,7 +174,7 @@ def _find_plan(
     one and saves it under ``fixtures/`` of the current directory when FILE is
     inside it, else beside FILE, so a later run (and a person) can use it.
     """
-    from automock.plan.io import load_plan, plan_for_run, plan_path_for, source_changed
+    from automock.plan.io import plan_for_run, plan_path_for
 
     if explicit is not None:
         if not Path(explicit).is_file():
@@ -182,16 +182,14 @@ def _find_plan(
             raise InputError(
                 f"--plan {explicit}: {problem}; write one with `automock draft {file}`"
             )
-        plan = load_plan(explicit)
-        notes = []
-        if source_changed(plan, file.read_text(encoding="utf-8", errors="replace")):
-            notes.append(f"{explicit}: {file} changed since the plan was drafted; review it")
+        plan, notes = plan_for_run(file, plan_file=explicit, save=False)
         return plan, explicit, notes, Path(explicit)
     beside = file.parent / "fixtures"
     for out_dir in (Path("fixtures"), beside):
-        if plan_path_for(file, out_dir).is_file():
-            plan, notes = plan_for_run(file, out_dir=out_dir, save=False)
-            return plan, str(plan_path_for(file, out_dir)), notes, plan_path_for(file, out_dir)
+        found = plan_path_for(file, out_dir)
+        if found.is_file():
+            plan, notes = plan_for_run(file, plan_file=found, save=False)
+            return plan, str(found), notes, found
     inside_cwd = file.resolve().is_relative_to(Path.cwd().resolve())
     out_dir = Path("fixtures") if inside_cwd else beside
     plan, notes = plan_for_run(file, out_dir=out_dir, save=save)

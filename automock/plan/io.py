@@ -172,11 +172,13 @@ def plan_for_run(
     seed: int | None = None,
     out_dir: str | os.PathLike[str] = "fixtures",
     save: bool = True,
+    plan_file: str | os.PathLike[str] | None = None,
 ) -> tuple[Plan, list[str]]:
     """The plan ``automock run`` uses: loaded when present, else drafted (rules) and saved.
 
-    Returns the plan and warnings: a changed source and each stale entry, or
-    where a new plan was written.
+    ``plan_file`` names the plan explicitly (``--plan``); by default it is
+    ``<out_dir>/<stem>.automock.json``. Returns the plan and warnings: a
+    changed source and each stale entry, or where a new plan was written.
     """
     from automock.drafting import display_path, read_source
 
@@ -184,7 +186,7 @@ def plan_for_run(
     if not source_file.is_file():
         raise InputError(f"{source_file}: no such file; pass a Python file to run")
     source, _ = read_source(source_file)
-    target = plan_path_for(source_file, out_dir)
+    target = Path(plan_file) if plan_file is not None else plan_path_for(source_file, out_dir)
     notes: list[str] = []
     if target.exists():
         plan = load_plan(target)

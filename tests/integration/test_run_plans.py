@@ -58,3 +58,18 @@ def test_no_save_leaves_no_plan_behind(
     shutil.copy(REPO / "examples" / "raffle.py", tmp_path / "raffle.py")
     assert main(["run", "raffle.py", "--no-save"]) == 0
     assert not (tmp_path / "fixtures").exists()
+
+
+def test_explicit_plan_of_a_changed_source_lists_its_stale_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(REPO / "examples" / "raffle.py", tmp_path / "raffle.py")
+    assert main(["draft", "raffle.py", "--out", "plans"]) == 0
+    source = tmp_path / "raffle.py"
+    source.write_text(source.read_text().replace("    random.shuffle(pool)\n", ""))
+    capsys.readouterr()
+    assert main(["run", "raffle.py", "--plan", "plans/raffle.automock.json"]) == 0
+    err = capsys.readouterr().err
+    assert "changed since the plan was drafted" in err
+    assert "stale entry" in err and "random.shuffle" in err
