@@ -40,15 +40,14 @@ class AccessLog:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._items: list[Access] = []
-        self._seen: dict[tuple[str, str, str, bool], int] = {}
+        self._seen: set[tuple[str, str, str, bool]] = set()
 
     def add(self, access: Access) -> None:
         key = (access.kind, access.api, access.target, access.mocked)
         with self._lock:
             if key in self._seen:
-                self._seen[key] += 1
                 return
-            self._seen[key] = 1
+            self._seen.add(key)
             self._items.append(access)
 
     @property
@@ -59,9 +58,6 @@ class AccessLog:
     @property
     def unmocked(self) -> tuple[Access, ...]:
         return tuple(a for a in self.accesses if not a.mocked)
-
-    def count(self, access: Access) -> int:
-        return self._seen.get((access.kind, access.api, access.target, access.mocked), 0)
 
 
 _stack: list[AccessLog] = []
