@@ -4,18 +4,18 @@ No libcst metadata providers are used for resolution: the collector tracks
 imports, aliases and scopes itself (cheaper than QualifiedNameProvider, which
 deep-copies the tree and builds full scope graphs). Resolution happens after
 the walk, in :mod:`automock.analysis.resolve`, once every binding is known.
+What each import binds is read by :mod:`automock.analysis.imports`.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import libcst as cst
 
-from automock.analysis import catalog
+from automock.analysis.cstwalk import child_fields, handlers, is_node
+from automock.analysis.imports import import_bindings
 from automock.analysis.resolve import (
     LOCAL,
     AttrExpr,
@@ -49,72 +49,15 @@ class Site:
     path: tuple[int, ...]
 
 
-def dotted(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        base = dotted(node.value)
-        return None if base is None else f"{base}.{node.attr.value}"
-    return None
-
-
-_STAR_CHILDREN: dict[str, tuple[str, ...]] = {}
-
-
-def star_names(module: str) -> tuple[str, ...]:
-    """Names ``from module import *`` can bring in that the catalog knows."""
-    cached = _STAR_CHILDREN.get(module)
-    if cached is None:
-        prefix = module + "."
-        cached = tuple(
-            sorted(
-                {
-                    name[len(prefix) :].split(".", 1)[0]
-                    for name in catalog.all_prefixes()
-                    if name.startswith(prefix) and not name[len(prefix) :].startswith("_")
-                }
-            )
-        )
-        _STAR_CHILDREN[module] = cached
-    return cached
-
-
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
-
-
-_SKIPPED_FIELDS = re.compile(
-    r"whitespace.*|lpar|rpar|leading_lines|lines_after_decorators|header|footer|comma"
-    r"|semicolon|trailing_whitespace|newline|equal|colon|asynchronous|operator|dot|relative"
-)
-_FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
-_IS_NODE: dict[type, bool] = {}
-
-
-def _child_fields(node_type: type[cst.CSTNode]) -> tuple[str, ...]:
-    """Fields of ``node_type`` that can hold code (not whitespace or punctuation)."""
-    names = _FIELDS.get(node_type)
-    if names is None:
-        names = tuple(
-            f.name for f in dataclasses.fields(node_type) if not _SKIPPED_FIELDS.fullmatch(f.name)
-        )
-        _FIELDS[node_type] = names
-    return names
-
-
-def _is_node(value: object) -> bool:
-    kind = type(value)
-    known = _IS_NODE.get(kind)
-    if known is None:
-        known = _IS_NODE[kind] = isinstance(value, cst.CSTNode)
-    return known
 
 
 class Collector:
     """Walks a module once; afterwards ``sites`` lists every candidate reference.
 
-    A hand-rolled walk rather than ``CSTVisitor``: libcst's visitor rebuilds
-    every node on the way back up and visits all whitespace, which made it
-    the dominant cost. Handlers keep libcst's ``visit_X``/``leave_X`` names.
+    A hand-rolled walk rather than ``CSTVisitor`` (see
+    :mod:`automock.analysis.cstwalk` for why). Handlers keep libcst's
+    ``visit_X``/``leave_X`` names.
     """
 
     def __init__(self) -> None:
@@ -203,34 +146,13 @@ class Collector:
 
     # -- imports --------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> bool:
-        for alias in node.names:
-            full = dotted(alias.name)
-            if full is None:
-                continue
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                self._bind(alias.asname.name.value, Binding(qualified=full))
-            else:
-                root = full.split(".", 1)[0]
-                self._bind(root, Binding(qualified=root))
+        for name, binding in import_bindings(node):
+            self._bind(name, binding)
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        module = dotted(node.module) if node.module is not None else None
-        relative = bool(node.relative) or module is None
-        if isinstance(node.names, cst.ImportStar):
-            if not relative and module is not None:
-                for name in star_names(module):
-                    self._bind(name, Binding(qualified=f"{module}.{name}"))
-            return False
-        for alias in node.names:
-            imported = dotted(alias.name)
-            if imported is None:
-                continue
-            bound = imported
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                bound = alias.asname.name.value
-            qualified = None if relative else f"{module}.{imported}"
-            self._bind(bound, Binding(qualified=qualified))
+        for name, binding in import_bindings(node):
+            self._bind(name, binding)
         return False
 
     def visit_Global(self, node: cst.Global) -> bool:
@@ -298,13 +220,13 @@ class Collector:
         if node_type is cst.IndentedBlock and id(node) in self._blocks:
             self._walk_body(node.body)  # type: ignore[attr-defined]
         elif enter is None or enter(self, node) is not False:
-            for name in _child_fields(node_type):
+            for name in child_fields(node_type):
                 value = getattr(node, name)
                 if type(value) is tuple or type(value) is list:
                     for item in value:
-                        if _is_node(item):
+                        if is_node(item):
                             self.walk(item)
-                elif _is_node(value):
+                elif is_node(value):
                     self.walk(value)
         leave = _LEAVE.get(node_type)
         if leave is not None:
@@ -436,15 +358,5 @@ def call_expr(func: Expr, node: cst.Call) -> CallExpr:
     return CallExpr(func, positional, first_is_none, tuple(keywords), starred)
 
 
-def _handlers(prefix: str) -> dict[type, Callable[[Collector, cst.CSTNode], object]]:
-    table: dict[type, Callable[[Collector, cst.CSTNode], object]] = {}
-    for attr in dir(Collector):
-        if attr.startswith(prefix):
-            node_type = getattr(cst, attr[len(prefix) :], None)
-            if isinstance(node_type, type):
-                table[node_type] = getattr(Collector, attr)
-    return table
-
-
-_ENTER = _handlers("visit_")
-_LEAVE = _handlers("leave_")
+_ENTER = handlers(Collector, "visit_")
+_LEAVE = handlers(Collector, "leave_")

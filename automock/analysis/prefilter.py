@@ -62,7 +62,7 @@ def _bindings(source: str) -> tuple[dict[str, set[str]], list[tuple[int, int]]]:
         for part in names.strip("()").replace("\\", " ").split(","):
             words = part.split()
             if words == ["*"]:
-                from automock.analysis.collect import star_names
+                from automock.analysis.imports import star_names
 
                 for name in star_names(module):
                     add(name, f"{module}.{name}")
