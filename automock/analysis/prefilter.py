@@ -9,7 +9,8 @@ Stages, cheapest first:
 2. regexes over the text find the import statements and the names they bind
    to catalog modules/objects (``np`` -> ``numpy``); none -> no touchpoints;
 3. a regex finds every dotted chain rooted at such a name (``np.random.rand``)
-   and keeps the top-level statements where a chain can reach the catalog
+   and keeps the units (top-level statements, class members: see
+   :mod:`automock.analysis.layout`) where a chain can reach the catalog
    (strings and comments count too: over-approximation is safe);
 4. closure: imports, statements that rebind a root name at module scope, and
    statements using names assigned by selected statements (``rng = ...``).
@@ -24,9 +25,9 @@ import ast
 import re
 from bisect import bisect_right
 from collections.abc import Container, Iterable
-from itertools import accumulate
 
 from automock.analysis import catalog
+from automock.analysis.layout import Layout
 
 __all__ = ["Selection", "select"]
 
@@ -202,84 +203,6 @@ def _trackable(node: ast.expr, imported: Container[str]) -> bool:
     return False
 
 
-class _Layout:
-    """Units of selection and an offset -> unit map.
-
-    A unit is a top-level statement, except that a class is split into its
-    header and each statement of its body (recursively), so one method that
-    reads the clock does not drag a whole large class into the libcst parse.
-    """
-
-    def __init__(self, source: str, tree: ast.Module) -> None:
-        if "\r" in source.replace("\r\n", ""):  # old Mac newlines: the slow, exact way
-            self.line_starts = [0, *(m.end() for m in re.finditer(r"\r\n?|\n", source))]
-        else:
-            self.line_starts = [0, *accumulate(len(line) + 1 for line in source.split("\n"))]
-        self.by_line: list[int | None] = [None] * (len(self.line_starts) + 2)
-        self.ranges: list[tuple[int, int]] = []
-        self.statements: list[ast.stmt | None] = []  # None for a class header
-        self.header_of: dict[int, int] = {}  # unit -> header unit of its class
-        self.members: dict[int, list[int]] = {}  # header unit -> its body units
-        self.class_nodes: dict[int, ast.ClassDef] = {}  # header unit -> its class
-        self._add(tree.body, None)
-
-    def _add(self, body: list[ast.stmt], header: int | None) -> None:
-        for statement in body:
-            start = statement.lineno
-            decorators = getattr(statement, "decorator_list", ())
-            if decorators:
-                start = min(start, *(d.lineno for d in decorators))
-            end = statement.end_lineno or start
-            if isinstance(statement, ast.ClassDef) and _start(statement.body[0]) > statement.lineno:
-                unit = self._unit((start, _start(statement.body[0]) - 1), None, header)
-                self.members[unit] = []
-                self.class_nodes[unit] = statement
-                self._add(statement.body, unit)
-            else:
-                self._unit((start, end), statement, header)
-
-    def _unit(self, lines: tuple[int, int], statement: ast.stmt | None, header: int | None) -> int:
-        index = len(self.ranges)
-        self.ranges.append(lines)
-        self.statements.append(statement)
-        if header is not None:
-            self.header_of[index] = header
-            self.members[header].append(index)
-        start, end = lines  # inner units are added later and win
-        self.by_line[start : end + 1] = [index] * (end - start + 1)
-        return index
-
-    def statement_at(self, offset: int) -> int | None:
-        line = bisect_right(self.line_starts, offset)
-        return self.by_line[line] if line < len(self.by_line) else None
-
-    def complete(self, needed: set[int]) -> set[int]:
-        """Add class headers of needed members, and whole classes whose header is needed."""
-        out = set(needed)
-        for unit in needed:
-            header = self.header_of.get(unit)
-            while header is not None:
-                out.add(header)
-                header = self.header_of.get(header)
-        stack = [u for u in out if u in self.members]
-        while stack:
-            header = stack.pop()
-            if header in needed or not any(m in out for m in self.members[header]):
-                for member in self.members[header]:
-                    if member not in out:
-                        out.add(member)
-                        if member in self.members:
-                            stack.append(member)
-        return out
-
-
-def _start(statement: ast.stmt) -> int:
-    decorators = getattr(statement, "decorator_list", ())
-    return (
-        min(statement.lineno, *(d.lineno for d in decorators)) if decorators else statement.lineno
-    )
-
-
 def select(source: str) -> Selection | SyntaxError:
     """Line ranges of ``source`` to analyze; ``None`` if it cannot have touchpoints."""
     try:
@@ -289,7 +212,7 @@ def select(source: str) -> Selection | SyntaxError:
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, deep nesting
         return SyntaxError(str(exc) or type(exc).__name__)
     bound, import_spans = _bindings(source)
-    layout = _Layout(source, tree)
+    layout = Layout(source, tree)
     candidates: set[int] = set()
     checked: set[int] = set()
     roots: set[str] = set()
@@ -330,15 +253,7 @@ def select(source: str) -> Selection | SyntaxError:
     return _merge(layout.ranges[i] for i in sorted(layout.complete(needed)))
 
 
-def _unit_nodes(layout: _Layout, index: int) -> list[ast.AST]:
-    statement = layout.statements[index]
-    if statement is not None:
-        return [statement]
-    header = layout.class_nodes[index]  # a class header: decorators, bases, keywords
-    return [*header.decorator_list, *header.bases, *header.keywords]
-
-
-def _unit_roots(layout: _Layout, index: int, bound: dict[str, set[str]]) -> set[str]:
+def _unit_roots(layout: Layout, index: int, bound: dict[str, set[str]]) -> set[str]:
     """Root names of the chains in a unit that can reach the catalog (text matched, code?).
 
     The regex also matches inside strings and comments; this ``ast`` check
@@ -347,7 +262,7 @@ def _unit_roots(layout: _Layout, index: int, bound: dict[str, set[str]]) -> set[
     roots: set[str] = set()
     inner: set[int] = set()
     called: set[int] = set()
-    for top in _unit_nodes(layout, index):
+    for top in layout.unit_nodes(index):
         for node in ast.walk(top):
             node_type = type(node)
             if node_type is ast.Call:
@@ -385,7 +300,7 @@ def _check_chain(
 
 def _close_over_uses(
     source: str,
-    layout: _Layout,
+    layout: Layout,
     needed: set[int],
     values: set[str],
     roots: set[str],
