@@ -8,7 +8,10 @@ load only when the function that needs them is called.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # not typing's: `import automock` (the CLI, the plugin) stays cheap
+if TYPE_CHECKING:
+    from typing import Any
 
 __version__ = "0.1.0"
 

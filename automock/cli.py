@@ -9,13 +9,16 @@ traceback reaches the user unless ``AUTOMOCK_DEBUG=1``.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import sys
 from collections.abc import Sequence
 
 from automock.errors import EXIT_INPUT, EXIT_INTERNAL, AutomockError
+
+TYPE_CHECKING = False  # not typing's: the command must not import typing before it restarts
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["main"]
 
@@ -28,9 +31,14 @@ COMMANDS: dict[str, str] = {
 }
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_INPUT, f"{self.prog}: error: {message}\n")
+def _parser_class() -> type[argparse.ArgumentParser]:
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # type: ignore[override]
+            self.exit(EXIT_INPUT, f"{self.prog}: error: {message}\n")
+
+    return _Parser
 
 
 def _chosen_command(argv: Sequence[str]) -> str | None:
@@ -47,13 +55,18 @@ def _module(name: str):  # type: ignore[no-untyped-def]
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code instead of exiting (testable in-process)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = _Parser(
+    if argv is None:  # the command itself: `automock run` restarts with its hash seed first
+        from automock.commands._hashseed import restart_run_early
+
+        restart_run_early(args_list)
+    parser_class = _parser_class()
+    parser = parser_class(
         prog="automock", description="Make nondeterministic Python code run deterministically."
     )
     from automock import __version__
 
     parser.add_argument("--version", action="version", version=f"automock {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=parser_class)
     sub.required = True
     chosen = _chosen_command(args_list)
     for name, help_text in COMMANDS.items():

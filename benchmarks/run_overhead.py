@@ -11,7 +11,10 @@ fork + exit) and where ``run_file``'s time goes. All baselines are measured
 in the same run; absolute figures depend on the machine and its load (on a
 busy machine trust the CPU figures, not the wall ones).
 
-    python benchmarks/run_overhead.py [--runs 9]
+    python benchmarks/run_overhead.py [--runs 9] [--python PATH]
+
+``--python`` measures another interpreter (e.g. a virtualenv's, with automock's
+dependencies installed there); automock itself still comes from this checkout.
 """
 
 from __future__ import annotations
@@ -55,9 +58,16 @@ def _medians(fn: Callable[[], object], runs: int) -> tuple[float, float]:
     return statistics.median(walls) * 1000, statistics.median(cpus) * 1000
 
 
+def _env(package_root: Path) -> dict[str, str]:
+    """The user's environment, without anything that would change how the command starts."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHASHSEED", "AUTOMOCK_SPAWN")}
+    env["PYTHONPATH"] = str(package_root)
+    return env
+
+
 def _command(cmd: list[str], package_root: Path) -> Callable[[], tuple[float, float]]:
     """Run ``cmd`` once; return its wall and CPU (user+sys, with its children) in ms."""
-    env = {**os.environ, "PYTHONPATH": str(package_root)}
+    env = _env(package_root)
 
     def go() -> tuple[float, float]:
         start = time.perf_counter()
@@ -126,9 +136,12 @@ def _fork_with(setup: Callable[[], object] | None) -> Callable[[], object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
-    runs = parser.parse_args().runs
+    parser.add_argument("--python", default=sys.executable, help="interpreter to measure")
+    options = parser.parse_args()
+    runs, python = options.runs, options.python
     print(
-        f"median of {runs} runs; python {sys.version.split()[0]}; load avg {os.getloadavg()[0]:.1f}"
+        f"median of {runs} runs; {python} (python {sys.version.split()[0]}); "
+        f"load avg {os.getloadavg()[0]:.1f}"
     )
     with tempfile.TemporaryDirectory() as tmp:
         package_root = _installed_copy(Path(tmp))
@@ -137,8 +150,8 @@ def main() -> None:
             path.parent.mkdir()
             path.write_text(source)
             (plain, plain_cpu), (wrapped, wrapped_cpu) = _paired(
-                _command([sys.executable, str(path)], package_root),
-                _command([sys.executable, "-m", "automock", "run", str(path)], package_root),
+                _command([python, str(path)], package_root),
+                _command([python, "-m", "automock", "run", str(path)], package_root),
                 runs,
             )
             wall_added, cpu_added = wrapped - plain, wrapped_cpu - plain_cpu
@@ -148,6 +161,18 @@ def main() -> None:
                 f"added {wall_added:6.1f} ms wall [{_verdict(wall_added)}], "
                 f"{cpu_added:6.1f} ms CPU [{_verdict(cpu_added)}] (target <= {TARGET_MS:.0f} ms)"
             )
+
+        import json
+
+        probe = Path(tmp) / "trivial" / "prog.py"
+        done = subprocess.run(
+            [python, "-m", "automock", "run", "--json", str(probe)],
+            capture_output=True,
+            env=_env(package_root),
+            cwd=package_root,
+        )
+        starts = [r["start"] for r in json.loads(done.stdout)["runs"]]
+        print(f"the command's sandbox child: {starts[0]} (fork = forked from the warm command)")
 
         from automock.sandbox.isolation import Limits, enter_isolation
         from automock.sandbox.process import run_file

@@ -1,8 +1,8 @@
 """Optional on-disk cache of scan results, keyed by file content hash.
 
 Entries live under ``<root>/scan/<version>/<sha256>.json`` where ``version``
-changes whenever automock or its catalog changes, so a stale cache is never
-read. Only successful scans are stored, without their path (the same content
+changes whenever automock's version or the analysis package's source (the
+catalog included) changes, so a stale cache is never read. Only successful scans are stored, without their path (the same content
 at another path reuses the entry). A damaged entry is ignored and rewritten.
 """
 
@@ -23,11 +23,18 @@ __all__ = ["DiskCache"]
 
 @cache
 def _version_key() -> str:
-    from automock import __version__
-    from automock.analysis import catalog
+    """automock's version and the source of the analysis package (catalog included).
 
-    text = repr((__version__, sorted(catalog.CATALOG.items()), sorted(catalog.RETURNS.items())))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    Any change to what the scanner knows or how it walks starts a new cache, and
+    a cache hit imports neither the catalog nor libcst.
+    """
+    from automock import __version__
+
+    digest = hashlib.sha256(__version__.encode())
+    for source in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        digest.update(f"\0{source.name}\0".encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _well_typed(t: Touchpoint) -> bool:

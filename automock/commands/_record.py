@@ -31,9 +31,7 @@ from automock.plan.model import CassetteSettings, Plan
 from automock.sandbox.layers import LayerStatus
 from automock.sandbox.result import RunReport
 
-__all__ = ["RECORD_CHOICES", "Recording", "replay_hint", "resolve_cassette"]
-
-RECORD_CHOICES = ("once", "new_episodes", "all")
+__all__ = ["Recording", "replay_hint", "resolve_cassette"]
 
 
 def _base(plan_path: Path) -> Path:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -83,37 +82,12 @@ def _progress(total: int) -> Iterator[Callable[[Any], None]]:
         yield advance
 
 
-def _restart_with_hash_seed(seed: int) -> None:
-    """As a command, restart once with ``PYTHONHASHSEED`` fixed (derived from ``--seed``).
-
-    String hashing, and so set order, is fixed when the interpreter starts,
-    and forked candidates share it: without this, two ``automock batch`` runs
-    could print sets in different orders. An explicit ``PYTHONHASHSEED`` is
-    respected; in-process calls (``automock.cli.main`` in tests, the API) are
-    left alone.
-    """
-    if "PYTHONHASHSEED" in os.environ:
-        return
-    argv0 = sys.argv[0] if sys.argv else ""
-    if Path(argv0).name != "automock" and not argv0.endswith(
-        os.path.join("automock", "__main__.py")
-    ):
-        return
-    from automock.runtime.entropy import hash_seed_for
-
-    root = str(Path(__file__).resolve().parent.parent.parent)
-    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed_for(seed), "PYTHONPATH": path}
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os.execve(sys.executable, [sys.executable, "-m", "automock", *sys.argv[1:]], env)
-
-
 def run(args: argparse.Namespace) -> int:
+    from automock.commands._hashseed import restart_with_hash_seed
     from automock.sandbox.candidates import load_candidates
     from automock.sandbox.passk import estimate_pass_at_k, parse_ks
 
-    _restart_with_hash_seed(args.seed)
+    restart_with_hash_seed(args.seed, scrub=args.backend != "ray")  # Ray reads its own RAY_*
     ks = parse_ks(args.pass_at_k)
     if args.workers < 1:
         raise InputError(f"--workers {args.workers}: need at least 1")

@@ -23,17 +23,16 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from automock.commands._record import (
-    RECORD_CHOICES,
-    Recording,
-    replay_hint,
-    resolve_cassette,
-)
 from automock.errors import EXIT_NONDETERMINISTIC, InputError, describe_missing
-from automock.plan.model import Plan
 
-__all__ = ["add_arguments", "run"]
+if TYPE_CHECKING:
+    from automock.plan.model import Plan
+
+__all__ = ["RECORD_CHOICES", "add_arguments", "run"]
+
+RECORD_CHOICES = ("once", "new_episodes", "all")  # vcrpy record modes for --record
 
 
 def _positive_int(text: str) -> int:
@@ -202,13 +201,18 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from automock.sandbox.isolation import Limits
-    from automock.sandbox.process import run_file
-
     extra = _program_args(args)
     file = Path(args.file)
     if not file.is_file():
         raise InputError(f"{file}: {describe_missing(file)}; give the path of a Python file to run")
+    from automock.commands._hashseed import restart_with_hash_seed, seed_of_run
+
+    # the sandbox child is forked from us (a no-op when cli.main restarted already)
+    restart_with_hash_seed(seed_of_run(args.seed, args.plan, str(file)))
+    from automock.commands._record import Recording, replay_hint, resolve_cassette
+    from automock.sandbox.isolation import Limits
+    from automock.sandbox.process import run_file
+
     if args.record_mode is not None and not args.record:
         raise InputError(f"--record-mode {args.record_mode}: only used with --record; add --record")
     plan, label, notes, plan_path = _find_plan(file, args.plan, save=not args.no_save)

@@ -131,20 +131,46 @@ def _parse_instant(at: str | datetime) -> datetime:
     return instant if instant.tzinfo else instant.replace(tzinfo=UTC)
 
 
+class _LazyTestCaseType(type):
+    """Class checks against :class:`_TestCase` are checks against the real ``unittest.TestCase``."""
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        import unittest
+
+        return issubclass(subclass, unittest.TestCase)
+
+    def __instancecheck__(cls, instance: object) -> bool:
+        import unittest
+
+        return isinstance(instance, unittest.TestCase)
+
+
+class _TestCase(metaclass=_LazyTestCaseType):
+    """What time-machine sees as ``unittest.TestCase`` when unittest is not loaded yet."""
+
+
 def _import_time_machine() -> Any:
-    # time-machine imports pytest (~70 ms) only to define its fixture and
-    # dateutil (~15 ms) only to parse strings; we pass datetimes. Skip both
-    # when they are not loaded already (e.g. in the sandbox child).
+    # time-machine imports pytest (~70 ms) only to define its fixture, dateutil
+    # (~15 ms) only to parse strings (we pass datetimes), and unittest (~10 ms)
+    # only for ``issubclass(x, TestCase)`` when decorating a class. Skip the first
+    # two when they are not loaded already (e.g. in the sandbox child) and give it
+    # a TestCase whose class checks load the real unittest on first use.
     if "time_machine" in sys.modules:
         return sys.modules["time_machine"]
     blocked = [name for name in ("pytest", "dateutil.parser") if name not in sys.modules]
     for name in blocked:
         sys.modules[name] = None  # type: ignore[assignment]
+    stand_in = "unittest" not in sys.modules
+    if stand_in:
+        sys.modules["unittest"] = ModuleType("unittest")
+        sys.modules["unittest"].TestCase = _TestCase  # type: ignore[attr-defined]
     try:
         import time_machine
     finally:
         for name in blocked:
             del sys.modules[name]
+        if stand_in:
+            del sys.modules["unittest"]
     return time_machine
 
 

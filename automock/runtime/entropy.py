@@ -33,9 +33,9 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from automock._seed import derive, hash_seed_for
 from automock.runtime._base import Patch, Undo
 from automock.runtime._imports import when_imported
-from automock.runtime._seed import derive, hash_seed_for
 from automock.runtime.events import record
 
 __all__ = ["EntropySource", "derive", "hash_seed_for", "seeded_random"]

@@ -26,16 +26,20 @@ from automock.errors import InputError, describe_missing
 from automock.plan.model import Plan
 from automock.runtime.events import Access
 from automock.sandbox.cassettes import CassetteFile
+from automock.sandbox.forked import can_fork, fork_child, warm
 from automock.sandbox.isolation import Limits
 from automock.sandbox.result import RunOutcome, RunReport
 from automock.sandbox.spawn import PACKAGE_ROOT, Spawned, abandon, finish, fixed_environment, spawn
-from automock.sandbox.workdir import make_workdir
+from automock.sandbox.workdir import Workdir, make_workdir
 
 __all__ = ["run_file", "run_source"]
 
 
-def _spawn_for(target: Path, seed: int, env: dict[str, str] | None) -> Spawned:
-    work = make_workdir(target)
+def _spawn_for(
+    target: Path, seed: int, env: dict[str, str] | None, work: Workdir | None = None
+) -> Spawned:
+    """A fresh interpreter for one run, in ``work`` (default: a new copy of the tree)."""
+    work = work or make_workdir(target)
     try:
         return spawn(work, fixed_environment(work.root, seed, env))
     except BaseException:
@@ -43,12 +47,23 @@ def _spawn_for(target: Path, seed: int, env: dict[str, str] | None) -> Spawned:
         raise
 
 
+def _fork_for(work: Workdir, seed: int, plan: Plan, spec: dict[str, Any]) -> Spawned:
+    """A child forked from this (warm) process for one run in ``work``."""
+    try:
+        # the plan's variables last, as a spawned child applies them after start-up
+        env = {**fixed_environment(work.root, seed, dict(plan.env)), **plan.env}
+        return fork_child(work, env, spec)
+    except BaseException:
+        work.cleanup()
+        raise
+
+
 def _spec(
-    spawned: Spawned, plan: Plan, args: Sequence[str], limits: Limits, allow_network: bool
+    work: Workdir, plan: Plan, args: Sequence[str], limits: Limits, allow_network: bool
 ) -> dict[str, Any]:
     return {
-        "workdir": str(spawned.work.root),
-        "script_rel": spawned.work.script_rel,
+        "workdir": str(work.root),
+        "script_rel": work.script_rel,
         "args": list(args),
         "plan": plan.to_dict(),
         "env": dict(plan.env),
@@ -190,33 +205,44 @@ def run_file(
     if timeout <= 0:
         raise InputError(f"--timeout {timeout}: expected a number of seconds > 0")
     run_seed = seed if seed is not None else (plan.seed if plan is not None else 0)
-    first: Spawned | None = _spawn_for(target, run_seed, dict(plan.env) if plan else None)
+    forking = can_fork(run_seed)
+    # a fresh interpreter warms up while we scan and draft; a forked child needs the plan first
+    first = None if forking else _spawn_for(target, run_seed, dict(plan.env) if plan else None)
     scanning = None
     try:
         if plan is None:  # the drafter needs the touchpoints first
             touchpoints = _scan(target, source, cache_dir)
             t_scan = time.perf_counter()
             plan, plan_label = _default_plan(target, touchpoints, run_seed)
-        else:  # only the report needs them: scan while the program runs
+        elif not forking:  # only the report needs them: scan while the program runs
             scanning = _Background(lambda: _scan(target, source, cache_dir))
+            t_scan = time.perf_counter()
+        else:  # no thread may run while we fork: scan now (a cache hit costs no libcst)
+            touchpoints = _scan(target, source, cache_dir)
             t_scan = time.perf_counter()
         plan = replace(plan, seed=run_seed)
         if allow_network:  # a person's explicit choice: no namespace, the runtime lets it through
             plan = replace(plan, network="allow")
         limits = limits or Limits(cpu_seconds=math.ceil(timeout) + 1)
         network = allow_network or plan.network == "allow"
+        if forking:
+            warm()
         t_plan = time.perf_counter()
         cassette = CassetteFile.for_plan(plan, target)
         outcomes: list[RunOutcome] = []
         for _ in range(repeat):
-            child = first or _spawn_for(target, run_seed, dict(plan.env))
-            first = None
-            spec = _spec(child, plan, args, limits, network)
+            work = first.work if first is not None else make_workdir(target)
+            spec = _spec(work, plan, args, limits, network)
             collect = None
             if cassette is not None:  # the child sees a copy; a recording is copied back
-                staged = spec["cassette_path"] = cassette.stage(child.work.root)
+                staged = spec["cassette_path"] = cassette.stage(work.root)
                 spec["plan"]["cassette"]["path"] = staged
                 collect = cassette.collect if cassette.recording else None
+            if forking and threading.active_count() == 1:
+                child = _fork_for(work, run_seed, plan, spec)
+            else:
+                child = first or _spawn_for(target, run_seed, dict(plan.env), work)
+            first = None
             outcomes.append(finish(child, spec, timeout, limits, collect=collect))
     finally:
         if first is not None:

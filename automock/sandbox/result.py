@@ -41,7 +41,9 @@ class RunOutcome(JsonMixin):
 
     ``exit_code`` is the code ``automock run`` uses (the program's own, or
     124/125/126/5); ``returncode`` is the raw child status (negative = signal).
-    ``exception`` names an uncaught exception as ``"Type: message"``.
+    ``exception`` names an uncaught exception as ``"Type: message"``. ``start``
+    says how the child began: ``"fork"`` of the warm ``automock`` command, or
+    ``"spawn"`` of a fresh interpreter (see :mod:`automock.sandbox.forked`).
     """
 
     exit_code: int
@@ -56,6 +58,7 @@ class RunOutcome(JsonMixin):
     setup_seconds: float = 0.0
     layers: tuple[LayerStatus, ...] = ()
     detail: str = ""
+    start: str = "spawn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +154,7 @@ def _run_dict(run: RunOutcome) -> dict[str, Any]:
         "seconds": round(run.seconds, 4),
         "setup_seconds": round(run.setup_seconds, 4),
         "detail": run.detail,
+        "start": run.start,
         "stdout": run.stdout,
         "stderr": run.stderr,
     }

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Protocol
 
 import automock
 from automock.runtime.events import Access
@@ -30,7 +30,15 @@ from automock.sandbox.isolation import LayerStatus, Limits
 from automock.sandbox.result import RunOutcome, exit_code_for
 from automock.sandbox.workdir import Workdir
 
-__all__ = ["PACKAGE_ROOT", "Spawned", "abandon", "finish", "fixed_environment", "spawn"]
+__all__ = [
+    "PACKAGE_ROOT",
+    "ChildProcess",
+    "Spawned",
+    "abandon",
+    "finish",
+    "fixed_environment",
+    "spawn",
+]
 
 PACKAGE_ROOT = str(Path(automock.__file__).resolve().parent.parent)
 _BOOTSTRAP = (
@@ -42,9 +50,22 @@ _BYTECODE = "sys.pycache_prefix = {prefix!r}; sys.dont_write_bytecode = False; "
 _KILL_GRACE = 0.5  # seconds to keep draining after the program's main process ended
 
 
+class ChildProcess(Protocol):
+    """What :func:`finish` uses of a child: a ``subprocess.Popen`` or a forked child's handle."""
+
+    pid: int
+    returncode: Any
+    stdout: IO[bytes] | None
+    stderr: IO[bytes] | None
+
+    def poll(self) -> int | None: ...
+    def wait(self, timeout: float | None = None) -> int: ...
+    def kill(self) -> None: ...
+
+
 def _hash_seed(seed: int) -> str:
     try:
-        from automock.runtime._seed import hash_seed_for
+        from automock._seed import hash_seed_for
     except ImportError:
         return str(seed % 2**32)
     return str(hash_seed_for(seed))
@@ -97,6 +118,7 @@ def fixed_environment(
         "MKL_NUM_THREADS": "1",
     }
     env.update(extra or {})
+    env["PYTHONHASHSEED"] = _hash_seed(seed)  # from the run's seed, whatever the plan says
     return env
 
 
@@ -113,7 +135,7 @@ class _Capture:
         self.dropped: dict[str, int] = {"stdout": 0, "stderr": 0, "result": 0}
         self.escaped = False  # a descendant outlived the main process holding a pipe
 
-    def pump(self, proc: subprocess.Popen[bytes], result_fd: int, deadline: float) -> bool:
+    def pump(self, proc: ChildProcess, result_fd: int, deadline: float) -> bool:
         """Drain until every pipe closes; return True if the deadline passed first."""
         sel = selectors.DefaultSelector()
         assert proc.stdout is not None and proc.stderr is not None
@@ -184,7 +206,7 @@ def _members(pgid: int, namespace: str | None) -> list[int]:
     return found
 
 
-def _kill_group(proc: subprocess.Popen[bytes], namespace: str | None) -> None:
+def _kill_group(proc: ChildProcess, namespace: str | None) -> None:
     """SIGKILL the group (and PID namespace); wait briefly until none of it is left."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
@@ -204,7 +226,7 @@ def _kill_group(proc: subprocess.Popen[bytes], namespace: str | None) -> None:
         time.sleep(0.01)
 
 
-def _exited(proc: subprocess.Popen[bytes]) -> bool:
+def _exited(proc: ChildProcess) -> bool:
     """Has the child exited? (without reaping it, so :func:`_reap` still gets its rusage)"""
     if proc.returncode is not None:
         return True
@@ -214,7 +236,7 @@ def _exited(proc: subprocess.Popen[bytes]) -> bool:
         return True
 
 
-def _reap(proc: subprocess.Popen[bytes]) -> tuple[int, float]:
+def _reap(proc: ChildProcess) -> tuple[int, float]:
     """Wait for the child; return its exit code and the CPU seconds of it and its reaped tree."""
     if proc.returncode is None:
         with contextlib.suppress(ChildProcessError):
@@ -278,13 +300,14 @@ def _judge(
 
 @dataclass
 class Spawned:
-    """A child that is starting up and waiting for its spec."""
+    """A child that is starting up: waiting for its spec on ``spec_w``, or (forked) holding it."""
 
-    proc: subprocess.Popen[bytes]
+    proc: ChildProcess
     work: Workdir
-    spec_w: int
+    spec_w: int | None
     result_r: int
     started: float
+    start: str = "spawn"  # or "fork" (automock.sandbox.forked)
 
 
 def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
@@ -329,8 +352,9 @@ def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
 
 def _close(spawned: Spawned) -> None:
     for fd in (spawned.spec_w, spawned.result_r):
-        with contextlib.suppress(OSError):
-            os.close(fd)
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
     for stream in (spawned.proc.stdout, spawned.proc.stderr):
         if stream is not None:
             stream.close()
@@ -388,7 +412,9 @@ def finish(
     proc = spawned.proc
     ended = False
     try:
-        _send(spawned.spec_w, spec)
+        if spawned.spec_w is not None:
+            _send(spawned.spec_w, spec)
+            spawned.spec_w = None
         capture = _Capture(limits.output_bytes)
         timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
         if not _exited(proc) or capture.escaped:
@@ -425,4 +451,5 @@ def finish(
         setup_seconds=float((child or {}).get("setup_seconds", 0.0)),
         layers=layers,
         detail=detail,
+        start=spawned.start,
     )

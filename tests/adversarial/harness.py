@@ -15,6 +15,7 @@ import os
 import secrets
 import signal
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -73,34 +74,24 @@ def _layers(raw: Any) -> list[Any]:
     return out
 
 
-def run_attack(name: str, *args: str, timeout: float = 10.0, extra: Sequence[str] = ()) -> Outcome:
-    """``automock run PROG --json --timeout T -- ARGS`` in-process; the JSON report parsed."""
-    from automock.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
+def _run_argv(name: str, args: Sequence[str], timeout: float, extra: Sequence[str]) -> list[str]:
     argv = ["run", str(program(name)), "--json", "--no-save", "--timeout", str(timeout), *extra]
-    argv += ["--", *args]
-    # from a scratch cwd: a plan drafted for the attack (fixtures/<stem>.automock.json) lands there
-    with (
-        tempfile.TemporaryDirectory(prefix="automock-adv-cwd-") as scratch,
-        contextlib.chdir(scratch),
-        contextlib.redirect_stdout(out),
-        contextlib.redirect_stderr(err),
-    ):
-        code = main(argv)
-    text = out.getvalue()
+    return [*argv, "--", *args]
+
+
+def _from_report(path: str, code: int, text: str, err: str) -> Outcome:
     try:
         report = json.loads(text)
     except ValueError:
         raise AssertionError(
-            f"automock run did not print a JSON report (exit {code}): {text[-500:]!r} {err.getvalue()[-500:]!r}"
+            f"automock run did not print a JSON report (exit {code}): {text[-500:]!r} {err[-500:]!r}"
         ) from None
     detail = "; ".join(
         f"{u.get('api')} {u.get('target')} -> {u.get('fix')}" for u in report.get("unmocked") or ()
     )
     assert code == report["exit_code"], (code, report["exit_code"])
     return Outcome(
-        path="run",
+        path=path,
         status=report["status"],
         exit_code=report["exit_code"],
         stdout=report.get("stdout", ""),
@@ -109,6 +100,48 @@ def run_attack(name: str, *args: str, timeout: float = 10.0, extra: Sequence[str
         layers=_layers(report.get("layers")),
         raw=report,
     ).require_started()
+
+
+def run_attack(name: str, *args: str, timeout: float = 10.0, extra: Sequence[str] = ()) -> Outcome:
+    """``automock run PROG --json --timeout T -- ARGS`` in-process (``cli.main``); the JSON report.
+
+    In-process the sandbox child is a fresh interpreter (``start == "spawn"``), as for the API.
+    """
+    from automock.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    # from a scratch cwd: a plan drafted for the attack (fixtures/<stem>.automock.json) lands there
+    with (
+        tempfile.TemporaryDirectory(prefix="automock-adv-cwd-") as scratch,
+        contextlib.chdir(scratch),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        code = main(_run_argv(name, args, timeout, extra))
+    return _from_report("run", code, out.getvalue(), err.getvalue())
+
+
+def cli_attack(name: str, *args: str, timeout: float = 10.0, extra: Sequence[str] = ()) -> Outcome:
+    """The same through the real command, ``python -m automock run ...``, in a new process.
+
+    The command restarts itself with the run's hash seed and a scrubbed environment, then forks
+    the sandbox child from its warm process (``start == "fork"``): the path a user's command takes.
+    Whatever the test put in ``os.environ`` (e.g. a secret) is in the command's environment.
+    """
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHASHSEED", "AUTOMOCK_SPAWN")}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    with tempfile.TemporaryDirectory(prefix="automock-adv-cwd-") as scratch:
+        done = subprocess.run(
+            [sys.executable, "-m", "automock", *_run_argv(name, args, timeout, extra)],
+            cwd=scratch,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout + 60,
+        )
+    outcome = _from_report("cli", done.returncode, done.stdout, done.stderr)
+    assert [r["start"] for r in outcome.raw["runs"]] == ["fork"], outcome.explain()
+    return outcome
 
 
 def candidate_source(name: str, *args: str) -> str:

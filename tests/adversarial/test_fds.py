@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import NOT_OK, Attack, batch_attack, run_attack
+from .harness import NOT_OK, Attack, batch_attack, cli_attack, run_attack
 
-ATTACKS = [run_attack, batch_attack]
-IDS = ["run", "batch"]
+ATTACKS = [run_attack, cli_attack, batch_attack]
+IDS = ["run", "cli", "batch"]
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)

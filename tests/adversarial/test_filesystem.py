@@ -17,7 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from .harness import NOT_OK, Attack, Outcome, batch_attack, candidate_source, program, run_attack
+from .harness import (
+    NOT_OK,
+    Attack,
+    Outcome,
+    batch_attack,
+    candidate_source,
+    cli_attack,
+    program,
+    run_attack,
+)
 
 
 @pytest.fixture(params=["/tmp", "/var/tmp"])
@@ -35,8 +44,8 @@ def outside(request: pytest.FixtureRequest) -> Iterator[Path]:
         shutil.rmtree(target, ignore_errors=True)
 
 
-ATTACKS = [run_attack, batch_attack]
-IDS = ["run", "batch"]
+ATTACKS = [run_attack, cli_attack, batch_attack]
+IDS = ["run", "cli", "batch"]
 
 
 def _contained(outcome: Outcome, path: Path) -> None:

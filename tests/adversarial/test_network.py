@@ -15,6 +15,7 @@ from .harness import (
     LoopbackServer,
     Outcome,
     batch_attack,
+    cli_attack,
     run_attack,
 )
 
@@ -51,6 +52,13 @@ def test_tcp_escape_blocked_under_run(name: str, server: LoopbackServer) -> None
 
 
 @pytest.mark.parametrize("name", TCP_ATTACKS)
+def test_tcp_escape_blocked_under_the_command(name: str, server: LoopbackServer) -> None:
+    _needs(name)
+    outcome = cli_attack(name, str(server.port))
+    _assert_contained(outcome, server)
+
+
+@pytest.mark.parametrize("name", TCP_ATTACKS)
 def test_tcp_escape_blocked_in_batch(name: str, server: LoopbackServer) -> None:
     _needs(name)
     outcome = batch_attack(name, str(server.port))
@@ -68,7 +76,9 @@ def test_plain_socket_is_reported_as_unmocked(server: LoopbackServer) -> None:
     )
 
 
-@pytest.mark.parametrize("attack", [run_attack, batch_attack], ids=["run", "batch"])
+@pytest.mark.parametrize(
+    "attack", [run_attack, cli_attack, batch_attack], ids=["run", "cli", "batch"]
+)
 def test_dns_reaches_no_resolver(attack: Attack, resolver: LoopbackResolver) -> None:
     outcome = attack("net_dns", str(resolver.port))
     assert resolver.received == [], outcome.explain()

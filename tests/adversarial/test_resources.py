@@ -7,10 +7,10 @@ import pytest
 
 from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, EXIT_VIOLATION
 
-from .harness import Attack, batch_attack, run_attack, survivors
+from .harness import Attack, batch_attack, cli_attack, run_attack, survivors
 
-ATTACKS = [run_attack, batch_attack]
-IDS = ["run", "batch"]
+ATTACKS = [run_attack, cli_attack, batch_attack]
+IDS = ["run", "cli", "batch"]
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)

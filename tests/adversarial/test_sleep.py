@@ -6,10 +6,10 @@ import pytest
 
 from automock.errors import EXIT_TIMEOUT
 
-from .harness import Attack, batch_attack, run_attack
+from .harness import Attack, batch_attack, cli_attack, run_attack
 
-ATTACKS = [run_attack, batch_attack]
-IDS = ["run", "batch"]
+ATTACKS = [run_attack, cli_attack, batch_attack]
+IDS = ["run", "cli", "batch"]
 
 
 @pytest.mark.parametrize("name", ["sleep_select", "sleep_pause", "sleep_event"])

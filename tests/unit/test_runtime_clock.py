@@ -139,3 +139,43 @@ def test_references_kept_past_the_block_fall_back_to_the_real_clock() -> None:
     assert kept_perf() > 0
     assert kept_mono() >= before
     assert kept_perf is not time.perf_counter  # the block really had patched it
+
+
+def test_time_machine_still_decorates_unittest_classes_after_automock_loaded_it() -> None:
+    """automock imports time-machine without unittest (a stand-in TestCase); a user's
+    ``@time_machine.travel`` on a real ``unittest.TestCase`` must still work, in a new process
+    where unittest was not loaded before."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        """
+        import sys
+        from automock import frozen_clock
+        with frozen_clock():
+            pass
+        assert "unittest" not in sys.modules, "the stand-in should spare the import"
+        import datetime, unittest, time_machine
+
+        @time_machine.travel(datetime.datetime(2001, 2, 3, tzinfo=datetime.timezone.utc))
+        class T(unittest.TestCase):
+            def test_year(self):
+                self.assertEqual(datetime.date.today().year, 2001)
+
+        try:
+            time_machine.travel(0)(int)
+        except TypeError as exc:
+            print("refused:", exc)
+        result = unittest.TextTestRunner(stream=sys.stderr).run(
+            unittest.defaultTestLoader.loadTestsFromTestCase(T)
+        )
+        print("ok" if result.wasSuccessful() and result.testsRun == 1 else "failed")
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "refused: Can only decorate unittest.TestCase subclasses.",
+        "ok",
+    ], done.stderr

@@ -1,0 +1,148 @@
+"""Restart the CLI once with ``PYTHONHASHSEED`` fixed, before any heavy import.
+
+String hashing, and so the iteration order of sets and of dicts built from
+them, is fixed when an interpreter starts, and a forked child shares its
+parent's. ``automock batch`` forks every candidate from a warm pool, and
+``automock run`` forks its sandbox child from the CLI process (see
+:mod:`automock.sandbox.forked`), so both need the CLI itself to run with the
+hash seed derived from the run's seed: :func:`restart_with_hash_seed` execs
+the same command again with it set. The exec replaces the process (same pid,
+no second process to wait for) and costs one bare interpreter start, paid
+once instead of by every child.
+
+For ``automock run`` the restart happens first thing in
+:func:`automock.cli.main` (:func:`restart_run_early`), from a quick reading
+of the arguments, before argparse or anything else is imported. Whatever
+that reading gets wrong only costs speed: the sandbox forks only when the
+hash seed matches the run's, and starts a fresh interpreter otherwise.
+
+An explicit ``PYTHONHASHSEED`` in the environment is respected; in-process
+calls (``automock.cli.main(argv)`` in tests, the Python API) are never
+restarted.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+__all__ = [
+    "RESTARTED",
+    "invoked_as_cli",
+    "restart_run_early",
+    "restart_with_hash_seed",
+    "seed_of_run",
+]
+
+# options of ``automock run`` that take a value (see automock.commands.run)
+_VALUED = ("--repeat", "--timeout", "--memory-mb", "--seed", "--record-mode", "--plan")
+
+
+def invoked_as_cli() -> bool:
+    """Is this process the ``automock`` command (console script or ``python -m automock``)?"""
+    argv0 = sys.argv[0] if sys.argv else ""
+    return os.path.basename(argv0) == "automock" or argv0.endswith(
+        os.path.join("automock", "__main__.py")
+    )
+
+
+# what the CLI process itself reads from its environment; nothing else survives the restart
+_KEPT = ("PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ", "TERM", "COLUMNS", "LINES", "LANG")
+_KEPT_PREFIXES = ("LC_", "PYTHON", "AUTOMOCK_", "XDG_", "NO_COLOR", "FORCE_COLOR", "VIRTUAL_ENV")
+RESTARTED = "AUTOMOCK_RESTARTED"  # set in the restarted CLI: its sandbox children may be forked
+
+
+def _scrubbed(environ: dict[str, str]) -> dict[str, str]:
+    """The variables the CLI needs (locale, paths, automock's own); no tokens or keys.
+
+    Sandbox children get a fixed environment of their own, but a forked child
+    holds a copy of its parent's memory: what the parent never had, no program
+    can dig out of it.
+    """
+    return {k: v for k, v in environ.items() if k in _KEPT or k.startswith(_KEPT_PREFIXES)}
+
+
+def restart_with_hash_seed(seed: int, *, scrub: bool = True) -> None:
+    """Exec ``python -P -m automock <same arguments>`` with the hash seed of ``seed``.
+
+    The new process gets only the variables the CLI reads (``scrub=False``
+    keeps them all, e.g. for a Ray backend that reads its own). Returns (does
+    nothing) when ``PYTHONHASHSEED`` is already set or when this is not the
+    ``automock`` command itself.
+    """
+    if "PYTHONHASHSEED" in os.environ or not invoked_as_cli():
+        return
+    from automock._seed import hash_seed_for
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    env = _scrubbed(dict(os.environ)) if scrub else dict(os.environ)
+    env.update(PYTHONHASHSEED=hash_seed_for(seed), PYTHONPATH=path, **{RESTARTED: "1"})
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    # -P: no current-directory entry on sys.path (the sandbox child inherits sys.path)
+    os.execve(sys.executable, [sys.executable, "-P", "-m", "automock", *sys.argv[1:]], env)
+
+
+def seed_of_run(seed: int | None, plan: str | None, file: str) -> int:
+    """``--seed``, else the ``seed`` of the plan the run would load, else 0.
+
+    The plan is read as plain JSON (not validated: the real load reports a bad one).
+    """
+    if seed is not None:
+        return seed
+    stem = os.path.splitext(os.path.basename(file))[0]
+    candidates = [plan] if plan is not None else []
+    candidates += [
+        os.path.join("fixtures", f"{stem}.automock.json"),
+        os.path.join(os.path.dirname(file), "fixtures", f"{stem}.automock.json"),
+    ]
+    for path in candidates:
+        if os.path.isfile(path):
+            import json
+
+            try:
+                with open(path, "rb") as handle:
+                    found = json.load(handle).get("seed", 0)
+            except (OSError, ValueError, AttributeError):
+                return 0
+            return found if type(found) is int else 0
+    return 0
+
+
+def _quick_read(tokens: Sequence[str]) -> tuple[int | None, str | None, str] | None:
+    """(--seed, --plan, FILE) from ``automock run`` arguments, or None if unsure."""
+    seed: int | None = None
+    plan: str | None = None
+    file: str | None = None
+    it = iter(tokens)
+    for token in it:
+        if token == "--":
+            break
+        if token.startswith("--"):
+            name, eq, value = token.partition("=")
+            if name in _VALUED:
+                value = value if eq else next(it, "")
+                if name == "--seed":
+                    try:
+                        seed = int(value, 0)
+                    except ValueError:
+                        return None
+                elif name == "--plan":
+                    plan = value
+            continue
+        if token.startswith("-"):
+            return None  # -h and friends: nothing to run
+        if file is None:
+            file = token
+    return (seed, plan, file) if file is not None else None
+
+
+def restart_run_early(argv: Sequence[str]) -> None:
+    """For ``automock run`` as a command: restart with the run's hash seed right away."""
+    if "PYTHONHASHSEED" in os.environ or not argv or argv[0] != "run" or not invoked_as_cli():
+        return
+    read = _quick_read(argv[1:])
+    if read is not None:
+        restart_with_hash_seed(seed_of_run(*read))

@@ -1,0 +1,265 @@
+"""Fork the run child from the warm ``automock run`` process instead of starting an interpreter.
+
+A fresh interpreter per run pays for its own start-up and again for every
+module the parent already imported (``json``, ``dataclasses``, the plan
+model, the runtime); forking the CLI process after it has imported the
+runtime shares all of that, so only isolation and the program itself are
+left per run (see ``benchmarks/run_overhead.py``).
+
+Forking is only done when the child would be indistinguishable where it
+matters (:func:`can_fork`): this process is the ``automock`` command restarted
+by :mod:`automock.commands._hashseed` (so its string-hash seed is the one the
+run's seed asks for, and its environment was scrubbed of everything the CLI
+does not read, so no secret sits in the memory the child inherits), no other
+thread is running, and the platform is Linux. Otherwise (the Python API, tests
+calling ``cli.main``) :mod:`automock.sandbox.spawn` starts a fresh interpreter.
+
+Right after the fork, the child makes itself look like a fresh interpreter
+started by ``subprocess`` with the same arguments as a spawned child: its own
+session, ``PR_SET_PDEATHSIG``, ``/dev/null`` on stdin and pipes on stdout and
+stderr, no other inherited descriptor, the fixed environment, new
+``sys.std*`` text streams (UTF-8, stderr line-buffered), the signal
+dispositions Python starts with, no ``atexit`` handler of the parent's. It
+then runs :func:`automock.sandbox.child.execute` on the spec it already holds
+and ends as an interpreter would: the program's non-daemon threads are
+joined, its ``atexit`` handlers run, the streams are flushed. It never
+returns into the parent's code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import signal
+import sys
+import threading
+import time
+from typing import IO, Any, NoReturn
+
+from automock.sandbox.spawn import Spawned
+from automock.sandbox.workdir import Workdir
+
+__all__ = ["ForkedProcess", "can_fork", "fork_child", "warm"]
+
+
+def can_fork(seed: int) -> bool:
+    """May the run with ``seed`` fork from this process (see the module docstring)?"""
+    if not sys.platform.startswith("linux") or os.environ.get("AUTOMOCK_SPAWN") == "1":
+        return False
+    if threading.active_count() != 1 or os.environ.get("AUTOMOCK_RESTARTED") != "1":
+        return False  # only the restarted CLI, whose environment holds no secrets, forks
+    from automock._seed import hash_seed_for
+
+    return os.environ.get("PYTHONHASHSEED") == hash_seed_for(seed)
+
+
+def warm() -> None:
+    """Import (once, in the parent) what every forked child needs."""
+    from automock.sandbox.child import _warm_up
+
+    _warm_up()
+
+
+class ForkedProcess:
+    """The parent's handle on a forked child: what :mod:`automock.sandbox.spawn` uses of Popen."""
+
+    def __init__(self, pid: int, stdout: IO[bytes], stderr: IO[bytes]) -> None:
+        self.pid = pid
+        self.stdout: IO[bytes] | None = stdout
+        self.stderr: IO[bytes] | None = stderr
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            with contextlib.suppress(ChildProcessError):
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+                if pid == 0:
+                    return None
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            try:
+                _, status = os.waitpid(self.pid, 0)
+                self.returncode = os.waitstatus_to_exitcode(status)
+            except ChildProcessError:  # reaped elsewhere: its status is gone
+                self.returncode = -signal.SIGKILL
+        return self.returncode
+
+    def kill(self) -> None:
+        if self.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+
+
+def fork_child(work: Workdir, env: dict[str, str], spec: dict[str, Any]) -> Spawned:
+    """Fork a child that runs ``spec`` in ``work`` with exactly ``env``.
+
+    The child already holds its spec: :func:`automock.sandbox.spawn.finish` only watches it.
+    """
+    started = time.perf_counter()
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    result_r, result_w = os.pipe()
+    spec = {**spec, "result_fd": result_w}
+    parent = os.getpid()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            stream.flush()
+    try:
+        pid = os.fork()
+    except BaseException:
+        for fd in (out_r, out_w, err_r, err_w, result_r, result_w):
+            os.close(fd)
+        raise
+    if pid == 0:  # pragma: no cover - the child (its behaviour is tested through the CLI)
+        _child(work, env, spec, (out_w, err_w, result_w), parent)
+    for fd in (out_w, err_w, result_w):
+        os.close(fd)
+    proc = ForkedProcess(pid, io.FileIO(out_r, "r"), io.FileIO(err_r, "r"))
+    return Spawned(proc, work, spec_w=None, result_r=result_r, started=started, start="fork")
+
+
+def _child(
+    work: Workdir, env: dict[str, str], spec: dict[str, Any], fds: tuple[int, int, int], parent: int
+) -> NoReturn:  # pragma: no cover - runs in the forked child
+    code = 70
+    try:
+        _become_fresh(work, env, fds, parent)
+        code = _run(spec, fds[2])
+    except BaseException as exc:  # automock's own failure before or after the program
+        with contextlib.suppress(BaseException):
+            os.write(2, f"automock: sandbox child failed: {type(exc).__name__}: {exc}\n".encode())
+    os._exit(code)
+
+
+def _become_fresh(
+    work: Workdir, env: dict[str, str], fds: tuple[int, int, int], parent: int
+) -> None:  # pragma: no cover - runs in the forked child
+    os.setsid()
+    from automock.sandbox._syscalls import _PR_SET_PDEATHSIG, _prctl
+
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+    out_w, err_w, result_w = fds
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(out_w, 1)
+    os.dup2(err_w, 2)
+    keep = sorted({0, 1, 2, result_w})
+    start = 3
+    for fd in keep[3:]:  # close every inherited descriptor but the result pipe
+        os.closerange(start, fd)
+        start = fd + 1
+    os.closerange(start, _max_fd())
+    os.chdir(work.root / "src")
+    _fresh_environment(env)
+    _fresh_streams()
+    _fresh_signals()
+    import atexit
+
+    atexit._clear()
+    sys.pycache_prefix, sys.dont_write_bytecode = None, True  # the program writes no bytecode
+
+
+def _fresh_environment(env: dict[str, str]) -> None:  # pragma: no cover - forked child
+    """Exactly ``env``, in ``os.environ``, the C environment and ``/proc/self/environ``.
+
+    ``/proc/self/environ`` shows the block the process was exec'd with, which a
+    forked child shares with its parent: it is overwritten with ``env`` (padded
+    with NULs), or blanked if ``env`` does not fit, so the parent's variables
+    cannot be read back from it. (The CLI parent itself runs with a scrubbed
+    environment, see :mod:`automock.commands._hashseed`.)
+    """
+    import ctypes
+
+    from automock.sandbox._syscalls import _libc
+
+    _libc().clearenv()
+    os.environ.clear()
+    os.environ.update(env)
+    if hasattr(time, "tzset"):
+        time.tzset()
+    try:
+        with open("/proc/self/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        start, end = int(fields[47]), int(fields[48])
+    except (OSError, IndexError, ValueError):
+        return
+    block = b"".join(f"{k}={v}".encode() + b"\0" for k, v in env.items())
+    size = end - start
+    if size <= 0:
+        return
+    data = block if len(block) <= size else b""
+    ctypes.memmove(start, data, len(data))
+    ctypes.memset(start + len(data), 0, size - len(data))
+
+
+def _max_fd() -> int:
+    try:
+        return int(os.sysconf("SC_OPEN_MAX"))
+    except (OSError, ValueError):
+        return 65536
+
+
+def _stream(fd: int, mode: str, name: str, errors: str, line_buffering: bool) -> io.TextIOWrapper:
+    raw = io.FileIO(fd, mode, closefd=False)
+    raw.name = name
+    buffer: io.BufferedReader | io.BufferedWriter = (
+        io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
+    )
+    text = io.TextIOWrapper(buffer, encoding="utf-8", errors=errors, line_buffering=line_buffering)
+    text.mode = mode  # type: ignore[misc]
+    return text
+
+
+def _fresh_streams() -> None:  # pragma: no cover - runs in the forked child
+    """``sys.std*`` as a new interpreter makes them for pipes with ``PYTHONIOENCODING=utf-8``."""
+    sys.stdin = sys.__stdin__ = _stream(0, "r", "<stdin>", "strict", False)  # type: ignore[misc]
+    sys.stdout = sys.__stdout__ = _stream(1, "w", "<stdout>", "strict", False)  # type: ignore[misc]
+    sys.stderr = sys.__stderr__ = _stream(2, "w", "<stderr>", "backslashreplace", True)  # type: ignore[misc]
+
+
+def _fresh_signals() -> None:  # pragma: no cover - runs in the forked child
+    """The dispositions CPython starts with; nothing blocked, no wakeup fd."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
+    with contextlib.suppress(ValueError):
+        signal.set_wakeup_fd(-1)
+    started_with: dict[int, Any] = {
+        signal.SIGINT: signal.default_int_handler,
+        signal.SIGPIPE: signal.SIG_IGN,
+        signal.SIGXFSZ: signal.SIG_IGN,
+    }
+    for sig in signal.Signals:
+        if sig in (signal.SIGKILL, signal.SIGSTOP):
+            continue
+        wanted = started_with.get(sig, signal.SIG_DFL)
+        with contextlib.suppress(OSError, ValueError, RuntimeError):
+            if signal.getsignal(sig) != wanted:
+                signal.signal(sig, wanted)
+
+
+def _run(spec: dict[str, Any], result_fd: int) -> int:  # pragma: no cover - forked child
+    from automock.sandbox.child import _write_message, execute
+
+    outcome = execute(spec)
+    _write_message(result_fd, {"phase": "done", **outcome.to_dict()})
+    with contextlib.suppress(OSError):
+        os.close(result_fd)
+    _shutdown()
+    return outcome.exit_code
+
+
+def _shutdown() -> None:  # pragma: no cover - runs in the forked child
+    """What interpreter exit does before the process ends: threads, atexit, flush."""
+    import atexit
+
+    with contextlib.suppress(BaseException):
+        threading._shutdown()  # type: ignore[attr-defined]
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BaseException):
+            stream.flush()

@@ -1,0 +1,118 @@
+"""The command's fork path: ``automock run`` restarts with its hash seed and forks its child.
+
+Run as a user runs it (``python -m automock run`` in a new process), the child is
+forked from the warm command (``runs[].start == "fork"``); with ``AUTOMOCK_SPAWN=1``,
+or in-process through ``cli.main``, it is a fresh interpreter (``"spawn"``). A
+program must not be able to tell the two apart by anything that is not an
+implementation detail (descriptor numbers, ``sys.modules``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+PROBE = r"""
+import atexit, os, signal, sys, threading, time
+print("set", {"alpha", "beta", "gamma", "delta", "epsilon", "zeta"})
+print("env", sorted(os.environ))
+print("stdin", sys.stdin.read(), sys.stdin.name, sys.stdin.mode)
+print("streams", sys.stdout.name, sys.stdout.line_buffering, sys.stderr.line_buffering,
+      sys.stdout.encoding, sys.stderr.errors, sys.stdout is sys.__stdout__)
+print("signals", [getattr(h, "__qualname__", h) for h in map(signal.getsignal, (signal.SIGINT,
+      signal.SIGTERM, signal.SIGPIPE, signal.SIGXFSZ, signal.SIGHUP, signal.SIGUSR1))])
+print("blocked", sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])))
+print("tz", time.tzname, time.localtime(0).tm_hour)
+print("cwd", os.path.basename(os.getcwd()), "argv", sys.argv[1:])
+print("path0", sys.path[0] == os.path.dirname(os.path.abspath(__file__)))
+print("ids", os.getpid(), os.getuid())
+atexit.register(lambda: print("atexit ran", flush=True))
+threading.Thread(target=lambda: (time.sleep(0.05), print("late thread done"))).start()
+"""
+
+
+def _command(cwd: Path, *argv: str, **env_extra: str) -> tuple[int, dict[str, object]]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHASHSEED", "AUTOMOCK_SPAWN")}
+    env.update(PYTHONPATH=str(REPO), TZ="America/New_York", **env_extra)
+    done = subprocess.run(
+        [sys.executable, "-m", "automock", "run", "--json", *argv],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.stdout.startswith("{"), done.stderr[-2000:]
+    return done.returncode, json.loads(done.stdout)
+
+
+def test_forked_and_fresh_children_look_the_same_to_the_program(tmp_path: Path) -> None:
+    (tmp_path / "probe.py").write_text(PROBE)
+
+    code_f, forked = _command(tmp_path, "probe.py", "--", "a", "b")
+    code_s, spawned = _command(tmp_path, "probe.py", "--", "a", "b", AUTOMOCK_SPAWN="1")
+
+    assert code_f == code_s == 0, (forked["stderr"], spawned["stderr"])
+    assert [r["start"] for r in forked["runs"]] == ["fork"]  # type: ignore[index]
+    assert [r["start"] for r in spawned["runs"]] == ["spawn"]  # type: ignore[index]
+    assert forked["stdout"] == spawned["stdout"]
+    assert forked["stderr"] == spawned["stderr"] == ""
+    lines = str(forked["stdout"]).splitlines()
+    assert lines[-2:] == ["late thread done", "atexit ran"]  # threads joined, then atexit
+    assert "tz ('UTC', 'UTC') 0" in lines  # the parent's TZ does not leak in
+
+
+def test_repeated_forked_runs_agree_on_hash_order(tmp_path: Path) -> None:
+    (tmp_path / "sets.py").write_text(
+        "print({'alpha', 'beta', 'gamma', 'delta'}, {str(i): i for i in range(5)}.keys() & {'1', '3'})\n"
+    )
+
+    code, report = _command(tmp_path, "sets.py", "--repeat", "3")
+    code_again, again = _command(tmp_path, "sets.py")
+
+    assert code == code_again == 0, report["stderr"]
+    assert report["deterministic"] is True
+    assert [r["start"] for r in report["runs"]] == ["fork"] * 3  # type: ignore[index]
+    assert again["stdout"] == report["stdout"]  # a new command, the same order
+
+
+def test_an_explicit_hash_seed_is_kept_and_the_child_is_a_fresh_interpreter(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "seed.py").write_text("import os\nprint(os.environ['PYTHONHASHSEED'])\n")
+    env = {k: v for k, v in os.environ.items() if k != "AUTOMOCK_SPAWN"}
+    env.update(PYTHONPATH=str(REPO), PYTHONHASHSEED="123")
+    done = subprocess.run(
+        [sys.executable, "-m", "automock", "run", "--json", "seed.py"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    report = json.loads(done.stdout)
+    assert done.returncode == 0, report["stderr"]
+    assert [r["start"] for r in report["runs"]] == ["spawn"]  # no restart: no fork
+    # the child's own hash seed comes from the run's seed either way
+    forked_code, forked = _command(tmp_path, "seed.py")
+    assert forked_code == 0
+    assert report["stdout"] == forked["stdout"]
+
+
+@pytest.mark.parametrize("seed", ["7", "0x10"])
+def test_seed_option_forms_still_fork(tmp_path: Path, seed: str) -> None:
+    (tmp_path / "r.py").write_text("import random\nprint(random.random())\n")
+
+    code, first = _command(tmp_path, "r.py", "--seed", seed)
+    _, second = _command(tmp_path, f"--seed={seed}", "r.py")
+
+    assert code == 0, first["stderr"]
+    assert [r["start"] for r in first["runs"]] == ["fork"]  # type: ignore[index]
+    assert first["stdout"] == second["stdout"]
