@@ -75,10 +75,12 @@ def restart_with_hash_seed(seed: int, *, scrub: bool = True) -> None:
         return
     from automock._seed import hash_seed_for
 
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
     env = _scrubbed(dict(os.environ)) if scrub else dict(os.environ)
-    env.update(PYTHONHASHSEED=hash_seed_for(seed), PYTHONPATH=path, **{RESTARTED: "1"})
+    env.update(PYTHONHASHSEED=hash_seed_for(seed), **{RESTARTED: "1"})
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if root not in sys.path[1:]:  # a checkout run as `python -m automock` from its directory:
+        # -P drops the current directory, so name it (an installed automock needs nothing)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     # -P: no current-directory entry on sys.path (the sandbox child inherits sys.path)
