@@ -20,7 +20,7 @@ from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT
 from automock.sandbox.candidates import Candidate
 from automock.sandbox.task import STATUSES, CandidateResult, verdict_exit_code
 
-__all__ = ["Child", "reap", "result_of", "verdict_of"]
+__all__ = ["Child", "result_of", "verdict_of"]
 
 
 @dataclass
@@ -44,16 +44,13 @@ class Child:
     wait_status: int = 0
     reaped: bool = False
 
-
-def reap(run: Child) -> bool:
-    try:
-        pid, status = os.waitpid(run.pid, os.WNOHANG)
-    except ChildProcessError:
-        return True
-    if pid == 0:
-        return False
-    run.wait_status, run.reaped = status, True
-    return True
+    def take(self, fd: int, data: bytes, cap: int) -> None:
+        """Keep what pipe ``fd`` delivered, up to ``cap`` bytes in all; count the rest."""
+        name = self.fds[fd]
+        buf = self.buffers[name]
+        room = max(0, cap - len(buf))
+        buf += data[:room]
+        self.dropped[name] += len(data) - min(room, len(data))
 
 
 def verdict_of(run: Child) -> dict[str, Any]:

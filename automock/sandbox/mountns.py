@@ -24,11 +24,14 @@ import ctypes
 import json
 import os
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from automock.sandbox import _syscalls
 from automock.sandbox import isolation as iso
 from automock.sandbox._fsview import _PRIVATE_TMP, _bind_read_only, _open_under
+from automock.sandbox._syscalls import _mount, _unshare
 
 __all__ = ["Holder", "PidNamespaceForker", "join_prepared", "start_holder"]
 
@@ -119,34 +122,6 @@ def _libc_has(name: str) -> bool:
         return False
 
 
-_LIBC: list[ctypes.CDLL] = []
-
-
-def _libc() -> ctypes.CDLL:
-    """libc, loaded once (``CDLL(None)`` builds a new class on every call)."""
-    if not _LIBC:
-        _LIBC.append(ctypes.CDLL(None, use_errno=True))
-    return _LIBC[0]
-
-
-def _unshare(flags: int) -> None:
-    unshare = getattr(os, "unshare", None)
-    if unshare is not None:  # Python 3.12+
-        unshare(flags)
-        return
-    if _libc().unshare(ctypes.c_int(flags)) != 0:
-        code = ctypes.get_errno()
-        raise OSError(code, f"unshare: {os.strerror(code)}")
-
-
-def _mount(source: str, target: str, fstype: str, flags: int, data: str | None = None) -> None:
-    raw = None if data is None else os.fsencode(data)
-    args = (os.fsencode(source), os.fsencode(target), os.fsencode(fstype))
-    if _libc().mount(*args, ctypes.c_ulong(flags), raw) != 0:
-        code = ctypes.get_errno()
-        raise OSError(code, f"mount {target}: {os.strerror(code)}")
-
-
 class PidNamespaceForker:
     """Forks each child straight into a new PID namespace, as its init.
 
@@ -156,14 +131,18 @@ class PidNamespaceForker:
     per candidate, and other threads of the parent are unaffected.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, fork_function: Callable[[], int] = os.fork) -> None:
         self._own = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+        self.fork_function = fork_function
 
     @classmethod
-    def create(cls) -> PidNamespaceForker | None:
-        """A forker, or None when PID namespaces are unavailable here."""
+    def create(cls, fork_function: Callable[[], int] = os.fork) -> PidNamespaceForker | None:
+        """A forker, or None when PID namespaces are unavailable here.
+
+        ``fork_function``: ``os.fork`` or the zygote's raw libc fork.
+        """
         try:
-            forker = cls()
+            forker = cls(fork_function)
             _unshare(_CLONE_NEWPID)
             _setns(forker._own, _CLONE_NEWPID)
         except (OSError, AttributeError):
@@ -175,9 +154,9 @@ class PidNamespaceForker:
         try:
             _unshare(_CLONE_NEWPID)
         except OSError:
-            return os.fork(), False
+            return self.fork_function(), False
         try:
-            pid = os.fork()
+            pid = self.fork_function()
         except OSError:
             _setns(self._own, _CLONE_NEWPID)
             raise
@@ -195,7 +174,7 @@ def _setns(fd: int, nstype: int = _CLONE_NEWNS) -> None:
     if setns is not None:  # Python 3.12+
         setns(fd, nstype)
         return
-    if _libc().setns(fd, nstype) != 0:
+    if _syscalls._libc().setns(fd, nstype) != 0:
         code = ctypes.get_errno()
         raise OSError(code, f"setns: {os.strerror(code)}")
 

@@ -5,7 +5,8 @@ rehearsal, ``gc.freeze()``) and prepares the read-only mount namespace once
 (:mod:`automock.sandbox.mountns`). Then one child is forked per candidate,
 at most ``workers`` running at a time, by the pool's zygote
 (:mod:`automock.sandbox.zygote`: a fork server that entered the runtime
-once), or by the parent when there is none. Children are pre-forked: while
+once), or by the parent when there is none (:mod:`automock.sandbox.forking`
+hides which). Children are pre-forked: while
 candidates run, one spare per worker isolates itself (:mod:`automock.sandbox.task`) and
 waits for its candidate on a pipe, so the sandbox is ready when a candidate
 is handed over. The parent owns the wall clock: at the deadline it kills the
@@ -23,11 +24,8 @@ removes if its owner process is gone.
 
 from __future__ import annotations
 
-import collections
 import contextlib
-import gc
 import os
-import pickle
 import selectors
 import shutil
 import tempfile
@@ -36,19 +34,13 @@ from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any
 
-from automock.errors import InputError, SandboxError
+from automock.errors import InputError
 from automock.sandbox.candidates import Candidate, as_candidates, imported_modules
-from automock.sandbox.children import Child, reap, result_of, verdict_of
+from automock.sandbox.children import Child, result_of, verdict_of
+from automock.sandbox.forking import Spawner
 from automock.sandbox.lanes import POOL_PREFIX, kill_group, lane_uid, sweep_stale_dirs
-from automock.sandbox.mountns import Holder, PidNamespaceForker, start_holder
-from automock.sandbox.task import (
-    BatchSettings,
-    CandidateResult,
-    child_main,
-    load_prctl,
-)
-from automock.sandbox.warm import preload_imports, warm_parent
-from automock.sandbox.zygote import Zygote
+from automock.sandbox.task import BatchSettings, CandidateResult, encode_task
+from automock.sandbox.warm import preload_imports
 
 __all__ = [
     "BatchSettings",
@@ -86,21 +78,16 @@ class WorkerPool:
         self.workers = workers
         self._base_dir = base_dir
         self._dir: str | None = None
-        self._prctl = load_prctl()
+        self._spawner: Spawner | None = None
         self._live: dict[int, Child] = {}
         spares = self.settings.spares
         self._spare_count = workers if spares is None else max(0, spares)
         self._free_lanes = set(range(workers + self._spare_count))  # running ones and spares
         self._spares: list[Child] = []
-        self._exiting: list[int] = []  # children done (verdict and output in) not yet reaped
-        self._holder: Holder | None = None
-        self._forker: PidNamespaceForker | None = None
-        self._zygote: Zygote | None = None
-        self._unresolved: collections.deque[Child] = collections.deque()  # pid not told yet
 
     def helper_cpu_seconds(self) -> float:
         """CPU time of the zygote and the children it reaped (they are not this process's)."""
-        return self._zygote.cpu_seconds() if self._zygote is not None else 0.0
+        return self._spawner.cpu_seconds() if self._spawner is not None else 0.0
 
     @property
     def directory(self) -> str | None:
@@ -110,16 +97,9 @@ class WorkerPool:
     def __enter__(self) -> WorkerPool:
         sweep_stale_dirs(self._base_dir)
         self._dir = tempfile.mkdtemp(prefix=f"{POOL_PREFIX}{os.getpid()}-", dir=self._base_dir)
+        self._spawner = Spawner(self.settings, self._dir)
         try:
-            warm_parent(self.settings)
-            if self.settings.prepared_namespace:
-                self._holder = start_holder(self._dir)
-                if self._holder is not None:
-                    self._forker = PidNamespaceForker.create()
-                if self._holder is not None and self.settings.zygote:
-                    self._zygote = Zygote.start(
-                        self.settings, self._holder.mnt_fd, self._dir, self._prctl
-                    )
+            self._spawner.start()
         except BaseException:
             self.__exit__(None, None, None)
             raise
@@ -131,16 +111,10 @@ class WorkerPool:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self._kill_all()
-        if self._zygote is not None:
-            self._zygote.close()
-            self._zygote = None
-        if self._holder is not None:
-            self._holder.close()
-            self._holder = None
-        if self._forker is not None:
-            self._forker.close()
-            self._forker = None
+        if self._spawner is not None:
+            self._kill_all(self._spawner)
+            self._spawner.close()
+            self._spawner = None
         if self._dir is not None:
             shutil.rmtree(self._dir, ignore_errors=True)
             self._dir = None
@@ -157,123 +131,55 @@ class WorkerPool:
         With ``prepare_next`` (the default) the pool leaves its spares ready
         for the next call; pass False for a pool's last call.
         """
-        if self._dir is None:
+        spawner = self._spawner
+        if spawner is None:
             raise InputError(
                 "WorkerPool.run: use the pool as a context manager (with WorkerPool() as p)"
             )
         if self.settings.auto_preload:
-            names = imported_modules(candidates)
-            if self._zygote is not None:  # children are forked from it: it imports them
-                self._zygote.preload(names)
-            elif preload_imports(names):
-                gc.freeze()
+            spawner.preload(imported_modules(candidates))
         results: list[CandidateResult | None] = [None] * len(candidates)
         pending = list(enumerate(candidates))
         pending.reverse()
         sel = selectors.DefaultSelector()
-        if self._zygote is not None:  # it reports its children's exits
-            sel.register(self._zygote.fileno(), selectors.EVENT_READ, -1)
+        if spawner.exit_fd is not None:  # the zygote reports its children's exits
+            sel.register(spawner.exit_fd, selectors.EVENT_READ, -1)
         try:
             while pending or self._live:
                 while pending and len(self._live) < self.workers:
                     slot, cand = pending.pop()
-                    spare = self._spares.pop(0) if self._spares else self._fork()
-                    self._dispatch(sel, spare, slot, cand)
-                for done in self._step(sel):
-                    results[done.slot] = res = self._finish(sel, done)
+                    spare = self._spares.pop(0) if self._spares else self._fork(spawner)
+                    self._dispatch(spawner, sel, spare, slot, cand)
+                for done in self._step(spawner, sel):
+                    results[done.slot] = res = self._finish(spawner, sel, done)
                     if on_result is not None:
                         on_result(res)
                 # children for the next candidates (in this call or the next) get
                 # isolated while these run; one fork per turn keeps results flowing
                 wanted = self._spare_count if prepare_next else min(self._spare_count, len(pending))
                 if len(self._spares) < wanted:
-                    self._spares.append(self._fork())
+                    self._spares.append(self._fork(spawner))
             while prepare_next and len(self._spares) < self._spare_count:
-                self._spares.append(self._fork())
+                self._spares.append(self._fork(spawner))
         finally:
-            self._kill_all(sel, spares=False)
+            self._kill_all(spawner, sel, spares=False)
             sel.close()
         return [r for r in results if r is not None]
 
-    def _fork(self) -> Child:
-        """Fork a child that isolates itself, then waits for its candidate on a pipe."""
-        assert self._dir is not None
+    def _fork(self, spawner: Spawner) -> Child:
         lane = min(self._free_lanes)
-        uid = lane_uid(lane) if os.geteuid() == 0 else None
-        pipes = [os.pipe() for _ in range(4)]  # stdout, stderr, result, task
-        parent_pid = os.getpid()
-        try:
-            if self._zygote is not None:
-                ends = [pipes[0][1], pipes[1][1], pipes[2][1], pipes[3][0]]
-                self._zygote.fork(ends, uid)
-                pid, pid_init = -1, True  # told later (_resolve)
-                for fd in ends:
-                    os.close(fd)
-            elif self._forker is not None:
-                pid, pid_init = self._forker.fork()
-            else:
-                pid, pid_init = os.fork(), False
-        except OSError as exc:
-            for r, w in pipes:
-                os.close(r)
-                os.close(w)
-            raise SandboxError(
-                f"cannot fork a sandbox child ({exc.strerror or exc}); lower --workers "
-                "or raise the process limit"
-            ) from None
-        if pid == 0:  # child: never returns
-            for r, _w in pipes[:3]:
-                os.close(r)
-            os.close(pipes[3][1])
-            child_main(
-                None,
-                self.settings,
-                out_fd=pipes[0][1],
-                err_fd=pipes[1][1],
-                result_fd=pipes[2][1],
-                task_fd=pipes[3][0],
-                pool_dir=self._dir,
-                parent_pid=parent_pid,
-                prctl=self._prctl,
-                mnt_fd=self._holder.mnt_fd if self._holder is not None else None,
-                pid_init=pid_init,
-                uid=uid,
-            )
-        fds: dict[int, str] = {}
-        for (r, w), name in zip(pipes[:3], ("out", "err", "res"), strict=True):
-            if self._zygote is None:
-                os.close(w)
-            os.set_blocking(r, False)
-            fds[r] = name
-        if self._zygote is None:
-            os.close(pipes[3][0])
+        child = spawner.spawn(lane)
         self._free_lanes.discard(lane)
-        child = Child(pid=pid, lane=lane, fds=fds, task_w=pipes[3][1])
-        if pid == -1:
-            self._unresolved.append(child)
         return child
 
-    def _resolve(self, child: Child) -> None:
-        """Learn the zygote's pids for the children asked for, up to ``child``."""
-        while child.pid == -1 and self._zygote is not None:
-            first = self._unresolved.popleft()
-            try:
-                first.pid = self._zygote.next_pid()
-            except OSError as exc:
-                raise SandboxError(
-                    f"cannot fork a sandbox child ({exc.strerror or exc}); lower --workers "
-                    "or raise the process limit"
-                ) from None
-
     def _dispatch(
-        self, sel: selectors.BaseSelector, run: Child, slot: int, cand: Candidate
+        self, spawner: Spawner, sel: selectors.BaseSelector, run: Child, slot: int, cand: Candidate
     ) -> None:
         """Hand ``cand`` to the (already isolated) child ``run``; its clock starts now."""
         assert run.task_w is not None
-        self._resolve(run)
-        payload = pickle.dumps(cand)
+        spawner.resolve(run)
         try:
-            view = memoryview(payload)
+            view = memoryview(encode_task(cand))
             while view:
                 view = view[os.write(run.task_w, view) :]
         except OSError:
@@ -286,40 +192,19 @@ class WorkerPool:
         run.deadline = now + self.settings.timeout
         for fd in run.fds:
             sel.register(fd, selectors.EVENT_READ, run.pid)
-        if self._zygote is None:  # else the zygote reports the exit
-            with contextlib.suppress(OSError, AttributeError):
-                run.pidfd = os.pidfd_open(run.pid)
-                sel.register(run.pidfd, selectors.EVENT_READ, run.pid)
+        pidfd = spawner.watch(run)
+        if pidfd is not None:
+            sel.register(pidfd, selectors.EVENT_READ, run.pid)
         self._live[run.pid] = run
 
-    def _read(self, sel: selectors.BaseSelector, run: Child, fd: int) -> None:
-        name = run.fds[fd]
-        cap = _CHUNK if name == "res" else self.settings.output_bytes
-        while True:
-            try:
-                data = os.read(fd, _CHUNK)
-            except BlockingIOError:
-                return
-            except OSError:
-                data = b""
-            if not data:
-                sel.unregister(fd)
-                os.close(fd)
-                del run.fds[fd]
-                return
-            buf = run.buffers[name]
-            room = max(0, cap - len(buf))
-            buf += data[:room]
-            run.dropped[name] += len(data) - min(room, len(data))
-
-    def _step(self, sel: selectors.BaseSelector) -> list[Child]:
+    def _step(self, spawner: Spawner, sel: selectors.BaseSelector) -> list[Child]:
         now = time.monotonic()
         wait = min(r.deadline for r in self._live.values()) - now
-        if self._zygote is None and any(r.pidfd is None for r in self._live.values()):
-            wait = min(wait, 0.005)
+        if spawner.exit_fd is None and any(r.pidfd is None for r in self._live.values()):
+            wait = min(wait, 0.005)  # exits are only seen by polling
         for key, _ in sel.select(max(0.0, wait)):
-            if key.data == -1 and self._zygote is not None:
-                self._zygote.poll()
+            if key.data == -1:
+                spawner.collect()
                 continue
             run = self._live.get(key.data)
             if run is not None and key.fd in run.fds:
@@ -332,61 +217,61 @@ class WorkerPool:
                 kill_group(run.pid)
             # done when it exited, or when its verdict and all output are in: the
             # kernel's namespace teardown at exit then happens off the round trip
-            if self._reap(run) or (not run.fds and verdict_of(run)):
+            if spawner.reaped(run) or (not run.fds and verdict_of(run)):
                 done.append(run)
-        self._reap_exiting()
+        spawner.reap_exited()
         return done
 
-    def _reap(self, run: Child) -> bool:
-        if self._zygote is None:
-            return reap(run)
-        status = self._zygote.wait(run.pid, block=False)
-        if status is None:
-            return False
-        run.wait_status, run.reaped = status, True
-        return True
+    def _read(self, sel: selectors.BaseSelector, run: Child, fd: int) -> None:
+        """One read per readiness event (the selector reports the fd again if more is left)."""
+        try:
+            data = os.read(fd, _CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            sel.unregister(fd)
+            os.close(fd)
+            del run.fds[fd]
+            return
+        run.take(fd, data, _CHUNK if run.fds[fd] == "res" else self.settings.output_bytes)
 
-    def _reap_exiting(self, *, block: bool = False) -> None:
-        for pid in list(self._exiting):
-            if self._zygote is not None:
-                if self._zygote.wait(pid, block=block) is not None:
-                    self._exiting.remove(pid)
-                continue
-            try:
-                reaped, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
-            except ChildProcessError:
-                reaped = pid
-            if reaped:
-                self._exiting.remove(pid)
-
-    def _finish(self, sel: selectors.BaseSelector, run: Child) -> CandidateResult:
-        kill_group(run.pid)  # leftovers the candidate forked into its group
+    def _drain(self, sel: selectors.BaseSelector, run: Child) -> None:
+        """Read what is buffered on ``run``'s pipes (non-blocking), then close them."""
         for fd in list(run.fds):
-            self._read(sel, run, fd)  # drain what is buffered (non-blocking)
-            if fd in run.fds:
-                sel.unregister(fd)
-                os.close(fd)
-                del run.fds[fd]
+            while fd in run.fds:
+                try:
+                    data = os.read(fd, _CHUNK)
+                except OSError:  # BlockingIOError: nothing more buffered
+                    data = b""
+                if not data:
+                    sel.unregister(fd)
+                    os.close(fd)
+                    del run.fds[fd]
+                    break
+                run.take(fd, data, _CHUNK if run.fds[fd] == "res" else self.settings.output_bytes)
+
+    def _finish(self, spawner: Spawner, sel: selectors.BaseSelector, run: Child) -> CandidateResult:
+        kill_group(run.pid)  # leftovers the candidate forked into its group
+        self._drain(sel, run)
         if run.pidfd is not None:
             sel.unregister(run.pidfd)
             os.close(run.pidfd)
         del self._live[run.pid]
-        if not run.reaped:
-            self._exiting.append(run.pid)
         self._free_lanes.add(run.lane)
-        if self._holder is None and self._dir is not None:  # workdir on disk (see child_main)
-            shutil.rmtree(os.path.join(self._dir, f"c{run.pid}"), ignore_errors=True)
+        spawner.release(run)
         return result_of(run, self.settings.timeout)
 
-    def _kill_all(self, sel: selectors.BaseSelector | None = None, *, spares: bool = True) -> None:
+    def _kill_all(
+        self,
+        spawner: Spawner,
+        sel: selectors.BaseSelector | None = None,
+        *,
+        spares: bool = True,
+    ) -> None:
         for spare in self._spares if spares else ():
-            if spare.task_w is not None:
-                with contextlib.suppress(OSError):
-                    os.close(spare.task_w)
-                spare.task_w = None
-            with contextlib.suppress(SandboxError):
-                self._resolve(spare)
-            if spare.pid != -1:
+            if spawner.kill_spare(spare):
                 self._live[spare.pid] = spare
             else:  # never forked
                 for fd in spare.fds:
@@ -396,10 +281,7 @@ class WorkerPool:
             self._spares.clear()
         for run in list(self._live.values()):
             kill_group(run.pid)
-            if self._zygote is not None and not run.reaped:
-                self._zygote.wait(run.pid, block=True)
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(run.pid, 0)
+            spawner.wait(run)
             self._free_lanes.add(run.lane)
             for fd in [*run.fds, *([run.pidfd] if run.pidfd is not None else [])]:
                 if sel is not None:
@@ -408,7 +290,7 @@ class WorkerPool:
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self._live.clear()
-        self._reap_exiting(block=spares)  # at the pool's end (spares too), wait for every exit
+        spawner.reap_exited(block=spares)  # at the pool's end (spares too), wait for every exit
 
 
 def execute_many(

@@ -26,15 +26,15 @@ import errno
 import fcntl
 import functools
 import io
-import json
+import marshal
 import os
-import pickle
 import signal
 import sys
 import time
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring_ascii as _quote
 from typing import Any, NoReturn
 
 from automock._serialize import JsonMixin
@@ -46,14 +46,26 @@ __all__ = [
     "BatchSettings",
     "CandidateResult",
     "child_main",
+    "default_limits",
+    "encode_task",
+    "encode_verdict",
     "environment_for",
+    "failed_verdict",
+    "load_prctl",
+    "make_stdio",
+    "receive",
+    "report_and_exit",
     "run_candidate",
+    "scrub_environment",
+    "set_pdeathsig",
+    "use_stdio",
     "verdict_exit_code",
 ]
 
 STATUSES = ("passed", "failed", "error", "timeout", "memory", "violation")
 _PR_SET_PDEATHSIG = 1
 _RESULT_LIMIT = 64 * 1024
+RESULT_FD = 3  # where a child writes its verdict (stdout, stderr are 1, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +172,7 @@ def run_candidate(candidate: Candidate) -> tuple[str, int, str]:
     return "passed", 0, ""
 
 
-def _set_pdeathsig(prctl: Callable[..., int] | None) -> None:
+def set_pdeathsig(prctl: Callable[..., int] | None) -> None:
     if prctl is not None:
         prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
@@ -175,15 +187,72 @@ def load_prctl() -> Callable[..., int] | None:
         return None
 
 
-def _default_limits() -> Any:
+Stdio = tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapper]
+
+
+def make_stdio() -> Stdio:
+    """``sys.stdin/stdout/stderr`` objects over fds 0, 1, 2 (whatever those are when used)."""
+    return (
+        io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8"),
+        io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8", line_buffering=False),
+        io.TextIOWrapper(
+            io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace"
+        ),
+    )
+
+
+def use_stdio(stdio: Stdio) -> None:
+    sys.stdin, sys.stdout, sys.stderr = stdio
+    sys.__stdout__, sys.__stderr__ = sys.stdout, sys.stderr  # type: ignore[misc]
+
+
+def default_limits() -> Any:
     from automock.sandbox.isolation import Limits
 
     return Limits()
 
 
-def _layers_json(layers: Any) -> list[Any]:
-    # LayerStatus(name, active, detail) directly: to_jsonable's generic walk costs ~0.3 ms here
-    return [{"name": x.name, "active": x.active, "detail": x.detail} for x in layers]
+def encode_verdict(verdict: Mapping[str, Any]) -> bytes:
+    """The one-line JSON verdict, built by hand from ``status``, ``exit_code``, ``detail`` and
+    ``layers`` (LayerStatus objects): ``json.dumps``'s first call in a fresh child touches
+    (copies) far more of the parent's memory than these few C-level string escapes."""
+    layers = ",".join(
+        f'{{"name": {_quote(x.name)}, "active": {"true" if x.active else "false"}, '
+        f'"detail": {_quote(x.detail)}}}'
+        for x in verdict["layers"]
+    )
+    return (
+        f'{{"status": {_quote(verdict["status"])}, "exit_code": {int(verdict["exit_code"]):d}, '
+        f'"detail": {_quote(verdict["detail"])}, "layers": [{layers}]}}'
+    ).encode()
+
+
+def report_and_exit(verdict: Mapping[str, Any], code: int, *, me: int) -> NoReturn:
+    """Flush the candidate's output, write the verdict on fd 3, close the pipes, exit with ``code``.
+
+    A process the candidate forked (``os.getpid() != me``) just exits: no verdict.
+    """
+    if os.getpid() != me:
+        os._exit(1)
+    # the candidate may have replaced sys.stdout: flush ours and theirs
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        with contextlib.suppress(BaseException):
+            stream.flush()  # type: ignore[union-attr]
+    with contextlib.suppress(BaseException):
+        os.write(RESULT_FD, encode_verdict(verdict)[:_RESULT_LIMIT])
+    # close the pipes now: the parent sees EOF before the kernel tears down
+    # this process's memory and namespaces, which need not delay the result
+    os.closerange(0, RESULT_FD + 1)
+    os._exit(code)
+
+
+def failed_verdict(verdict: dict[str, Any], exc: BaseException) -> int:
+    """Record in ``verdict`` that the sandbox itself failed with ``exc``; the exit code to use."""
+    if isinstance(exc, MemoryError):
+        verdict.update(status="memory", exit_code=EXIT_MEMORY, detail="MemoryError")
+        return EXIT_MEMORY
+    verdict.update(status="error", detail=f"automock: {type(exc).__name__}: {exc}")
+    return 1
 
 
 def child_main(
@@ -200,23 +269,20 @@ def child_main(
     mnt_fd: int | None = None,
     pid_init: bool = False,
     uid: int | None = None,
-    prepared: bool = False,
 ) -> NoReturn:
     """Run ``candidate`` in this freshly forked child, report on ``result_fd``, exit.
 
     With ``candidate=None`` the child gets ready (isolation, environment,
-    runtime) and then reads its pickled candidate from ``task_fd``: a spare
+    runtime) and then reads its candidate from ``task_fd``: a spare
     the pool prepares while other candidates run. EOF instead of a candidate
-    means the spare is not needed; it exits quietly. ``prepared``: forked by
-    the pool's zygote (:mod:`automock.sandbox.zygote`), already in the
-    prepared mount namespace, with the environment fixed and the runtime
-    entered.
+    means the spare is not needed; it exits quietly. (A child forked by the
+    pool's zygote takes :func:`automock.sandbox.zygote_child.run` instead.)
     """
-    verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": []}
+    verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": ()}
     code = 1
     me = os.getpid()
     try:
-        _set_pdeathsig(prctl)
+        set_pdeathsig(prctl)
         if os.getppid() not in (parent_pid, 0):  # the parent died before we armed the signal
             os._exit(1)
         # lift every fd we keep above the range we are about to overwrite
@@ -226,22 +292,14 @@ def child_main(
         for target, fd in enumerate(lifted):
             os.dup2(fd, target)
         os.closerange(len(lifted), 65536)  # other candidates' pipes, the parent's files
-        result_fd = 3
         mnt_fd = 4 if mnt_fd is not None else None
         if task_fd is not None:
             task_fd = len(lifted) - 1
-        sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
-        sys.stdout = io.TextIOWrapper(
-            io.FileIO(1, "w", closefd=False), encoding="utf-8", line_buffering=False
-        )
-        sys.stderr = io.TextIOWrapper(
-            io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace"
-        )
-        sys.__stdout__, sys.__stderr__ = sys.stdout, sys.stderr  # type: ignore[misc]
+        use_stdio(make_stdio())
         from automock.sandbox.isolation import SANDBOX_UID, enter_isolation
 
-        limits = settings.limits if settings.limits is not None else _default_limits()
-        if mnt_fd is not None or prepared:
+        limits = settings.limits if settings.limits is not None else default_limits()
+        if mnt_fd is not None:
             from automock.sandbox.mountns import join_prepared
 
             layers = join_prepared(
@@ -251,8 +309,7 @@ def child_main(
                 pid_init=pid_init,
                 uid=SANDBOX_UID if uid is None else uid,
             )
-            if mnt_fd is not None:
-                os.close(mnt_fd)
+            os.close(mnt_fd)
         else:
             workdir = os.path.join(pool_dir, f"c{os.getpid()}")  # the parent removes it
             os.mkdir(workdir, 0o700)
@@ -263,29 +320,15 @@ def child_main(
                 uid=SANDBOX_UID if uid is None else uid,
             )
         me = os.getpid()  # the PID-namespace layer continues in a new process
-        verdict["layers"] = _layers_json(layers)
-        _set_pdeathsig(prctl)  # a uid change clears it; arm it again
-        _scrub_environment(settings.seed, environ=not prepared)
-        verdict.update(_run_deterministic(candidate, settings, task_fd, entered=prepared))
+        verdict["layers"] = layers
+        set_pdeathsig(prctl)  # a uid change clears it; arm it again
+        scrub_environment(settings.seed)
+        verdict.update(_run_deterministic(candidate, settings, task_fd))
         code = verdict_exit_code(verdict["status"], int(verdict["exit_code"]))
-    except MemoryError:
-        verdict.update(status="memory", exit_code=EXIT_MEMORY, detail="MemoryError")
-        code = EXIT_MEMORY
     except BaseException as exc:
-        verdict.update(status="error", detail=f"automock: {type(exc).__name__}: {exc}")
+        code = failed_verdict(verdict, exc)
     finally:
-        if os.getpid() != me:  # a process the candidate forked: no verdict, just go
-            os._exit(1)
-        # the candidate may have replaced sys.stdout: flush ours and theirs
-        for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-            with contextlib.suppress(BaseException):
-                stream.flush()  # type: ignore[union-attr]
-        with contextlib.suppress(BaseException):
-            os.write(result_fd, json.dumps(verdict).encode()[:_RESULT_LIMIT])
-        # close the pipes now: the parent sees EOF before the kernel tears down
-        # this process's memory and namespaces, which need not delay the result
-        os.closerange(0, 4)
-        os._exit(code)
+        report_and_exit(verdict, code, me=me)
 
 
 @functools.cache
@@ -301,12 +344,14 @@ def environment_for(root: str, seed: int) -> dict[str, str]:
     return env
 
 
-def _scrub_environment(seed: int, *, environ: bool = True) -> None:
+def scrub_environment(seed: int, *, environ: bool = True) -> None:
     """The same fixed environment ``automock run`` gives a program; nothing inherited."""
     root = os.getcwd()
     for sub in ("home", "tmp"):
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 - not contextlib.suppress: a fresh child copies every page it touches
             os.mkdir(os.path.join(root, sub), 0o700)
+        except OSError:
+            pass
     if not environ:  # the zygote fixed it already
         return
     env = environment_for(root, seed)
@@ -316,33 +361,35 @@ def _scrub_environment(seed: int, *, environ: bool = True) -> None:
         time.tzset()
 
 
-def _receive(task_fd: int) -> Candidate:
+def encode_task(candidate: Candidate) -> bytes:
+    """How the pool hands a candidate to its child (``marshal``: no classes to look up)."""
+    c = candidate
+    return marshal.dumps((c.task_id, c.index, c.code, c.test, c.entry_point, c.source))
+
+
+def receive(task_fd: int) -> Candidate:
+    """Read the candidate the pool sends on ``task_fd``; exit quietly on EOF (spare not needed)."""
     chunks = []
     while chunk := os.read(task_fd, 65536):
         chunks.append(chunk)
     os.close(task_fd)
     if not chunks:  # the pool did not need this spare
         os._exit(0)
-    candidate = pickle.loads(b"".join(chunks))
-    assert isinstance(candidate, Candidate)
-    return candidate
+    return Candidate(*marshal.loads(b"".join(chunks)))
 
 
 def _run_deterministic(
     candidate: Candidate | None,
     settings: BatchSettings,
     task_fd: int | None = None,
-    *,
-    entered: bool = False,
 ) -> Mapping[str, Any]:
     from automock.plan.model import Plan
     from automock.runtime import deterministic
 
     plan = settings.plan if settings.plan is not None else Plan()
-    # forked by the zygote: the runtime is entered already (and left by exiting)
-    with contextlib.nullcontext() if entered else deterministic(plan, seed=settings.seed):
+    with deterministic(plan, seed=settings.seed):
         if candidate is None:
             assert task_fd is not None
-            candidate = _receive(task_fd)
+            candidate = receive(task_fd)
         status, exit_code, detail = run_candidate(candidate)
     return {"status": status, "exit_code": exit_code, "detail": detail}

@@ -23,20 +23,25 @@ its remaining children and exits.
 
 from __future__ import annotations
 
+import array
 import collections
 import contextlib
 import errno
+import fcntl
 import gc
 import json
 import os
 import random
-import selectors
+import select
 import signal
 import socket
 import struct
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar
+
+from automock.sandbox import zygote_child
+from automock.sandbox.isolation import SANDBOX_UID, warm_isolation
 
 __all__ = ["Zygote"]
 
@@ -60,7 +65,6 @@ class Zygote:
         cls,
         settings: Any,
         mnt_fd: int,
-        pool_dir: str,
         prctl: Callable[..., int] | None,
     ) -> Zygote | None:
         if not hasattr(os, "pidfd_open") or not hasattr(socket, "send_fds"):
@@ -70,7 +74,7 @@ class Zygote:
         pid = os.fork()
         if pid == 0:  # never returns
             ours.close()
-            _serve(theirs, settings, mnt_fd, pool_dir, prctl, parent)
+            _serve(theirs, settings, mnt_fd, prctl, parent)
         theirs.close()
         zygote = cls(pid, ours)
         try:
@@ -114,14 +118,14 @@ class Zygote:
                 pass
 
     def poll(self) -> None:
-        """Collect the exit statuses that have arrived (non-blocking)."""
+        """Collect the exit statuses that have arrived (non-blocking): call it when the
+        socket is readable; :meth:`wait` without ``block`` only looks at what was collected."""
         with contextlib.suppress(BlockingIOError, InterruptedError):
             while self._next(block=False)[0]:
                 pass
 
     def wait(self, pid: int, *, block: bool) -> int | None:
-        """The wait status of child ``pid`` once it exited (None while it runs)."""
-        self.poll()
+        """The wait status of child ``pid`` once it exited and was reported (None before)."""
         while block and pid not in self.exits:
             if not self._next(block=True)[0]:
                 return 0  # the zygote is gone, and its children with it
@@ -138,8 +142,7 @@ class Zygote:
                 return 0.0
 
     def _next(self, *, block: bool) -> tuple[bytes, bytes]:
-        self.sock.setblocking(block)
-        msg = self.sock.recv(64)
+        msg = self.sock.recv(64, 0 if block else socket.MSG_DONTWAIT)
         tag, body = msg[:1], msg[1:]
         if tag == b"X":
             pid, status = struct.unpack("qq", body)
@@ -159,7 +162,6 @@ def _serve(
     sock: socket.socket,
     settings: Any,
     mnt_fd: int,
-    pool_dir: str,
     prctl: Callable[..., int] | None,
     parent: int,
 ) -> None:
@@ -169,27 +171,40 @@ def _serve(
             prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
         if os.getppid() != parent:
             os._exit(1)
+        # keep the socket and the namespace above the fds the template occupies (0-4)
+        sock = socket.socket(fileno=fcntl.fcntl(sock.detach(), fcntl.F_DUPFD_CLOEXEC, 8))
+        mnt_fd = fcntl.fcntl(mnt_fd, fcntl.F_DUPFD_CLOEXEC, 8)
         keep = {sock.fileno(), mnt_fd}
         for fd in os.listdir("/proc/self/fd"):
-            if int(fd) > 2 and int(fd) not in keep:
+            if int(fd) not in keep:
                 with contextlib.suppress(OSError):
                     os.close(int(fd))
-        forker = _prepare(settings, mnt_fd)
+        _prepare(settings, mnt_fd, prctl)
         sock.send(b"R")
-        _loop(sock, settings, pool_dir, prctl, forker)
+        _loop(sock)
     except BaseException:
         code = 1
     finally:
         os._exit(code)
 
 
-def _prepare(settings: Any, mnt_fd: int) -> Any:
+class _State:
+    """The zygote's own: its template, fork function and what it has computed per lane uid."""
+
+    template: Any = None  # zygote_child.Template
+    fork: Callable[[], int] | None = None  # raw_fork(); None: os.fork and reseed random
+    forker: Any = None  # mountns.PidNamespaceForker | None
+    warmed: ClassVar[set[int | None]] = set()
+
+
+def _prepare(settings: Any, mnt_fd: int, prctl: Callable[..., int] | None) -> None:
     """Join the prepared namespace, fix the environment, enter the runtime for good."""
     from automock.plan.model import Plan
     from automock.runtime import deterministic
     from automock.sandbox.isolation import VIRTUAL_ROOT
     from automock.sandbox.mountns import PidNamespaceForker, _setns
     from automock.sandbox.task import environment_for
+    from automock.sandbox.zygote_child import Template, raw_fork
 
     _setns(mnt_fd)
     os.close(mnt_fd)
@@ -201,32 +216,35 @@ def _prepare(settings: Any, mnt_fd: int) -> Any:
     plan = settings.plan if settings.plan is not None else Plan()
     deterministic(plan, seed=settings.seed).__enter__()  # left only by each child's exit
     _SEEDED.append(random.getstate())
-    forker = PidNamespaceForker.create()
+    _State.template = Template.build(settings, prctl)
+    _State.fork = raw_fork()
+    _State.forker = PidNamespaceForker.create(_State.fork or os.fork)
     gc.collect()
     gc.freeze()
-    return forker
 
 
-def _loop(
-    sock: socket.socket,
-    settings: Any,
-    pool_dir: str,
-    prctl: Callable[..., int] | None,
-    forker: Any,
-) -> None:
-    sel = selectors.DefaultSelector()
-    sel.register(sock, selectors.EVENT_READ, 0)
+def _loop(sock: socket.socket) -> None:
+    """Serve the pool: fork on request, report pids and exits; children die with the zygote."""
+    poller = select.epoll()
+    poller.register(sock.fileno(), select.EPOLLIN)
+    children: dict[int, int] = {}  # pidfd -> pid
+    ancillary = socket.CMSG_SPACE(_FDS * array.array("i").itemsize)
     me = os.getpid()
     try:
         while True:
-            for key, _ in sel.select():
-                if key.data:  # a child's pidfd: it exited
-                    _, status = os.waitpid(key.data, 0)
-                    sel.unregister(key.fd)
-                    os.close(key.fd)
-                    sock.send(b"X" + struct.pack("qq", key.data, status))
+            for fd, _ in poller.poll():
+                pid = children.pop(fd, 0)
+                if pid:  # a child's pidfd: it exited
+                    _, status = os.waitpid(pid, 0)
+                    poller.unregister(fd)
+                    os.close(fd)
+                    sock.send(b"X" + struct.pack("qq", pid, status))
                     continue
-                msg, fds, _, _ = socket.recv_fds(sock, _MSG, _FDS)
+                msg, anc, _, _ = sock.recvmsg(_MSG, ancillary)
+                fds = array.array("i")
+                for level, kind, data in anc:
+                    if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                        fds.frombytes(data[: len(data) - len(data) % fds.itemsize])
                 if not msg:
                     return
                 if msg[:1] == b"L":
@@ -238,7 +256,7 @@ def _loop(
                     continue
                 (uid,) = struct.unpack("q", msg[1:9])
                 try:
-                    pid = _spawn(settings, fds, None if uid < 0 else uid, pool_dir, prctl, forker)
+                    pid = _spawn(fds, None if uid < 0 else uid, me)
                 except OSError as exc:
                     sock.send(b"E" + struct.pack("q", exc.errno or 0))
                     continue
@@ -247,48 +265,35 @@ def _loop(
                         os._exit(1)
                     for fd in fds:
                         os.close(fd)
-                sel.register(os.pidfd_open(pid), selectors.EVENT_READ, pid)
+                pidfd = os.pidfd_open(pid)
+                children[pidfd] = pid
+                poller.register(pidfd, select.EPOLLIN)
                 sock.send(b"P" + struct.pack("q", pid))
     finally:
-        for key in list(sel.get_map().values()):
-            if key.data:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(key.data, signal.SIGKILL)
-                with contextlib.suppress(ChildProcessError):
-                    os.waitpid(key.data, 0)
+        for pid in children.values():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
 
 
-def _spawn(
-    settings: Any,
-    fds: list[int],
-    uid: int | None,
-    pool_dir: str,
-    prctl: Callable[..., int] | None,
-    forker: Any,
-) -> int:
-    from automock.sandbox.isolation import warm_isolation
-    from automock.sandbox.task import child_main
-
-    warm_isolation(uid)  # once per lane uid: children inherit the result
-    zygote = os.getpid()
-    pid, pid_init = forker.fork() if forker is not None else (os.fork(), False)
+def _spawn(fds: Sequence[int], uid: int | None, zygote: int) -> int:
+    if uid not in _State.warmed:  # once per lane uid: children inherit the result
+        warm_isolation(uid)
+        _State.warmed.add(uid)
+    fork, forker = _State.fork, _State.forker
+    pid, pid_init = forker.fork() if forker is not None else ((fork or os.fork)(), False)
     if pid == 0:
-        # os.fork's own hook reseeded random's global generator from the OS: put the
-        # seeded state back, so every child starts where the runtime left it
-        random.setstate(_SEEDED[0])
-        child_main(
-            None,
-            settings,
-            out_fd=fds[0],
-            err_fd=fds[1],
-            result_fd=fds[2],
-            task_fd=fds[3],
-            pool_dir=pool_dir,
-            parent_pid=zygote,
-            prctl=prctl,
+        if fork is None:
+            # os.fork's own hook reseeded random's global generator from the OS: put the
+            # seeded state back, so every child starts where the runtime left it
+            random.setstate(_SEEDED[0])
+        zygote_child.run(
+            _State.template,
+            fds,
+            uid=SANDBOX_UID if uid is None else uid,
             pid_init=pid_init,
-            uid=uid,
-            prepared=True,
+            zygote=zygote,
         )
     return pid
 
@@ -296,9 +301,14 @@ def _spawn(
 def _preload(names: list[str]) -> None:
     """Import what candidates import, under the runtime as they would; children inherit it."""
     from automock.sandbox.warm import preload_imports
+    from automock.sandbox.zygote_child import raw_fork
 
     if preload_imports(names):
         _SEEDED[0] = random.getstate()  # as if each candidate had imported them first
+        if _State.fork is not None and raw_fork() is None:  # an import started a thread
+            _State.fork = None
+            if _State.forker is not None:
+                _State.forker.fork_function = os.fork
         gc.collect()
         gc.freeze()
 

@@ -1,0 +1,225 @@
+"""Where the batch pool's children come from, and how the pool learns that they ended.
+
+A :class:`Spawner` hides the three ways a child is forked, best first:
+
+- by the pool's *zygote* (:mod:`automock.sandbox.zygote`), a fork server
+  that entered the runtime and the prepared mount namespace once; it
+  reports each child's pid (asynchronously) and, later, its exit status;
+- by the pool's parent straight into a new PID namespace
+  (:class:`~automock.sandbox.mountns.PidNamespaceForker`), the child then
+  joining the prepared read-only mount namespace (:mod:`automock.sandbox.mountns`);
+- by a plain ``fork()``, the child entering every layer itself
+  (not root, no mount namespaces).
+
+Whichever it is, the pool gets a :class:`~automock.sandbox.children.Child`
+with its pipes, and asks the spawner whether (or waits until) it exited.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import fcntl
+import gc
+import os
+import shutil
+from collections.abc import Iterable
+
+from automock.errors import SandboxError
+from automock.sandbox.children import Child
+from automock.sandbox.lanes import lane_uid
+from automock.sandbox.mountns import Holder, PidNamespaceForker, start_holder
+from automock.sandbox.task import BatchSettings, child_main, load_prctl
+from automock.sandbox.warm import preload_imports, warm_parent
+from automock.sandbox.zygote import Zygote
+
+__all__ = ["Spawner"]
+
+
+def _fork_error(exc: OSError) -> SandboxError:
+    return SandboxError(
+        f"cannot fork a sandbox child ({exc.strerror or exc}); lower --workers "
+        "or raise the process limit"
+    )
+
+
+class Spawner:
+    """Forks sandbox children for one pool and tracks their exits (see the module doc)."""
+
+    def __init__(self, settings: BatchSettings, pool_dir: str) -> None:
+        self.settings = settings
+        self.pool_dir = pool_dir
+        self._prctl = load_prctl()
+        self._holder: Holder | None = None
+        self._forker: PidNamespaceForker | None = None
+        self._zygote: Zygote | None = None
+        self._unresolved: collections.deque[Child] = collections.deque()  # pid not told yet
+        self._exiting: set[int] = set()  # done (verdict and output in), not yet reaped
+
+    def start(self) -> None:
+        """Warm this process, then start what the settings ask for and the kernel allows."""
+        warm_parent(self.settings)
+        if not self.settings.prepared_namespace:
+            return
+        self._holder = start_holder(self.pool_dir)
+        if self._holder is None:
+            return
+        self._forker = PidNamespaceForker.create()
+        if self.settings.zygote:
+            self._zygote = Zygote.start(self.settings, self._holder.mnt_fd, self._prctl)
+
+    def close(self) -> None:
+        if self._zygote is not None:
+            self._zygote.close()
+            self._zygote = None
+        if self._holder is not None:
+            self._holder.close()
+            self._holder = None
+        if self._forker is not None:
+            self._forker.close()
+            self._forker = None
+
+    @property
+    def exit_fd(self) -> int | None:
+        """An fd that becomes readable when exits are reported (then call :meth:`collect`)."""
+        return self._zygote.fileno() if self._zygote is not None else None
+
+    def collect(self) -> None:
+        if self._zygote is not None:
+            self._zygote.poll()
+
+    def cpu_seconds(self) -> float:
+        """CPU time of the zygote and the children it reaped (they are not this process's)."""
+        return self._zygote.cpu_seconds() if self._zygote is not None else 0.0
+
+    def preload(self, names: Iterable[str]) -> None:
+        """Import the installed modules among ``names`` where the children are forked from."""
+        if self._zygote is not None:
+            self._zygote.preload(names)
+        elif preload_imports(names):
+            gc.freeze()
+
+    def spawn(self, lane: int) -> Child:
+        """A child that isolates itself, then waits for its candidate on a pipe."""
+        uid = lane_uid(lane) if os.geteuid() == 0 else None
+        pipes = [os.pipe() for _ in range(4)]  # stdout, stderr, result, task
+        ends = [pipes[0][1], pipes[1][1], pipes[2][1], pipes[3][0]]  # the child's
+        parent_pid = os.getpid()
+        try:
+            if self._zygote is not None:
+                self._zygote.fork(ends, uid)
+                pid, pid_init = -1, True  # told later (resolve)
+            elif self._forker is not None:
+                pid, pid_init = self._forker.fork()
+            else:
+                pid, pid_init = os.fork(), False
+        except OSError as exc:
+            for r, w in pipes:
+                os.close(r)
+                os.close(w)
+            raise _fork_error(exc) from None
+        if pid == 0:  # child: never returns
+            for fd in (pipes[0][0], pipes[1][0], pipes[2][0], pipes[3][1]):
+                os.close(fd)
+            child_main(
+                None,
+                self.settings,
+                out_fd=ends[0],
+                err_fd=ends[1],
+                result_fd=ends[2],
+                task_fd=ends[3],
+                pool_dir=self.pool_dir,
+                parent_pid=parent_pid,
+                prctl=self._prctl,
+                mnt_fd=self._holder.mnt_fd if self._holder is not None else None,
+                pid_init=pid_init,
+                uid=uid,
+            )
+        for fd in ends:
+            os.close(fd)
+        fds: dict[int, str] = {}
+        for (r, _w), name in zip(pipes[:3], ("out", "err", "res"), strict=True):
+            fcntl.fcntl(r, fcntl.F_SETFL, os.O_NONBLOCK)
+            fds[r] = name
+        child = Child(pid=pid, lane=lane, fds=fds, task_w=pipes[3][1])
+        if pid == -1:
+            self._unresolved.append(child)
+        return child
+
+    def resolve(self, child: Child) -> None:
+        """Learn the zygote's pids for the children asked for, up to ``child``."""
+        while child.pid == -1 and self._zygote is not None:
+            first = self._unresolved.popleft()
+            try:
+                first.pid = self._zygote.next_pid()
+            except OSError as exc:
+                raise _fork_error(exc) from None
+
+    def watch(self, child: Child) -> int | None:
+        """An fd readable when ``child`` exits, if this process must watch it (else None)."""
+        if self._zygote is not None:  # the zygote reports the exit
+            return None
+        with contextlib.suppress(OSError, AttributeError):
+            child.pidfd = os.pidfd_open(child.pid)
+        return child.pidfd
+
+    def reaped(self, child: Child) -> bool:
+        """Whether ``child`` exited (its wait status then recorded); never blocks."""
+        if self._zygote is None:
+            try:
+                pid, status = os.waitpid(child.pid, os.WNOHANG)
+            except ChildProcessError:
+                return True
+            if pid == 0:
+                return False
+        else:
+            found = self._zygote.wait(child.pid, block=False)
+            if found is None:
+                return False
+            status = found
+        child.wait_status, child.reaped = status, True
+        return True
+
+    def release(self, child: Child) -> None:
+        """``child`` is done: reap it later if it has not exited yet; drop its workdir."""
+        if not child.reaped:
+            self._exiting.add(child.pid)
+        if self._holder is None:  # its workdir is on disk (see child_main)
+            shutil.rmtree(os.path.join(self.pool_dir, f"c{child.pid}"), ignore_errors=True)
+
+    def kill_spare(self, spare: Child) -> bool:
+        """Close a spare's task pipe (it exits quietly); False if it was never forked."""
+        if spare.task_w is not None:
+            with contextlib.suppress(OSError):
+                os.close(spare.task_w)
+            spare.task_w = None
+        with contextlib.suppress(SandboxError):
+            self.resolve(spare)
+        return spare.pid != -1
+
+    def wait(self, child: Child) -> None:
+        """Block until the (killed) ``child`` is gone."""
+        if self._zygote is not None and not child.reaped:
+            self._zygote.wait(child.pid, block=True)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(child.pid, 0)
+
+    def reap_exited(self, *, block: bool = False) -> None:
+        """Reap the released children that exited (all of them with ``block``)."""
+        zygote = self._zygote
+        if zygote is not None and not block:  # only the exits it reported since
+            for pid in [p for p in zygote.exits if p in self._exiting]:
+                del zygote.exits[pid]
+                self._exiting.discard(pid)
+            return
+        for pid in list(self._exiting):
+            if zygote is not None:
+                zygote.wait(pid, block=True)
+                self._exiting.discard(pid)
+                continue
+            try:
+                reaped, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                reaped = pid
+            if reaped:
+                self._exiting.discard(pid)

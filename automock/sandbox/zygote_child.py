@@ -1,0 +1,156 @@
+"""A child of the pool's zygote: only the per-candidate steps run after the fork.
+
+After ``fork()`` every page the child writes is copied from the zygote (a
+page fault each), so the cheapest child is the one that touches the fewest
+of the zygote's objects. The zygote therefore builds, once, a
+:class:`Template` of what every child would otherwise build for itself:
+the stdio objects over fds 0-2, libc's function objects, the limits. It
+also keeps its own fds 0-4 occupied, so the four pipe ends it receives for
+a child are always above 4 and the child moves them into place with four
+``dup2`` calls. And it forks with libc's ``fork()`` (:func:`raw_fork`)
+rather than ``os.fork()``: a single-threaded zygote needs none of Python's
+at-fork bookkeeping, whose hooks (``threading``'s, ``random``'s reseed
+that the child would only undo) copied ~190 pages per child.
+
+:func:`run` is then what is left: move the pipe ends, enter the
+per-candidate layers (:func:`~automock.sandbox.mountns.join_prepared`),
+read the candidate, run it, report. The runtime was entered by the zygote
+and is left by the child's exit.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from automock.sandbox import _syscalls
+from automock.sandbox.mountns import join_prepared
+from automock.sandbox.task import (
+    RESULT_FD,
+    BatchSettings,
+    Stdio,
+    default_limits,
+    failed_verdict,
+    make_stdio,
+    receive,
+    report_and_exit,
+    run_candidate,
+    scrub_environment,
+    set_pdeathsig,
+    use_stdio,
+    verdict_exit_code,
+)
+
+__all__ = ["Template", "raw_fork", "run"]
+
+_LOW_FDS = 5  # 0: /dev/null, 1-2: stdout/stderr, 3: verdict, 4: task
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """What every child of one zygote starts from (built once, in the zygote)."""
+
+    settings: BatchSettings
+    limits: Any  # automock.sandbox.isolation.Limits
+    stdio: Stdio
+    prctl: Callable[..., int] | None
+    # the zygote's own stdio objects: referenced here, replacing them in a child does not
+    # free them (freeing touches, and so copies, every page they span)
+    previous: tuple[Any, ...]
+
+    @classmethod
+    def build(cls, settings: BatchSettings, prctl: Callable[..., int] | None) -> Template:
+        """Call in the zygote, after it dropped every fd it does not need."""
+        stdio = _occupy_low_fds()
+        # resolve libc's functions now: CDLL caches each on first use, in the child a copy
+        libc = _syscalls._libc()
+        for name in ("unshare", "mount", "prctl", "setns"):
+            getattr(libc, name, None)
+        limits = settings.limits if settings.limits is not None else default_limits()
+        previous = (sys.stdin, sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)
+        return cls(settings, limits, stdio, prctl, previous)
+
+
+def _occupy_low_fds() -> Stdio:
+    """Fds 0-4 of the zygote: /dev/null and a dead pipe; the stdio objects over 0-2.
+
+    With 0-4 taken, every fd the zygote receives is 5 or above, so a child
+    can ``dup2`` its pipe ends to 1-4 in any order without clobbering one.
+    The stdio objects see a pipe on 1-2 and /dev/null on 0, as a child does.
+    """
+    null = os.open(os.devnull, os.O_RDONLY)
+    r, w = os.pipe()
+    for target, fd in ((0, null), (1, w), (2, w), (3, null), (4, null)):
+        if target != fd:
+            os.dup2(fd, target)
+    for fd in {null, r, w} - set(range(_LOW_FDS)):
+        os.close(fd)
+    return make_stdio()
+
+
+def raw_fork() -> Callable[[], int] | None:
+    """libc's ``fork()`` called directly, skipping Python's at-fork hooks; None if unsafe here.
+
+    Only for a process with a single thread and no import in progress, as
+    the zygote is between requests: then the interpreter's state needs no
+    repair in the child. Python's own hooks would reseed ``random`` (which
+    the child must not: it starts from the zygote's seeded state) and redo
+    ``threading``'s main-thread bookkeeping, which is already right.
+    """
+    if threading.active_count() != 1:
+        return None
+    try:
+        fork = ctypes.PyDLL(None, use_errno=True).fork  # PyDLL: the GIL stays held
+    except (OSError, AttributeError):
+        return None
+    fork.restype = ctypes.c_int
+    fork.argtypes = ()
+
+    def call() -> int:
+        pid = int(fork())
+        if pid < 0:
+            err = ctypes.get_errno()
+            raise OSError(err, os.strerror(err))
+        return pid
+
+    return call
+
+
+def run(
+    template: Template, fds: Sequence[int], *, uid: int, pid_init: bool, zygote: int
+) -> NoReturn:
+    """In a child just forked by the zygote: get ready, read the candidate, run it, report.
+
+    ``fds``: the child's ends of its stdout, stderr, verdict and task pipes
+    (all above 4); ``pid_init``: forked as init of a new PID namespace.
+    """
+    verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": ()}
+    code = 1
+    me = os.getpid()
+    try:
+        set_pdeathsig(template.prctl)
+        if os.getppid() not in (zygote, 0):  # the zygote died before we armed the signal
+            os._exit(1)
+        for target, fd in enumerate(fds, 1):
+            os.dup2(fd, target)
+        os.closerange(_LOW_FDS, 65536)  # other children's pipes, the zygote's socket
+        use_stdio(template.stdio)
+        settings = template.settings
+        verdict["layers"] = join_prepared(
+            None, template.limits, allow_network=settings.allow_network, pid_init=pid_init, uid=uid
+        )
+        me = os.getpid()  # without pid_init the PID-namespace layer continues in a new process
+        set_pdeathsig(template.prctl)  # the uid change cleared it; arm it again
+        scrub_environment(settings.seed, environ=False)  # the zygote fixed the environment
+        status, exit_code, detail = run_candidate(receive(RESULT_FD + 1))
+        verdict.update(status=status, exit_code=exit_code, detail=detail)
+        code = verdict_exit_code(status, exit_code)
+    except BaseException as exc:
+        code = failed_verdict(verdict, exc)
+    finally:
+        report_and_exit(verdict, code, me=me)
