@@ -8,6 +8,7 @@ and ``asyncio.gather`` records every access path (``json.current.temp``,
 ``json.items.index.name``, ``attr:status_code``) and type hints from use
 (``:.1f``, arithmetic, comparisons, typed ``.get`` defaults).
 :mod:`automock.drafting.shapes` turns the paths into response bodies.
+Which calls are HTTP requests is judged by :mod:`automock.drafting.http_calls`.
 """
 
 from __future__ import annotations
@@ -18,21 +19,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from automock.drafting._source import Module
-from automock.drafting.urls import HTTP_METHODS
+from automock.drafting.http_calls import (
+    CLIENT_TYPES,
+    HTTP_MODULES,
+    classify_call,
+    import_aliases,
+    named_like_client,
+    qualname,
+)
 
 __all__ = ["CLIENT_TYPES", "HTTP_MODULES", "Ref", "ResponseFlow", "import_aliases"]
 
-HTTP_MODULES = ("requests", "httpx", "urllib.request", "urllib3", "aiohttp")
-CLIENT_TYPES = (
-    "requests.Session",
-    "requests.session",
-    "httpx.Client",
-    "httpx.AsyncClient",
-    "aiohttp.ClientSession",
-    "urllib3.PoolManager",
-)
-CLIENT_NAMES = ("client", "session", "http", "sess", "api", "conn")
-_CALL_NAMES = (*HTTP_METHODS, "request", "stream", "urlopen")
 _PASSES = 3
 
 
@@ -72,34 +69,20 @@ class ResponseFlow:
             for name, func in self.module.functions.items():
                 env: dict[str, Any] = {}
                 for arg in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs):
-                    if arg.annotation is not None and self.qualname(arg.annotation) in CLIENT_TYPES:
+                    if (
+                        arg.annotation is not None
+                        and qualname(arg.annotation, self.aliases) in CLIENT_TYPES
+                    ):
                         env[arg.arg] = _CLIENT
                     if (name, arg.arg) in self.params:
                         env[arg.arg] = self.params[(name, arg.arg)]
                 self.block(func.body, env)
 
-    # -- names ------------------------------------------------------------------
-    def qualname(self, node: ast.expr) -> str:
-        if isinstance(node, ast.Name):
-            return self.aliases.get(node.id, node.id)
-        if isinstance(node, ast.Attribute):
-            return f"{self.qualname(node.value)}.{node.attr}"
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return node.value
-        return ""
-
+    # -- sites ------------------------------------------------------------------
     def is_http_call(self, call: ast.Call, env: dict[str, Any]) -> bool:
-        func = call.func
-        if isinstance(func, ast.Name):
-            qual = self.aliases.get(func.id, "")
-            return (
-                qual.rpartition(".")[0] in HTTP_MODULES and qual.rpartition(".")[2] in _CALL_NAMES
-            )
-        if not isinstance(func, ast.Attribute) or func.attr not in _CALL_NAMES:
-            return False
-        base = func.value
-        if self.qualname(base) in HTTP_MODULES:
-            return True
+        base = classify_call(call, self.aliases)
+        if isinstance(base, bool):
+            return base
         value = self.eval(base, env) if not isinstance(base, ast.Call) else None
         if value is _CLIENT:
             return True
@@ -107,14 +90,7 @@ class ResponseFlow:
             return False
         if call.lineno in self.touch_lines and call.args:
             return True
-        name = (
-            base.id
-            if isinstance(base, ast.Name)
-            else base.attr
-            if isinstance(base, ast.Attribute)
-            else ""
-        )
-        return name.lower().strip("_") in CLIENT_NAMES and bool(call.args)
+        return named_like_client(base, call)
 
     def site(self, call: ast.Call) -> int:
         key = (call.lineno, call.col_offset)
@@ -274,19 +250,7 @@ class ResponseFlow:
             ]
             for value in values:
                 if isinstance(value, Ref) and consts:
-                    c = consts[0]
-                    hint = (
-                        "bool"
-                        if isinstance(c, bool)
-                        else "float"
-                        if isinstance(c, float)
-                        else "int"
-                        if isinstance(c, int)
-                        else "str"
-                        if isinstance(c, str)
-                        else None
-                    )
-                    self.note(value, hint)
+                    self.note(value, _constant_hint(consts[0]))
             return None
         if isinstance(node, ast.BoolOp | ast.IfExp):
             found = [
@@ -321,7 +285,7 @@ class ResponseFlow:
         kwargs = {kw.arg: self.eval(kw.value, env) for kw in node.keywords}
         if self.is_http_call(node, env):
             return Ref(self.site(node))
-        qual = self.qualname(func)
+        qual = qualname(func, self.aliases)
         if qual in CLIENT_TYPES:
             return _CLIENT
         if isinstance(func, ast.Attribute):
@@ -399,38 +363,22 @@ class ResponseFlow:
                 ref = base.child(f"key:{key.value}")
                 hint = None
                 if len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
-                    default = node.args[1].value
-                    hint = (
-                        "bool"
-                        if isinstance(default, bool)
-                        else "float"
-                        if isinstance(default, float)
-                        else "int"
-                        if isinstance(default, int)
-                        else "str"
-                        if isinstance(default, str)
-                        else None
-                    )
+                    hint = _constant_hint(node.args[1].value)
                 self.note(ref, hint)
                 return ref
         if name in ("items", "keys", "values"):
             self.note(base, "dict")
         return None
 
-    # -- output -----------------------------------------------------------------
 
-
-def import_aliases(tree: ast.Module) -> dict[str, str]:
-    aliases: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    aliases[alias.asname] = alias.name
-                else:
-                    top = alias.name.split(".")[0]
-                    aliases[top] = top
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            for alias in node.names:
-                aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-    return aliases
+def _constant_hint(value: object) -> str | None:
+    """The hint a response value gets from a constant it is compared with or defaults to."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, str):
+        return "str"
+    return None
