@@ -7,10 +7,7 @@ before it imports anything heavy (:mod:`automock.commands._hashseed`).
 
 from __future__ import annotations
 
-try:  # CPython's built-in SHA-256: the same digest without loading OpenSSL (~3 ms)
-    from _sha256 import sha256  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - other interpreters
-    from hashlib import sha256
+from automock._sha256 import sha256
 
 __all__ = ["derive", "hash_seed_for"]
 

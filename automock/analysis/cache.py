@@ -9,13 +9,13 @@ at another path reuses the entry). A damaged entry is ignored and rewritten.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import tempfile
 from functools import cache
 from pathlib import Path
 
+from automock._sha256 import sha256
 from automock.analysis.model import Touchpoint
 
 __all__ = ["DiskCache"]
@@ -30,7 +30,7 @@ def _version_key() -> str:
     """
     from automock import __version__
 
-    digest = hashlib.sha256(__version__.encode())
+    digest = sha256(__version__.encode())
     for source in sorted(Path(__file__).resolve().parent.glob("*.py")):
         digest.update(f"\0{source.name}\0".encode())
         digest.update(source.read_bytes())

@@ -10,7 +10,6 @@ source and reports the entries that no longer match a touchpoint.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from typing import Any
 
 from automock._atomic import atomic_write_text
 from automock._serialize import JsonMixin
+from automock._sha256 import sha256
 from automock.errors import InputError, PlanError
 from automock.plan.model import Plan, PlanEntry
 
@@ -58,7 +58,7 @@ def fingerprint(data: dict[str, Any]) -> str:
     """``sha256:<hex>`` of the plan's canonical JSON, ignoring ``generated`` itself."""
     body = {k: v for k, v in data.items() if k != "generated"}
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return "sha256:" + sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def render_plan(plan: Plan) -> str:
@@ -122,7 +122,7 @@ def save_plan(plan: Plan, path: str | os.PathLike[str], *, force: bool = False) 
 
 
 def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256(text.encode("utf-8")).hexdigest()
 
 
 def source_changed(plan: Plan, source_text: str) -> bool:

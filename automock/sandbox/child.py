@@ -18,7 +18,6 @@ import os
 import signal
 import sys
 import time
-import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
@@ -85,6 +84,8 @@ def _trimmed_traceback(exc: BaseException, script: str) -> str:
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename != script:
         tb = tb.tb_next
+    import traceback  # only when the program failed
+
     return "".join(traceback.format_exception(type(exc), exc, tb or exc.__traceback__))
 
 

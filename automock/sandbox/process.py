@@ -10,7 +10,6 @@ verdict: the first divergence in stdout, then stderr, then exit code.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import math
 import os
 import tempfile
@@ -21,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from automock._sha256 import sha256
 from automock.analysis.model import Touchpoint
 from automock.errors import InputError, describe_missing
 from automock.plan.model import Plan
@@ -130,7 +130,7 @@ def _scan(
     disk = DiskCache(cache_dir) if cache_dir is not None else None
     if disk is not None:  # a hit: neither the scanner nor libcst is imported
         with contextlib.suppress(OSError):
-            hit = disk.get(hashlib.sha256(path.read_bytes()).hexdigest(), str(path))
+            hit = disk.get(sha256(path.read_bytes()).hexdigest(), str(path))
             if hit is not None:
                 return hit
     try:
@@ -148,7 +148,7 @@ def _scan(
 def _default_plan(path: Path, touchpoints: tuple[Touchpoint, ...], seed: int) -> tuple[Plan, str]:
     """The rules drafter's plan; with no touchpoints the bare default (no drafter import)."""
     if not touchpoints:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        digest = sha256(path.read_bytes()).hexdigest()
         return Plan(source_path=str(path), source_sha256=digest, seed=seed), "default"
     from automock.drafting import draft
 
