@@ -66,7 +66,7 @@ class Spawner:
             return
         self._forker = PidNamespaceForker.create()
         if self.settings.zygote:
-            self._zygote = Zygote.start(self.settings, self._holder.mnt_fd, self._prctl)
+            self._zygote = Zygote.start(self.settings, self._holder.mnt_fd)
 
     def close(self) -> None:
         if self._zygote is not None:

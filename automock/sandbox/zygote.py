@@ -3,18 +3,22 @@
 Forking each child from the pool's parent means every child pays again for
 what is the same in all of them: entering the deterministic runtime
 (``deterministic(plan, seed)``), fixing the environment, joining the prepared
-mount namespace. The *zygote* is forked once per pool from the warm parent,
-joins the holder's read-only mount namespace (:mod:`automock.sandbox.mountns`),
-fixes the environment, enters the runtime and never leaves it, then
-``gc.freeze()``\\ s. It runs no candidate code: on each request from the pool
-(a Unix ``SOCK_SEQPACKET`` carrying the child's four pipe ends) it forks a
-child straight into a new PID namespace, and reports the child's pid and,
-later, its exit status. Each child inherits the runtime entered but unused
-(the zygote never draws a random number or reads the clock), so every
-candidate starts from the same pristine, seeded state; the per-candidate
-layers (new network namespace, private mount namespace copy with fresh
-``/tmp``, PID namespace, rlimits, unprivileged lane uid) are still entered
-by each child for itself.
+mount namespace; and every child holds a copy of the caller's memory. The
+*zygote* is a fresh interpreter started once per pool (``python -P -c``,
+the sandbox's fixed environment and the run's ``PYTHONHASHSEED``, the
+caller's ``sys.path`` and the settings sent on a pipe). It imports what
+children need, joins the holder's read-only mount namespace
+(:mod:`automock.sandbox.mountns`), enters the runtime and never leaves it,
+then ``gc.freeze()``\\ s. It runs no candidate code: on each request from the
+pool (a Unix ``SOCK_SEQPACKET`` carrying the child's four pipe ends) it
+forks a child straight into a new PID namespace
+(:mod:`automock.sandbox.zygote_child` says what the child does), and reports
+the child's pid and, later, its exit status. Each child inherits the runtime
+entered but unused (the zygote never draws a random number or reads the
+clock), so every candidate starts from the same pristine, seeded state; the
+per-candidate layers (new network namespace, private mount namespace copy
+with fresh ``/tmp``, PID namespace, rlimits, unprivileged lane uid) are
+still entered by each child for itself.
 
 Lifetime: the zygote dies with the pool's parent (``PR_SET_PDEATHSIG``) and
 its children with it; when the pool closes the socket, it kills and reaps
@@ -31,11 +35,13 @@ import fcntl
 import gc
 import json
 import os
+import pickle
 import random
 import select
 import signal
 import socket
 import struct
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
@@ -61,22 +67,30 @@ class Zygote:
         self.forked: collections.deque[tuple[bytes, int]] = collections.deque()  # P/E replies
 
     @classmethod
-    def start(
-        cls,
-        settings: Any,
-        mnt_fd: int,
-        prctl: Callable[..., int] | None,
-    ) -> Zygote | None:
+    def start(cls, settings: Any, mnt_fd: int) -> Zygote | None:
+        """Start the zygote as a fresh interpreter; None when it cannot get ready."""
         if not hasattr(os, "pidfd_open") or not hasattr(socket, "send_fds"):
             return None
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        parent = os.getpid()
-        pid = os.fork()
-        if pid == 0:  # never returns
+        boot_r, boot_w = os.pipe()
+        try:
+            pid = _spawn_interpreter(settings.seed, theirs.fileno(), boot_r, mnt_fd)
+        except OSError:
+            pid = -1
+        finally:
+            theirs.close()
+            os.close(boot_r)
+        if pid < 0:
+            os.close(boot_w)
             ours.close()
-            _serve(theirs, settings, mnt_fd, prctl, parent)
-        theirs.close()
+            return None
         zygote = cls(pid, ours)
+        try:
+            _write_all(boot_w, pickle.dumps((os.getpid(), list(sys.path), settings)))
+        except (OSError, pickle.PicklingError):
+            pass  # it will not get ready
+        finally:
+            os.close(boot_w)
         try:
             tag, _ = zygote._next(block=True)
         except OSError:
@@ -158,6 +172,65 @@ class Zygote:
             os.waitpid(self.pid, 0)
 
 
+# fds of a starting zygote (its stdio stays the parent's until _serve replaces it)
+_SOCK_FD, _BOOT_FD, _MNT_FD = 3, 4, 5
+_BOOT = "from automock.sandbox.zygote import main; main()"
+
+
+def _spawn_interpreter(seed: int, sock: int, boot: int, mnt_fd: int) -> int:
+    """``python -P -c _BOOT`` with the sandbox's fixed environment and hash seed.
+
+    A fresh interpreter, not a fork of the caller: the children are forked
+    from the zygote and hold a copy of its memory, which must hold nothing of
+    the caller's (its environment, its data), and should be small (fork and
+    exit cost grows with it).
+    """
+    from pathlib import Path
+
+    from automock.sandbox.isolation import VIRTUAL_ROOT
+    from automock.sandbox.spawn import fixed_environment
+
+    env = fixed_environment(Path(VIRTUAL_ROOT), seed)  # PYTHONHASHSEED: as `automock run`
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = root  # this automock; the caller's sys.path follows on the boot pipe
+    # sources above the targets first, so that no dup2 overwrites a later one's source
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (sock, boot, mnt_fd)]
+    try:
+        actions = [
+            (os.POSIX_SPAWN_DUP2, fd, target)
+            for fd, target in zip(high, (_SOCK_FD, _BOOT_FD, _MNT_FD), strict=True)
+        ]
+        argv = [sys.executable, "-P", "-c", _BOOT]
+        return os.posix_spawn(sys.executable, argv, env, file_actions=actions)
+    finally:
+        for fd in high:
+            os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def main() -> None:
+    """The zygote's entry point (see :func:`_spawn_interpreter`); never returns."""
+    code = 1
+    try:
+        chunks = []
+        while chunk := os.read(_BOOT_FD, 1 << 16):
+            chunks.append(chunk)
+        os.close(_BOOT_FD)
+        parent, path, settings = pickle.loads(b"".join(chunks))
+        sys.path[:] = path
+        from automock.sandbox.task import load_prctl
+
+        sock = socket.socket(fileno=_SOCK_FD)
+        _serve(sock, settings, _MNT_FD, load_prctl(), parent)  # exits
+    finally:
+        os._exit(code)
+
+
 def _serve(
     sock: socket.socket,
     settings: Any,
@@ -198,14 +271,17 @@ class _State:
 
 
 def _prepare(settings: Any, mnt_fd: int, prctl: Callable[..., int] | None) -> None:
-    """Join the prepared namespace, fix the environment, enter the runtime for good."""
+    """Import what children need, join the prepared namespace, fix the environment,
+    enter the runtime for good."""
     from automock.plan.model import Plan
     from automock.runtime import deterministic
     from automock.sandbox.isolation import VIRTUAL_ROOT
     from automock.sandbox.mountns import PidNamespaceForker, _setns
     from automock.sandbox.task import environment_for
+    from automock.sandbox.warm import warm_parent
     from automock.sandbox.zygote_child import Template, raw_fork
 
+    warm_parent(settings)
     _setns(mnt_fd)
     os.close(mnt_fd)
     os.chdir("/")

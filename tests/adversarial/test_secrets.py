@@ -23,15 +23,7 @@ def test_parent_env_secret_not_visible(attack: Attack, secret_env: dict[str, str
     [
         run_attack,
         cli_attack,
-        pytest.param(
-            batch_attack,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known gap: the pool's zygote is forked from the caller's process, so a "
-                "candidate can read the caller's memory (fix: start the zygote as a fresh "
-                "interpreter with a fixed environment)",
-            ),
-        ),
+        batch_attack,  # children are forked from the zygote, a fresh interpreter
     ],
     ids=IDS,
 )

@@ -154,6 +154,28 @@ def _wait_until_no_process_named(marker: str, seconds: float) -> None:
     assert _processes_named(marker) == []
 
 
+def _children_of(pid: int) -> list[str]:
+    """Live processes whose parent is ``pid``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if stat[1] == str(pid) and stat[0] not in ("Z", "X"):
+                found.append(entry)
+    return found
+
+
+def _alive(pid: str) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
 def _processes_running(text: str) -> list[str]:
     """Live processes whose command line contains ``text`` (forks share their parent's)."""
     found = []
@@ -357,12 +379,18 @@ def test_killing_the_parent_kills_children_and_next_pool_sweeps(tmp_path: Path) 
         assert ready.exists()
         pool_dirs = [p for p in tmp_path.iterdir() if p.name.startswith("automock-batch-")]
         assert len(pool_dirs) == 1
-        assert len(_processes_running(marker)) >= 4  # parent, holder, two candidates
+        assert len(_processes_running(marker)) >= 2  # parent, namespace holder (its fork)
+        zygotes = [pid for pid in _children_of(proc.pid) if pid not in _processes_running(marker)]
+        assert len(zygotes) == 1  # a fresh interpreter: its cmdline is its own
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
     _wait_until_no_process_named(marker, 5)  # children died with their parent
     assert _processes_running(marker) == []  # and so did the namespace holder
+    deadline = time.monotonic() + 5
+    while _alive(zygotes[0]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(zygotes[0])  # and so did the zygote
     with WorkerPool(base_dir=str(tmp_path)):
         assert not pool_dirs[0].exists()  # the dead owner's directory was swept
 
