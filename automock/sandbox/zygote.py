@@ -201,7 +201,11 @@ def _spawn_interpreter(seed: int, sock: int, boot: int, mnt_fd: int) -> int:
             for fd, target in zip(high, (_SOCK_FD, _BOOT_FD, _MNT_FD), strict=True)
         ]
         argv = [sys.executable, "-P", "-c", _BOOT]
-        return os.posix_spawn(sys.executable, argv, env, file_actions=actions)
+        # nothing of the caller's signal set-up either: no blocked or ignored signal
+        default = signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}
+        return os.posix_spawn(
+            sys.executable, argv, env, file_actions=actions, setsigmask=(), setsigdef=default
+        )
     finally:
         for fd in high:
             os.close(fd)
