@@ -96,13 +96,17 @@ def _occupy_low_fds() -> Stdio:
 def raw_fork() -> Callable[[], int] | None:
     """libc's ``fork()`` called directly, skipping Python's at-fork hooks; None if unsafe here.
 
-    Only for a process with a single thread and no import in progress, as
-    the zygote is between requests: then the interpreter's state needs no
-    repair in the child. Python's own hooks would reseed ``random`` (which
+    Only for a process with a single thread (native ones included) and no
+    import in progress, as the zygote is between requests: then the
+    interpreter's state needs no repair in the child. Python's own hooks would reseed ``random`` (which
     the child must not: it starts from the zygote's seeded state) and redo
     ``threading``'s main-thread bookkeeping, which is already right.
     """
-    if threading.active_count() != 1:
+    try:  # every thread of the process, native ones too (threading only knows its own)
+        threads = len(os.listdir("/proc/self/task"))
+    except OSError:
+        threads = threading.active_count()
+    if threads != 1:
         return None
     try:
         fork = ctypes.PyDLL(None, use_errno=True).fork  # PyDLL: the GIL stays held

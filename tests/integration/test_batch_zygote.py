@@ -59,3 +59,23 @@ def test_zygote_children_report_the_same_layers() -> None:
 def test_modules_candidates_import_are_preloaded_in_the_zygote() -> None:
     code = "import sys\nprint('colorsys' in sys.modules)\nimport colorsys\n"
     assert _run(True, [code, code]) == ["True\n", "True\n"]
+
+
+def test_zygote_children_are_whole_processes() -> None:
+    """Forked without Python's at-fork hooks, a child still runs threads, forks and signals."""
+    code = (
+        "import os, signal, threading\n"
+        "out = []\n"
+        "t = threading.Thread(target=out.append, args=('thread',))\n"
+        "t.start(); t.join()\n"
+        "assert threading.current_thread() is threading.main_thread()\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    os._exit(7)\n"
+        "out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))\n"
+        "got = []\n"
+        "signal.signal(signal.SIGUSR1, lambda *a: got.append('signal'))\n"
+        "signal.raise_signal(signal.SIGUSR1)\n"
+        "print(out, got, os.getpid())\n"
+    )
+    assert _run(True, [code, code]) == ["['thread', 7] ['signal'] 1\n"] * 2
