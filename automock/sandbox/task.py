@@ -64,6 +64,7 @@ __all__ = [
 
 STATUSES = ("passed", "failed", "error", "timeout", "memory", "violation")
 _PR_SET_PDEATHSIG = 1
+_SIGKILL = int(signal.SIGKILL)  # a plain int: no enum member to look up in a fresh child
 _RESULT_LIMIT = 64 * 1024
 RESULT_FD = 3  # where a child writes its verdict (stdout, stderr are 1, 2)
 
@@ -174,7 +175,7 @@ def run_candidate(candidate: Candidate) -> tuple[str, int, str]:
 
 def set_pdeathsig(prctl: Callable[..., int] | None) -> None:
     if prctl is not None:
-        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        prctl(_PR_SET_PDEATHSIG, _SIGKILL, 0, 0, 0)
 
 
 def load_prctl() -> Callable[..., int] | None:
@@ -235,7 +236,8 @@ def report_and_exit(verdict: Mapping[str, Any], code: int, *, me: int) -> NoRetu
     if os.getpid() != me:
         os._exit(1)
     # the candidate may have replaced sys.stdout: flush ours and theirs
-    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+    ours = (sys.__stdout__, sys.__stderr__)
+    for stream in (sys.stdout, sys.stderr, *(s for s in ours if s not in (sys.stdout, sys.stderr))):
         with contextlib.suppress(BaseException):
             stream.flush()  # type: ignore[union-attr]
     with contextlib.suppress(BaseException):
@@ -344,16 +346,12 @@ def environment_for(root: str, seed: int) -> dict[str, str]:
     return env
 
 
-def scrub_environment(seed: int, *, environ: bool = True) -> None:
+def scrub_environment(seed: int) -> None:
     """The same fixed environment ``automock run`` gives a program; nothing inherited."""
     root = os.getcwd()
     for sub in ("home", "tmp"):
-        try:  # noqa: SIM105 - not contextlib.suppress: a fresh child copies every page it touches
+        with contextlib.suppress(OSError):
             os.mkdir(os.path.join(root, sub), 0o700)
-        except OSError:
-            pass
-    if not environ:  # the zygote fixed it already
-        return
     env = environment_for(root, seed)
     os.environ.clear()
     os.environ.update(env)

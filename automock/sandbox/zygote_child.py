@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from automock.sandbox import _syscalls
+from automock.sandbox.isolation import VIRTUAL_ROOT
 from automock.sandbox.mountns import join_prepared
 from automock.sandbox.task import (
     RESULT_FD,
@@ -40,7 +41,6 @@ from automock.sandbox.task import (
     receive,
     report_and_exit,
     run_candidate,
-    scrub_environment,
     set_pdeathsig,
     use_stdio,
     verdict_exit_code,
@@ -49,6 +49,7 @@ from automock.sandbox.task import (
 __all__ = ["Template", "raw_fork", "run"]
 
 _LOW_FDS = 5  # 0: /dev/null, 1-2: stdout/stderr, 3: verdict, 4: task
+_HOME_TMP = (f"{VIRTUAL_ROOT}/home", f"{VIRTUAL_ROOT}/tmp")  # as task.scrub_environment makes
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +151,11 @@ def run(
         )
         me = os.getpid()  # without pid_init the PID-namespace layer continues in a new process
         set_pdeathsig(template.prctl)  # the uid change cleared it; arm it again
-        scrub_environment(settings.seed, environ=False)  # the zygote fixed the environment
+        for path in _HOME_TMP:  # the zygote fixed the environment; its HOME and TMPDIR
+            try:  # noqa: SIM105 - contextlib.suppress would touch (copy) more of the zygote
+                os.mkdir(path, 0o700)
+            except OSError:
+                pass
         status, exit_code, detail = run_candidate(receive(RESULT_FD + 1))
         verdict.update(status=status, exit_code=exit_code, detail=detail)
         code = verdict_exit_code(status, exit_code)
