@@ -92,6 +92,8 @@ def _clock() -> VirtualClock:
 # the last clock has gone; it then gets the real clock, not an error.
 _real_monotonic = _time.monotonic
 _real_monotonic_ns = _time.monotonic_ns
+_real_perf_counter = _time.perf_counter
+_real_perf_counter_ns = _time.perf_counter_ns
 _real_sleep = _time.sleep
 
 
@@ -101,6 +103,14 @@ def _monotonic() -> float:
 
 def _monotonic_ns() -> int:
     return _stack[-1].read_ns() if _stack else _real_monotonic_ns()
+
+
+def _perf_counter() -> float:
+    return _stack[-1].read_ns() / 1e9 if _stack else _real_perf_counter()
+
+
+def _perf_counter_ns() -> int:
+    return _stack[-1].read_ns() if _stack else _real_perf_counter_ns()
 
 
 def _sleep(seconds: float) -> None:
@@ -235,9 +245,9 @@ class frozen_clock(Patch[VirtualClock]):
 
 def _install(undo: Undo) -> None:
     undo.setattr(_time, "monotonic", _monotonic)
-    undo.setattr(_time, "perf_counter", _monotonic)
+    undo.setattr(_time, "perf_counter", _perf_counter)
     undo.setattr(_time, "monotonic_ns", _monotonic_ns)
-    undo.setattr(_time, "perf_counter_ns", _monotonic_ns)
+    undo.setattr(_time, "perf_counter_ns", _perf_counter_ns)
     undo.setattr(_time, "sleep", _sleep)
     # asyncio costs ~25 ms to import: patch it only if the program uses it
     when_imported(undo, {"asyncio": lambda module: _patch_asyncio(undo, module)})
