@@ -134,6 +134,8 @@ class PidNamespaceForker:
     def __init__(self, fork_function: Callable[[], int] = os.fork) -> None:
         self._own = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
         self.fork_function = fork_function
+        libc = _syscalls._libc()  # bound once: each fork costs two calls, no lookups
+        self._unshare_call, self._setns_call = libc.unshare, libc.setns
 
     @classmethod
     def create(cls, fork_function: Callable[[], int] = os.fork) -> PidNamespaceForker | None:
@@ -151,18 +153,22 @@ class PidNamespaceForker:
 
     def fork(self) -> tuple[int, bool]:
         """``(pid, in_new_namespace)``; pid is 0 in the child, as for ``os.fork``."""
-        try:
-            _unshare(_CLONE_NEWPID)
-        except OSError:
+        if self._unshare_call(_CLONE_NEWPID) != 0:
             return self.fork_function(), False
         try:
             pid = self.fork_function()
         except OSError:
-            _setns(self._own, _CLONE_NEWPID)
+            self._back()
             raise
         if pid != 0:
-            _setns(self._own, _CLONE_NEWPID)
+            self._back()
         return pid, True
+
+    def _back(self) -> None:
+        """Children forked next go to this process's own PID namespace again."""
+        if self._setns_call(self._own, _CLONE_NEWPID) != 0:
+            code = ctypes.get_errno()
+            raise OSError(code, f"setns: {os.strerror(code)}")
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
