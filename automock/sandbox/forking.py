@@ -3,7 +3,8 @@
 A :class:`Spawner` hides the three ways a child is forked, best first:
 
 - by the pool's *zygote* (:mod:`automock.sandbox.zygote`), a fork server
-  that entered the runtime and the prepared mount namespace once; it
+  (a fresh interpreter) that entered the runtime and the prepared mount
+  namespace once; it
   reports each child's pid (asynchronously) and, later, its exit status;
 - by the pool's parent straight into a new PID namespace
   (:class:`~automock.sandbox.mountns.PidNamespaceForker`), the child then

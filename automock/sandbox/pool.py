@@ -7,9 +7,10 @@ at most ``workers`` running at a time, by the pool's zygote
 (:mod:`automock.sandbox.zygote`: a fork server that entered the runtime
 once), or by the parent when there is none (:mod:`automock.sandbox.forking`
 hides which). Children are pre-forked: while
-candidates run, one spare per worker isolates itself (:mod:`automock.sandbox.task`) and
-waits for its candidate on a pipe, so the sandbox is ready when a candidate
-is handed over. The parent owns the wall clock: at the deadline it kills the
+candidates run, one spare per worker isolates itself
+(:mod:`automock.sandbox.zygote_child`; :mod:`automock.sandbox.task` without
+a zygote) and waits for its candidate on a pipe, so the sandbox is ready
+when a candidate is handed over. The parent owns the wall clock: at the deadline it kills the
 child, whose PID namespace takes every descendant with it. A candidate is
 done when its verdict and all its output are in; its exit is reaped later,
 off the round trip.
