@@ -26,7 +26,6 @@ Layers, in the order they are entered:
 
 from __future__ import annotations
 
-import contextlib
 import os
 import resource
 import signal
@@ -39,20 +38,17 @@ from automock.sandbox._fsview import VIRTUAL_ROOT, filesystem_layer, traversable
 from automock.sandbox._syscalls import (
     _CLONE_NEWNET,
     _CLONE_NEWNS,
-    _CLONE_NEWPID,
     _CLONE_NEWUSER,
-    _MS_NODEV,
-    _MS_NOEXEC,
-    _MS_NOSUID,
     _PR_SET_DUMPABLE,
     _PR_SET_NO_NEW_PRIVS,
     _PR_SET_PDEATHSIG,
-    _mount,
     _prctl,
     _reason,
     _unshare,
 )
 from automock.sandbox.layers import LayerStatus
+from automock.sandbox.pidns import die_if_orphaned, pid_layer_active
+from automock.sandbox.pidns import pid_namespace as _enter_pid_namespace
 
 __all__ = [
     "SANDBOX_UID",
@@ -147,47 +143,6 @@ def _lock_mounts() -> LayerStatus:
 
 
 # -- filesystem ---------------------------------------------------------------------
-
-# -- pid namespace ----------------------------------------------------------------------
-
-
-def _pid_namespace(mount_proc: bool) -> LayerStatus:
-    """Become init of a new PID namespace: fork; the parent mirrors the child's exit."""
-    try:
-        _unshare(_CLONE_NEWPID)
-    except OSError as exc:
-        return LayerStatus("pid", False, f"unshare(CLONE_NEWPID) refused ({_reason(exc)})")
-    for stream in (sys.stdout, sys.stderr):
-        if stream is not None:
-            stream.flush()
-    child = os.fork()
-    if child:  # the intermediate: wait, then exit exactly like the child did
-        while True:
-            try:
-                _, status = os.waitpid(child, 0)
-                break
-            except ChildProcessError:
-                os._exit(1)
-            except InterruptedError:  # pragma: no cover - PEP 475 retries
-                continue
-        if os.WIFSIGNALED(status):
-            sig = os.WTERMSIG(status)
-            with contextlib.suppress(OSError, ValueError):  # SIGKILL/SIGSTOP cannot be reset
-                signal.signal(sig, signal.SIG_DFL)
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, [sig])
-            os.kill(os.getpid(), sig)
-            os._exit(128 + sig)  # a signal that does not terminate: say which in the code
-        os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # (getppid() is 0 here: the parent is outside)
-    detail = "init of a new PID namespace: every descendant dies with it"
-    if mount_proc:
-        try:
-            _mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
-            detail += "; private /proc"
-        except OSError as exc:
-            detail += f"; host /proc still visible ({_reason(exc)})"
-    return LayerStatus("pid", True, detail)
-
 
 # -- rlimits and uid ----------------------------------------------------------------------
 
@@ -304,10 +259,6 @@ def warm_isolation(uid: int | None, readable: Sequence[str] = ()) -> None:
         _unreachable(tuple(needed), uid)
 
 
-def pid_layer_active(layers: Sequence[LayerStatus]) -> bool:
-    return any(layer.name == "pid" and layer.active for layer in layers)
-
-
 def enter_isolation(
     limits: Limits,
     *,
@@ -363,7 +314,7 @@ def enter_isolation(
         )
     fs_active = layers[-1].active
     if pid_namespace and namespaces:
-        layers.append(_pid_namespace(mount_proc=fs_active))
+        layers.append(_enter_pid_namespace(mount_proc=fs_active))
     elif pid_namespace:
         layers.append(
             LayerStatus(
@@ -378,4 +329,5 @@ def enter_isolation(
     layers.append(_drop_uid(uid, os.getcwd() if work is not None else None, needed, limits))
     if pid_layer_active(layers) and linux:  # a uid change clears PR_SET_PDEATHSIG: re-arm it
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        die_if_orphaned(close=True)
     return tuple(layers)

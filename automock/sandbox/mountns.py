@@ -32,6 +32,7 @@ from automock.sandbox import _syscalls
 from automock.sandbox import isolation as iso
 from automock.sandbox._fsview import _PRIVATE_TMP, _bind_read_only, _open_under
 from automock.sandbox._syscalls import _mount, _unshare
+from automock.sandbox.pidns import pid_namespace
 
 __all__ = ["Holder", "PidNamespaceForker", "join_prepared", "start_holder"]
 
@@ -217,7 +218,7 @@ def join_prepared(
             "pid", True, "init of a new PID namespace: every descendant dies with it; private /proc"
         )
     else:
-        pid_layer = iso._pid_namespace(mount_proc=True)
+        pid_layer = pid_namespace(mount_proc=True)
     os.chdir(iso.VIRTUAL_ROOT)
     # with a private /proc of a new PID namespace, the only task to count is this (root) one
     layers = iso.enter_isolation(

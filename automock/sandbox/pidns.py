@@ -1,0 +1,105 @@
+"""The PID-namespace layer: become init of a new PID namespace, and die with the sandbox's parent.
+
+:func:`pid_namespace` unshares ``CLONE_NEWPID`` and forks: the original
+process (the *intermediate*, outside the namespace) only waits and exits
+exactly as its child did; the child is init (pid 1) of the namespace, so
+when it ends the kernel kills every descendant, daemons included. Init gets
+``PR_SET_PDEATHSIG`` (SIGKILL when the intermediate dies) and, since that
+only covers deaths after it is armed and ``getppid()`` is 0 for init, also
+checks a pipe the intermediate holds open (:func:`die_if_orphaned`), again
+after a uid change re-arms the signal (:mod:`automock.sandbox.isolation`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Sequence
+
+from automock.sandbox._syscalls import (
+    _CLONE_NEWPID,
+    _MS_NODEV,
+    _MS_NOEXEC,
+    _MS_NOSUID,
+    _PR_SET_PDEATHSIG,
+    _mount,
+    _prctl,
+    _reason,
+    _unshare,
+)
+from automock.sandbox.layers import LayerStatus
+
+__all__ = ["die_if_orphaned", "pid_layer_active", "pid_namespace"]
+
+_intermediate_alive = -1  # read end of a pipe whose writer is the process we would die with
+
+
+def die_if_orphaned(*, close: bool = False) -> None:
+    """Exit if the intermediate (our parent, outside the namespace) is already gone.
+
+    ``PR_SET_PDEATHSIG`` only covers a parent death after it is armed, and
+    ``getppid()`` is 0 for init of a namespace; the pipe the intermediate holds
+    open tells instead: once it has died, the read end is at end of file.
+    """
+    global _intermediate_alive
+    fd = _intermediate_alive
+    if fd < 0:
+        return
+    import select
+
+    gone = bool(select.select([fd], [], [], 0)[0])
+    if close or gone:
+        os.close(fd)
+        _intermediate_alive = -1
+    if gone:
+        os._exit(1)
+
+
+def pid_namespace(mount_proc: bool) -> LayerStatus:
+    """Become init of a new PID namespace: fork; the parent mirrors the child's exit."""
+    try:
+        _unshare(_CLONE_NEWPID)
+    except OSError as exc:
+        return LayerStatus("pid", False, f"unshare(CLONE_NEWPID) refused ({_reason(exc)})")
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+    alive_r, alive_w = os.pipe()  # the intermediate holds alive_w until it dies
+    child = os.fork()
+    if child:  # the intermediate: wait, then exit exactly like the child did
+        os.close(alive_r)
+        while True:
+            try:
+                _, status = os.waitpid(child, 0)
+                break
+            except ChildProcessError:
+                os._exit(1)
+            except InterruptedError:  # pragma: no cover - PEP 475 retries
+                continue
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            with contextlib.suppress(OSError, ValueError):  # SIGKILL/SIGSTOP cannot be reset
+                signal.signal(sig, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, [sig])
+            os.kill(os.getpid(), sig)
+            os._exit(128 + sig)  # a signal that does not terminate: say which in the code
+        os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)
+    os.close(alive_w)
+    global _intermediate_alive
+    _intermediate_alive = alive_r
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    die_if_orphaned()  # it may have died before prctl took effect
+    detail = "init of a new PID namespace: every descendant dies with it"
+    if mount_proc:
+        try:
+            _mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+            detail += "; private /proc"
+        except OSError as exc:
+            detail += f"; host /proc still visible ({_reason(exc)})"
+    return LayerStatus("pid", True, detail)
+
+
+def pid_layer_active(layers: Sequence[LayerStatus]) -> bool:
+    return any(layer.name == "pid" and layer.active for layer in layers)
