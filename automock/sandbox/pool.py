@@ -231,27 +231,28 @@ class WorkerPool:
             return
         except OSError:
             data = b""
-        if not data:
-            sel.unregister(fd)
-            os.close(fd)
-            del run.fds[fd]
-            return
-        run.take(fd, data, _CHUNK if run.fds[fd] == "res" else self.settings.output_bytes)
+        self._consume(sel, run, fd, data)
 
     def _drain(self, sel: selectors.BaseSelector, run: Child) -> None:
         """Read what is buffered on ``run``'s pipes (non-blocking), then close them."""
         for fd in list(run.fds):
-            while fd in run.fds:
+            while True:
                 try:
                     data = os.read(fd, _CHUNK)
                 except OSError:  # BlockingIOError: nothing more buffered
                     data = b""
-                if not data:
-                    sel.unregister(fd)
-                    os.close(fd)
-                    del run.fds[fd]
+                if not self._consume(sel, run, fd, data):
                     break
-                run.take(fd, data, _CHUNK if run.fds[fd] == "res" else self.settings.output_bytes)
+
+    def _consume(self, sel: selectors.BaseSelector, run: Child, fd: int, data: bytes) -> bool:
+        """Keep ``data`` from ``fd``, or close ``fd`` at end of file; is ``fd`` still open?"""
+        if not data:
+            sel.unregister(fd)
+            os.close(fd)
+            del run.fds[fd]
+            return False
+        run.take(fd, data, _CHUNK if run.fds[fd] == "res" else self.settings.output_bytes)
+        return True
 
     def _finish(self, spawner: Spawner, sel: selectors.BaseSelector, run: Child) -> CandidateResult:
         kill_group(run.pid)  # leftovers the candidate forked into its group
