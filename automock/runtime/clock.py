@@ -16,6 +16,14 @@ forward by every slept amount (``time.sleep``, ``asyncio.sleep``, event-loop
 timer jumps), so ``datetime.now()`` after ``time.sleep(2)`` is 2 s later and
 elapsed-time arithmetic stays sane. Per-read ticks only move the monotonic
 clock.
+
+Access log: ``time.time`` and ``time.time_ns`` are recorded on their first
+call through the module (a wrapper that records, then puts the frozen
+builtin back). The ``datetime`` reads (``datetime.datetime.now/today/utcnow``,
+``datetime.date.today``) cannot be wrapped (immutable C types); time-machine
+asks the block's traveller for the time on every wall-clock read, so a small
+replacement of that call finds, once per call site, which datetime API the
+calling code called, and records it.
 """
 
 from __future__ import annotations
@@ -25,13 +33,13 @@ import threading
 import time as _time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from types import ModuleType
+from types import CodeType, ModuleType
 from typing import Any, TypeVar
 
 from automock.plan.model import DEFAULT_INSTANT
 from automock.runtime._base import Patch, Undo
 from automock.runtime._imports import when_imported
-from automock.runtime.events import record
+from automock.runtime.events import record, record_first_call
 
 __all__ = ["DEFAULT_INSTANT", "VirtualClock", "current_clock", "frozen_clock"]
 
@@ -39,6 +47,9 @@ T = TypeVar("T")
 
 # captured at import so our replacements never call themselves
 _REAL_SLEEP = _time.sleep
+# the builtins (frozen in C by time-machine): our own reads go unrecorded
+_WALL_TIME = _time.time
+_WALL_TIME_NS = _time.time_ns
 _MONOTONIC_START = 1_000.0  # virtual monotonic clocks start here (seconds)
 
 
@@ -72,7 +83,7 @@ class VirtualClock:
 
     def now(self) -> datetime:
         """The current (frozen + slept) wall-clock instant, timezone-aware."""
-        return datetime.fromtimestamp(_time.time(), tz=UTC)
+        return datetime.fromtimestamp(_WALL_TIME(), tz=UTC)
 
 
 _stack: list[VirtualClock] = []
@@ -235,12 +246,99 @@ class frozen_clock(Patch[VirtualClock]):
         traveller = travel.start()
         undo.push(travel.stop)
         clock = VirtualClock(self.at, self.tick, traveller)
+        _watch_datetime_reads(undo, traveller)
+        record_first_call(undo, _time, "time", "time", "time.time")
+        record_first_call(undo, _time, "time_ns", "time", "time.time_ns")
         first = not _stack
         _stack.append(clock)
         undo.push(lambda: _stack.remove(clock))
         if first:
             _install(undo)
         return clock
+
+
+# names under which a call reads the wall clock through datetime
+_DATETIME_NAMES = frozenset({"now", "utcnow", "today"})
+_LOADS = frozenset(
+    {"LOAD_ATTR", "LOAD_METHOD", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF"}
+)
+
+
+def _datetime_api(name: str, receiver: str) -> str:
+    if name == "today":
+        return "datetime.date.today" if receiver == "date" else "datetime.datetime.today"
+    return f"datetime.datetime.{name}"
+
+
+def _called_api(code: CodeType, lasti: int) -> str | None:
+    """The datetime API called by the instruction at ``lasti``, if any.
+
+    The callee is the last name loaded before the call whose source span
+    starts where the call's does (``dt.datetime.now`` in ``dt.datetime.now(tz)``);
+    the name loaded just before it is the receiver (``datetime``, ``date``).
+    Runs once per call site.
+    """
+    import dis
+
+    instructions = [i for i in dis.get_instructions(code) if i.offset <= lasti]
+    if not instructions or instructions[-1].positions is None:
+        return None
+    call = instructions[-1].positions
+    loads = [
+        str(i.argval)
+        for i in instructions[:-1]
+        if i.opname in _LOADS
+        and i.positions is not None
+        and (i.positions.lineno, i.positions.col_offset) == (call.lineno, call.col_offset)
+    ]
+    if not loads or loads[-1] not in _DATETIME_NAMES:
+        return None
+    return _datetime_api(loads[-1], loads[-2] if len(loads) > 1 else "")
+
+
+def _watch_datetime_reads(undo: Undo, traveller: Any) -> None:
+    """Record the datetime APIs read in the block, once per API.
+
+    time-machine's C functions call ``traveller.time_ns()`` on every wall-clock
+    read; an instance attribute shadows that method. The calling frame is the
+    Python code that called ``datetime.now`` (C functions have no frame). A
+    code object whose names include none of now/utcnow/today is remembered as
+    plain after one look, so most reads cost a frame lookup and a set test
+    (less than the method call this replaces); reads from code that does name
+    them are classified once per call site by :func:`_called_api`.
+    """
+    if getattr(traveller, "_tick", True) is not False or not hasattr(
+        traveller, "_destination_timestamp_ns"
+    ):
+        return  # an unknown time-machine: leave its traveller alone
+    plain: set[CodeType] = set()
+    sites: dict[CodeType, dict[int, str | None]] = {}
+    pending = {_datetime_api(name, r) for name in _DATETIME_NAMES for r in ("", "date")}
+    getframe = sys._getframe
+
+    def classify(code: CodeType, lasti: int) -> None:
+        if code not in sites:
+            if _DATETIME_NAMES.isdisjoint(code.co_names):
+                plain.add(code)
+                return
+            sites[code] = {}
+        calls = sites[code]
+        if lasti in calls:
+            return
+        api = calls[lasti] = _called_api(code, lasti)
+        if api is not None:
+            record("time", api, mocked=True)
+            pending.discard(api)
+
+    def time_ns() -> int:
+        if pending:
+            frame = getframe(1)
+            if frame.f_code not in plain:
+                classify(frame.f_code, frame.f_lasti)
+        return traveller._destination_timestamp_ns  # type: ignore[no-any-return]
+
+    traveller.time_ns = time_ns
+    undo.push(lambda: vars(traveller).pop("time_ns", None))
 
 
 def _install(undo: Undo) -> None:

@@ -19,6 +19,13 @@
   without a seed (``np.random.PCG64()``) read OS entropy in C and are not
   covered.
 
+Access log: the first call of each module-level ``random`` function
+(``random.random``, ``randint``, ``choice``, ``shuffle``, ``sample``, ...) and,
+when numpy is seeded, of each ``numpy.random`` legacy function is recorded
+(kind ``random``), through a wrapper that then puts the seeded original back
+(:func:`~automock.runtime.events.record_first_call`), so later calls cost
+nothing extra and draw the same values.
+
 Hash randomisation cannot change inside a running interpreter:
 :func:`hash_seed_for` gives the ``PYTHONHASHSEED`` a fresh child should get.
 """
@@ -36,12 +43,52 @@ from typing import Any
 from automock._seed import derive, hash_seed_for
 from automock.runtime._base import Patch, Undo
 from automock.runtime._imports import when_imported
-from automock.runtime.events import record
+from automock.runtime.events import record, record_first_call
 
 __all__ = ["EntropySource", "derive", "hash_seed_for", "seeded_random"]
 
 _UUID_EPOCH_OFFSET = 0x01B21DD213814000  # 100-ns intervals 1582-10-15 -> 1970-01-01
 _DEFAULT_UUID1_NS = 1_704_067_200 * 10**9  # 2024-01-01T00:00:00Z
+
+# module-level functions of ``random`` (bound methods of its global generator)
+_RANDOM_FUNCTIONS = (
+    "random",
+    "uniform",
+    "triangular",
+    "randint",
+    "randrange",
+    "choice",
+    "choices",
+    "shuffle",
+    "sample",
+    "getrandbits",
+    "randbytes",
+    "gauss",
+    "normalvariate",
+    "lognormvariate",
+    "expovariate",
+    "vonmisesvariate",
+    "gammavariate",
+    "betavariate",
+    "paretovariate",
+    "weibullvariate",
+    "binomialvariate",
+)
+# numpy.random legacy functions (bound methods of its global RandomState)
+_NUMPY_FUNCTIONS = (
+    "random",
+    "random_sample",
+    "rand",
+    "randn",
+    "randint",
+    "choice",
+    "shuffle",
+    "permutation",
+    "uniform",
+    "normal",
+    "standard_normal",
+    "bytes",
+)
 
 
 class EntropySource:
@@ -68,14 +115,9 @@ class EntropySource:
             return self._bytes.randbytes(size)
 
     def uuid1(self, node: int | None = None, clock_seq: int | None = None) -> uuid.UUID:
-        from automock.runtime.clock import current_clock
+        from automock.runtime.clock import _WALL_TIME_NS, current_clock
 
-        if current_clock() is not None:
-            import time
-
-            ns = time.time_ns()
-        else:
-            ns = _DEFAULT_UUID1_NS
+        ns = _WALL_TIME_NS() if current_clock() is not None else _DEFAULT_UUID1_NS
         with self._lock:
             timestamp = max(ns // 100 + _UUID_EPOCH_OFFSET, self._uuid1_last + 1)
             self._uuid1_last = timestamp
@@ -156,6 +198,9 @@ def _patch_random(undo: Undo, source: EntropySource) -> None:
 
     undo.setattr(random.Random, "seed", seed)
     random.seed(derive(source.seed, "random"))
+    for name in _RANDOM_FUNCTIONS:
+        if hasattr(random, name):
+            record_first_call(undo, random, name, "random", f"random.{name}")
 
 
 def _patch_uuid(undo: Undo, source: EntropySource) -> None:
@@ -192,3 +237,6 @@ def _patch_numpy(undo: Undo, source: EntropySource, np_random: ModuleType) -> No
     RandomState.__qualname__ = original_random_state.__qualname__
     undo.setattr(np_random, "default_rng", default_rng)
     undo.setattr(np_random, "RandomState", RandomState)
+    for name in _NUMPY_FUNCTIONS:
+        if callable(getattr(np_random, name, None)):
+            record_first_call(undo, np_random, name, "random", f"numpy.random.{name}")

@@ -4,18 +4,27 @@ Every runtime patch records an :class:`Access` here. The sandbox child
 serialises the log into the report; the pytest plugin prints the unmocked
 ones. The log is process-global on purpose (one program per process), but
 each :func:`recording` block gets its own list.
+
+Reads of already-frozen or already-seeded APIs (``time.time``,
+``random.random``, ...) are recorded by :func:`record_first_call`: a wrapper
+that records once, then puts the original back, so the hot path pays nothing
+after the first call.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from automock._serialize import JsonMixin
 
-__all__ = ["Access", "AccessLog", "current_log", "record", "recording"]
+if TYPE_CHECKING:
+    from automock.runtime._base import Undo
+
+__all__ = ["Access", "AccessLog", "current_log", "record", "record_first_call", "recording"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,3 +91,27 @@ def recording(log: AccessLog | None = None) -> Iterator[AccessLog]:
         yield active
     finally:
         _stack.remove(active)
+
+
+def record_first_call(undo: Undo, owner: Any, name: str, kind: str, api: str) -> None:
+    """Record ``api`` on the first call of ``owner.name``, then step aside.
+
+    ``owner.name`` is replaced (restored by ``undo``) with a wrapper that
+    records a mocked access, puts the original back (if it is still the one
+    installed) and calls it. Later calls go straight to the original, so
+    values and cost are the original's. A reference taken before the wrapper
+    was installed is never recorded.
+    """
+    original: Callable[..., Any] = getattr(owner, name)
+
+    def first_call(*args: Any, **kwargs: Any) -> Any:
+        record(kind, api, mocked=True)
+        if getattr(owner, name, None) is first_call:
+            setattr(owner, name, original)
+        return original(*args, **kwargs)
+
+    first_call.__name__ = name
+    first_call.__qualname__ = getattr(original, "__qualname__", name)
+    first_call.__doc__ = getattr(original, "__doc__", None)
+    first_call.__wrapped__ = original  # type: ignore[attr-defined]
+    undo.setattr(owner, name, first_call)
