@@ -16,7 +16,6 @@ import json
 import os
 import selectors
 import signal
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -330,6 +329,8 @@ def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
             str(result_w),
             str(os.getpid()),  # the child dies with us (PR_SET_PDEATHSIG)
         ]
+        import subprocess  # only this path starts an interpreter (the command forks)
+
         proc = subprocess.Popen(
             cmd,
             stdin=subprocess.DEVNULL,
