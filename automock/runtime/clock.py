@@ -33,7 +33,7 @@ import threading
 import time as _time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from types import CodeType, ModuleType
+from types import CodeType, FrameType, ModuleType
 from typing import Any, TypeVar
 
 from automock.plan.model import DEFAULT_INSTANT
@@ -303,38 +303,54 @@ def _watch_datetime_reads(undo: Undo, traveller: Any) -> None:
     read; an instance attribute shadows that method. The calling frame is the
     Python code that called ``datetime.now`` (C functions have no frame). A
     code object whose names include none of now/utcnow/today is remembered as
-    plain after one look, so most reads cost a frame lookup and a set test
-    (less than the method call this replaces); reads from code that does name
-    them are classified once per call site by :func:`_called_api`.
+    plain after one look; reads from code that does name them are classified
+    once per call site by :func:`_called_api`. A read from the same plain code
+    as the previous one costs a frame lookup and an identity test; once all
+    four APIs are recorded, only a truth test.
     """
     if getattr(traveller, "_tick", True) is not False or not hasattr(
         traveller, "_destination_timestamp_ns"
     ):
         return  # an unknown time-machine: leave its traveller alone
-    plain: set[CodeType] = set()
-    sites: dict[CodeType, dict[int, str | None]] = {}
+    # keyed by id(code); ``codes`` keeps them alive so ids are not reused
+    codes: list[CodeType] = []
+    plain: set[int] = set()
+    sites: dict[int, dict[int, str | None]] = {}
     pending = {_datetime_api(name, r) for name in _DATETIME_NAMES for r in ("", "date")}
     getframe = sys._getframe
+    # the code object of the last read from plain code: a hot loop re-reading
+    # from one place costs a frame lookup and an identity test
+    last_plain: CodeType | None = None
+    last_site: tuple[CodeType | None, int] = (None, -1)
 
-    def classify(code: CodeType, lasti: int) -> None:
-        if code not in sites:
-            if _DATETIME_NAMES.isdisjoint(code.co_names):
-                plain.add(code)
+    def classify(frame: FrameType) -> None:
+        nonlocal last_plain, last_site
+        code = frame.f_code
+        lasti = frame.f_lasti
+        if last_site[0] is code and last_site[1] == lasti:
+            return  # the same datetime call site as last time
+        key = id(code)
+        calls = sites.get(key)
+        if calls is None:
+            if key in plain:
+                last_plain = code
                 return
-            sites[code] = {}
-        calls = sites[code]
-        if lasti in calls:
-            return
-        api = calls[lasti] = _called_api(code, lasti)
-        if api is not None:
-            record("time", api, mocked=True)
-            pending.discard(api)
+            codes.append(code)
+            if _DATETIME_NAMES.isdisjoint(code.co_names):
+                plain.add(key)
+                last_plain = code
+                return
+            calls = sites[key] = {}
+        last_site = (code, lasti)
+        if lasti not in calls:
+            api = calls[lasti] = _called_api(code, lasti)
+            if api is not None:
+                record("time", api, mocked=True)
+                pending.discard(api)
 
     def time_ns() -> int:
-        if pending:
-            frame = getframe(1)
-            if frame.f_code not in plain:
-                classify(frame.f_code, frame.f_lasti)
+        if pending and getframe(1).f_code is not last_plain:
+            classify(getframe(1))
         return traveller._destination_timestamp_ns  # type: ignore[no-any-return]
 
     traveller.time_ns = time_ns

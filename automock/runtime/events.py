@@ -99,15 +99,20 @@ def record_first_call(undo: Undo, owner: Any, name: str, kind: str, api: str) ->
     ``owner.name`` is replaced (restored by ``undo``) with a wrapper that
     records a mocked access, puts the original back (if it is still the one
     installed) and calls it. Later calls go straight to the original, so
-    values and cost are the original's. A reference taken before the wrapper
-    was installed is never recorded.
+    values and cost are the original's (a reference to the wrapper itself,
+    taken in the block before the first call, pays one flag test and the
+    forwarding). A reference taken before the block is never recorded.
     """
     original: Callable[..., Any] = getattr(owner, name)
+    done = False
 
     def first_call(*args: Any, **kwargs: Any) -> Any:
-        record(kind, api, mocked=True)
-        if getattr(owner, name, None) is first_call:
-            setattr(owner, name, original)
+        nonlocal done
+        if not done:  # a reference kept to the wrapper records only once too
+            done = True
+            record(kind, api, mocked=True)
+            if getattr(owner, name, None) is first_call:
+                setattr(owner, name, original)
         return original(*args, **kwargs)
 
     first_call.__name__ = name
