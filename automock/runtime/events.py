@@ -110,6 +110,7 @@ def record_first_call(undo: Undo, owner: Any, name: str, kind: str, api: str) ->
         nonlocal done
         if not done:  # a reference kept to the wrapper records only once too
             done = True
+            first_call._automock_settled = original  # type: ignore[attr-defined]
             record(kind, api, mocked=True)
             if getattr(owner, name, None) is first_call:
                 setattr(owner, name, original)
@@ -119,4 +120,14 @@ def record_first_call(undo: Undo, owner: Any, name: str, kind: str, api: str) ->
     first_call.__qualname__ = getattr(original, "__qualname__", name)
     first_call.__doc__ = getattr(original, "__doc__", None)
     first_call.__wrapped__ = original  # type: ignore[attr-defined]
-    undo.setattr(owner, name, first_call)
+    setattr(owner, name, first_call)
+
+    def restore() -> None:
+        # an outer block's wrapper that has already recorded is not put back:
+        # what it stepped aside for is
+        value: Any = original
+        while (settled := getattr(value, "_automock_settled", None)) is not None:
+            value = settled
+        setattr(owner, name, value)
+
+    undo.push(restore)

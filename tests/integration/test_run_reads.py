@@ -1,0 +1,47 @@
+"""``automock run`` reports clock and random reads as mocked accesses, once per API."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from automock.cli import main
+
+PROGRAM = """\
+import random
+import time
+from datetime import datetime
+
+for _ in range(1000):
+    stamp = time.time()
+    roll = random.random()
+print(int(stamp), round(roll, 6), datetime.now().year, random.randint(1, 6))
+"""
+
+
+def test_clock_and_random_reads_are_listed_once_and_mocked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "reads.py"
+    path.write_text(PROGRAM)
+
+    code = main(["run", "--json", "--repeat", "2", str(path)])
+    report = json.loads(capsys.readouterr().out)
+
+    assert code == 0, report["stderr"]
+    assert report["status"] == "ok" and report["deterministic"] is True
+    assert report["stdout"].startswith("1704067200 ")  # the frozen instant
+    counts = Counter((a["kind"], a["api"]) for a in report["accesses"])
+    wanted = {
+        ("time", "time.time"),
+        ("time", "datetime.datetime.now"),
+        ("random", "random.random"),
+        ("random", "random.randint"),
+    }
+    assert {key: counts[key] for key in wanted} == dict.fromkeys(wanted, 1)
+    reads = [a for a in report["accesses"] if (a["kind"], a["api"]) in wanted]
+    assert all(a["mocked"] is True for a in reads)
+    assert report["unmocked"] == []
