@@ -39,7 +39,7 @@ from typing import Any, TypeVar
 from automock.plan.model import DEFAULT_INSTANT
 from automock.runtime._base import Patch, Undo
 from automock.runtime._imports import when_imported
-from automock.runtime.events import record, record_first_call
+from automock.runtime.events import record, record_first_calls
 
 __all__ = ["DEFAULT_INSTANT", "VirtualClock", "current_clock", "frozen_clock"]
 
@@ -50,6 +50,7 @@ _REAL_SLEEP = _time.sleep
 # the builtins (frozen in C by time-machine): our own reads go unrecorded
 _WALL_TIME = _time.time
 _WALL_TIME_NS = _time.time_ns
+_TIME_APIS = (("time", "time.time"), ("time_ns", "time.time_ns"))
 _MONOTONIC_START = 1_000.0  # virtual monotonic clocks start here (seconds)
 
 
@@ -247,8 +248,7 @@ class frozen_clock(Patch[VirtualClock]):
         undo.push(travel.stop)
         clock = VirtualClock(self.at, self.tick, traveller)
         _watch_datetime_reads(undo, traveller)
-        record_first_call(undo, _time, "time", "time", "time.time")
-        record_first_call(undo, _time, "time_ns", "time", "time.time_ns")
+        record_first_calls(undo, _time, _TIME_APIS, "time")
         first = not _stack
         _stack.append(clock)
         undo.push(lambda: _stack.remove(clock))

@@ -43,7 +43,7 @@ from typing import Any
 from automock._seed import derive, hash_seed_for
 from automock.runtime._base import Patch, Undo
 from automock.runtime._imports import when_imported
-from automock.runtime.events import record, record_first_call
+from automock.runtime.events import record, record_first_calls
 
 __all__ = ["EntropySource", "derive", "hash_seed_for", "seeded_random"]
 
@@ -51,7 +51,7 @@ _UUID_EPOCH_OFFSET = 0x01B21DD213814000  # 100-ns intervals 1582-10-15 -> 1970-0
 _DEFAULT_UUID1_NS = 1_704_067_200 * 10**9  # 2024-01-01T00:00:00Z
 
 # module-level functions of ``random`` (bound methods of its global generator)
-_RANDOM_FUNCTIONS = (
+_RANDOM_FUNCTIONS: tuple[str, ...] = (
     "random",
     "uniform",
     "triangular",
@@ -73,6 +73,9 @@ _RANDOM_FUNCTIONS = (
     "paretovariate",
     "weibullvariate",
     "binomialvariate",
+)
+_RANDOM_APIS = tuple(
+    (name, f"random.{name}") for name in _RANDOM_FUNCTIONS if hasattr(random, name)
 )
 # numpy.random legacy functions (bound methods of its global RandomState)
 _NUMPY_FUNCTIONS = (
@@ -198,9 +201,7 @@ def _patch_random(undo: Undo, source: EntropySource) -> None:
 
     undo.setattr(random.Random, "seed", seed)
     random.seed(derive(source.seed, "random"))
-    for name in _RANDOM_FUNCTIONS:
-        if hasattr(random, name):
-            record_first_call(undo, random, name, "random", f"random.{name}")
+    record_first_calls(undo, random, _RANDOM_APIS, "random")
 
 
 def _patch_uuid(undo: Undo, source: EntropySource) -> None:
@@ -237,6 +238,7 @@ def _patch_numpy(undo: Undo, source: EntropySource, np_random: ModuleType) -> No
     RandomState.__qualname__ = original_random_state.__qualname__
     undo.setattr(np_random, "default_rng", default_rng)
     undo.setattr(np_random, "RandomState", RandomState)
-    for name in _NUMPY_FUNCTIONS:
-        if callable(getattr(np_random, name, None)):
-            record_first_call(undo, np_random, name, "random", f"numpy.random.{name}")
+    present = [name for name in _NUMPY_FUNCTIONS if callable(getattr(np_random, name, None))]
+    record_first_calls(
+        undo, np_random, [(name, f"numpy.random.{name}") for name in present], "random"
+    )

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from types import FunctionType
 from typing import TYPE_CHECKING, Any
 
 from automock._serialize import JsonMixin
@@ -24,7 +25,15 @@ from automock._serialize import JsonMixin
 if TYPE_CHECKING:
     from automock.runtime._base import Undo
 
-__all__ = ["Access", "AccessLog", "current_log", "record", "record_first_call", "recording"]
+__all__ = [
+    "Access",
+    "AccessLog",
+    "current_log",
+    "record",
+    "record_first_call",
+    "record_first_calls",
+    "recording",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +112,26 @@ def record_first_call(undo: Undo, owner: Any, name: str, kind: str, api: str) ->
     taken in the block before the first call, pays one flag test and the
     forwarding). A reference taken before the block is never recorded.
     """
+    record_first_calls(undo, owner, ((name, api),), kind)
+
+
+def record_first_calls(undo: Undo, owner: Any, names: Iterable[tuple[str, str]], kind: str) -> None:
+    """:func:`record_first_call` for several ``(name, api)`` pairs of one owner."""
+    originals = [(name, _first_call(owner, name, kind, api)) for name, api in names]
+
+    def restore() -> None:
+        for name, original in reversed(originals):
+            # an outer block's wrapper that has already recorded is not put
+            # back: what it stepped aside for is
+            value: Any = original
+            while type(value) is FunctionType and hasattr(value, "_automock_settled"):
+                value = value._automock_settled
+            setattr(owner, name, value)
+
+    undo.push(restore)
+
+
+def _first_call(owner: Any, name: str, kind: str, api: str) -> Any:
     original: Callable[..., Any] = getattr(owner, name)
     done = False
 
@@ -117,17 +146,6 @@ def record_first_call(undo: Undo, owner: Any, name: str, kind: str, api: str) ->
         return original(*args, **kwargs)
 
     first_call.__name__ = name
-    first_call.__qualname__ = getattr(original, "__qualname__", name)
-    first_call.__doc__ = getattr(original, "__doc__", None)
     first_call.__wrapped__ = original  # type: ignore[attr-defined]
     setattr(owner, name, first_call)
-
-    def restore() -> None:
-        # an outer block's wrapper that has already recorded is not put back:
-        # what it stepped aside for is
-        value: Any = original
-        while (settled := getattr(value, "_automock_settled", None)) is not None:
-            value = settled
-        setattr(owner, name, value)
-
-    undo.push(restore)
+    return original
