@@ -153,46 +153,61 @@ def _parse_instant(at: str | datetime) -> datetime:
     return instant if instant.tzinfo else instant.replace(tzinfo=UTC)
 
 
-class _LazyTestCaseType(type):
-    """Class checks against :class:`_TestCase` are checks against the real ``unittest.TestCase``."""
+class _StandInType(type):
+    """Class checks against a stand-in are checks against the real class once it is loaded.
 
-    def __subclasscheck__(cls, subclass: type) -> bool:
-        import unittest
+    Nothing can be an instance or a subclass of a class whose module was never
+    imported, so until then the answer is False, without importing it.
+    """
 
-        return issubclass(subclass, unittest.TestCase)
+    _target: tuple[str, str]
+
+    def _real(cls) -> type | None:
+        module, name = cls._target
+        real = getattr(sys.modules.get(module), name, None)
+        return real if isinstance(real, type) and real is not cls else None
 
     def __instancecheck__(cls, instance: object) -> bool:
-        import unittest
+        real = cls._real()
+        return real is not None and isinstance(instance, real)
 
-        return isinstance(instance, unittest.TestCase)
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        real = cls._real()
+        return real is not None and issubclass(subclass, real)
 
 
-class _TestCase(metaclass=_LazyTestCaseType):
-    """What time-machine sees as ``unittest.TestCase`` when unittest is not loaded yet."""
+def _stand_in_module(module: str, name: str) -> ModuleType:
+    stand_in = ModuleType(module)
+    setattr(stand_in, name, _StandInType(name, (), {"_target": (module, name)}))
+    return stand_in
 
 
 def _import_time_machine() -> Any:
     # time-machine imports pytest (~70 ms) only to define its fixture, dateutil
-    # (~15 ms) only to parse strings (we pass datetimes), and unittest (~10 ms)
-    # only for ``issubclass(x, TestCase)`` when decorating a class. Skip the first
-    # two when they are not loaded already (e.g. in the sandbox child) and give it
-    # a TestCase whose class checks load the real unittest on first use.
+    # (~15 ms) only to parse strings (we pass datetimes), unittest (~10 ms) only for
+    # ``issubclass(x, TestCase)`` when decorating a class and zoneinfo (~3 ms, with
+    # sysconfig) only for ``isinstance(tz, ZoneInfo)``. Skip the first two when they
+    # are not loaded already (e.g. in the sandbox child); for the last two it gets
+    # stand-ins whose class checks use the real class once its module is loaded.
     if "time_machine" in sys.modules:
         return sys.modules["time_machine"]
     blocked = [name for name in ("pytest", "dateutil.parser") if name not in sys.modules]
     for name in blocked:
         sys.modules[name] = None  # type: ignore[assignment]
-    stand_in = "unittest" not in sys.modules
-    if stand_in:
-        sys.modules["unittest"] = ModuleType("unittest")
-        sys.modules["unittest"].TestCase = _TestCase  # type: ignore[attr-defined]
+    stand_ins = [
+        (module, name)
+        for module, name in (("unittest", "TestCase"), ("zoneinfo", "ZoneInfo"))
+        if module not in sys.modules
+    ]
+    for module, name in stand_ins:
+        sys.modules[module] = _stand_in_module(module, name)
     try:
         import time_machine
     finally:
         for name in blocked:
             del sys.modules[name]
-        if stand_in:
-            del sys.modules["unittest"]
+        for module, _ in stand_ins:
+            del sys.modules[module]
     return time_machine
 
 

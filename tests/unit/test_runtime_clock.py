@@ -141,10 +141,10 @@ def test_references_kept_past_the_block_fall_back_to_the_real_clock() -> None:
     assert kept_perf is not time.perf_counter  # the block really had patched it
 
 
-def test_time_machine_still_decorates_unittest_classes_after_automock_loaded_it() -> None:
-    """automock imports time-machine without unittest (a stand-in TestCase); a user's
-    ``@time_machine.travel`` on a real ``unittest.TestCase`` must still work, in a new process
-    where unittest was not loaded before."""
+def test_time_machine_still_handles_testcases_and_zoneinfo_after_automock_loaded_it() -> None:
+    """automock imports time-machine without unittest and zoneinfo (stand-ins for TestCase and
+    ZoneInfo); a user's ``@time_machine.travel`` on a real ``unittest.TestCase`` and a travel to a
+    ZoneInfo-aware instant must still work, in a new process where neither was loaded before."""
     import subprocess
     import sys
     import textwrap
@@ -156,7 +156,12 @@ def test_time_machine_still_decorates_unittest_classes_after_automock_loaded_it(
         with frozen_clock():
             pass
         assert "unittest" not in sys.modules, "the stand-in should spare the import"
-        import datetime, unittest, time_machine
+        assert "zoneinfo" not in sys.modules, "the stand-in should spare the import"
+        import datetime, time, unittest, zoneinfo, time_machine
+
+        paris = zoneinfo.ZoneInfo("Europe/Paris")
+        with time_machine.travel(datetime.datetime(2020, 1, 1, 12, tzinfo=paris)):
+            print("tz", time.tzname[0])  # time-machine sets TZ for a ZoneInfo destination
 
         @time_machine.travel(datetime.datetime(2001, 2, 3, tzinfo=datetime.timezone.utc))
         class T(unittest.TestCase):
@@ -176,6 +181,7 @@ def test_time_machine_still_decorates_unittest_classes_after_automock_loaded_it(
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
+        "tz CET",
         "refused: Can only decorate unittest.TestCase subclasses.",
         "ok",
     ], done.stderr
