@@ -50,32 +50,12 @@ __all__ = ["EntropySource", "derive", "hash_seed_for", "seeded_random"]
 _UUID_EPOCH_OFFSET = 0x01B21DD213814000  # 100-ns intervals 1582-10-15 -> 1970-01-01
 _DEFAULT_UUID1_NS = 1_704_067_200 * 10**9  # 2024-01-01T00:00:00Z
 
-# module-level functions of ``random`` (bound methods of its global generator)
-_RANDOM_FUNCTIONS: tuple[str, ...] = (
-    "random",
-    "uniform",
-    "triangular",
-    "randint",
-    "randrange",
-    "choice",
-    "choices",
-    "shuffle",
-    "sample",
-    "getrandbits",
-    "randbytes",
-    "gauss",
-    "normalvariate",
-    "lognormvariate",
-    "expovariate",
-    "vonmisesvariate",
-    "gammavariate",
-    "betavariate",
-    "paretovariate",
-    "weibullvariate",
-    "binomialvariate",
-)
+# module-level functions of ``random`` that draw from its global generator (bound methods of it)
 _RANDOM_APIS = tuple(
-    (name, f"random.{name}") for name in _RANDOM_FUNCTIONS if hasattr(random, name)
+    (name, f"random.{name}")
+    for name in random.__all__
+    if getattr(getattr(random, name), "__self__", None) is getattr(random, "_inst", None)
+    and name not in ("seed", "getstate", "setstate")
 )
 # numpy.random legacy functions (bound methods of its global RandomState)
 _NUMPY_FUNCTIONS = (
