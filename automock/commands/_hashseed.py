@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 __all__ = [
     "RESTARTED",
+    "existing_plan",
     "invoked_as_cli",
     "restart_run_early",
     "restart_with_hash_seed",
@@ -87,6 +88,22 @@ def restart_with_hash_seed(seed: int, *, scrub: bool = True) -> None:
     os.execve(sys.executable, [sys.executable, "-P", "-m", "automock", *sys.argv[1:]], env)
 
 
+def existing_plan(file: str) -> str | None:
+    """The plan file a run of ``file`` loads when ``--plan`` is not given, if there is one.
+
+    ``fixtures/<stem>.automock.json`` under the current directory, then beside
+    ``file`` (the order :mod:`automock.commands.run` loads them in).
+    """
+    name = f"{os.path.splitext(os.path.basename(file))[0]}.automock.json"
+    for path in (
+        os.path.join("fixtures", name),
+        os.path.join(os.path.dirname(file), "fixtures", name),
+    ):
+        if os.path.isfile(path):
+            return path
+    return None
+
+
 def seed_of_run(seed: int | None, plan: str | None, file: str) -> int:
     """``--seed``, else the ``seed`` of the plan the run would load, else 0.
 
@@ -94,23 +111,17 @@ def seed_of_run(seed: int | None, plan: str | None, file: str) -> int:
     """
     if seed is not None:
         return seed
-    stem = os.path.splitext(os.path.basename(file))[0]
-    candidates = [plan] if plan is not None else []
-    candidates += [
-        os.path.join("fixtures", f"{stem}.automock.json"),
-        os.path.join(os.path.dirname(file), "fixtures", f"{stem}.automock.json"),
-    ]
-    for path in candidates:
-        if os.path.isfile(path):
-            import json
+    path = plan if plan is not None else existing_plan(file)
+    if path is None or not os.path.isfile(path):
+        return 0
+    import json
 
-            try:
-                with open(path, "rb") as handle:
-                    found = json.load(handle).get("seed", 0)
-            except (OSError, ValueError, AttributeError):
-                return 0
-            return found if type(found) is int else 0
-    return 0
+    try:
+        with open(path, "rb") as handle:
+            found = json.load(handle).get("seed", 0)
+    except (OSError, ValueError, AttributeError):
+        return 0
+    return found if type(found) is int else 0
 
 
 def _quick_read(tokens: Sequence[str]) -> tuple[int | None, str | None, str] | None:

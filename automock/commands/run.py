@@ -183,12 +183,14 @@ def _find_plan(
             )
         plan, notes = plan_for_run(file, plan_file=explicit, save=False)
         return plan, explicit, notes, Path(explicit)
+    from automock.commands._hashseed import existing_plan
+
+    existing = existing_plan(str(file))
+    if existing is not None:
+        found = Path(existing)
+        plan, notes = plan_for_run(file, plan_file=found, save=False)
+        return plan, str(found), notes, found
     beside = file.parent / "fixtures"
-    for out_dir in (Path("fixtures"), beside):
-        found = plan_path_for(file, out_dir)
-        if found.is_file():
-            plan, notes = plan_for_run(file, plan_file=found, save=False)
-            return plan, str(found), notes, found
     inside_cwd = file.resolve().is_relative_to(Path.cwd().resolve())
     out_dir = Path("fixtures") if inside_cwd else beside
     plan, notes = plan_for_run(file, out_dir=out_dir, save=save)
