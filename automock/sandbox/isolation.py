@@ -98,19 +98,24 @@ def _network(allow: bool) -> LayerStatus:
     )
 
 
+def _map_own_ids(uid: int, gid: int) -> None:
+    """In a new user namespace: map our own uid and gid to themselves (and deny setgroups)."""
+    for name, text in (
+        ("setgroups", "deny"),
+        ("uid_map", f"{uid} {uid} 1"),
+        ("gid_map", f"{gid} {gid} 1"),
+    ):
+        with open(f"/proc/self/{name}", "wb") as handle:
+            handle.write(text.encode())
+
+
 def _user_namespace() -> LayerStatus:
     """Unprivileged: a user namespace (own uid mapped to itself) unlocks the other namespaces."""
     uid, gid = os.getuid(), os.getgid()
     try:
         _prctl(_PR_SET_DUMPABLE, 1)  # after a setuid /proc/self/*_map would be root's
         _unshare(_CLONE_NEWUSER)
-        for name, text in (
-            ("setgroups", "deny"),
-            ("uid_map", f"{uid} {uid} 1"),
-            ("gid_map", f"{gid} {gid} 1"),
-        ):
-            with open(f"/proc/self/{name}", "wb") as handle:
-                handle.write(text.encode())
+        _map_own_ids(uid, gid)
     except OSError as exc:
         return LayerStatus("userns", False, f"unprivileged user namespace refused ({_reason(exc)})")
     return LayerStatus(
@@ -126,13 +131,7 @@ def _lock_mounts() -> LayerStatus:
     uid, gid = os.getuid(), os.getgid()
     try:
         _unshare(_CLONE_NEWUSER | _CLONE_NEWNS)
-        for name, text in (
-            ("setgroups", "deny"),
-            ("uid_map", f"{uid} {uid} 1"),
-            ("gid_map", f"{gid} {gid} 1"),
-        ):
-            with open(f"/proc/self/{name}", "wb") as handle:
-                handle.write(text.encode())
+        _map_own_ids(uid, gid)
     except OSError as exc:
         return LayerStatus(
             "mountlock", False, f"mounts not locked ({_reason(exc)}); the program could undo them"
