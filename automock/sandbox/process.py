@@ -210,16 +210,13 @@ def run_file(
     first = None if forking else _spawn_for(target, run_seed, dict(plan.env) if plan else None)
     scanning = None
     try:
-        if plan is None:  # the drafter needs the touchpoints first
-            touchpoints = _scan(target, source, cache_dir)
-            t_scan = time.perf_counter()
-            plan, plan_label = _default_plan(target, touchpoints, run_seed)
-        elif not forking:  # only the report needs them: scan while the program runs
+        if plan is not None and not forking:  # only the report needs them: scan meanwhile
             scanning = _Background(lambda: _scan(target, source, cache_dir))
-            t_scan = time.perf_counter()
-        else:  # no thread may run while we fork: scan now (a cache hit costs no libcst)
-            touchpoints = _scan(target, source, cache_dir)
-            t_scan = time.perf_counter()
+        else:  # the drafter needs them first, or no thread may run while we fork
+            touchpoints = _scan(target, source, cache_dir)  # (a cache hit costs no libcst)
+        t_scan = time.perf_counter()
+        if plan is None:
+            plan, plan_label = _default_plan(target, touchpoints, run_seed)
         plan = replace(plan, seed=run_seed)
         if allow_network:  # a person's explicit choice: no namespace, the runtime lets it through
             plan = replace(plan, network="allow")
