@@ -31,6 +31,7 @@ __all__ = [
     "RESTARTED",
     "existing_plan",
     "invoked_as_cli",
+    "restart_for_run",
     "restart_run_early",
     "restart_with_hash_seed",
     "seed_of_run",
@@ -152,10 +153,16 @@ def _quick_read(tokens: Sequence[str]) -> tuple[int | None, str | None, str] | N
     return (seed, plan, file) if file is not None else None
 
 
+def restart_for_run(seed: int | None, plan: str | None, file: str) -> None:
+    """:func:`restart_with_hash_seed` for a run of ``file`` (the plan is read only if it will)."""
+    if "PYTHONHASHSEED" not in os.environ and invoked_as_cli():
+        restart_with_hash_seed(seed_of_run(seed, plan, file))
+
+
 def restart_run_early(argv: Sequence[str]) -> None:
     """For ``automock run`` as a command: restart with the run's hash seed right away."""
-    if "PYTHONHASHSEED" in os.environ or not argv or argv[0] != "run" or not invoked_as_cli():
+    if not argv or argv[0] != "run":
         return
     read = _quick_read(argv[1:])
     if read is not None:
-        restart_with_hash_seed(seed_of_run(*read))
+        restart_for_run(*read)

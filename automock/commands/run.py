@@ -207,10 +207,10 @@ def run(args: argparse.Namespace) -> int:
     file = Path(args.file)
     if not file.is_file():
         raise InputError(f"{file}: {describe_missing(file)}; give the path of a Python file to run")
-    from automock.commands._hashseed import restart_with_hash_seed, seed_of_run
+    from automock.commands._hashseed import restart_for_run
 
     # the sandbox child is forked from us (a no-op when cli.main restarted already)
-    restart_with_hash_seed(seed_of_run(args.seed, args.plan, str(file)))
+    restart_for_run(args.seed, args.plan, str(file))
     from automock.commands._record import Recording, replay_hint, resolve_cassette
     from automock.sandbox.isolation import Limits
     from automock.sandbox.process import run_file
