@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import resource
-import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,14 +40,13 @@ from automock.sandbox._syscalls import (
     _CLONE_NEWUSER,
     _PR_SET_DUMPABLE,
     _PR_SET_NO_NEW_PRIVS,
-    _PR_SET_PDEATHSIG,
     _prctl,
     _reason,
     _unshare,
 )
 from automock.sandbox.layers import LayerStatus
-from automock.sandbox.pidns import die_if_orphaned, pid_layer_active
 from automock.sandbox.pidns import pid_namespace as _enter_pid_namespace
+from automock.sandbox.pidns import rearm_after_uid_change
 
 __all__ = [
     "SANDBOX_UID",
@@ -326,7 +324,5 @@ def enter_isolation(
     if namespaces and not root:
         layers.append(_lock_mounts())
     layers.append(_drop_uid(uid, os.getcwd() if work is not None else None, needed, limits))
-    if pid_layer_active(layers) and linux:  # a uid change clears PR_SET_PDEATHSIG: re-arm it
-        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        die_if_orphaned(close=True)
+    rearm_after_uid_change()  # a uid change clears PR_SET_PDEATHSIG
     return tuple(layers)

@@ -7,7 +7,7 @@ when it ends the kernel kills every descendant, daemons included. Init gets
 ``PR_SET_PDEATHSIG`` (SIGKILL when the intermediate dies) and, since that
 only covers deaths after it is armed and ``getppid()`` is 0 for init, also
 checks a pipe the intermediate holds open (:func:`die_if_orphaned`), again
-after a uid change re-arms the signal (:mod:`automock.sandbox.isolation`).
+after a uid change re-arms the signal (:func:`rearm_after_uid_change`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Sequence
 
 from automock.sandbox._syscalls import (
     _CLONE_NEWPID,
@@ -31,7 +30,7 @@ from automock.sandbox._syscalls import (
 )
 from automock.sandbox.layers import LayerStatus
 
-__all__ = ["die_if_orphaned", "pid_layer_active", "pid_namespace"]
+__all__ = ["die_if_orphaned", "pid_namespace", "rearm_after_uid_change"]
 
 _intermediate_alive = -1  # read end of a pipe whose writer is the process we would die with
 
@@ -101,5 +100,13 @@ def pid_namespace(mount_proc: bool) -> LayerStatus:
     return LayerStatus("pid", True, detail)
 
 
-def pid_layer_active(layers: Sequence[LayerStatus]) -> bool:
-    return any(layer.name == "pid" and layer.active for layer in layers)
+def rearm_after_uid_change() -> None:
+    """In init of a namespace :func:`pid_namespace` made: arm ``PR_SET_PDEATHSIG`` again.
+
+    A uid change clears it; the pipe check covers a death before it was re-armed.
+    Elsewhere (no namespace made by this process) it does nothing.
+    """
+    if _intermediate_alive < 0:
+        return
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    die_if_orphaned(close=True)
