@@ -81,5 +81,14 @@ def _prctl(option: int, arg: int) -> None:
     _libc().prctl(option, ctypes.c_ulong(arg), 0, 0, 0)
 
 
+def _die_with_parent(parent: int) -> None:
+    """Arm ``PR_SET_PDEATHSIG(SIGKILL)``; exit at once if ``parent`` died before it took effect."""
+    import signal
+
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
 def _reason(exc: OSError) -> str:
     return f"{errno.errorcode.get(exc.errno or 0, 'error')}: {exc.strerror or exc}"

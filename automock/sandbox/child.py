@@ -286,11 +286,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     spec_fd, result_fd = int(args[0]), int(args[1])
     if len(args) > 2 and sys.platform.startswith("linux"):  # die with the automock parent
-        from automock.sandbox._syscalls import _PR_SET_PDEATHSIG, _prctl
+        from automock.sandbox._syscalls import _die_with_parent
 
-        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() != int(args[2]):  # it died before prctl took effect
-            os._exit(1)
+        _die_with_parent(int(args[2]))
     os.set_inheritable(result_fd, False)
     _warm_up()
     sys.pycache_prefix, sys.dont_write_bytecode = None, True  # the program writes no bytecode

@@ -139,11 +139,9 @@ def _become_fresh(
     work: Workdir, env: dict[str, str], fds: tuple[int, int, int], parent: int
 ) -> None:  # pragma: no cover - runs in the forked child
     os.setsid()
-    from automock.sandbox._syscalls import _PR_SET_PDEATHSIG, _prctl
+    from automock.sandbox._syscalls import _die_with_parent
 
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
+    _die_with_parent(parent)
     out_w, err_w, result_w = fds
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
