@@ -27,7 +27,7 @@ from automock._serialize import JsonMixin
 from automock.errors import AutomockError, UnmockedAccessError
 from automock.sandbox.isolation import LayerStatus, Limits, enter_isolation
 
-__all__ = ["ChildOutcome", "execute", "main"]
+__all__ = ["ChildOutcome", "execute", "execute_and_report", "main"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,12 +297,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     except ValueError:  # the parent gave up before sending a spec
         os._exit(0)
     os.environ.update(spec.get("env", {}))
-    spec["result_fd"] = result_fd
-    outcome = execute(spec)
+    sys.exit(execute_and_report(spec, result_fd))
+
+
+def execute_and_report(spec: dict[str, Any], result_fd: int) -> int:
+    """:func:`execute`, then the ``done`` message on ``result_fd`` (closed); the exit code."""
+    outcome = execute({**spec, "result_fd": result_fd})
     _write_message(result_fd, {"phase": "done", **outcome.to_dict()})
     with suppress(OSError):
         os.close(result_fd)
-    sys.exit(outcome.exit_code)
+    return outcome.exit_code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -103,7 +103,6 @@ def fork_child(work: Workdir, env: dict[str, str], spec: dict[str, Any]) -> Spaw
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     result_r, result_w = os.pipe()
-    spec = {**spec, "result_fd": result_w}
     parent = os.getpid()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError, AttributeError):
@@ -241,14 +240,11 @@ def _fresh_signals() -> None:  # pragma: no cover - runs in the forked child
 
 
 def _run(spec: dict[str, Any], result_fd: int) -> int:  # pragma: no cover - forked child
-    from automock.sandbox.child import _write_message, execute
+    from automock.sandbox.child import execute_and_report
 
-    outcome = execute(spec)
-    _write_message(result_fd, {"phase": "done", **outcome.to_dict()})
-    with contextlib.suppress(OSError):
-        os.close(result_fd)
+    code = execute_and_report(spec, result_fd)
     _shutdown()
-    return outcome.exit_code
+    return code
 
 
 def _shutdown() -> None:  # pragma: no cover - runs in the forked child
