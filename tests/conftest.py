@@ -7,6 +7,8 @@ uses a server the test starts on 127.0.0.1; nothing needs an API key.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,26 @@ EXAMPLES = REPO / "examples"
 
 # An API key in the developer's environment must never turn tests into paid calls.
 os.environ.pop("ANTHROPIC_API_KEY", None)
+
+
+def automock_command(
+    argv: list[str], *, cwd: Path | str, timeout: float = 120, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """``python -m automock ARGV`` in a new process, as a user runs it, from this checkout.
+
+    Nothing that changes how the command starts is inherited (``PYTHONHASHSEED``,
+    ``AUTOMOCK_SPAWN``), so it restarts and forks its sandbox child; ``env`` adds or
+    overrides variables.
+    """
+    base = {k: v for k, v in os.environ.items() if k not in ("PYTHONHASHSEED", "AUTOMOCK_SPAWN")}
+    return subprocess.run(
+        [sys.executable, "-m", "automock", *argv],
+        cwd=cwd,
+        env={**base, "PYTHONPATH": str(REPO), **env},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture

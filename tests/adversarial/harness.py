@@ -15,7 +15,6 @@ import os
 import secrets
 import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -26,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.conftest import automock_command
 
 PROGRAMS = Path(__file__).parent / "programs"
 # statuses that say "the program did not get what it wanted" (run and batch vocabularies)
@@ -128,16 +129,9 @@ def cli_attack(name: str, *args: str, timeout: float = 10.0, extra: Sequence[str
     the sandbox child from its warm process (``start == "fork"``): the path a user's command takes.
     Whatever the test put in ``os.environ`` (e.g. a secret) is in the command's environment.
     """
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHASHSEED", "AUTOMOCK_SPAWN")}
-    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
     with tempfile.TemporaryDirectory(prefix="automock-adv-cwd-") as scratch:
-        done = subprocess.run(
-            [sys.executable, "-m", "automock", *_run_argv(name, args, timeout, extra)],
-            cwd=scratch,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=timeout + 60,
+        done = automock_command(
+            _run_argv(name, args, timeout, extra), cwd=scratch, timeout=timeout + 60
         )
     outcome = _from_report("cli", done.returncode, done.stdout, done.stderr)
     assert [r["start"] for r in outcome.raw["runs"]] == ["fork"], outcome.explain()

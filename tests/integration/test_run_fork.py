@@ -10,14 +10,11 @@ implementation detail (descriptor numbers, ``sys.modules``).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import automock_command
 
 PROBE = r"""
 import atexit, os, signal, sys, threading, time
@@ -39,16 +36,7 @@ threading.Thread(target=lambda: (time.sleep(0.05), print("late thread done"))).s
 
 
 def _command(cwd: Path, *argv: str, **env_extra: str) -> tuple[int, dict[str, object]]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHASHSEED", "AUTOMOCK_SPAWN")}
-    env.update(PYTHONPATH=str(REPO), TZ="America/New_York", **env_extra)
-    done = subprocess.run(
-        [sys.executable, "-m", "automock", "run", "--json", *argv],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = automock_command(["run", "--json", *argv], cwd=cwd, TZ="America/New_York", **env_extra)
     assert done.stdout.startswith("{"), done.stderr[-2000:]
     return done.returncode, json.loads(done.stdout)
 
@@ -87,16 +75,7 @@ def test_an_explicit_hash_seed_is_kept_and_the_child_is_a_fresh_interpreter(
     tmp_path: Path,
 ) -> None:
     (tmp_path / "seed.py").write_text("import os\nprint(os.environ['PYTHONHASHSEED'])\n")
-    env = {k: v for k, v in os.environ.items() if k != "AUTOMOCK_SPAWN"}
-    env.update(PYTHONPATH=str(REPO), PYTHONHASHSEED="123")
-    done = subprocess.run(
-        [sys.executable, "-m", "automock", "run", "--json", "seed.py"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = automock_command(["run", "--json", "seed.py"], cwd=tmp_path, PYTHONHASHSEED="123")
     report = json.loads(done.stdout)
     assert done.returncode == 0, report["stderr"]
     assert [r["start"] for r in report["runs"]] == ["spawn"]  # no restart: no fork
