@@ -34,7 +34,6 @@ __all__ = [
     "restart_for_run",
     "restart_run_early",
     "restart_with_hash_seed",
-    "seed_of_run",
 ]
 
 # options of ``automock run`` that take a value (see automock.commands.run)
@@ -53,6 +52,12 @@ def invoked_as_cli() -> bool:
 _KEPT = ("PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ", "TERM", "COLUMNS", "LINES", "LANG")
 _KEPT_PREFIXES = ("LC_", "PYTHON", "AUTOMOCK_", "XDG_", "NO_COLOR", "FORCE_COLOR", "VIRTUAL_ENV")
 RESTARTED = "AUTOMOCK_RESTARTED"  # set in the restarted CLI: its sandbox children may be forked
+# A forked child shows its environment in ``/proc/<pid>/environ`` by writing it over
+# the block this process was exec'd with (see automock.sandbox.forked), so the
+# restart reserves room there: a fixed part for the child's own variables
+# (paths, locale, seed) plus the size of the plan, which bounds the plan's.
+ROOM = "AUTOMOCK_ENV_ROOM"
+_BASE_ROOM = 4096
 
 
 def _scrubbed(environ: dict[str, str]) -> dict[str, str]:
@@ -65,11 +70,12 @@ def _scrubbed(environ: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in environ.items() if k in _KEPT or k.startswith(_KEPT_PREFIXES)}
 
 
-def restart_with_hash_seed(seed: int, *, scrub: bool = True) -> None:
+def restart_with_hash_seed(seed: int, *, scrub: bool = True, room: int = 0) -> None:
     """Exec ``python -P -m automock <same arguments>`` with the hash seed of ``seed``.
 
     The new process gets only the variables the CLI reads (``scrub=False``
-    keeps them all, e.g. for a Ray backend that reads its own). Returns (does
+    keeps them all, e.g. for a Ray backend that reads its own). ``room`` bytes
+    are reserved in the environment block for a forked child's. Returns (does
     nothing) when ``PYTHONHASHSEED`` is already set or when this is not the
     ``automock`` command itself.
     """
@@ -79,6 +85,8 @@ def restart_with_hash_seed(seed: int, *, scrub: bool = True) -> None:
 
     env = _scrubbed(dict(os.environ)) if scrub else dict(os.environ)
     env.update(PYTHONHASHSEED=hash_seed_for(seed), **{RESTARTED: "1"})
+    if room > 0:
+        env[ROOM] = "." * room
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     if root not in sys.path[1:]:  # a checkout run as `python -m automock` from its directory:
         # -P drops the current directory, so name it (an installed automock needs nothing)
@@ -105,16 +113,8 @@ def existing_plan(file: str) -> str | None:
     return None
 
 
-def seed_of_run(seed: int | None, plan: str | None, file: str) -> int:
-    """``--seed``, else the ``seed`` of the plan the run would load, else 0.
-
-    The plan is read as plain JSON (not validated: the real load reports a bad one).
-    """
-    if seed is not None:
-        return seed
-    path = plan if plan is not None else existing_plan(file)
-    if path is None or not os.path.isfile(path):
-        return 0
+def _seed_in(path: str) -> int:
+    """The ``seed`` of the plan at ``path``, read as plain JSON (the real load validates it)."""
     import json
 
     try:
@@ -154,9 +154,22 @@ def _quick_read(tokens: Sequence[str]) -> tuple[int | None, str | None, str] | N
 
 
 def restart_for_run(seed: int | None, plan: str | None, file: str) -> None:
-    """:func:`restart_with_hash_seed` for a run of ``file`` (the plan is read only if it will)."""
-    if "PYTHONHASHSEED" not in os.environ and invoked_as_cli():
-        restart_with_hash_seed(seed_of_run(seed, plan, file))
+    """:func:`restart_with_hash_seed` for a run of ``file`` (the plan is read only if it will).
+
+    Room is reserved for the child's environment: :data:`_BASE_ROOM` plus the
+    plan file's size, which bounds the variables it sets (a JSON entry
+    ``"k": "v",`` is never shorter than its ``k=v\\0``).
+    """
+    if "PYTHONHASHSEED" in os.environ or not invoked_as_cli():
+        return
+    path = plan if plan is not None else existing_plan(file)
+    try:
+        size = os.path.getsize(path) if path is not None else 0
+    except OSError:
+        size = 0
+    if seed is None:
+        seed = _seed_in(path) if path is not None and size else 0
+    restart_with_hash_seed(seed, room=_BASE_ROOM + size)
 
 
 def restart_run_early(argv: Sequence[str]) -> None:

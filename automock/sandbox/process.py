@@ -26,7 +26,7 @@ from automock.errors import InputError, describe_missing
 from automock.plan.model import Plan
 from automock.runtime.events import Access
 from automock.sandbox.cassettes import CassetteFile
-from automock.sandbox.forked import can_fork, fork_child, warm
+from automock.sandbox.forked import can_fork, environ_fits, fork_child, warm
 from automock.sandbox.isolation import Limits
 from automock.sandbox.result import RunOutcome, RunReport
 from automock.sandbox.spawn import PACKAGE_ROOT, Spawned, abandon, finish, fixed_environment, spawn
@@ -47,11 +47,18 @@ def _spawn_for(
         raise
 
 
-def _fork_for(work: Workdir, seed: int, plan: Plan, spec: dict[str, Any]) -> Spawned:
-    """A child forked from this (warm) process for one run in ``work``."""
+def _fork_for(work: Workdir, seed: int, plan: Plan, spec: dict[str, Any]) -> Spawned | None:
+    """A child forked from this (warm) process for one run in ``work``.
+
+    None when the child's environment would not fit where ``/proc/<pid>/environ``
+    shows it (a plan with more variables than the restart made room for): the
+    caller spawns a fresh interpreter instead.
+    """
     try:
         # the plan's variables last, as a spawned child applies them after start-up
         env = {**fixed_environment(work.root, seed, dict(plan.env)), **plan.env}
+        if not environ_fits(env):
+            return None
         return fork_child(work, env, spec)
     except BaseException:
         work.cleanup()
@@ -235,9 +242,10 @@ def run_file(
                 staged = spec["cassette_path"] = cassette.stage(work.root)
                 spec["plan"]["cassette"]["path"] = staged
                 collect = cassette.collect if cassette.recording else None
+            child = None
             if forking and threading.active_count() == 1:
                 child = _fork_for(work, run_seed, plan, spec)
-            else:
+            if child is None:
                 child = first or _spawn_for(target, run_seed, dict(plan.env), work)
             first = None
             outcomes.append(finish(child, spec, timeout, limits, collect=collect))

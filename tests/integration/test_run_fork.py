@@ -10,11 +10,16 @@ implementation detail (descriptor numbers, ``sys.modules``).
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import time
+import uuid
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import automock_command
+from tests.conftest import REPO, automock_command
 
 PROBE = r"""
 import atexit, os, signal, sys, threading, time
@@ -95,3 +100,54 @@ def test_seed_option_forms_still_fork(tmp_path: Path, seed: str) -> None:
     assert code == 0, first["stderr"]
     assert [r["start"] for r in first["runs"]] == ["fork"]  # type: ignore[index]
     assert first["stdout"] == second["stdout"]
+
+
+def _environ_of_process_with(marker: bytes, deadline: float) -> dict[bytes, bytes] | None:
+    while time.monotonic() < deadline:
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                block = Path(f"/proc/{entry}/environ").read_bytes()
+            except OSError:
+                continue
+            if marker in block:
+                return dict(v.partition(b"=")[::2] for v in block.split(b"\0") if v)
+        time.sleep(0.02)
+    return None
+
+
+def test_a_forked_childs_environment_shows_in_proc_whatever_the_commands_own(
+    tmp_path: Path,
+) -> None:
+    """What others see of the child in ``/proc/<pid>/environ`` is its environment, even
+    when the plan's variables far exceed the (scrubbed) environment the command started with."""
+    marker = f"AUTOMOCK_FORK_{uuid.uuid4().hex}"
+    big = {f"PLAN_VAR_{i:03d}": f"{i:03d}" * 100 for i in range(60)}  # ~18 KB
+    plan = tmp_path / "plan.automock.json"
+    plan.write_text(json.dumps({"automock": 1, "env": {marker: "1", **big}}))
+    # the program waits on a real timeout (select is not a mocked clock) while we look at it
+    (tmp_path / "wait.py").write_text(
+        "import select\nselect.select([], [], [], 3)\nprint('done')\n"
+    )
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "PYTHONPATH": str(REPO)}
+    env["CALLER_SECRET"] = "s3cr3t"
+    cmd = [sys.executable, "-m", "automock", "run", "--json", "wait.py", "--plan", str(plan)]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        seen = _environ_of_process_with(marker.encode(), time.monotonic() + 30)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+    report = json.loads(out)
+    assert proc.returncode == 0, report["stderr"]
+    assert [r["start"] for r in report["runs"]] == ["fork"]
+    assert seen is not None, "the child's environment should name the plan's variables"
+    for key, value in big.items():
+        assert seen[key.encode()] == value.encode()
+    assert b"CALLER_SECRET" not in seen
+    assert seen[b"TZ"] == b"UTC"
+    assert b"AUTOMOCK_ENV_ROOM" not in seen
