@@ -40,7 +40,7 @@ from typing import IO, Any, NoReturn
 from automock.sandbox.spawn import Spawned
 from automock.sandbox.workdir import Workdir
 
-__all__ = ["ForkedProcess", "can_fork", "environ_fits", "fork_child", "warm"]
+__all__ = ["ForkedProcess", "can_fork", "fork_child", "warm"]
 
 
 def can_fork(seed: int) -> bool:
@@ -52,31 +52,6 @@ def can_fork(seed: int) -> bool:
     from automock._seed import hash_seed_for
 
     return os.environ.get("PYTHONHASHSEED") == hash_seed_for(seed)
-
-
-def _environ_area() -> tuple[int, int] | None:
-    """Start and end address of the block ``/proc/self/environ`` shows, if readable."""
-    try:
-        with open("/proc/self/stat", "rb") as handle:
-            fields = handle.read().rsplit(b")", 1)[1].split()
-        return int(fields[47]), int(fields[48])
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def _environ_block(env: dict[str, str]) -> bytes:
-    return b"".join(f"{k}={v}".encode() + b"\0" for k, v in env.items())
-
-
-def environ_fits(env: dict[str, str]) -> bool:
-    """Can a forked child show exactly ``env`` in ``/proc/self/environ``?
-
-    It writes ``env`` over the block this process was exec'd with, which must be
-    large enough (the restart reserves room, see :mod:`automock.commands._hashseed`);
-    otherwise the run spawns a fresh interpreter, whose block is its own.
-    """
-    area = _environ_area()
-    return area is not None and len(_environ_block(env)) <= area[1] - area[0]
 
 
 def warm() -> None:
@@ -178,44 +153,15 @@ def _become_fresh(
         start = fd + 1
     os.closerange(start, _max_fd())
     os.chdir(work.root / "src")
-    _fresh_environment(env)
+    from automock.sandbox import environ
+
+    environ.become(env, proc=True)
     _fresh_streams()
     _fresh_signals()
     import atexit
 
     atexit._clear()
     sys.pycache_prefix, sys.dont_write_bytecode = None, True  # the program writes no bytecode
-
-
-def _fresh_environment(env: dict[str, str]) -> None:  # pragma: no cover - forked child
-    """Exactly ``env``, in ``os.environ``, the C environment and ``/proc/self/environ``.
-
-    ``/proc/self/environ`` shows the block the process was exec'd with, which a
-    forked child shares with its parent: it is overwritten with ``env`` (padded
-    with NULs). The parent forks only when ``env`` fits (:func:`environ_fits`);
-    should it not, the block is blanked, so the parent's variables cannot be read
-    back from it. (The CLI parent itself runs with a scrubbed
-    environment, see :mod:`automock.commands._hashseed`.)
-    """
-    import ctypes
-
-    from automock.sandbox._syscalls import _libc
-
-    _libc().clearenv()
-    os.environ.clear()
-    os.environ.update(env)
-    if hasattr(time, "tzset"):
-        time.tzset()
-    area = _environ_area()
-    if area is None:
-        return
-    start, size = area[0], area[1] - area[0]
-    block = _environ_block(env)
-    if size <= 0:
-        return
-    data = block if len(block) <= size else b""
-    ctypes.memmove(start, data, len(data))
-    ctypes.memset(start + len(data), 0, size - len(data))
 
 
 def _max_fd() -> int:

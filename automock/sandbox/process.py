@@ -25,8 +25,9 @@ from automock.analysis.model import Touchpoint
 from automock.errors import InputError, describe_missing
 from automock.plan.model import Plan
 from automock.runtime.events import Access
+from automock.sandbox import environ
 from automock.sandbox.cassettes import CassetteFile
-from automock.sandbox.forked import can_fork, environ_fits, fork_child, warm
+from automock.sandbox.forked import can_fork, fork_child, warm
 from automock.sandbox.isolation import Limits
 from automock.sandbox.result import RunOutcome, RunReport
 from automock.sandbox.spawn import PACKAGE_ROOT, Spawned, abandon, finish, fixed_environment, spawn
@@ -57,7 +58,7 @@ def _fork_for(work: Workdir, seed: int, plan: Plan, spec: dict[str, Any]) -> Spa
     try:
         # the plan's variables last, as a spawned child applies them after start-up
         env = {**fixed_environment(work.root, seed, dict(plan.env)), **plan.env}
-        if not environ_fits(env):
+        if not environ.fits(env):
             return None
         return fork_child(work, env, spec)
     except BaseException:

@@ -30,7 +30,6 @@ import marshal
 import os
 import signal
 import sys
-import time
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -352,11 +351,9 @@ def scrub_environment(seed: int) -> None:
     for sub in ("home", "tmp"):
         with contextlib.suppress(OSError):
             os.mkdir(os.path.join(root, sub), 0o700)
-    env = environment_for(root, seed)
-    os.environ.clear()
-    os.environ.update(env)
-    if hasattr(time, "tzset"):
-        time.tzset()
+    from automock.sandbox import environ
+
+    environ.become(environment_for(root, seed))
 
 
 def encode_task(candidate: Candidate) -> bytes:
