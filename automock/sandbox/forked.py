@@ -97,7 +97,7 @@ class ForkedProcess:
 def fork_child(work: Workdir, env: dict[str, str], spec: dict[str, Any]) -> Spawned:
     """Fork a child that runs ``spec`` in ``work`` with exactly ``env``.
 
-    The child already holds its spec: :func:`automock.sandbox.spawn.finish` only watches it.
+    The child already holds its spec: :func:`automock.sandbox.watch.finish` only watches it.
     """
     started = time.perf_counter()
     out_r, out_w = os.pipe()

@@ -30,7 +30,8 @@ from automock.sandbox.cassettes import CassetteFile
 from automock.sandbox.forked import can_fork, fork_child, warm
 from automock.sandbox.isolation import Limits
 from automock.sandbox.result import RunOutcome, RunReport
-from automock.sandbox.spawn import PACKAGE_ROOT, Spawned, abandon, finish, fixed_environment, spawn
+from automock.sandbox.spawn import PACKAGE_ROOT, Spawned, fixed_environment, spawn
+from automock.sandbox.watch import abandon, finish
 from automock.sandbox.workdir import Workdir, make_workdir
 
 __all__ = ["run_file", "run_source"]

@@ -1,0 +1,311 @@
+"""Watching one sandbox child to its end and judging it (the parent side of a run).
+
+:func:`finish` sends the spec to a child :mod:`automock.sandbox.spawn` started
+(a forked child, :mod:`automock.sandbox.forked`, already holds it), captures
+stdout/stderr up to the output cap, kills the whole process group (and PID
+namespace) at the timeout, and judges the outcome from the exit status and
+the child's report, trusting the report only where the kernel agrees.
+:func:`abandon` kills and cleans up a child that will not be used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from automock.runtime.events import Access
+from automock.sandbox.isolation import LayerStatus, Limits
+from automock.sandbox.result import RunOutcome, exit_code_for
+from automock.sandbox.spawn import ChildProcess, Spawned
+
+__all__ = ["abandon", "finish"]
+
+_KILL_GRACE = 0.5  # seconds to keep draining after the program's main process ended
+
+
+class _Capture:
+    """Reads the child's pipes until EOF, keeping at most ``cap`` bytes of each output."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.data: dict[str, bytearray] = {
+            "stdout": bytearray(),
+            "stderr": bytearray(),
+            "result": bytearray(),
+        }
+        self.dropped: dict[str, int] = {"stdout": 0, "stderr": 0, "result": 0}
+        self.escaped = False  # a descendant outlived the main process holding a pipe
+
+    def pump(self, proc: ChildProcess, result_fd: int, deadline: float) -> bool:
+        """Drain until every pipe closes; return True if the deadline passed first."""
+        sel = selectors.DefaultSelector()
+        assert proc.stdout is not None and proc.stderr is not None
+        sel.register(proc.stdout, selectors.EVENT_READ, "stdout")
+        sel.register(proc.stderr, selectors.EVENT_READ, "stderr")
+        sel.register(result_fd, selectors.EVENT_READ, "result")
+        timed_out = False
+        exited_at: float | None = None
+        try:
+            while sel.get_map():
+                now = time.monotonic()
+                if now >= deadline:
+                    timed_out = not _exited(proc)
+                    break
+                if exited_at is None and _exited(proc):
+                    exited_at = now
+                if exited_at is not None and now - exited_at > _KILL_GRACE:
+                    self.escaped = True
+                    break  # a descendant escaped the group and holds a pipe open
+                for key, _ in sel.select(timeout=min(0.1, deadline - now)):
+                    chunk = os.read(key.fd, 65536)
+                    if not chunk:
+                        sel.unregister(key.fileobj)
+                        continue
+                    self._keep(key.data, chunk)
+        finally:
+            sel.close()
+        return timed_out
+
+    def _keep(self, name: str, chunk: bytes) -> None:
+        buf = self.data[name]
+        cap = self.cap if name != "result" else 64 * 1024 * 1024
+        room = max(0, cap - len(buf))
+        buf += chunk[:room]
+        self.dropped[name] += len(chunk) - min(room, len(chunk))
+
+    def text(self, name: str) -> str:
+        text = self.data[name].decode("utf-8", "replace")
+        if self.dropped[name]:
+            text += f"\n[automock: output truncated after {self.cap} bytes]\n"
+        return text
+
+
+def _pid_namespace_of(pid: int) -> str | None:
+    try:
+        link = os.readlink(f"/proc/{pid}/ns/pid_for_children")
+    except OSError:
+        return None
+    return None if link == os.readlink("/proc/self/ns/pid") else link
+
+
+def _members(pgid: int, namespace: str | None) -> list[int]:
+    """Processes still in the child's process group or PID namespace."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if namespace is not None and os.readlink(f"/proc/{entry}/ns/pid") == namespace:
+                found.append(int(entry))
+                continue
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            if int(fields[2]) == pgid:
+                found.append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def _kill_group(proc: ChildProcess, namespace: str | None) -> None:
+    """SIGKILL the group (and PID namespace); wait briefly until none of it is left."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
+    if not os.path.isdir("/proc/self/ns"):
+        return
+    deadline = time.monotonic() + 3.0
+    while time.monotonic() < deadline:
+        left = [pid for pid in _members(proc.pid, namespace) if pid != proc.pid]
+        if not left:
+            return
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        proc.poll()
+        time.sleep(0.01)
+
+
+def _exited(proc: ChildProcess) -> bool:
+    """Has the child exited? (without reaping it, so :func:`_reap` still gets its rusage)"""
+    if proc.returncode is not None:
+        return True
+    try:
+        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+def _reap(proc: ChildProcess) -> tuple[int, float]:
+    """Wait for the child; return its exit code and the CPU seconds of it and its reaped tree."""
+    if proc.returncode is None:
+        with contextlib.suppress(ChildProcessError):
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return proc.returncode, usage.ru_utime + usage.ru_stime
+    return proc.wait(), 0.0
+
+
+def _judge(
+    returncode: int,
+    timed_out: bool,
+    child: dict[str, Any] | None,
+    stderr: str,
+    limits: Limits,
+    cpu: float = 0.0,
+) -> tuple[str, int, str]:
+    """(status, exit_code, detail) from what the parent and the child each saw."""
+    if timed_out:
+        return (
+            "timeout",
+            exit_code_for("timeout", returncode),
+            "wall-clock timeout; the process group was killed",
+        )
+    if returncode < 0:
+        sig = -returncode
+        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+        cpu_limit = limits.cpu_seconds
+        if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_limit and cpu >= cpu_limit):
+            return (
+                "timeout",
+                exit_code_for("timeout", 0),
+                f"CPU limit of {limits.cpu_seconds} s hit ({name})",
+            )
+        if sig == signal.SIGXFSZ:
+            return (
+                "violation",
+                exit_code_for("violation", 0),
+                f"file size limit of {limits.file_size_mb} MiB hit ({name})",
+            )
+        memoryish = sig == signal.SIGKILL or "memory" in stderr.lower() or "MemoryError" in stderr
+        if (
+            memoryish
+            and limits.memory_mb is not None
+            and sig in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS)
+        ):
+            return (
+                "memory",
+                exit_code_for("memory", 0),
+                f"killed by {name} under the {limits.memory_mb} MiB limit (or by an external kill)",
+            )
+        return "error", 128 + sig, f"killed by {name}"
+    if child is not None and child.get("exit_code") != returncode:
+        child = None  # the report and the real exit status disagree: trust the kernel
+    if child is None:
+        status = "ok" if returncode == 0 else "error"
+        return status, returncode, "the program exited without reporting back (os._exit or exec)"
+    status = str(child["status"])
+    return status, exit_code_for(status, int(child["exit_code"])), str(child.get("detail", ""))
+
+
+def _close(spawned: Spawned) -> None:
+    for fd in (spawned.spec_w, spawned.result_r):
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    for stream in (spawned.proc.stdout, spawned.proc.stderr):
+        if stream is not None:
+            stream.close()
+    spawned.work.cleanup()
+
+
+def abandon(spawned: Spawned) -> None:
+    """Kill a child that will not run (the parent failed before sending the spec)."""
+    _kill_group(spawned.proc, None)
+    spawned.proc.wait()
+    _close(spawned)
+
+
+def _send(fd: int, spec: dict[str, Any]) -> None:
+    payload = json.dumps(spec).encode("utf-8")
+    try:
+        while payload:
+            payload = payload[os.write(fd, payload) :]
+    except BrokenPipeError:
+        pass  # the child died while starting; its exit status tells the story
+    finally:
+        os.close(fd)
+
+
+def _messages(raw: bytes) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The child's first ``started`` and last ``done`` message (JSON lines)."""
+    started = done = None
+    for line in raw.splitlines():
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(message, dict):
+            continue
+        if message.get("phase") == "started" and started is None:
+            started = message
+        elif message.get("phase") == "done":
+            done = message
+    return started, done
+
+
+def finish(
+    spawned: Spawned,
+    spec: dict[str, Any],
+    timeout: float,
+    limits: Limits,
+    *,
+    collect: Callable[[Path], object] | None = None,
+) -> RunOutcome:
+    """Send ``spec``, watch the run to its end (or the timeout), clean up, judge.
+
+    ``collect(workdir_root)`` is called after the child ended (not after an
+    interrupt) and before the workdir is removed, e.g. to keep a recorded cassette.
+    """
+    proc = spawned.proc
+    ended = False
+    try:
+        if spawned.spec_w is not None:
+            _send(spawned.spec_w, spec)
+            spawned.spec_w = None
+        capture = _Capture(limits.output_bytes)
+        timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
+        if not _exited(proc) or capture.escaped:
+            _kill_group(proc, _pid_namespace_of(proc.pid))
+        returncode, cpu = _reap(proc)
+        ended = True
+    except BaseException:  # Ctrl-C or our own bug: the child is in its own session, end it
+        _kill_group(proc, _pid_namespace_of(proc.pid))
+        proc.wait()
+        raise
+    finally:
+        try:
+            if ended and collect is not None:
+                collect(spawned.work.root)
+        finally:
+            _close(spawned)
+    started, child = _messages(bytes(capture.data["result"]))
+    stderr = capture.text("stderr")
+    status, code, detail = _judge(returncode, timed_out, child, stderr, limits, cpu)
+    if child is not None and child.get("exit_code") != returncode:
+        child = None  # _judge distrusted it too
+    layers = tuple(LayerStatus(**d) for d in (child or started or {}).get("layers", ()))
+    layers += (LayerStatus("workdir", True, spawned.work.note),)
+    return RunOutcome(
+        exit_code=code,
+        status=status,
+        stdout=capture.text("stdout"),
+        stderr=stderr,
+        returncode=returncode,
+        accesses=tuple(Access(**a) for a in (child or {}).get("accesses", ())),
+        exception=(child or {}).get("exception"),
+        truncated=any(capture.dropped[n] for n in ("stdout", "stderr")),
+        seconds=time.perf_counter() - spawned.started,
+        setup_seconds=float((child or {}).get("setup_seconds", 0.0)),
+        layers=layers,
+        detail=detail,
+        start=spawned.start,
+    )
