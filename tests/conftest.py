@@ -7,6 +7,7 @@ uses a server the test starts on 127.0.0.1; nothing needs an API key.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -21,17 +22,27 @@ os.environ.pop("ANTHROPIC_API_KEY", None)
 
 
 def automock_command(
-    argv: list[str], *, cwd: Path | str, timeout: float = 120, **env: str
+    argv: list[str],
+    *,
+    cwd: Path | str,
+    timeout: float = 120,
+    ignoring: tuple[int, ...] = (),
+    **env: str,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m automock ARGV`` in a new process, as a user runs it, from this checkout.
 
     Nothing that changes how the command starts is inherited (``PYTHONHASHSEED``,
     ``AUTOMOCK_SPAWN``), so it restarts and forks its sandbox child; ``env`` adds or
-    overrides variables.
+    overrides variables. The command starts with the signals in ``ignoring`` ignored
+    (as a shell starts a background job with SIGINT and SIGQUIT ignored).
     """
     base = {k: v for k, v in os.environ.items() if k not in ("PYTHONHASHSEED", "AUTOMOCK_SPAWN")}
+    prefix = []
+    if ignoring:  # `trap "" SIG` ignores it; an ignored signal stays ignored across exec
+        traps = "; ".join(f"trap '' {signal.Signals(s).name[3:]}" for s in ignoring)
+        prefix = ["sh", "-c", f'{traps}; exec "$@"', "sh"]
     return subprocess.run(
-        [sys.executable, "-m", "automock", *argv],
+        [*prefix, sys.executable, "-m", "automock", *argv],
         cwd=cwd,
         env={**base, "PYTHONPATH": str(REPO), **env},
         capture_output=True,

@@ -53,7 +53,7 @@ _KEPT = ("PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ", "TERM", "COLUMNS", "
 _KEPT_PREFIXES = ("LC_", "PYTHON", "AUTOMOCK_", "XDG_", "NO_COLOR", "FORCE_COLOR", "VIRTUAL_ENV")
 RESTARTED = "AUTOMOCK_RESTARTED"  # set in the restarted CLI: its sandbox children may be forked
 # A forked child shows its environment in ``/proc/<pid>/environ`` by writing it over
-# the block this process was exec'd with (see automock.sandbox.environ), so the
+# the block this process was exec'd with (see automock.sandbox.fresh), so the
 # restart reserves room there: a fixed part for the child's own variables
 # (paths, locale, seed) plus the size of the plan, which bounds the plan's.
 ROOM = "AUTOMOCK_ENV_ROOM"

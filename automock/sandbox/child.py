@@ -289,6 +289,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         from automock.sandbox._syscalls import _die_with_parent
 
         _die_with_parent(int(args[2]))
+    from automock.sandbox import fresh
+
+    fresh.signals()  # not what automock was started with (e.g. SIGINT ignored in a background job)
     os.set_inheritable(result_fd, False)
     _warm_up()
     sys.pycache_prefix, sys.dont_write_bytecode = None, True  # the program writes no bytecode

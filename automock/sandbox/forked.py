@@ -153,11 +153,11 @@ def _become_fresh(
         start = fd + 1
     os.closerange(start, _max_fd())
     os.chdir(work.root / "src")
-    from automock.sandbox import environ
+    from automock.sandbox import fresh
 
-    environ.become(env, proc=True)
-    _fresh_streams()
-    _fresh_signals()
+    fresh.environment(env, proc=True)
+    fresh.install_stdio(fresh.stdio())
+    fresh.signals()
     import atexit
 
     atexit._clear()
@@ -169,43 +169,6 @@ def _max_fd() -> int:
         return int(os.sysconf("SC_OPEN_MAX"))
     except (OSError, ValueError):
         return 65536
-
-
-def _stream(fd: int, mode: str, name: str, errors: str, line_buffering: bool) -> io.TextIOWrapper:
-    raw = io.FileIO(fd, mode, closefd=False)
-    raw.name = name
-    buffer: io.BufferedReader | io.BufferedWriter = (
-        io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
-    )
-    text = io.TextIOWrapper(buffer, encoding="utf-8", errors=errors, line_buffering=line_buffering)
-    text.mode = mode  # type: ignore[misc]
-    return text
-
-
-def _fresh_streams() -> None:  # pragma: no cover - runs in the forked child
-    """``sys.std*`` as a new interpreter makes them for pipes with ``PYTHONIOENCODING=utf-8``."""
-    sys.stdin = sys.__stdin__ = _stream(0, "r", "<stdin>", "strict", False)  # type: ignore[misc]
-    sys.stdout = sys.__stdout__ = _stream(1, "w", "<stdout>", "strict", False)  # type: ignore[misc]
-    sys.stderr = sys.__stderr__ = _stream(2, "w", "<stderr>", "backslashreplace", True)  # type: ignore[misc]
-
-
-def _fresh_signals() -> None:  # pragma: no cover - runs in the forked child
-    """The dispositions CPython starts with; nothing blocked, no wakeup fd."""
-    signal.pthread_sigmask(signal.SIG_SETMASK, ())
-    with contextlib.suppress(ValueError):
-        signal.set_wakeup_fd(-1)
-    started_with: dict[int, Any] = {
-        signal.SIGINT: signal.default_int_handler,
-        signal.SIGPIPE: signal.SIG_IGN,
-        signal.SIGXFSZ: signal.SIG_IGN,
-    }
-    for sig in signal.Signals:
-        if sig in (signal.SIGKILL, signal.SIGSTOP):
-            continue
-        wanted = started_with.get(sig, signal.SIG_DFL)
-        with contextlib.suppress(OSError, ValueError, RuntimeError):
-            if signal.getsignal(sig) != wanted:
-                signal.signal(sig, wanted)
 
 
 def _run(spec: dict[str, Any], result_fd: int) -> int:  # pragma: no cover - forked child

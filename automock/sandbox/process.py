@@ -25,7 +25,7 @@ from automock.analysis.model import Touchpoint
 from automock.errors import InputError, describe_missing
 from automock.plan.model import Plan
 from automock.runtime.events import Access
-from automock.sandbox import environ
+from automock.sandbox import fresh
 from automock.sandbox.cassettes import CassetteFile
 from automock.sandbox.forked import can_fork, fork_child, warm
 from automock.sandbox.isolation import Limits
@@ -59,7 +59,7 @@ def _fork_for(work: Workdir, seed: int, plan: Plan, spec: dict[str, Any]) -> Spa
     try:
         # the plan's variables last, as a spawned child applies them after start-up
         env = {**fixed_environment(work.root, seed, dict(plan.env)), **plan.env}
-        if not environ.fits(env):
+        if not fresh.environment_fits(env):
             return None
         return fork_child(work, env, spec)
     except BaseException:

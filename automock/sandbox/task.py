@@ -25,7 +25,6 @@ import ctypes
 import errno
 import fcntl
 import functools
-import io
 import marshal
 import os
 import signal
@@ -51,13 +50,11 @@ __all__ = [
     "environment_for",
     "failed_verdict",
     "load_prctl",
-    "make_stdio",
     "receive",
     "report_and_exit",
     "run_candidate",
     "scrub_environment",
     "set_pdeathsig",
-    "use_stdio",
     "verdict_exit_code",
 ]
 
@@ -187,25 +184,6 @@ def load_prctl() -> Callable[..., int] | None:
         return None
 
 
-Stdio = tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapper]
-
-
-def make_stdio() -> Stdio:
-    """``sys.stdin/stdout/stderr`` objects over fds 0, 1, 2 (whatever those are when used)."""
-    return (
-        io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8"),
-        io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8", line_buffering=False),
-        io.TextIOWrapper(
-            io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace"
-        ),
-    )
-
-
-def use_stdio(stdio: Stdio) -> None:
-    sys.stdin, sys.stdout, sys.stderr = stdio
-    sys.__stdout__, sys.__stderr__ = sys.stdout, sys.stderr  # type: ignore[misc]
-
-
 def default_limits() -> Any:
     from automock.sandbox.isolation import Limits
 
@@ -296,7 +274,9 @@ def child_main(
         mnt_fd = 4 if mnt_fd is not None else None
         if task_fd is not None:
             task_fd = len(lifted) - 1
-        use_stdio(make_stdio())
+        from automock.sandbox import fresh
+
+        fresh.install_stdio(fresh.stdio())
         from automock.sandbox.isolation import SANDBOX_UID, enter_isolation
 
         limits = settings.limits if settings.limits is not None else default_limits()
@@ -351,9 +331,9 @@ def scrub_environment(seed: int) -> None:
     for sub in ("home", "tmp"):
         with contextlib.suppress(OSError):
             os.mkdir(os.path.join(root, sub), 0o700)
-    from automock.sandbox import environ
+    from automock.sandbox import fresh
 
-    environ.become(environment_for(root, seed))
+    fresh.environment(environment_for(root, seed))
 
 
 def encode_task(candidate: Candidate) -> bytes:

@@ -278,7 +278,7 @@ def _prepare(settings: Any, mnt_fd: int, prctl: Callable[..., int] | None) -> No
     enter the runtime for good."""
     from automock.plan.model import Plan
     from automock.runtime import deterministic
-    from automock.sandbox import environ
+    from automock.sandbox import fresh
     from automock.sandbox.isolation import VIRTUAL_ROOT
     from automock.sandbox.mountns import PidNamespaceForker, _setns
     from automock.sandbox.task import environment_for
@@ -289,7 +289,7 @@ def _prepare(settings: Any, mnt_fd: int, prctl: Callable[..., int] | None) -> No
     _setns(mnt_fd)
     os.close(mnt_fd)
     os.chdir("/")
-    environ.become(environment_for(VIRTUAL_ROOT, settings.seed))
+    fresh.environment(environment_for(VIRTUAL_ROOT, settings.seed))
     plan = settings.plan if settings.plan is not None else Plan()
     deterministic(plan, seed=settings.seed).__enter__()  # left only by each child's exit
     _SEEDED.append(random.getstate())

@@ -29,20 +29,18 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from automock.sandbox import _syscalls
+from automock.sandbox.fresh import Stdio, install_stdio, stdio
 from automock.sandbox.isolation import VIRTUAL_ROOT
 from automock.sandbox.mountns import join_prepared
 from automock.sandbox.task import (
     RESULT_FD,
     BatchSettings,
-    Stdio,
     default_limits,
     failed_verdict,
-    make_stdio,
     receive,
     report_and_exit,
     run_candidate,
     set_pdeathsig,
-    use_stdio,
     verdict_exit_code,
 )
 
@@ -67,14 +65,21 @@ class Template:
     @classmethod
     def build(cls, settings: BatchSettings, prctl: Callable[..., int] | None) -> Template:
         """Call in the zygote, after it dropped every fd it does not need."""
-        stdio = _occupy_low_fds()
+        streams = _occupy_low_fds()
         # resolve libc's functions now: CDLL caches each on first use, in the child a copy
         libc = _syscalls._libc()
         for name in ("unshare", "mount", "prctl", "setns"):
             getattr(libc, name, None)
         limits = settings.limits if settings.limits is not None else default_limits()
-        previous = (sys.stdin, sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)
-        return cls(settings, limits, stdio, prctl, previous)
+        previous = (
+            sys.stdin,
+            sys.stdout,
+            sys.stderr,
+            sys.__stdin__,
+            sys.__stdout__,
+            sys.__stderr__,
+        )
+        return cls(settings, limits, streams, prctl, previous)
 
 
 def _occupy_low_fds() -> Stdio:
@@ -91,7 +96,7 @@ def _occupy_low_fds() -> Stdio:
             os.dup2(fd, target)
     for fd in {null, r, w} - set(range(_LOW_FDS)):
         os.close(fd)
-    return make_stdio()
+    return stdio()
 
 
 def raw_fork() -> Callable[[], int] | None:
@@ -144,7 +149,7 @@ def run(
         for target, fd in enumerate(fds, 1):
             os.dup2(fd, target)
         os.closerange(_LOW_FDS, 65536)  # other children's pipes, the zygote's socket
-        use_stdio(template.stdio)
+        install_stdio(template.stdio)
         settings = template.settings
         verdict["layers"] = join_prepared(
             None, template.limits, allow_network=settings.allow_network, pid_init=pid_init, uid=uid

@@ -408,3 +408,27 @@ def test_any_number_of_spares_gives_the_same_results(spares: int) -> None:
         ("passed", ""),
     ]
     assert second[0].stdout == first[0].stdout != ""
+
+
+STREAMS_PROBE = (
+    "import sys\n"
+    "print(sys.stdin.name, sys.stdout.name, sys.stderr.name, sys.stdout.line_buffering,\n"
+    "      sys.stderr.line_buffering, sys.stdout.encoding, sys.stderr.errors,\n"
+    "      type(sys.stdout.buffer).__name__, sys.stdin.read() == '',\n"
+    "      sys.stdin is sys.__stdin__, sys.stdout is sys.__stdout__, sys.stderr is sys.__stderr__)\n"
+)
+
+
+def test_a_candidate_gets_the_standard_streams_automock_run_gives(tmp_path: Path) -> None:
+    """The same ``sys.std*`` as a fresh interpreter (what ``automock run`` gives), so a program
+    that flushes, buffers or inspects its streams behaves alike in a batch and in a run."""
+    from tests.conftest import automock_command
+
+    (tmp_path / "probe.py").write_text(STREAMS_PROBE)
+    done = automock_command(["run", "probe.py"], cwd=tmp_path)
+    (result,) = execute_many([STREAMS_PROBE], timeout=10)
+
+    assert done.returncode == 0, done.stderr
+    assert result.status == "passed", result
+    assert result.stdout == done.stdout
+    assert done.stdout.startswith("<stdin> <stdout> <stderr> False True utf-8 backslashreplace")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -40,17 +41,32 @@ threading.Thread(target=lambda: (time.sleep(0.05), print("late thread done"))).s
 """
 
 
-def _command(cwd: Path, *argv: str, **env_extra: str) -> tuple[int, dict[str, object]]:
-    done = automock_command(["run", "--json", *argv], cwd=cwd, TZ="America/New_York", **env_extra)
+def _command(
+    cwd: Path, *argv: str, ignoring: tuple[int, ...] = (), **env_extra: str
+) -> tuple[int, dict[str, object]]:
+    done = automock_command(
+        ["run", "--json", *argv], cwd=cwd, ignoring=ignoring, TZ="America/New_York", **env_extra
+    )
     assert done.stdout.startswith("{"), done.stderr[-2000:]
     return done.returncode, json.loads(done.stdout)
 
 
-def test_forked_and_fresh_children_look_the_same_to_the_program(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "ignoring",
+    [(), (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM)],
+    ids=["foreground", "background-job"],
+)
+def test_forked_and_fresh_children_look_the_same_to_the_program(
+    tmp_path: Path, ignoring: tuple[int, ...]
+) -> None:
+    """Also when automock itself starts with signals ignored (a shell's background job):
+    the program gets CPython's own start-up dispositions either way."""
     (tmp_path / "probe.py").write_text(PROBE)
 
-    code_f, forked = _command(tmp_path, "probe.py", "--", "a", "b")
-    code_s, spawned = _command(tmp_path, "probe.py", "--", "a", "b", AUTOMOCK_SPAWN="1")
+    code_f, forked = _command(tmp_path, "probe.py", "--", "a", "b", ignoring=ignoring)
+    code_s, spawned = _command(
+        tmp_path, "probe.py", "--", "a", "b", ignoring=ignoring, AUTOMOCK_SPAWN="1"
+    )
 
     assert code_f == code_s == 0, (forked["stderr"], spawned["stderr"])
     assert [r["start"] for r in forked["runs"]] == ["fork"]  # type: ignore[index]
@@ -60,6 +76,7 @@ def test_forked_and_fresh_children_look_the_same_to_the_program(tmp_path: Path) 
     lines = str(forked["stdout"]).splitlines()
     assert lines[-2:] == ["late thread done", "atexit ran"]  # threads joined, then atexit
     assert "tz ('UTC', 'UTC') 0" in lines  # the parent's TZ does not leak in
+    assert any(line.startswith("signals ['default_int_handler', ") for line in lines)
 
 
 def test_repeated_forked_runs_agree_on_hash_order(tmp_path: Path) -> None:
