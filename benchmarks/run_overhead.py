@@ -9,7 +9,9 @@ target. The two commands alternate, so load changes hit both alike. Then the
 cost of the isolation layers alone (fork + ``enter_isolation`` + exit vs
 fork + exit) and where ``run_file``'s time goes. All baselines are measured
 in the same run; absolute figures depend on the machine and its load (on a
-busy machine trust the CPU figures, not the wall ones).
+busy machine trust the CPU figures, not the wall ones). The added CPU is
+also printed as a multiple of ``python FILE``'s CPU in the same run: that
+ratio stays put when the machine's speed drifts, the milliseconds do not.
 
     python benchmarks/run_overhead.py [--runs 9] [--python PATH]
 
@@ -160,6 +162,7 @@ def main() -> None:
                 f"automock run {wrapped:6.1f} ms wall {wrapped_cpu:6.1f} ms CPU | "
                 f"added {wall_added:6.1f} ms wall [{_verdict(wall_added)}], "
                 f"{cpu_added:6.1f} ms CPU [{_verdict(cpu_added)}] (target <= {TARGET_MS:.0f} ms)"
+                f" = {cpu_added / plain_cpu:4.1f} x python FILE's CPU"
             )
 
         import json
