@@ -138,21 +138,14 @@ def _run_program(
     return 0, "ok", None, ""
 
 
-_DEADLY = ("SIGTERM", "SIGHUP", "SIGALRM", "SIGUSR1", "SIGUSR2", "SIGXCPU", "SIGVTALRM", "SIGPROF")
-
-
 def _default_signal_deaths(result_fd: int, limits: Limits) -> None:
-    """As PID 1 the kernel ignores signals with a default action: die of them as usual.
+    """As PID 1, die of the signals a normal process dies of (:mod:`automock.sandbox.initsignals`).
 
-    (``SIGKILL`` and faults still kill; this covers ``os.kill(os.getpid(), SIGTERM)``,
-    ``signal.alarm`` and the CPU limit's ``SIGXCPU``.) The exit code is 128 + N.
+    The exit code is 128 + N; the CPU limit's ``SIGXCPU`` is a timeout.
     """
+    from automock.sandbox.initsignals import die_as_usual
 
-    def die(signum: int, frame: object) -> None:
-        if os.getpid() != 1:  # a process the program forked: plain default behaviour
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-            return
+    def report(signum: int) -> None:
         for stream in (sys.stdout, sys.stderr):
             with suppress(OSError, ValueError):
                 stream.flush()
@@ -168,10 +161,7 @@ def _default_signal_deaths(result_fd: int, limits: Limits) -> None:
             )
         os._exit(128 + signum)
 
-    for name in _DEADLY:
-        sig = getattr(signal, name, None)
-        if sig is not None and signal.getsignal(sig) == signal.SIG_DFL:
-            signal.signal(sig, die)
+    die_as_usual(report)
 
 
 def _end_of_program(me: int, code: int) -> None:

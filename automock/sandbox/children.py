@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT
 from automock.sandbox.candidates import Candidate
-from automock.sandbox.task import STATUSES, CandidateResult, verdict_exit_code
+from automock.sandbox.task import STATUSES, CandidateResult, signal_status, verdict_exit_code
 
 __all__ = ["Child", "result_of", "verdict_of"]
 
@@ -93,7 +92,7 @@ def result_of(run: Child, timeout: float) -> CandidateResult:
             f"killed after the {timeout:g} s timeout",
         )
     elif not verdict:
-        status, detail = _signal_status(exit_code)
+        status, detail = signal_status(exit_code)
         if status == "timeout":
             exit_code = EXIT_TIMEOUT
         elif status == "memory":
@@ -109,17 +108,3 @@ def result_of(run: Child, timeout: float) -> CandidateResult:
         layers=tuple(verdict.get("layers", ())),
         detail=detail,
     )
-
-
-def _signal_status(exit_code: int | None) -> tuple[str, str]:
-    if exit_code is None or exit_code >= 0:
-        return "error", f"exited with {exit_code} without a verdict"
-    sig = -exit_code
-    name = signal.Signals(sig).name if sig in signal.valid_signals() else str(sig)
-    if sig == signal.SIGXCPU:
-        return "timeout", "CPU time limit (SIGXCPU)"
-    if sig == signal.SIGKILL:
-        return "memory", "killed by SIGKILL (likely the kernel's out-of-memory killer)"
-    if sig == signal.SIGXFSZ:
-        return "violation", "file size limit (SIGXFSZ)"
-    return "error", f"killed by {name}"

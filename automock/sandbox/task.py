@@ -55,6 +55,8 @@ __all__ = [
     "run_candidate",
     "scrub_environment",
     "set_pdeathsig",
+    "signal_death",
+    "signal_status",
     "verdict_exit_code",
 ]
 
@@ -167,6 +169,29 @@ def run_candidate(candidate: Candidate) -> tuple[str, int, str]:
             traceback.print_exc()
         return _classify(exc, phase)
     return "passed", 0, ""
+
+
+def signal_status(exit_code: int | None) -> tuple[str, str]:
+    """Status and detail of a candidate that ended with ``exit_code`` (-N: signal N), no verdict."""
+    if exit_code is None or exit_code >= 0:
+        return "error", f"exited with {exit_code} without a verdict"
+    sig = -exit_code
+    name = signal.Signals(sig).name if sig in signal.valid_signals() else str(sig)
+    if sig == signal.SIGXCPU:
+        return "timeout", "CPU time limit (SIGXCPU)"
+    if sig == signal.SIGKILL:
+        return "memory", "killed by SIGKILL (likely the kernel's out-of-memory killer)"
+    if sig == signal.SIGXFSZ:
+        return "violation", "file size limit (SIGXFSZ)"
+    return "error", f"killed by {name}"
+
+
+def signal_death(verdict: dict[str, Any], signum: int, *, me: int) -> NoReturn:
+    """End the candidate as signal ``signum`` would have (it runs as init; see
+    :mod:`automock.sandbox.initsignals`): the verdict a death by it gets, exit 128 + N."""
+    status, detail = signal_status(-signum)
+    verdict.update(status=status, exit_code=verdict_exit_code(status, -signum), detail=detail)
+    report_and_exit(verdict, 128 + signum, me=me)
 
 
 def set_pdeathsig(prctl: Callable[..., int] | None) -> None:
@@ -303,6 +328,10 @@ def child_main(
         me = os.getpid()  # the PID-namespace layer continues in a new process
         verdict["layers"] = layers
         set_pdeathsig(prctl)  # a uid change clears it; arm it again
+        if me == 1:  # init of its PID namespace: die of SIGTERM & co. as python FILE would
+            from automock.sandbox.initsignals import die_as_usual
+
+            die_as_usual(lambda signum: signal_death(verdict, signum, me=1))
         scrub_environment(settings.seed)
         verdict.update(_run_deterministic(candidate, settings, task_fd))
         code = verdict_exit_code(verdict["status"], int(verdict["exit_code"]))

@@ -30,6 +30,7 @@ from typing import Any, NoReturn
 
 from automock.sandbox import _syscalls
 from automock.sandbox.fresh import Stdio, install_stdio, stdio
+from automock.sandbox.initsignals import die_as_usual
 from automock.sandbox.isolation import VIRTUAL_ROOT
 from automock.sandbox.mountns import join_prepared
 from automock.sandbox.task import (
@@ -41,6 +42,7 @@ from automock.sandbox.task import (
     report_and_exit,
     run_candidate,
     set_pdeathsig,
+    signal_death,
     verdict_exit_code,
 )
 
@@ -156,6 +158,8 @@ def run(
         )
         me = os.getpid()  # without pid_init the PID-namespace layer continues in a new process
         set_pdeathsig(template.prctl)  # the uid change cleared it; arm it again
+        if me == 1:  # init of its PID namespace: die of SIGTERM & co. as python FILE would
+            die_as_usual(lambda signum: signal_death(verdict, signum, me=1))
         for path in _HOME_TMP:  # the zygote fixed the environment; its HOME and TMPDIR
             try:  # noqa: SIM105 - contextlib.suppress would touch (copy) more of the zygote
                 os.mkdir(path, 0o700)

@@ -432,3 +432,38 @@ def test_a_candidate_gets_the_standard_streams_automock_run_gives(tmp_path: Path
     assert result.status == "passed", result
     assert result.stdout == done.stdout
     assert done.stdout.startswith("<stdin> <stdout> <stderr> False True utf-8 backslashreplace")
+
+
+@pytest.mark.parametrize(
+    ("program", "signum"),
+    [
+        (
+            "import os, signal\nprint('before', flush=True)\nos.kill(os.getpid(), signal.SIGTERM)\n"
+            "print('after')\n",
+            15,
+        ),
+        ("import signal\nsignal.alarm(1)\nwhile True:\n    pass\n", 14),
+        ("import os, signal\nos.kill(os.getpid(), signal.SIGQUIT)\nprint('after')\n", 3),
+    ],
+    ids=["SIGTERM-self", "SIGALRM", "SIGQUIT-self"],
+)
+def test_a_candidate_dies_of_its_own_signal_as_python_file_does(
+    program: str, signum: int, tmp_path: Path
+) -> None:
+    """A candidate runs as init of its PID namespace, which the kernel shields from signals
+    it has no handler for; it must still die of them as ``python FILE`` does."""
+    import subprocess
+    import sys
+
+    (tmp_path / "p.py").write_text(program)
+    plain = subprocess.run([sys.executable, "p.py"], cwd=tmp_path, capture_output=True, text=True)
+
+    (result,) = execute_many([program], timeout=10)
+    (pair,) = execute_many([(program, "print('tests ran')")], timeout=10)
+
+    assert plain.returncode == -signum
+    assert (result.status, result.exit_code) == ("error", -signum), result
+    assert result.stdout == plain.stdout
+    assert "killed by SIG" in result.detail
+    assert (pair.status, pair.exit_code) == ("error", -signum), pair
+    assert "tests ran" not in pair.stdout

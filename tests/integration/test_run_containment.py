@@ -313,6 +313,7 @@ def test_resource_limits_are_violations(program: str, needle: str, tmp_path: Pat
             143,
         ),
         ("import signal\nsignal.alarm(1)\nwhile True:\n    pass\n", "error", 142),
+        ("import os, signal\nos.kill(os.getpid(), signal.SIGQUIT)\nprint('after')\n", "error", 131),
         (
             "import threading\ndef spin():\n    while True:\n        pass\n"
             "for _ in range(3):\n    threading.Thread(target=spin, daemon=True).start()\nspin()\n",
@@ -320,7 +321,7 @@ def test_resource_limits_are_violations(program: str, needle: str, tmp_path: Pat
             124,
         ),
     ],
-    ids=["self-sigterm", "alarm", "cpu-limit-threads"],
+    ids=["self-sigterm", "alarm", "self-sigquit", "cpu-limit-threads"],
 )
 def test_signals_end_the_program_as_outside_the_sandbox(
     program: str, status: str, code: int, tmp_path: Path
