@@ -19,24 +19,21 @@ Statuses (also the meaning of :attr:`CandidateResult.status`):
 
 from __future__ import annotations
 
-import builtins
 import contextlib
 import ctypes
-import errno
 import fcntl
 import functools
 import marshal
 import os
 import signal
 import sys
-import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring_ascii as _quote
 from typing import Any, NoReturn
 
 from automock._serialize import JsonMixin
-from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, EXIT_VIOLATION, UnmockedAccessError
+from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, EXIT_VIOLATION
 from automock.sandbox.candidates import Candidate
 
 __all__ = [
@@ -52,7 +49,6 @@ __all__ = [
     "load_prctl",
     "receive",
     "report_and_exit",
-    "run_candidate",
     "scrub_environment",
     "set_pdeathsig",
     "signal_death",
@@ -109,66 +105,6 @@ def verdict_exit_code(status: str, code: int) -> int:
     return {"memory": EXIT_MEMORY, "violation": EXIT_VIOLATION, "timeout": EXIT_TIMEOUT}.get(
         status, code
     )
-
-
-def _exit_status(exc: SystemExit) -> tuple[str, int]:
-    code = exc.code
-    if code is None or code == 0:
-        return "passed", 0
-    if isinstance(code, int):
-        return "failed", code & 0xFF or 1
-    print(code, file=sys.stderr)
-    return "failed", 1
-
-
-def _classify(exc: BaseException, phase: str) -> tuple[str, int, str]:
-    detail = f"{type(exc).__name__}: {exc}".strip().rstrip(":")
-    if isinstance(exc, MemoryError):
-        return "memory", EXIT_MEMORY, "MemoryError (address-space limit)"
-    if isinstance(exc, UnmockedAccessError):
-        return "violation", EXIT_VIOLATION, detail
-    if isinstance(exc, BlockingIOError) and exc.errno == errno.EAGAIN:
-        return "violation", EXIT_VIOLATION, f"{detail} (process or resource limit)"
-    if isinstance(exc, RuntimeError) and "can't start new thread" in str(exc):
-        return "violation", EXIT_VIOLATION, f"{detail} (process limit: threads count too)"
-    if isinstance(exc, AssertionError) or phase == "test":
-        return "failed", 1, detail
-    return "error", 1, detail
-
-
-def run_candidate(candidate: Candidate) -> tuple[str, int, str]:
-    """Run a candidate in this process; return ``(status, exit_code, detail)``.
-
-    Exceptions are reported on stderr with their traceback, like Python does.
-    """
-    namespace: dict[str, Any] = {
-        "__name__": "__main__",
-        "__builtins__": builtins,
-        "__file__": candidate.source,
-    }
-    phase = "code"
-    try:
-        code = compile(candidate.code, candidate.source, "exec")
-        exec(code, namespace)
-        if candidate.test is not None:
-            phase = "test"
-            exec(compile(candidate.test, f"{candidate.source} (test)", "exec"), namespace)
-            check = namespace.get("check")
-            if candidate.entry_point and callable(check):
-                if candidate.entry_point not in namespace:
-                    return "failed", 1, f"entry point {candidate.entry_point!r} is not defined"
-                check(namespace[candidate.entry_point])
-    except SystemExit as exc:
-        status, exit_code = _exit_status(exc)
-        return status, exit_code, "" if status == "passed" else f"SystemExit: {exc.code}"
-    except SyntaxError as exc:
-        traceback.print_exc()
-        return "error", 1, f"SyntaxError: {exc.msg} (line {exc.lineno})"
-    except BaseException as exc:
-        with contextlib.suppress(BaseException):
-            traceback.print_exc()
-        return _classify(exc, phase)
-    return "passed", 0, ""
 
 
 def signal_status(exit_code: int | None) -> tuple[str, str]:
@@ -395,5 +331,7 @@ def _run_deterministic(
         if candidate is None:
             assert task_fd is not None
             candidate = receive(task_fd)
+        from automock.sandbox.runcode import run_candidate
+
         status, exit_code, detail = run_candidate(candidate)
     return {"status": status, "exit_code": exit_code, "detail": detail}

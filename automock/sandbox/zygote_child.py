@@ -33,6 +33,7 @@ from automock.sandbox.fresh import Stdio, install_stdio, stdio
 from automock.sandbox.initsignals import die_as_usual
 from automock.sandbox.isolation import VIRTUAL_ROOT
 from automock.sandbox.mountns import join_prepared
+from automock.sandbox.runcode import run_candidate
 from automock.sandbox.task import (
     RESULT_FD,
     BatchSettings,
@@ -40,7 +41,6 @@ from automock.sandbox.task import (
     failed_verdict,
     receive,
     report_and_exit,
-    run_candidate,
     set_pdeathsig,
     signal_death,
     verdict_exit_code,

@@ -467,3 +467,70 @@ def test_a_candidate_dies_of_its_own_signal_as_python_file_does(
     assert "killed by SIG" in result.detail
     assert (pair.status, pair.exit_code) == ("error", -signum), pair
     assert "tests ran" not in pair.stdout
+
+
+MAIN_PROBE = """
+import dataclasses, inspect, pickle, sys, traceback, typing
+
+class Point:
+    def __init__(self, x):
+        self.x = x
+
+def f(x: int) -> int:
+    return x
+
+@dataclasses.dataclass
+class D:
+    a: "int"
+    _: dataclasses.KW_ONLY
+    c: int = 0
+
+print("pickle", pickle.loads(pickle.dumps(Point(3))).x)
+print("getsource", inspect.getsource(f).splitlines()[0])
+print("annotations", f.__annotations__, typing.get_type_hints(f) == f.__annotations__)
+print("kw_only", D(1, c=2))
+print("main", sys.modules["__main__"].Point is Point, __name__)
+try:
+    1 / 0
+except ZeroDivisionError:
+    print("traceback shows the line", "1 / 0" in traceback.format_exc())
+"""
+
+
+def test_a_candidate_runs_as_the_main_module_as_python_file_does(tmp_path: Path) -> None:
+    """pickle, dataclasses, typing and inspect find the candidate's definitions through
+    ``sys.modules['__main__']`` and its source; none of automock's ``__future__`` flags apply."""
+    import subprocess
+    import sys
+
+    (tmp_path / "probe.py").write_text(MAIN_PROBE)
+    plain = subprocess.run(
+        [sys.executable, "probe.py"], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+
+    (program,) = execute_many([MAIN_PROBE], timeout=10)
+    (pair,) = execute_many([(MAIN_PROBE, "def check(): pass\nprint(inspect.getsource(check))")])
+
+    assert program.status == "passed", program.stderr
+    assert program.stdout == plain.stdout
+    assert "annotations {'x': <class 'int'>, 'return': <class 'int'>}" in plain.stdout
+    assert pair.status == "passed", pair.stderr
+    assert pair.stdout == plain.stdout + "def check(): pass\n\n"  # getsource keeps its newline
+
+
+def test_a_candidates_traceback_is_the_one_python_prints(tmp_path: Path) -> None:
+    program = "def f():\n    raise ValueError('x')\n\nf()\n"
+    broken = "x = (\n"
+
+    (raised, syntax) = execute_many([program, broken], timeout=10)
+
+    assert raised.stderr.splitlines() == [
+        "Traceback (most recent call last):",
+        '  File "<candidate 0>", line 4, in <module>',
+        "    f()",
+        '  File "<candidate 0>", line 2, in f',
+        "    raise ValueError('x')",
+        "ValueError: x",
+    ]
+    assert syntax.stderr.startswith('  File "<candidate 1>", line 1\n    x = (\n')
+    assert "automock" not in raised.stderr + syntax.stderr
