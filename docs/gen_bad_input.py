@@ -96,6 +96,16 @@ CASES: tuple[Case, ...] = (
     ),
     Case("non-UTF-8 source", ("run", "latin.py"), _write("latin.py", b"print('caf\xe9')\n")),
     Case(
+        "unknown coding comment",
+        ("run", "odd.py"),
+        _write("odd.py", b"# -*- coding: klingon -*-\nprint('hi')\n"),
+    ),
+    Case(
+        "source not valid in its declared encoding",
+        ("run", "ascii.py"),
+        _write("ascii.py", b"# coding: ascii\nprint('caf\xc3\xa9')\n"),
+    ),
+    Case(
         "file is not Python (.txt; runs, fails)",
         ("run", "notes.txt"),
         _write("notes.txt", "hello\n"),

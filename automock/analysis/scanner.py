@@ -23,13 +23,13 @@ import hashlib
 import os
 import re
 import sys
-import tokenize
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from io import BytesIO, StringIO
+from io import StringIO
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from automock._source import decode_source, source_error
 from automock.analysis import catalog, prefilter
 from automock.analysis.cache import DiskCache
 from automock.analysis.model import KINDS, FileScan, Kind, ScanResult, Touchpoint
@@ -82,15 +82,11 @@ def read_source(path: Path) -> tuple[str | None, str | None, str | None]:
     except OSError as exc:
         return None, None, f"{path}: cannot read ({exc.strerror or exc}); check permissions"
     digest = hashlib.sha256(data).hexdigest()
-    if b"\0" in data[:8192]:
-        return None, digest, f"{path}: binary file, not Python source; pass .py files only"
     try:
-        encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
-        text = data.decode(encoding)
-    except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
-        where = f" at byte {exc.start}" if isinstance(exc, UnicodeDecodeError) else ""
-        return None, digest, f"{path}: not valid UTF-8 text{where}; save the file as UTF-8"
-    return text.removeprefix("\ufeff"), digest, None
+        text = decode_source(data)
+    except (ValueError, SyntaxError, LookupError) as exc:
+        return None, digest, f"{path}: {source_error(exc)}"
+    return text, digest, None
 
 
 def _syntax_error(path: str, exc: SyntaxError) -> str:

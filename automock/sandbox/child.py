@@ -4,7 +4,7 @@ Started by :mod:`automock.sandbox.spawn` as a fresh interpreter with two
 pipe fds and the parent's pid as arguments: it arms ``PR_SET_PDEATHSIG``,
 warms the runtime's imports, reads the spec (JSON) from the first fd,
 enters isolation, applies ``automock.runtime.deterministic(plan)``, runs
-the program with :func:`runpy.run_path`, and writes JSON lines to the
+the program as ``__main__`` (as ``python FILE`` does), and writes JSON lines to the
 result pipe (the second fd, close-on-exec so the program's subprocesses
 never see it): ``{"phase": "started", "layers": [...]}`` before the
 program runs, then ``{"phase": "done", ...}`` (a :class:`ChildOutcome`).
@@ -89,6 +89,25 @@ def _trimmed_traceback(exc: BaseException, script: str) -> str:
     return "".join(traceback.format_exception(type(exc), exc, tb or exc.__traceback__))
 
 
+def _run_as_main(script: str) -> None:
+    """Execute ``script`` as ``python FILE`` does: in a new ``__main__`` module that stays in
+    ``sys.modules`` (threads and ``atexit`` handlers still find it after the code ends), its
+    own ``__future__`` flags only, the source decoded by its coding cookie."""
+    import builtins
+    import types
+    from importlib.machinery import SourceFileLoader
+
+    with open(script, "rb") as handle:
+        source = handle.read()
+    module = types.ModuleType("__main__")
+    module.__file__ = script
+    module.__cached__ = None  # type: ignore[attr-defined]
+    module.__loader__ = SourceFileLoader("__main__", script)
+    module.__builtins__ = builtins  # type: ignore[attr-defined]
+    sys.modules["__main__"] = module
+    exec(compile(source, script, "exec", dont_inherit=True), module.__dict__)
+
+
 def _classify(exc: BaseException, limits: Limits) -> tuple[str, str]:
     """(status, detail) for an exception that escaped the program."""
     if isinstance(exc, MemoryError):
@@ -111,11 +130,9 @@ def _run_program(
     script: str, argv: Sequence[str], limits: Limits
 ) -> tuple[int, str, str | None, str]:
     """Run ``script`` as ``__main__``; return (exit_code, status, exception, detail)."""
-    import runpy
-
     sys.argv = [script, *argv]
     try:
-        runpy.run_path(script, run_name="__main__")
+        _run_as_main(script)
     except SystemExit as exc:
         code = exc.code
         if code is None:

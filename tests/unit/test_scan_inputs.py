@@ -70,7 +70,7 @@ def test_late_nul_byte_and_absurd_nesting_are_one_line_errors(tmp_path: Path) ->
     late_nul = tmp_path / "late.py"
     late_nul.write_bytes(b"x = 1\n" * 3000 + b"y = '\x00'\n")
     error = scan_file(late_nul).error or ""
-    assert error.startswith(f"{late_nul}: cannot parse") and "\n" not in error
+    assert error.startswith(f"{late_nul}: binary file (NUL bytes)") and "\n" not in error
     deep = scan_source("x = " + "(" * 500 + ")" * 500 + "\n", "deep.py")
     assert deep.error is not None and deep.error.startswith("deep.py")
 

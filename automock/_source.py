@@ -1,0 +1,49 @@
+"""Python source bytes to text, as the interpreter decodes them (PEP 263).
+
+UTF-8 unless a coding cookie in the first two lines names another encoding;
+a UTF-8 byte-order mark is dropped. The common case (no cookie) costs no
+import of :mod:`tokenize`.
+"""
+
+from __future__ import annotations
+
+__all__ = ["decode_source", "source_error"]
+
+
+def decode_source(data: bytes) -> str:
+    """The text of Python source ``data``.
+
+    Raises ``UnicodeDecodeError`` (bytes not valid in the encoding),
+    ``ValueError`` (NUL bytes: a binary file), ``SyntaxError`` (a cookie that
+    conflicts with a BOM) or ``LookupError`` (a cookie naming no known
+    encoding), as ``python FILE`` would refuse it.
+    """
+    if b"\0" in data:
+        raise ValueError("binary file (NUL bytes), not Python source; pass a .py file")
+    head = data.split(b"\n", 2)[:2]
+    if not any(b"coding" in line for line in head):
+        return data.decode("utf-8").removeprefix("\ufeff")
+    import io
+    import tokenize
+
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return data.decode(encoding).removeprefix("\ufeff")
+
+
+def source_error(exc: ValueError | SyntaxError | LookupError) -> str:
+    """What :func:`decode_source` refused, and the fix, in one line (without the path)."""
+    if isinstance(exc, UnicodeDecodeError):
+        encoding = "UTF-8" if exc.encoding.replace("_", "-") in ("utf-8", "utf-8-sig") else None
+        if encoding is not None:
+            return (
+                f"not valid UTF-8 text at byte {exc.start}; save the file as UTF-8 or name its "
+                "encoding in a coding comment (PEP 263)"
+            )
+        return (
+            f"not valid {exc.encoding} text at byte {exc.start} (its coding comment); "
+            "fix the comment or save the file as UTF-8"
+        )
+    if isinstance(exc, ValueError):
+        return str(exc)
+    reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+    return f"bad coding comment ({reason}); fix it or save the file as UTF-8 without one"
