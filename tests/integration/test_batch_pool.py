@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
 import socket
 import tempfile
 import threading
@@ -456,7 +457,13 @@ def test_a_candidate_dies_of_its_own_signal_as_python_file_does(
     import sys
 
     (tmp_path / "p.py").write_text(program)
-    plain = subprocess.run([sys.executable, "p.py"], cwd=tmp_path, capture_output=True, text=True)
+    plain = subprocess.run(  # with the signal's default action (a background job ignores SIGQUIT)
+        [sys.executable, "p.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        preexec_fn=lambda: signal.signal(signum, signal.SIG_DFL),
+    )
 
     (result,) = execute_many([program], timeout=10)
     (pair,) = execute_many([(program, "print('tests ran')")], timeout=10)
