@@ -73,18 +73,25 @@ def result_of(run: Child, timeout: float) -> CandidateResult:
     status_word = run.wait_status
     duration = (time.monotonic() - run.started) * 1000
     verdict = verdict_of(run)
-    exit_code: int | None = None
-    if not run.reaped:  # finished on its verdict; it exits with the code the verdict implies
-        exit_code = verdict_exit_code(str(verdict["status"]), int(verdict.get("exit_code", 1)))
-    elif os.WIFEXITED(status_word):
-        exit_code = os.WEXITSTATUS(status_word)
-    elif os.WIFSIGNALED(status_word):
-        exit_code = -os.WTERMSIG(status_word)
+    exited: int | None = None  # what the kernel says, if the child was reaped by now
+    if run.reaped and os.WIFEXITED(status_word):
+        exited = os.WEXITSTATUS(status_word)
+    elif run.reaped and os.WIFSIGNALED(status_word):
+        exited = -os.WTERMSIG(status_word)
+    # with a verdict, the code it implies whether or not the child was reaped yet (they agree,
+    # but for a death by a signal that init of a PID namespace reports: -N, exiting 128 + N)
+    claimed = verdict.get("exit_code", 1)
+    claimed = (
+        claimed if type(claimed) is int else 1
+    )  # the verdict pipe is writable by the candidate
+    exit_code = verdict_exit_code(str(verdict["status"]), claimed) if verdict else exited
     status, detail = str(verdict.get("status", "error")), str(verdict.get("detail", ""))
-    if verdict and status not in STATUSES:  # the verdict pipe is writable by the candidate
+    if verdict and status not in STATUSES:
         status, detail = "error", f"invalid verdict status {status[:40]!r} from the child"
-    elif status == "passed" and run.reaped and exit_code != 0:
-        status, detail = "error", f"verdict says passed but the child exited with {exit_code}"
+        exit_code = exited if exited is not None else claimed
+    elif status == "passed" and exited not in (None, 0):
+        status, detail = "error", f"verdict says passed but the child exited with {exited}"
+        exit_code = exited
     if run.timed_out and not verdict:
         status, exit_code, detail = (
             "timeout",

@@ -75,3 +75,25 @@ def test_forged_verdict_with_an_invalid_status_is_an_error(forged: str) -> None:
     results = list(execute_many([(code, "assert False, 'tests must run'")], timeout=5))
     assert results[0].status == "error", results[0]
     assert "invalid verdict status" in results[0].detail
+
+
+@pytest.mark.parametrize("exit_code", ["'x'", "1e400", "None", "[1]"])
+def test_forged_verdict_with_a_bad_exit_code_does_not_break_the_pool(exit_code: str) -> None:
+    """The verdict pipe is writable by the candidate: whatever it writes there, the batch
+    goes on and the other candidates get their results."""
+    from automock import execute_many
+
+    code = (
+        "import os\n"
+        f'v = (\'{{"status": "failed", "exit_code": \' + {exit_code!r} + \', "detail": ""}}\')\n'
+        "for fd in range(3, 256):\n"
+        "    try:\n"
+        "        os.write(fd, v.replace(\"'\", '\"').encode())\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "os._exit(0)\n"
+    )
+    results = list(execute_many([code, "print('next')"], timeout=5))
+    assert results[0].status in ("failed", "error"), results[0]
+    assert isinstance(results[0].exit_code, int)
+    assert (results[1].status, results[1].stdout) == ("passed", "next\n")
