@@ -123,6 +123,8 @@ def _classify(exc: BaseException, limits: Limits) -> tuple[str, str]:
         return "violation", f"file size limit of {limits.file_size_mb} MiB hit ({exc})"
     if isinstance(exc, RuntimeError) and "can't start new thread" in str(exc):
         return "violation", f"thread limit hit; processes+threads are limited to {limits.processes}"
+    if isinstance(exc, KeyboardInterrupt):
+        return "error", "killed by SIGINT (KeyboardInterrupt)"
     return "error", f"{type(exc).__name__}: {exc}"[:300]
 
 
@@ -148,10 +150,12 @@ def _run_program(
             text = _trimmed_traceback(exc, script)
         except MemoryError:
             text = f"{name}\n"
+        # python FILE dies of SIGINT after an uncaught KeyboardInterrupt: 128 + 2, as for a signal
+        code = 128 + signal.SIGINT if isinstance(exc, KeyboardInterrupt) else 1
         exc.__traceback__ = None
         del exc
         sys.stderr.write(text)
-        return 1, status, name, detail
+        return code, status, name, detail
     return 0, "ok", None, ""
 
 

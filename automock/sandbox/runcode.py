@@ -46,6 +46,8 @@ def _classify(exc: BaseException, phase: str) -> tuple[str, int, str]:
         return "violation", EXIT_VIOLATION, f"{detail} (process or resource limit)"
     if isinstance(exc, RuntimeError) and "can't start new thread" in str(exc):
         return "violation", EXIT_VIOLATION, f"{detail} (process limit: threads count too)"
+    if isinstance(exc, KeyboardInterrupt):  # python FILE then dies of SIGINT: as a signal death
+        return "error", -2, "killed by SIGINT (KeyboardInterrupt)"
     if isinstance(exc, AssertionError) or phase == "test":
         return "failed", 1, detail
     return "error", 1, detail

@@ -183,7 +183,7 @@ def report_and_exit(verdict: Mapping[str, Any], code: int, *, me: int) -> NoRetu
     # close the pipes now: the parent sees EOF before the kernel tears down
     # this process's memory and namespaces, which need not delay the result
     os.closerange(0, RESULT_FD + 1)
-    os._exit(code)
+    os._exit(code if code >= 0 else 128 - code)  # -N: as for a death by signal N
 
 
 def failed_verdict(verdict: dict[str, Any], exc: BaseException) -> int:

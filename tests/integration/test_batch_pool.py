@@ -541,3 +541,14 @@ def test_a_candidates_traceback_is_the_one_python_prints(tmp_path: Path) -> None
     ]
     assert syntax.stderr.startswith('  File "<candidate 1>", line 1\n    x = (\n')
     assert "automock" not in raised.stderr + syntax.stderr
+
+
+def test_an_uncaught_keyboard_interrupt_is_a_death_by_sigint() -> None:
+    program, pair = execute_many(
+        ["raise KeyboardInterrupt", ("def f():\n    raise KeyboardInterrupt\n", "f()")],
+        timeout=10,
+    )
+
+    for result in (program, pair):
+        assert (result.status, result.exit_code) == ("error", -signal.SIGINT), result
+        assert result.stderr.endswith("KeyboardInterrupt\n")

@@ -333,3 +333,16 @@ def test_signals_end_the_program_as_outside_the_sandbox(
 
     assert (report.status, report.exit_code) == (status, code), report.detail
     assert "after" not in report.stdout
+
+
+def test_an_uncaught_keyboard_interrupt_exits_as_python_file_does(tmp_path: Path) -> None:
+    """python FILE prints the traceback, then dies of SIGINT (a shell sees 130)."""
+    path = tmp_path / "ki.py"
+    path.write_text("raise KeyboardInterrupt\n")
+    plain = subprocess.run([sys.executable, str(path)], capture_output=True, text=True)
+
+    report = run_file(path, timeout=10)
+
+    assert plain.returncode == -signal.SIGINT
+    assert (report.status, report.exit_code) == ("error", 128 + signal.SIGINT)
+    assert report.stderr.endswith("KeyboardInterrupt\n") and "SIGINT" in report.detail
