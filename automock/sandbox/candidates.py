@@ -110,12 +110,18 @@ def load_problems(path: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
 
 
 def _read(path: Path) -> str:
+    """A candidate file's source, decoded as the interpreter would (a coding comment counts)."""
+    from automock._source import decode_source, source_error
+
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        return decode_source(path.read_bytes())
+    except OSError as exc:
+        reason = exc.strerror or exc
         raise InputError(
-            f"{path}: cannot read candidate ({exc}); check the file is UTF-8 text"
+            f"{path}: cannot read candidate ({reason}); check its permissions"
         ) from None
+    except (ValueError, SyntaxError, LookupError) as exc:
+        raise InputError(f"{path}: {source_error(exc)}") from None
 
 
 def _from_directory(root: Path) -> list[Candidate]:

@@ -217,3 +217,27 @@ def test_set_order_repeats_across_command_runs(tmp_path: Path) -> None:
         outputs.append(json.loads(proc.stdout.splitlines()[0])["stdout"])
     assert outputs[0] == outputs[1]
     assert outputs[0].startswith("{")
+
+
+def test_candidate_files_are_decoded_as_python_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A coding comment is honoured (PEP 263); bytes that are no text are one-line bad input."""
+    cands = tmp_path / "cands"
+    cands.mkdir()
+    (cands / "legacy.py").write_bytes(b"# -*- coding: latin-1 -*-\nprint('caf\xe9')\n")
+    out_file = tmp_path / "results.jsonl"
+
+    code = main(["batch", str(cands), "--jsonl", str(out_file)])
+    (result,) = [json.loads(line) for line in out_file.read_text().splitlines()]
+    first = capsys.readouterr().err
+
+    assert code == 0, first
+    assert (result["status"], result["stdout"]) == ("passed", "caf\u00e9\n")
+
+    (cands / "broken.py").write_bytes(b"print('caf\xe9')\n")
+    code = main(["batch", str(cands), "--jsonl", str(out_file)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "broken.py: not valid UTF-8 text at byte 10" in err
+    assert len(err.strip().splitlines()) == 1
