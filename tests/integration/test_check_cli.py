@@ -171,12 +171,19 @@ def test_plan_properties_are_used(deal: Path, capsys: pytest.CaptureFixture[str]
         (["check", "{deal}::shuffle", "-p", "bogus"], "unknown property 'bogus'"),
         (["check", "{deal}::shuffle", "--plan", "nope.json"], "no such plan file"),
         (["check", "{deal}::sort", "--tests", "nope.py"], "no such test file"),
+        (["check", "{deal}::sort", "--tests", "{latin}"], "not valid UTF-8 text at byte 25"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
-    deal: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+    deal: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    message: str,
 ) -> None:
-    code = main([a.replace("{deal}", str(deal)) for a in argv])
+    latin = tmp_path / "test_latin.py"
+    latin.write_bytes(b"assert sort([1]) == ['caf\xe9']\n")
+    code = main([a.replace("{deal}", str(deal)).replace("{latin}", str(latin)) for a in argv])
     err = capsys.readouterr().err
     assert code == 2
     assert message in err and "Traceback" not in err
