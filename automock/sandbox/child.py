@@ -25,6 +25,7 @@ from typing import Any
 
 from automock._serialize import JsonMixin
 from automock.errors import AutomockError, UnmockedAccessError
+from automock.sandbox import fresh
 from automock.sandbox.isolation import LayerStatus, Limits, enter_isolation
 
 __all__ = ["ChildOutcome", "execute", "execute_and_report", "main"]
@@ -233,6 +234,7 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
             with runtime_cm as session:
                 session_log = getattr(session, "log", None)
                 code, status, exception, detail = _run_program(script, spec.get("args", ()), limits)
+                fresh.interpreter_exit()  # late threads and atexit handlers: still deterministic
                 _end_of_program(me, code)
         except BaseException as exc:  # the runtime itself failed on entry or exit
             status, detail = _classify(exc, limits)

@@ -26,6 +26,11 @@ fds 0-2 as CPython makes them for pipes with ``PYTHONIOENCODING=utf-8``
 
 **Signals** (:func:`signals`): the dispositions CPython starts with, nothing
 blocked, no wakeup fd.
+
+**Exit** (:func:`interpreter_exit`): what CPython does once the main module's
+code has ended, called by the sandbox while the program still runs under the
+deterministic runtime, so that late threads and ``atexit`` handlers see the
+same clock and seeded generators as the rest of the program.
 """
 
 from __future__ import annotations
@@ -35,11 +40,20 @@ import io
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["Stdio", "environment", "environment_fits", "install_stdio", "signals", "stdio"]
+__all__ = [
+    "Stdio",
+    "environment",
+    "environment_fits",
+    "install_stdio",
+    "interpreter_exit",
+    "signals",
+    "stdio",
+]
 
 Stdio = tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapper]
 
@@ -134,3 +148,13 @@ def signals() -> None:
         with contextlib.suppress(OSError, ValueError, RuntimeError):
             if signal.getsignal(sig) != wanted:
                 signal.signal(sig, wanted)
+
+
+def interpreter_exit() -> None:
+    """Run threading's exit hooks and wait for every non-daemon thread, then run the
+    ``atexit`` handlers (last registered first; each runs once), as CPython does at exit."""
+    import atexit
+
+    with contextlib.suppress(BaseException):
+        threading._shutdown()  # type: ignore[attr-defined]
+    atexit._run_exitfuncs()

@@ -22,6 +22,7 @@ import types
 
 from automock.errors import EXIT_MEMORY, EXIT_VIOLATION, UnmockedAccessError
 from automock.sandbox.candidates import Candidate
+from automock.sandbox.fresh import interpreter_exit
 
 __all__ = ["run_candidate"]
 
@@ -56,8 +57,17 @@ def _classify(exc: BaseException, phase: str) -> tuple[str, int, str]:
 def run_candidate(candidate: Candidate) -> tuple[str, int, str]:
     """Run a candidate in this process; return ``(status, exit_code, detail)``.
 
-    Exceptions are reported on stderr with their traceback, like Python does.
+    Exceptions are reported on stderr with their traceback, like Python does;
+    then, as at interpreter exit, its non-daemon threads are waited for and its
+    ``atexit`` handlers run (:func:`automock.sandbox.fresh.interpreter_exit`).
     """
+    outcome = _run(candidate)
+    with contextlib.suppress(BaseException):
+        interpreter_exit()
+    return outcome
+
+
+def _run(candidate: Candidate) -> tuple[str, int, str]:
     namespace = _main_module(candidate.source).__dict__
     sys.argv = [candidate.source]
     phase = "code"

@@ -51,3 +51,58 @@ def test_the_program_is_main_as_for_python_file(tmp_path: Path, spawn: str) -> N
     assert report["runs"][0]["start"] == ("spawn" if spawn == "1" else "fork")
     assert report["stdout"] == plain.stdout
     assert "atexit pickle 1" in plain.stdout
+
+
+LATE = """
+import atexit, random, threading, time
+
+def late():
+    threading.Event().wait(0.1)
+    print("thread", time.time(), random.random())
+
+atexit.register(lambda: print("atexit", time.time(), random.random()))
+threading.Thread(target=late).start()
+print("main", time.time(), random.random())
+"""
+
+
+@pytest.mark.parametrize("spawn", ["0", "1"], ids=["fork", "spawn"])
+def test_late_threads_and_atexit_handlers_run_under_the_runtime(tmp_path: Path, spawn: str) -> None:
+    """After the module's code ends, python FILE waits for its threads and runs its atexit
+    handlers: they too see the frozen clock and the seeded generators."""
+    (tmp_path / "late.py").write_text(LATE)
+
+    done = automock_command(
+        ["run", "--json", "--repeat", "2", "late.py"], cwd=tmp_path, AUTOMOCK_SPAWN=spawn
+    )
+    report = json.loads(done.stdout)
+
+    assert done.returncode == 0, report["stderr"]
+    assert report["deterministic"] is True, report["diff"]
+    lines = [line.split() for line in report["stdout"].splitlines()]
+    assert [line[0] for line in lines] == ["main", "thread", "atexit"]
+    assert len({line[1] for line in lines}) == 1  # one frozen instant
+    from automock import execute_many
+
+    (candidate,) = execute_many([LATE], timeout=10)
+    assert candidate.stdout == report["stdout"]  # a batch candidate ends the same way
+
+
+def test_a_multiprocessing_program_ends_without_warnings(tmp_path: Path) -> None:
+    """Processes the program started (here multiprocessing's resource tracker) are still
+    there while its exit handlers run, as for python FILE."""
+    (tmp_path / "mp.py").write_text(
+        "import multiprocessing as mp\n"
+        "def sq(x):\n    return x * x\n"
+        "if __name__ == '__main__':\n"
+        "    lock = mp.get_context('spawn').Lock()  # unregistered with the tracker at exit\n"
+        "    with mp.get_context('spawn').Pool(1) as pool:\n"
+        "        print(pool.map(sq, range(3)))\n"
+    )
+
+    done = automock_command(["run", "--json", "mp.py"], cwd=tmp_path)
+    report = json.loads(done.stdout)
+
+    assert done.returncode == 0, report["stderr"]
+    assert report["stdout"] == "[0, 1, 4]\n"
+    assert report["stderr"] == ""
