@@ -152,9 +152,16 @@ def signals() -> None:
 
 def interpreter_exit() -> None:
     """Run threading's exit hooks and wait for every non-daemon thread, then run the
-    ``atexit`` handlers (last registered first; each runs once), as CPython does at exit."""
+    ``atexit`` handlers (last registered first; each runs once), as CPython does at exit.
+
+    The standard streams are flushed first: should a thread never end, what the program
+    printed is still in the report of the run that timed out.
+    """
     import atexit
 
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BaseException):
+            stream.flush()
     with contextlib.suppress(BaseException):
         threading._shutdown()  # type: ignore[attr-defined]
     atexit._run_exitfuncs()

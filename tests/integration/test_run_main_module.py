@@ -106,3 +106,18 @@ def test_a_multiprocessing_program_ends_without_warnings(tmp_path: Path) -> None
     assert done.returncode == 0, report["stderr"]
     assert report["stdout"] == "[0, 1, 4]\n"
     assert report["stderr"] == ""
+
+
+def test_a_thread_that_never_ends_is_a_timeout_that_keeps_the_output(tmp_path: Path) -> None:
+    program = "import threading\nthreading.Thread(target=threading.Event().wait).start()\nprint('main done')\n"
+    (tmp_path / "hang.py").write_text(program)
+
+    done = automock_command(["run", "--json", "--timeout", "2", "hang.py"], cwd=tmp_path)
+    report = json.loads(done.stdout)
+    from automock import execute_many
+
+    (candidate,) = execute_many([program], timeout=2)
+
+    assert (report["status"], done.returncode) == ("timeout", 124)
+    assert report["stdout"] == "main done\n"
+    assert (candidate.status, candidate.stdout) == ("timeout", "main done\n")
