@@ -78,6 +78,7 @@ class deterministic(Patch[RuntimeSession]):
         from automock.runtime.databases import faked_databases
         from automock.runtime.entropy import seeded_random
         from automock.runtime.http import mocked_network
+        from automock.runtime.processes import recorded_processes
 
         plan = self.plan
         stack = contextlib.ExitStack()
@@ -94,6 +95,7 @@ class deterministic(Patch[RuntimeSession]):
             mocked_network(plan.http_stubs(), cassette=plan.cassette, allow=plan.network == "allow")
         )
         databases = stack.enter_context(faked_databases(plan.databases()))
+        stack.enter_context(recorded_processes())
         return RuntimeSession(
             plan=plan,
             seed=self.seed,

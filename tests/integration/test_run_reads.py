@@ -45,3 +45,30 @@ def test_clock_and_random_reads_are_listed_once_and_mocked(
     reads = [a for a in report["accesses"] if (a["kind"], a["api"]) in wanted]
     assert all(a["mocked"] is True for a in reads)
     assert report["unmocked"] == []
+
+
+def test_a_child_interpreter_is_listed_as_an_unmocked_process_access(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The runtime does not reach into a new interpreter: the report says so, with the fix;
+    the process still runs."""
+    path = tmp_path / "child.py"
+    path.write_text(
+        "import subprocess, sys\n"
+        "out = subprocess.run([sys.executable, '-c', 'import random; print(random.random())'],\n"
+        "                     capture_output=True, text=True).stdout\n"
+        "print(out.strip() != '')\n"
+    )
+
+    code = main(["run", "--json", str(path)])
+    report = json.loads(capsys.readouterr().out)
+
+    assert code == 0, report["stderr"]
+    (access,) = report["unmocked"]
+    assert (access["kind"], access["api"], access["mocked"]) == (
+        "process",
+        "subprocess.Popen",
+        False,
+    )
+    assert "in-process" in access["fix"]
+    assert report["stdout"] == "True\n"
