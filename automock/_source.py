@@ -7,7 +7,9 @@ import of :mod:`tokenize`.
 
 from __future__ import annotations
 
-__all__ = ["decode_source", "source_error"]
+import os
+
+__all__ = ["decode_source", "read_source", "source_error"]
 
 
 def decode_source(data: bytes) -> str:
@@ -47,3 +49,25 @@ def source_error(exc: ValueError | SyntaxError | LookupError) -> str:
         return str(exc)
     reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
     return f"bad coding comment ({reason}); fix it or save the file as UTF-8 without one"
+
+
+def read_source(path: str | os.PathLike[str], *, what: str = "it") -> str:
+    """The text of the Python file ``path``; a one-line :class:`~automock.errors.InputError`
+    naming the file and the fix when it cannot be read or decoded.
+
+    A missing file raises :class:`FileNotFoundError` as it is: callers word that themselves.
+    """
+    from automock.errors import InputError
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        reason = exc.strerror or exc
+        raise InputError(f"{path}: cannot read {what} ({reason}); check its permissions") from None
+    try:
+        return decode_source(data)
+    except (ValueError, SyntaxError, LookupError) as exc:
+        raise InputError(f"{path}: {source_error(exc)}") from None

@@ -201,16 +201,10 @@ def run(args: argparse.Namespace) -> int:
         tests_path = Path(args.tests)
         if not tests_path.is_file():
             raise InputError(f"{args.tests}: no such test file")
-        from automock._source import decode_source, source_error
+        from automock._source import read_source
 
-        try:
-            tests_source = decode_source(tests_path.read_bytes())
-        except OSError as exc:
-            raise InputError(f"{args.tests}: cannot read it ({exc.strerror or exc})") from None
-        except (ValueError, SyntaxError, LookupError) as exc:
-            raise InputError(f"{args.tests}: {source_error(exc)}") from None
         examples = examples_from_tests(
-            tests_source, dotted.rsplit(".", 1)[-1], path=str(tests_path)
+            read_source(tests_path), dotted.rsplit(".", 1)[-1], path=str(tests_path)
         )
         if not examples:
             raise InputError(f"{args.tests}: no call of {dotted}() with literal arguments found")

@@ -43,17 +43,12 @@ def read_source(source_path_or_text: str | os.PathLike[str]) -> tuple[str, str |
     if not is_path:
         return str(source_path_or_text), None
     path = Path(source_path_or_text)
-    from automock._source import decode_source, source_error
+    from automock._source import read_source
 
     try:
-        return decode_source(path.read_bytes()), display_path(path)
+        return read_source(path), display_path(path)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file; pass a Python file to draft a plan for") from None
-    except OSError as exc:
-        reason = exc.strerror or exc
-        raise InputError(f"{path}: cannot read it ({reason}); check its permissions") from None
-    except (ValueError, SyntaxError, LookupError) as exc:
-        raise InputError(f"{path}: {source_error(exc)}") from None
 
 
 def _touchpoints(source: str, path: str | None) -> tuple[Touchpoint, ...]:

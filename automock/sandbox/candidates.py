@@ -111,17 +111,9 @@ def load_problems(path: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
 
 def _read(path: Path) -> str:
     """A candidate file's source, decoded as the interpreter would (a coding comment counts)."""
-    from automock._source import decode_source, source_error
+    from automock._source import read_source
 
-    try:
-        return decode_source(path.read_bytes())
-    except OSError as exc:
-        reason = exc.strerror or exc
-        raise InputError(
-            f"{path}: cannot read candidate ({reason}); check its permissions"
-        ) from None
-    except (ValueError, SyntaxError, LookupError) as exc:
-        raise InputError(f"{path}: {source_error(exc)}") from None
+    return read_source(path, what="candidate")
 
 
 def _from_directory(root: Path) -> list[Candidate]:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from automock._sha256 import sha256
-from automock._source import decode_source, source_error
+from automock._source import read_source
 from automock.analysis.model import Touchpoint
 from automock.errors import InputError, describe_missing
 from automock.plan.model import Plan
@@ -173,15 +173,7 @@ def _check_file(path: str | os.PathLike[str]) -> tuple[Path, str]:
         )
     if not target.is_file():
         raise InputError(f"{target}: not a file; give the path of a Python file to run")
-    try:
-        data = target.read_bytes()
-    except OSError as exc:
-        reason = exc.strerror or exc
-        raise InputError(f"{target}: cannot read it ({reason}); check its permissions") from None
-    try:
-        source = decode_source(data)
-    except (ValueError, SyntaxError, LookupError) as exc:
-        raise InputError(f"{target}: {source_error(exc)}") from None
+    source = read_source(target)
     try:
         compile(source, str(target), "exec", dont_inherit=True)
     except SyntaxError as exc:
