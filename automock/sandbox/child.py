@@ -94,18 +94,11 @@ def _run_as_main(script: str) -> None:
     """Execute ``script`` as ``python FILE`` does: in a new ``__main__`` module that stays in
     ``sys.modules`` (threads and ``atexit`` handlers still find it after the code ends), its
     own ``__future__`` flags only, the source decoded by its coding cookie."""
-    import builtins
-    import types
     from importlib.machinery import SourceFileLoader
 
     with open(script, "rb") as handle:
         source = handle.read()
-    module = types.ModuleType("__main__")
-    module.__file__ = script
-    module.__cached__ = None  # type: ignore[attr-defined]
-    module.__loader__ = SourceFileLoader("__main__", script)
-    module.__builtins__ = builtins  # type: ignore[attr-defined]
-    sys.modules["__main__"] = module
+    module = fresh.main_module(script, loader=SourceFileLoader("__main__", script))
     exec(compile(source, script, "exec", dont_inherit=True), module.__dict__)
 
 

@@ -80,10 +80,9 @@ def result_of(run: Child, timeout: float) -> CandidateResult:
         exited = -os.WTERMSIG(status_word)
     # with a verdict, the code it implies whether or not the child was reaped yet (they agree,
     # but for a death by a signal that init of a PID namespace reports: -N, exiting 128 + N)
+    # the verdict pipe is writable by the candidate: its exit_code may be anything
     claimed = verdict.get("exit_code", 1)
-    claimed = (
-        claimed if type(claimed) is int else 1
-    )  # the verdict pipe is writable by the candidate
+    claimed = claimed if type(claimed) is int else 1
     exit_code = verdict_exit_code(str(verdict["status"]), claimed) if verdict else exited
     status, detail = str(verdict.get("status", "error")), str(verdict.get("detail", ""))
     if verdict and status not in STATUSES:

@@ -180,12 +180,14 @@ def _run(spec: dict[str, Any], result_fd: int) -> int:  # pragma: no cover - for
 
 
 def _shutdown() -> None:  # pragma: no cover - runs in the forked child
-    """What interpreter exit does before the process ends: threads, atexit, flush."""
-    import atexit
+    """What interpreter exit does before the process ends: threads, atexit, flush.
 
-    with contextlib.suppress(BaseException):
-        threading._shutdown()  # type: ignore[attr-defined]
-    atexit._run_exitfuncs()
+    The program's own were done under the runtime (:func:`automock.sandbox.child.execute`);
+    this catches what was started after that, as a spawned child's interpreter exit would.
+    """
+    from automock.sandbox import fresh
+
+    fresh.interpreter_exit()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(BaseException):
             stream.flush()

@@ -27,6 +27,10 @@ fds 0-2 as CPython makes them for pipes with ``PYTHONIOENCODING=utf-8``
 **Signals** (:func:`signals`): the dispositions CPython starts with, nothing
 blocked, no wakeup fd.
 
+**``__main__``** (:func:`main_module`): the program's module as ``python FILE``
+makes it, in ``sys.modules`` for as long as the process lives, so pickle,
+``dataclasses``, ``typing`` and ``inspect`` find what it defines.
+
 **Exit** (:func:`interpreter_exit`): what CPython does once the main module's
 code has ended, called by the sandbox while the program still runs under the
 deterministic runtime, so that late threads and ``atexit`` handlers see the
@@ -35,6 +39,7 @@ same clock and seeded generators as the rest of the program.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import io
 import os
@@ -42,6 +47,7 @@ import signal
 import sys
 import threading
 import time
+import types
 from collections.abc import Mapping
 from typing import Any
 
@@ -51,6 +57,7 @@ __all__ = [
     "environment_fits",
     "install_stdio",
     "interpreter_exit",
+    "main_module",
     "signals",
     "stdio",
 ]
@@ -148,6 +155,22 @@ def signals() -> None:
         with contextlib.suppress(OSError, ValueError, RuntimeError):
             if signal.getsignal(sig) != wanted:
                 signal.signal(sig, wanted)
+
+
+def main_module(filename: str, *, loader: Any = None) -> types.ModuleType:
+    """A new ``__main__`` module for the code of ``filename``, installed in ``sys.modules``.
+
+    ``loader`` (a file's ``SourceFileLoader``) is set with ``__cached__ = None``, as
+    ``python FILE`` does; code given as a string has neither.
+    """
+    module = types.ModuleType("__main__")
+    module.__file__ = filename
+    module.__builtins__ = builtins  # type: ignore[attr-defined]
+    if loader is not None:
+        module.__loader__ = loader
+        module.__cached__ = None  # type: ignore[attr-defined]
+    sys.modules["__main__"] = module
+    return module
 
 
 def interpreter_exit() -> None:

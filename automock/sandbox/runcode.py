@@ -12,7 +12,6 @@ statuses are listed in :mod:`automock.sandbox.task`).
 
 from __future__ import annotations
 
-import builtins
 import contextlib
 import errno
 import linecache
@@ -22,7 +21,7 @@ import types
 
 from automock.errors import EXIT_MEMORY, EXIT_VIOLATION, UnmockedAccessError
 from automock.sandbox.candidates import Candidate
-from automock.sandbox.fresh import interpreter_exit
+from automock.sandbox.fresh import interpreter_exit, main_module
 
 __all__ = ["run_candidate"]
 
@@ -68,7 +67,7 @@ def run_candidate(candidate: Candidate) -> tuple[str, int, str]:
 
 
 def _run(candidate: Candidate) -> tuple[str, int, str]:
-    namespace = _main_module(candidate.source).__dict__
+    namespace = main_module(candidate.source).__dict__
     sys.argv = [candidate.source]
     phase = "code"
     try:
@@ -92,16 +91,6 @@ def _run(candidate: Candidate) -> tuple[str, int, str]:
             _print_exception(exc)
         return _classify(exc, phase)
     return "passed", 0, ""
-
-
-def _main_module(source: str) -> types.ModuleType:
-    """A fresh ``__main__`` module, also in ``sys.modules``: pickle, dataclasses, typing and
-    inspect find what the candidate defines by its ``__module__``, as for ``python FILE``."""
-    module = types.ModuleType("__main__")
-    module.__file__ = source
-    module.__builtins__ = builtins  # type: ignore[attr-defined]
-    sys.modules["__main__"] = module
-    return module
 
 
 def _compile(text: str, filename: str) -> types.CodeType:
