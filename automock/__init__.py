@@ -48,11 +48,11 @@ _EXPORTS: dict[str, str] = {
     "mocked_network": "automock.runtime.http",
     "faked_databases": "automock.runtime.databases",
     # sandbox
-    "run_file": "automock.sandbox.process",
-    "run_source": "automock.sandbox.process",
-    "RunReport": "automock.sandbox.result",
-    "execute_many": "automock.sandbox.pool",
-    "pass_at_k": "automock.sandbox.passk",
+    "run_file": "automock.sandbox.run.process",
+    "run_source": "automock.sandbox.run.process",
+    "RunReport": "automock.sandbox.run.result",
+    "execute_many": "automock.sandbox.batch.pool",
+    "pass_at_k": "automock.sandbox.batch.passk",
     # properties
     "properties": "automock.properties",
 }

@@ -2,7 +2,7 @@
 
 Both sides run the same trivial candidate, two at a time, in the same run:
 
-- pool: :class:`automock.sandbox.pool.WorkerPool` with ``--workers`` (default 2),
+- pool: :class:`automock.sandbox.batch.pool.WorkerPool` with ``--workers`` (default 2),
   every isolation layer on (new network namespace, read-only mount namespace,
   PID namespace, rlimits, unprivileged uid) and the deterministic runtime applied;
   children are forked by the pool's zygote, which entered the runtime once;
@@ -50,8 +50,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from automock.sandbox.candidates import Candidate
-from automock.sandbox.pool import BatchSettings, WorkerPool
+from automock.sandbox.batch.candidates import Candidate
+from automock.sandbox.batch.pool import BatchSettings, WorkerPool
 
 CODE = "x = sum(range(100))\nassert x == 4950\n"
 TARGET_P50_MS = 5.0
@@ -148,14 +148,14 @@ def measure_baseline(n: int, workers: int, flags: tuple[str, ...] = ()) -> dict[
 
 def measure_floor(n: int, workers: int) -> dict[str, Any]:
     """Fork + a new network namespace + exit, nothing else: the floor under any such pool."""
-    from automock.sandbox._syscalls import _unshare
+    from automock.sandbox.kernel.syscalls import unshare
 
     def child() -> int:
         pid = os.fork()
         if pid == 0:
             code = 0
             try:
-                _unshare(0x40000000)  # CLONE_NEWNET
+                unshare(0x40000000)  # CLONE_NEWNET
             except OSError:
                 code = 1
             os._exit(code)

@@ -35,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from automock.sandbox.pool import BatchSettings, WorkerPool
+from automock.sandbox.batch.pool import BatchSettings, WorkerPool
 
 MIX: tuple[tuple[str, int], ...] = (
     # (kind, weight out of 100)
@@ -164,7 +164,7 @@ def soak(n: int, workers: int, timeout: float, chunk: int) -> dict[str, Any]:
 
 
 def _run(pool: WorkerPool, sources: Sequence[str]) -> list[Any]:
-    from automock.sandbox.candidates import as_candidates
+    from automock.sandbox.batch.candidates import as_candidates
 
     return pool.run(as_candidates(list(sources)))
 

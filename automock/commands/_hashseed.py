@@ -4,7 +4,7 @@ String hashing, and so the iteration order of sets and of dicts built from
 them, is fixed when an interpreter starts, and a forked child shares its
 parent's. ``automock batch`` forks every candidate from a warm pool, and
 ``automock run`` forks its sandbox child from the CLI process (see
-:mod:`automock.sandbox.forked`), so both need the CLI itself to run with the
+:mod:`automock.sandbox.run.forked`), so both need the CLI itself to run with the
 hash seed derived from the run's seed: :func:`restart_with_hash_seed` execs
 the same command again with it set. The exec replaces the process (same pid,
 no second process to wait for) and costs one bare interpreter start, paid
@@ -53,7 +53,7 @@ _KEPT = ("PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ", "TERM", "COLUMNS", "
 _KEPT_PREFIXES = ("LC_", "PYTHON", "AUTOMOCK_", "XDG_", "NO_COLOR", "FORCE_COLOR", "VIRTUAL_ENV")
 RESTARTED = "AUTOMOCK_RESTARTED"  # set in the restarted CLI: its sandbox children may be forked
 # A forked child shows its environment in ``/proc/<pid>/environ`` by writing it over
-# the block this process was exec'd with (see automock.sandbox.fresh), so the
+# the block this process was exec'd with (see automock.sandbox.child.fresh), so the
 # restart reserves room there: a fixed part for the child's own variables
 # (paths, locale, seed) plus the size of the plan, which bounds the plan's.
 ROOM = "AUTOMOCK_ENV_ROOM"

@@ -1,6 +1,6 @@
 """``automock batch PATH``: run many candidates in the sandbox pool; pass@k.
 
-Results are JSON lines (one :class:`~automock.sandbox.task.CandidateResult`
+Results are JSON lines (one :class:`~automock.sandbox.batch.task.CandidateResult`
 per candidate) on stdout or in ``--jsonl OUT`` (written atomically); the
 pass@k summary goes to stderr (and, as JSON, to ``--summary OUT``). A rich
 progress bar is drawn on stderr when it is a terminal. The exit code is 0
@@ -84,8 +84,8 @@ def _progress(total: int) -> Iterator[Callable[[Any], None]]:
 
 def run(args: argparse.Namespace) -> int:
     from automock.commands._hashseed import restart_with_hash_seed
-    from automock.sandbox.candidates import load_candidates
-    from automock.sandbox.passk import estimate_pass_at_k, parse_ks
+    from automock.sandbox.batch.candidates import load_candidates
+    from automock.sandbox.batch.passk import estimate_pass_at_k, parse_ks
 
     restart_with_hash_seed(args.seed, scrub=args.backend != "ray")  # Ray reads its own RAY_*
     ks = parse_ks(args.pass_at_k)
@@ -109,11 +109,11 @@ def run(args: argparse.Namespace) -> int:
     }
     with _progress(len(candidates)) as advance:
         if args.backend == "ray":
-            from automock.sandbox.ray_backend import execute_many_ray
+            from automock.sandbox.batch.ray_backend import execute_many_ray
 
             results = execute_many_ray(candidates, on_result=advance, **options)
         else:
-            from automock.sandbox.pool import execute_many
+            from automock.sandbox.batch.pool import execute_many
 
             results = execute_many(candidates, on_result=advance, **options)
     lines = "".join(r.to_json(indent=None) + "\n" for r in results)

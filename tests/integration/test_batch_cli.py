@@ -148,8 +148,8 @@ def test_ray_backend_names_the_extra(samples: Path, capsys: pytest.CaptureFixtur
 
 
 def test_ray_task_function_runs_a_candidate_directly() -> None:
-    from automock.sandbox.ray_backend import ray_task
-    from automock.sandbox.task import BatchSettings
+    from automock.sandbox.batch.ray_backend import ray_task
+    from automock.sandbox.batch.task import BatchSettings
 
     good = ray_task(
         {"task_id": "t", "index": 0, "code": "def f():\n    return 1\n", "test": "assert f() == 1"},

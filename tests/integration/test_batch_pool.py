@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from automock import execute_many
-from automock.sandbox.candidates import Candidate
-from automock.sandbox.pool import WorkerPool
-from automock.sandbox.task import BatchSettings
+from automock.sandbox.batch.candidates import Candidate
+from automock.sandbox.batch.pool import WorkerPool
+from automock.sandbox.batch.task import BatchSettings
 
 CRASH = "import ctypes\nctypes.string_at(0)\n"  # a real SIGSEGV
 
@@ -363,9 +363,9 @@ def test_killing_the_parent_kills_children_and_next_pool_sweeps(tmp_path: Path) 
     script = (
         "import sys\n"
         f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})\n"
-        "from automock.sandbox.candidates import Candidate\n"
-        "from automock.sandbox.pool import WorkerPool\n"
-        "from automock.sandbox.task import BatchSettings\n"
+        "from automock.sandbox.batch.candidates import Candidate\n"
+        "from automock.sandbox.batch.pool import WorkerPool\n"
+        "from automock.sandbox.batch.task import BatchSettings\n"
         f"with WorkerPool(BatchSettings(timeout=60), base_dir={str(tmp_path)!r}) as pool:\n"
         f"    open({str(ready)!r}, 'w').close()\n"
         f"    pool.run([Candidate('slow', 0, {slow!r}), Candidate('slow', 1, {slow!r})])\n"

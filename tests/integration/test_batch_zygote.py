@@ -7,9 +7,9 @@ ran before it in the pool.
 
 from __future__ import annotations
 
-from automock.sandbox.candidates import Candidate
-from automock.sandbox.pool import WorkerPool
-from automock.sandbox.task import BatchSettings
+from automock.sandbox.batch.candidates import Candidate
+from automock.sandbox.batch.pool import WorkerPool
+from automock.sandbox.batch.task import BatchSettings
 
 PRINTER = (
     "import random, time, uuid, tempfile, os, secrets\n"

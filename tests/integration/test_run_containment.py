@@ -18,8 +18,8 @@ import pytest
 
 from automock.cli import main
 from automock.plan.model import Plan
-from automock.sandbox.isolation import Limits
-from automock.sandbox.process import run_file
+from automock.sandbox.kernel.isolation import Limits
+from automock.sandbox.run.process import run_file
 
 
 def _run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:

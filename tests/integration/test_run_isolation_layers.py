@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from automock.sandbox.isolation import SANDBOX_UID, Limits, enter_isolation
+from automock.sandbox.kernel.isolation import SANDBOX_UID, Limits, enter_isolation
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "fork") or os.geteuid() != 0, reason="needs root to simulate both users"

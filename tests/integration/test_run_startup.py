@@ -76,7 +76,7 @@ def test_program_sees_no_bytecode_prefix(tmp_path: Path) -> None:
     writes bytecode and sees no prefix."""
     import importlib.util
 
-    import automock.sandbox.spawn as spawn
+    import automock.sandbox.run.spawn as spawn
 
     (tmp_path / "app.py").write_text(
         "import sys\nprint(sys.pycache_prefix, sys.dont_write_bytecode)\n"

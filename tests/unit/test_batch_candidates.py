@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from automock.errors import InputError
-from automock.sandbox.candidates import (
+from automock.sandbox.batch.candidates import (
     Candidate,
     as_candidates,
     imported_modules,

@@ -8,7 +8,7 @@ import pytest
 
 from automock import pass_at_k
 from automock.errors import InputError
-from automock.sandbox.passk import estimate_pass_at_k, parse_ks
+from automock.sandbox.batch.passk import estimate_pass_at_k, parse_ks
 
 
 @pytest.mark.parametrize(

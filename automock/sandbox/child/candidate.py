@@ -7,7 +7,7 @@ lines in ``linecache``. So what looks a definition up by its module (pickle,
 ``dataclasses.KW_ONLY`` under string annotations, ``typing.get_type_hints``)
 or reads its source (``inspect.getsource``, tracebacks) behaves as it would
 for the file. The outcome is a ``(status, exit_code, detail)`` triple (the
-statuses are listed in :mod:`automock.sandbox.task`).
+statuses are listed in :mod:`automock.sandbox.batch.task`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import traceback
 import types
 
 from automock.errors import EXIT_MEMORY, EXIT_VIOLATION, UnmockedAccessError
-from automock.sandbox.candidates import Candidate
-from automock.sandbox.fresh import interpreter_exit, main_module
+from automock.sandbox.batch.candidates import Candidate
+from automock.sandbox.child.fresh import interpreter_exit, main_module
 
 __all__ = ["run_candidate"]
 
@@ -58,7 +58,7 @@ def run_candidate(candidate: Candidate) -> tuple[str, int, str]:
 
     Exceptions are reported on stderr with their traceback, like Python does;
     then, as at interpreter exit, its non-daemon threads are waited for and its
-    ``atexit`` handlers run (:func:`automock.sandbox.fresh.interpreter_exit`).
+    ``atexit`` handlers run (:func:`automock.sandbox.child.fresh.interpreter_exit`).
     """
     outcome = _run(candidate)
     with contextlib.suppress(BaseException):

@@ -25,7 +25,7 @@ def lane_uid(lane: int, owner: int | None = None) -> int:
 
 def sweep_stale_dirs(base: str | None = None) -> list[Path]:
     """Remove pool directories whose owner process no longer exists."""
-    from automock.sandbox.workdir import sweep_stale
+    from automock.sandbox.kernel.workdir import sweep_stale
 
     return sweep_stale(POOL_PREFIX, base)
 

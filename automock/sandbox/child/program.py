@@ -1,6 +1,6 @@
 """Child side of a sandboxed run: isolate, apply the plan, run the file as ``__main__``.
 
-Started by :mod:`automock.sandbox.spawn` as a fresh interpreter with two
+Started by :mod:`automock.sandbox.run.spawn` as a fresh interpreter with two
 pipe fds and the parent's pid as arguments: it arms ``PR_SET_PDEATHSIG``,
 warms the runtime's imports, reads the spec (JSON) from the first fd,
 enters isolation, applies ``automock.runtime.deterministic(plan)``, runs
@@ -25,8 +25,8 @@ from typing import Any
 
 from automock._serialize import JsonMixin
 from automock.errors import AutomockError, UnmockedAccessError
-from automock.sandbox import fresh
-from automock.sandbox.isolation import LayerStatus, Limits, enter_isolation
+from automock.sandbox.child import fresh
+from automock.sandbox.kernel.isolation import LayerStatus, Limits, enter_isolation
 
 __all__ = ["ChildOutcome", "execute", "execute_and_report", "main"]
 
@@ -154,11 +154,11 @@ def _run_program(
 
 
 def _default_signal_deaths(result_fd: int, limits: Limits) -> None:
-    """As PID 1, die of the signals a normal process dies of (:mod:`automock.sandbox.initsignals`).
+    """As PID 1, die of the signals a normal process dies of (:mod:`automock.sandbox.child.initsignals`).
 
     The exit code is 128 + N; the CPU limit's ``SIGXCPU`` is a timeout.
     """
-    from automock.sandbox.initsignals import die_as_usual
+    from automock.sandbox.child.initsignals import die_as_usual
 
     def report(signum: int) -> None:
         for stream in (sys.stdout, sys.stderr):
@@ -265,7 +265,7 @@ def _write_message(fd: int, message: dict[str, Any]) -> None:
         pass  # the parent falls back to the exit status
 
 
-def _warm_up() -> None:
+def warm_up() -> None:
     """Import what every run needs while the parent is still scanning and drafting."""
     try:
         from automock.plan.model import Plan
@@ -292,14 +292,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     spec_fd, result_fd = int(args[0]), int(args[1])
     if len(args) > 2 and sys.platform.startswith("linux"):  # die with the automock parent
-        from automock.sandbox._syscalls import _die_with_parent
+        from automock.sandbox.kernel.syscalls import die_with_parent
 
-        _die_with_parent(int(args[2]))
-    from automock.sandbox import fresh
+        die_with_parent(int(args[2]))
+    from automock.sandbox.child import fresh
 
     fresh.signals()  # not what automock was started with (e.g. SIGINT ignored in a background job)
     os.set_inheritable(result_fd, False)
-    _warm_up()
+    warm_up()
     sys.pycache_prefix, sys.dont_write_bytecode = None, True  # the program writes no bytecode
     try:
         spec = _read_spec(spec_fd)

@@ -3,7 +3,7 @@
 :func:`run_file` checks the file, starts the first child at once (it warms
 its imports while the parent scans and drafts), then for each of ``repeat``
 runs gives a fresh workdir copy and interpreter the spec (see
-:mod:`automock.sandbox.spawn`). Runs are compared for the determinism
+:mod:`automock.sandbox.run.spawn`). Runs are compared for the determinism
 verdict: the first divergence in stdout, then stderr, then exit code.
 """
 
@@ -26,14 +26,14 @@ from automock.analysis.model import Touchpoint
 from automock.errors import InputError, describe_missing
 from automock.plan.model import Plan
 from automock.runtime.events import Access
-from automock.sandbox import fresh
-from automock.sandbox.cassettes import CassetteFile
-from automock.sandbox.forked import can_fork, fork_child, warm
-from automock.sandbox.isolation import Limits
-from automock.sandbox.result import RunOutcome, RunReport
-from automock.sandbox.spawn import PACKAGE_ROOT, Spawned, fixed_environment, spawn
-from automock.sandbox.watch import abandon, finish
-from automock.sandbox.workdir import Workdir, make_workdir
+from automock.sandbox.child import fresh
+from automock.sandbox.kernel.isolation import Limits
+from automock.sandbox.kernel.workdir import Workdir, make_workdir
+from automock.sandbox.run.cassettes import CassetteFile
+from automock.sandbox.run.forked import can_fork, fork_child, warm
+from automock.sandbox.run.result import RunOutcome, RunReport
+from automock.sandbox.run.spawn import PACKAGE_ROOT, Spawned, fixed_environment, spawn
+from automock.sandbox.run.watch import abandon, finish
 
 __all__ = ["run_file", "run_source"]
 
@@ -201,7 +201,7 @@ def run_file(
     ``seed`` overrides the plan's seed. The plan's cassette (a relative path is
     taken from the file's directory) is copied into each run's workdir; a
     recording one (``record_mode`` other than ``none``) is copied back after
-    each run (see :mod:`automock.sandbox.cassettes`). ``limits=None`` uses :class:`Limits`
+    each run (see :mod:`automock.sandbox.run.cassettes`). ``limits=None`` uses :class:`Limits`
     with ``cpu_seconds = ceil(timeout) + 1``. ``cache_dir`` (e.g. ``.automock-cache``) keeps
     the static scan by content hash, so an unchanged file is not parsed again.
     """

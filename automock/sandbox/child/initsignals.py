@@ -2,7 +2,7 @@
 
 The kernel delivers no signal to init of a PID namespace from inside that
 namespace unless init has a handler for it. A sandboxed program runs as
-that init (see :mod:`automock.sandbox.pidns`), so ``os.kill(os.getpid(),
+that init (see :mod:`automock.sandbox.kernel.pidns`), so ``os.kill(os.getpid(),
 SIGTERM)``, ``signal.alarm`` or the CPU limit's ``SIGXCPU`` would do nothing
 to it, where ``python FILE`` dies of them. :func:`die_as_usual` installs a
 handler for each such signal still at its default action; the handler ends

@@ -1,6 +1,6 @@
 """A throw-away working directory per run: a bounded copy of the target's directory.
 
-Layout (``root`` is what the program sees as :data:`~automock.sandbox.isolation.VIRTUAL_ROOT`
+Layout (``root`` is what the program sees as :data:`~automock.sandbox.kernel.isolation.VIRTUAL_ROOT`
 when the mount namespace is active)::
 
     root/src/    copy of the target's directory (the program's cwd)

@@ -3,7 +3,7 @@
 Building the sandbox's filesystem view (every mount re-mounted read-only,
 ``/root`` replaced by a tmpfs exposing only the interpreter) is the costliest
 isolation layer, and it is the same for every candidate. So the pool forks
-one *holder* process that enters :func:`~automock.sandbox.isolation.enter_isolation`'s
+one *holder* process that enters :func:`~automock.sandbox.kernel.isolation.enter_isolation`'s
 filesystem layer once and then sleeps; each candidate child joins the
 holder's namespace with ``setns``, takes a private copy of it
 (``unshare(CLONE_NEWNS)``, cheap: no re-mounts), mounts a fresh tmpfs on
@@ -28,17 +28,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from automock.sandbox import _syscalls
-from automock.sandbox import isolation as iso
-from automock.sandbox._fsview import _PRIVATE_TMP, _bind_read_only, _open_under
-from automock.sandbox._syscalls import _mount, _unshare
-from automock.sandbox.pidns import pid_namespace
+from automock.sandbox.kernel import isolation as iso
+from automock.sandbox.kernel import syscalls
+from automock.sandbox.kernel.fsview import PRIVATE_TMP, bind_read_only, open_under
+from automock.sandbox.kernel.pidns import pid_namespace
+from automock.sandbox.kernel.syscalls import mount, unshare
 
 __all__ = ["Holder", "PidNamespaceForker", "join_prepared", "start_holder"]
 
-_CLONE_NEWNS = 0x00020000
-_CLONE_NEWPID = 0x20000000
-_PR_SET_PDEATHSIG = 1
+CLONE_NEWNS = 0x00020000
+CLONE_NEWPID = 0x20000000
+PR_SET_PDEATHSIG = 1
 _TMPFS_FLAGS = 2 | 4  # MS_NOSUID | MS_NODEV
 _WORKDIR_SIZE = "size=64m"
 
@@ -65,10 +65,10 @@ class Holder:
 
 def _holder_main(pool_dir: str, ready_w: int, control_r: int) -> None:
     libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     none = iso.Limits(None, None, None, None, None)
     layers = iso.enter_isolation(none, allow_network=True, workdir=pool_dir, pid_namespace=False)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # the uid drop cleared it
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # the uid drop cleared it
     fs = next(layer for layer in layers if layer.name == "filesystem")
     os.write(ready_w, json.dumps({"active": fs.active, "detail": fs.detail}).encode())
     os.close(ready_w)
@@ -135,7 +135,7 @@ class PidNamespaceForker:
     def __init__(self, fork_function: Callable[[], int] = os.fork) -> None:
         self._own = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
         self.fork_function = fork_function
-        libc = _syscalls._libc()  # bound once: each fork costs two calls, no lookups
+        libc = syscalls.libc()  # bound once: each fork costs two calls, no lookups
         self._unshare_call, self._setns_call = libc.unshare, libc.setns
 
     @classmethod
@@ -146,15 +146,15 @@ class PidNamespaceForker:
         """
         try:
             forker = cls(fork_function)
-            _unshare(_CLONE_NEWPID)
-            _setns(forker._own, _CLONE_NEWPID)
+            unshare(CLONE_NEWPID)
+            setns(forker._own, CLONE_NEWPID)
         except (OSError, AttributeError):
             return None
         return forker
 
     def fork(self) -> tuple[int, bool]:
         """``(pid, in_new_namespace)``; pid is 0 in the child, as for ``os.fork``."""
-        if self._unshare_call(_CLONE_NEWPID) != 0:
+        if self._unshare_call(CLONE_NEWPID) != 0:
             return self.fork_function(), False
         try:
             pid = self.fork_function()
@@ -167,7 +167,7 @@ class PidNamespaceForker:
 
     def _back(self) -> None:
         """Children forked next go to this process's own PID namespace again."""
-        if self._setns_call(self._own, _CLONE_NEWPID) != 0:
+        if self._setns_call(self._own, CLONE_NEWPID) != 0:
             code = ctypes.get_errno()
             raise OSError(code, f"setns: {os.strerror(code)}")
 
@@ -176,12 +176,12 @@ class PidNamespaceForker:
             os.close(self._own)
 
 
-def _setns(fd: int, nstype: int = _CLONE_NEWNS) -> None:
+def setns(fd: int, nstype: int = CLONE_NEWNS) -> None:
     setns = getattr(os, "setns", None)
     if setns is not None:  # Python 3.12+
         setns(fd, nstype)
         return
-    if _syscalls._libc().setns(fd, nstype) != 0:
+    if syscalls.libc().setns(fd, nstype) != 0:
         code = ctypes.get_errno()
         raise OSError(code, f"setns: {os.strerror(code)}")
 
@@ -196,24 +196,24 @@ def join_prepared(
 ) -> tuple[Any, ...]:
     """In a fresh child: join the prepared namespace, then enter the per-candidate layers.
 
-    Returns the same :class:`~automock.sandbox.isolation.LayerStatus` tuple as
+    Returns the same :class:`~automock.sandbox.kernel.isolation.LayerStatus` tuple as
     ``enter_isolation``. ``pid_init`` says the child was forked as init of a
     new PID namespace (:class:`PidNamespaceForker`); otherwise it becomes one
     here, continuing in a new process like ``enter_isolation`` does.
     """
     if mnt_fd is not None:  # None: already in it (forked by the zygote)
-        _setns(mnt_fd)
-    _unshare(_CLONE_NEWNS)  # private copy: this child's mounts are its own
+        setns(mnt_fd)
+    unshare(CLONE_NEWNS)  # private copy: this child's mounts are its own
     # a venv or project under /tmp stays importable: bound back read-only below
-    hidden = _open_under(iso._needed_paths(()), _PRIVATE_TMP)
-    _mount("tmpfs", "/tmp", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
+    hidden = open_under(iso._needed_paths(()), PRIVATE_TMP)
+    mount("tmpfs", "/tmp", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
     if os.path.isdir("/dev/shm"):
-        _mount("tmpfs", "/dev/shm", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
-    _bind_read_only(hidden)
+        mount("tmpfs", "/dev/shm", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
+    bind_read_only(hidden)
     os.mkdir(iso.VIRTUAL_ROOT, 0o700)
     os.chown(iso.VIRTUAL_ROOT, uid, uid)
     if pid_init:
-        _mount("proc", "/proc", "proc", _TMPFS_FLAGS | 8)  # MS_NOEXEC
+        mount("proc", "/proc", "proc", _TMPFS_FLAGS | 8)  # MS_NOEXEC
         pid_layer = iso.LayerStatus(
             "pid", True, "init of a new PID namespace: every descendant dies with it; private /proc"
         )

@@ -1,14 +1,14 @@
 """Warm fork pool for batch runs: ``execute_many`` and :class:`WorkerPool`.
 
-The parent is warmed once (:mod:`automock.sandbox.warm`: imports, a runtime
+The parent is warmed once (:mod:`automock.sandbox.batch.warm`: imports, a runtime
 rehearsal, ``gc.freeze()``) and prepares the read-only mount namespace once
-(:mod:`automock.sandbox.mountns`). Then one child is forked per candidate,
+(:mod:`automock.sandbox.kernel.mountns`). Then one child is forked per candidate,
 at most ``workers`` running at a time, by the pool's zygote
-(:mod:`automock.sandbox.zygote`: a fork server that entered the runtime
-once), or by the parent when there is none (:mod:`automock.sandbox.forking`
+(:mod:`automock.sandbox.batch.zygote`: a fork server that entered the runtime
+once), or by the parent when there is none (:mod:`automock.sandbox.batch.forking`
 hides which). Children are pre-forked: while
 candidates run, one spare per worker isolates itself
-(:mod:`automock.sandbox.zygote_child`; :mod:`automock.sandbox.task` without
+(:mod:`automock.sandbox.batch.zygote_child`; :mod:`automock.sandbox.batch.task` without
 a zygote) and waits for its candidate on a pipe, so the sandbox is ready
 when a candidate is handed over. The parent owns the wall clock: at the deadline it kills the
 child, whose PID namespace takes every descendant with it. A candidate is
@@ -36,12 +36,12 @@ from types import TracebackType
 from typing import Any
 
 from automock.errors import InputError
-from automock.sandbox.candidates import Candidate, as_candidates, imported_modules
-from automock.sandbox.children import Child, result_of, verdict_of
-from automock.sandbox.forking import Spawner
-from automock.sandbox.lanes import POOL_PREFIX, kill_group, lane_uid, sweep_stale_dirs
-from automock.sandbox.task import BatchSettings, CandidateResult, encode_task
-from automock.sandbox.warm import preload_imports
+from automock.sandbox.batch.candidates import Candidate, as_candidates, imported_modules
+from automock.sandbox.batch.children import Child, result_of, verdict_of
+from automock.sandbox.batch.forking import Spawner
+from automock.sandbox.batch.lanes import POOL_PREFIX, kill_group, lane_uid, sweep_stale_dirs
+from automock.sandbox.batch.task import BatchSettings, CandidateResult, encode_task
+from automock.sandbox.batch.warm import preload_imports
 
 __all__ = [
     "BatchSettings",

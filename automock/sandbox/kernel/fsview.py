@@ -4,7 +4,7 @@ Every existing mount is re-mounted read-only, ``/tmp`` and ``/dev/shm``
 become fresh private tmpfs, and the workdir is bound read-write at
 :data:`VIRTUAL_ROOT`. Directories the unprivileged uid cannot traverse
 (``/root`` holding the interpreter) are replaced by a tmpfs that exposes
-only what is needed. Used by :func:`automock.sandbox.isolation.enter_isolation`.
+only what is needed. Used by :func:`automock.sandbox.kernel.isolation.enter_isolation`.
 """
 
 from __future__ import annotations
@@ -16,22 +16,22 @@ import stat
 import sys
 from collections.abc import Iterable, Sequence
 
-from automock.sandbox._syscalls import (
-    _CLONE_NEWNS,
-    _KEPT_FLAGS,
-    _MS_BIND,
-    _MS_NODEV,
-    _MS_NOSUID,
-    _MS_PRIVATE,
-    _MS_RDONLY,
-    _MS_REC,
-    _MS_REMOUNT,
-    _SKIP_MOUNTS,
-    _mount,
-    _reason,
-    _unshare,
+from automock.sandbox.kernel.layers import LayerStatus
+from automock.sandbox.kernel.syscalls import (
+    CLONE_NEWNS,
+    KEPT_FLAGS,
+    MS_BIND,
+    MS_NODEV,
+    MS_NOSUID,
+    MS_PRIVATE,
+    MS_RDONLY,
+    MS_REC,
+    MS_REMOUNT,
+    SKIP_MOUNTS,
+    mount,
+    reason,
+    unshare,
 )
-from automock.sandbox.layers import LayerStatus
 
 __all__ = ["VIRTUAL_ROOT", "filesystem_layer", "traversable"]
 
@@ -88,14 +88,14 @@ def _expose(needed: Iterable[str], uid: int) -> list[str]:
         for blocked, names in sorted(children.items(), key=lambda kv: len(kv[0])):
             fds = {name: os.open(os.path.join(blocked, name), os.O_PATH) for name in sorted(names)}
             try:
-                _mount("tmpfs", blocked, "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=755,size=64k")
+                mount("tmpfs", blocked, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755,size=64k")
                 for name, fd in fds.items():
                     target = os.path.join(blocked, name)
                     if stat.S_ISDIR(os.fstat(fd).st_mode):
                         os.mkdir(target)
                     else:
                         open(target, "w").close()  # an empty file as mount point
-                    _mount(f"/proc/self/fd/{fd}", target, None, _MS_BIND | _MS_REC)
+                    mount(f"/proc/self/fd/{fd}", target, None, MS_BIND | MS_REC)
             finally:
                 for fd in fds.values():
                     os.close(fd)
@@ -103,17 +103,17 @@ def _expose(needed: Iterable[str], uid: int) -> list[str]:
     return exposed
 
 
-_PRIVATE_TMP = ("/tmp", "/dev/shm")
+PRIVATE_TMP = ("/tmp", "/dev/shm")
 
 
-def _open_under(paths: Iterable[str], roots: Sequence[str]) -> list[tuple[str, int]]:
+def open_under(paths: Iterable[str], roots: Sequence[str]) -> list[tuple[str, int]]:
     """O_PATH fds of the outermost ``paths`` strictly inside ``roots`` (before they are hidden)."""
     inside = sorted({p for p in paths if any(p.startswith(root + "/") for root in roots)})
     outermost = [p for p in inside if not any(p.startswith(q + "/") for q in inside if q != p)]
     return [(p, os.open(p, os.O_PATH)) for p in outermost]
 
 
-def _bind_read_only(opened: list[tuple[str, int]]) -> None:
+def bind_read_only(opened: list[tuple[str, int]]) -> None:
     """Bind each opened path back at its own place in the fresh tmpfs, read-only."""
     for path, fd in opened:
         try:
@@ -122,10 +122,10 @@ def _bind_read_only(opened: list[tuple[str, int]]) -> None:
             else:
                 os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
                 open(path, "w").close()  # an empty file as mount point
-            _mount(f"/proc/self/fd/{fd}", path, None, _MS_BIND | _MS_REC)
-            flags = _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV
+            mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
+            flags = MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV
             with contextlib.suppress(OSError):  # already read-only when inherited
-                _mount(None, path, None, flags)
+                mount(None, path, None, flags)
         finally:
             os.close(fd)
 
@@ -138,36 +138,36 @@ def filesystem_layer(workdir: str | None, uid: int | None, readable: Sequence[st
     if workdir is None:
         return LayerStatus("filesystem", False, "no workdir given")
     try:
-        _unshare(_CLONE_NEWNS)
-        _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
+        unshare(CLONE_NEWNS)
+        mount(None, "/", None, MS_REC | MS_PRIVATE)
     except OSError as exc:
         os.chdir(workdir)
         return LayerStatus(
             "filesystem",
             False,
-            f"mount namespace refused ({_reason(exc)}); only cwd/HOME/TMPDIR point into {workdir}",
+            f"mount namespace refused ({reason(exc)}); only cwd/HOME/TMPDIR point into {workdir}",
         )
     work_fd = os.open(workdir, os.O_PATH | os.O_DIRECTORY)  # opened inside the new namespace
     try:
         exposed = _expose(readable, uid) if uid is not None else []
         failed = []
         for target, opts in _mount_points():
-            if target in _SKIP_MOUNTS or "ro" in opts:
+            if target in SKIP_MOUNTS or "ro" in opts:
                 continue
-            keep = sum(flag for name, flag in _KEPT_FLAGS if name in opts)
+            keep = sum(flag for name, flag in KEPT_FLAGS if name in opts)
             try:
-                _mount(None, target, None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | keep)
+                mount(None, target, None, MS_BIND | MS_REMOUNT | MS_RDONLY | keep)
             except OSError:
                 failed.append(target)
         # the interpreter, a venv or the project may live under /tmp: keep them visible
-        hidden = _open_under(readable, _PRIVATE_TMP)
-        _mount("tmpfs", "/tmp", "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=1777,size=64m")
+        hidden = open_under(readable, PRIVATE_TMP)
+        mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=64m")
         if os.path.isdir("/dev/shm"):
-            _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=1777,size=64m")
-        _bind_read_only(hidden)
+            mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=64m")
+        bind_read_only(hidden)
         os.makedirs(VIRTUAL_ROOT, mode=0o755)
-        _mount(f"/proc/self/fd/{work_fd}", VIRTUAL_ROOT, None, _MS_BIND | _MS_REC)
-        _mount(None, VIRTUAL_ROOT, None, _MS_BIND | _MS_REMOUNT | _MS_NOSUID | _MS_NODEV)
+        mount(f"/proc/self/fd/{work_fd}", VIRTUAL_ROOT, None, MS_BIND | MS_REC)
+        mount(None, VIRTUAL_ROOT, None, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV)
         os.chdir(VIRTUAL_ROOT)
     finally:
         os.close(work_fd)

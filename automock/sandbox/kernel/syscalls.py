@@ -1,7 +1,7 @@
 """Thin ctypes wrappers over the Linux calls the sandbox needs (unshare, mount, prctl).
 
-Private to :mod:`automock.sandbox`; :mod:`automock.sandbox.isolation`
-re-exports the names the batch pool uses (``_unshare``, ``_mount``).
+Private to :mod:`automock.sandbox`; :mod:`automock.sandbox.kernel.isolation`
+re-exports the names the batch pool uses (``unshare``, ``mount``).
 """
 
 from __future__ import annotations
@@ -14,27 +14,27 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import ctypes
 
-_CLONE_NEWNS = 0x00020000
-_CLONE_NEWPID = 0x20000000
-_CLONE_NEWNET = 0x40000000
-_MS_RDONLY = 1
-_MS_NOSUID = 2
-_MS_NODEV = 4
-_MS_NOEXEC = 8
-_MS_REMOUNT = 32
-_MS_BIND = 4096
-_MS_REC = 16384
-_MS_PRIVATE = 1 << 18
-_PR_SET_PDEATHSIG = 1
-_PR_SET_NO_NEW_PRIVS = 38
-_PR_SET_DUMPABLE = 4
-_CLONE_NEWUSER = 0x10000000
-_SKIP_MOUNTS = ("/proc", "/sys", "/dev", "/dev/pts")
+CLONE_NEWNS = 0x00020000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_NOEXEC = 8
+MS_REMOUNT = 32
+MS_BIND = 4096
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+PR_SET_PDEATHSIG = 1
+PR_SET_NO_NEW_PRIVS = 38
+PR_SET_DUMPABLE = 4
+CLONE_NEWUSER = 0x10000000
+SKIP_MOUNTS = ("/proc", "/sys", "/dev", "/dev/pts")
 # per-mount flags a remount must repeat (a user namespace may not drop locked ones)
-_KEPT_FLAGS = (
-    ("nosuid", _MS_NOSUID),
-    ("nodev", _MS_NODEV),
-    ("noexec", _MS_NOEXEC),
+KEPT_FLAGS = (
+    ("nosuid", MS_NOSUID),
+    ("nodev", MS_NODEV),
+    ("noexec", MS_NOEXEC),
     ("noatime", 1024),
     ("nodiratime", 2048),
     ("relatime", 1 << 21),
@@ -43,25 +43,25 @@ _KEPT_FLAGS = (
 
 
 @functools.cache
-def _libc() -> ctypes.CDLL:
+def libc() -> ctypes.CDLL:
     import ctypes  # only the sandbox child calls into libc: the CLI parent never pays for ctypes
 
     return ctypes.CDLL(None, use_errno=True)
 
 
-def _unshare(flags: int) -> None:
+def unshare(flags: int) -> None:
     unshare = getattr(os, "unshare", None)
     if unshare is not None:  # Python 3.12+
         unshare(flags)
         return
     import ctypes
 
-    if _libc().unshare(ctypes.c_int(flags)) != 0:
+    if libc().unshare(ctypes.c_int(flags)) != 0:
         code = ctypes.get_errno()
         raise OSError(code, os.strerror(code))
 
 
-def _mount(
+def mount(
     source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None
 ) -> None:
     import ctypes
@@ -69,26 +69,26 @@ def _mount(
     def enc(value: str | None) -> bytes | None:
         return None if value is None else os.fsencode(value)
 
-    result = _libc().mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data))
+    result = libc().mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data))
     if result != 0:
         code = ctypes.get_errno()
         raise OSError(code, f"mount {target}: {os.strerror(code)}")
 
 
-def _prctl(option: int, arg: int) -> None:
+def prctl(option: int, arg: int) -> None:
     import ctypes
 
-    _libc().prctl(option, ctypes.c_ulong(arg), 0, 0, 0)
+    libc().prctl(option, ctypes.c_ulong(arg), 0, 0, 0)
 
 
-def _die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """Arm ``PR_SET_PDEATHSIG(SIGKILL)``; exit at once if ``parent`` died before it took effect."""
     import signal
 
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:
         os._exit(1)
 
 
-def _reason(exc: OSError) -> str:
+def reason(exc: OSError) -> str:
     return f"{errno.errorcode.get(exc.errno or 0, 'error')}: {exc.strerror or exc}"

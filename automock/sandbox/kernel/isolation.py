@@ -33,20 +33,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from automock._serialize import JsonMixin
-from automock.sandbox._fsview import VIRTUAL_ROOT, filesystem_layer, traversable
-from automock.sandbox._syscalls import (
-    _CLONE_NEWNET,
-    _CLONE_NEWNS,
-    _CLONE_NEWUSER,
-    _PR_SET_DUMPABLE,
-    _PR_SET_NO_NEW_PRIVS,
-    _prctl,
-    _reason,
-    _unshare,
+from automock.sandbox.kernel.fsview import VIRTUAL_ROOT, filesystem_layer, traversable
+from automock.sandbox.kernel.layers import LayerStatus
+from automock.sandbox.kernel.pidns import pid_namespace as _enter_pid_namespace
+from automock.sandbox.kernel.pidns import rearm_after_uid_change
+from automock.sandbox.kernel.syscalls import (
+    CLONE_NEWNET,
+    CLONE_NEWNS,
+    CLONE_NEWUSER,
+    PR_SET_DUMPABLE,
+    PR_SET_NO_NEW_PRIVS,
+    prctl,
+    reason,
+    unshare,
 )
-from automock.sandbox.layers import LayerStatus
-from automock.sandbox.pidns import pid_namespace as _enter_pid_namespace
-from automock.sandbox.pidns import rearm_after_uid_change
 
 __all__ = [
     "SANDBOX_UID",
@@ -88,9 +88,9 @@ def _network(allow: bool) -> LayerStatus:
             "network", False, f"network namespaces need Linux (this is {sys.platform})"
         )
     try:
-        _unshare(_CLONE_NEWNET)
+        unshare(CLONE_NEWNET)
     except OSError as exc:
-        return LayerStatus("network", False, f"unshare(CLONE_NEWNET) refused ({_reason(exc)})")
+        return LayerStatus("network", False, f"unshare(CLONE_NEWNET) refused ({reason(exc)})")
     return LayerStatus(
         "network", True, "new network namespace with no interface up (not even loopback)"
     )
@@ -111,11 +111,11 @@ def _user_namespace() -> LayerStatus:
     """Unprivileged: a user namespace (own uid mapped to itself) unlocks the other namespaces."""
     uid, gid = os.getuid(), os.getgid()
     try:
-        _prctl(_PR_SET_DUMPABLE, 1)  # after a setuid /proc/self/*_map would be root's
-        _unshare(_CLONE_NEWUSER)
+        prctl(PR_SET_DUMPABLE, 1)  # after a setuid /proc/self/*_map would be root's
+        unshare(CLONE_NEWUSER)
         _map_own_ids(uid, gid)
     except OSError as exc:
-        return LayerStatus("userns", False, f"unprivileged user namespace refused ({_reason(exc)})")
+        return LayerStatus("userns", False, f"unprivileged user namespace refused ({reason(exc)})")
     return LayerStatus(
         "userns", True, f"user namespace with uid {uid} mapped to itself (no real privilege)"
     )
@@ -128,11 +128,11 @@ def _lock_mounts() -> LayerStatus:
     and leaves the program no capability over the mounts it was given."""
     uid, gid = os.getuid(), os.getgid()
     try:
-        _unshare(_CLONE_NEWUSER | _CLONE_NEWNS)
+        unshare(CLONE_NEWUSER | CLONE_NEWNS)
         _map_own_ids(uid, gid)
     except OSError as exc:
         return LayerStatus(
-            "mountlock", False, f"mounts not locked ({_reason(exc)}); the program could undo them"
+            "mountlock", False, f"mounts not locked ({reason(exc)}); the program could undo them"
         )
     return LayerStatus(
         "mountlock", True, "nested user namespace: read-only mounts locked, no capability over them"
@@ -207,7 +207,7 @@ def _drop_uid(
     uid: int | None, workdir: str | None, needed: Sequence[str], limits: Limits
 ) -> LayerStatus:
     if sys.platform.startswith("linux"):
-        _prctl(_PR_SET_NO_NEW_PRIVS, 1)  # setuid binaries (su, sudo) cannot regain root
+        prctl(PR_SET_NO_NEW_PRIVS, 1)  # setuid binaries (su, sudo) cannot regain root
     if os.geteuid() != 0:
         note = (
             "" if limits.processes is None else "; RLIMIT_NPROC counts all of this user's processes"

@@ -68,9 +68,9 @@ Stdio = tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapper]
 def environment(env: Mapping[str, str], *, proc: bool = False) -> None:
     """Replace this process's environment with exactly ``env`` (see the module docstring)."""
     if proc:
-        from automock.sandbox._syscalls import _libc
+        from automock.sandbox.kernel.syscalls import libc
 
-        _libc().clearenv()  # also what C code set behind os.environ's back
+        libc().clearenv()  # also what C code set behind os.environ's back
     os.environ.clear()
     os.environ.update(env)
     if hasattr(time, "tzset"):

@@ -27,9 +27,9 @@ __all__ = ["plan_modules", "preload_imports", "warm_parent"]
 _RUNTIME_MODULES = (
     "automock.runtime",
     "automock.plan.model",
-    "automock.sandbox.isolation",
-    "automock.sandbox.mountns",
-    "automock.sandbox.spawn",
+    "automock.sandbox.kernel.isolation",
+    "automock.sandbox.kernel.mountns",
+    "automock.sandbox.run.spawn",
 )
 # never imported in the parent on a candidate's behalf (side effects at import)
 _NEVER_PRELOAD = frozenset(
@@ -103,8 +103,8 @@ def warm_parent(settings: Any) -> None:
                     f"--preload {name}: cannot import it ({exc}); install it or drop it"
                 ) from None
     _rehearse(settings.plan, settings.seed)
-    from automock.sandbox.isolation import VIRTUAL_ROOT
-    from automock.sandbox.task import environment_for
+    from automock.sandbox.batch.task import environment_for
+    from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
 
     environment_for(VIRTUAL_ROOT, settings.seed)  # children find it computed
     gc.collect()

@@ -8,11 +8,11 @@ mount namespace; and every child holds a copy of the caller's memory. The
 the sandbox's fixed environment and the run's ``PYTHONHASHSEED``, the
 caller's ``sys.path`` and the settings sent on a pipe). It imports what
 children need, joins the holder's read-only mount namespace
-(:mod:`automock.sandbox.mountns`), enters the runtime and never leaves it,
+(:mod:`automock.sandbox.kernel.mountns`), enters the runtime and never leaves it,
 then ``gc.freeze()``\\ s. It runs no candidate code: on each request from the
 pool (a Unix ``SOCK_SEQPACKET`` carrying the child's four pipe ends) it
 forks a child straight into a new PID namespace
-(:mod:`automock.sandbox.zygote_child` says what the child does), and reports
+(:mod:`automock.sandbox.batch.zygote_child` says what the child does), and reports
 the child's pid and, later, its exit status. Each child inherits the runtime
 entered but unused (the zygote never draws a random number or reads the
 clock), so every candidate starts from the same pristine, seeded state; the
@@ -45,8 +45,8 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
-from automock.sandbox import zygote_child
-from automock.sandbox.isolation import SANDBOX_UID, warm_isolation
+from automock.sandbox.batch import zygote_child
+from automock.sandbox.kernel.isolation import SANDBOX_UID, warm_isolation
 
 __all__ = ["Zygote"]
 
@@ -173,7 +173,7 @@ class Zygote:
 
 # fds of a starting zygote (its stdio stays the parent's until _serve replaces it)
 _SOCK_FD, _BOOT_FD, _MNT_FD = 3, 4, 5
-_BOOT = "from automock.sandbox.zygote import main; main()"
+_BOOT = "from automock.sandbox.batch.zygote import main; main()"
 
 
 def _spawn_interpreter(seed: int, sock: int, boot: int, mnt_fd: int) -> int:
@@ -186,8 +186,8 @@ def _spawn_interpreter(seed: int, sock: int, boot: int, mnt_fd: int) -> int:
     """
     from pathlib import Path
 
-    from automock.sandbox.isolation import VIRTUAL_ROOT
-    from automock.sandbox.spawn import fixed_environment
+    from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
+    from automock.sandbox.run.spawn import fixed_environment
 
     env = fixed_environment(Path(VIRTUAL_ROOT), seed)  # PYTHONHASHSEED: as `automock run`
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -226,7 +226,7 @@ def main() -> None:
         os.close(_BOOT_FD)
         parent, path, settings = pickle.loads(b"".join(chunks))
         sys.path[:] = path
-        from automock.sandbox.task import load_prctl
+        from automock.sandbox.batch.task import load_prctl
 
         sock = socket.socket(fileno=_SOCK_FD)
         _serve(sock, settings, _MNT_FD, load_prctl(), parent)  # exits
@@ -278,15 +278,15 @@ def _prepare(settings: Any, mnt_fd: int, prctl: Callable[..., int] | None) -> No
     enter the runtime for good."""
     from automock.plan.model import Plan
     from automock.runtime import deterministic
-    from automock.sandbox import fresh
-    from automock.sandbox.isolation import VIRTUAL_ROOT
-    from automock.sandbox.mountns import PidNamespaceForker, _setns
-    from automock.sandbox.task import environment_for
-    from automock.sandbox.warm import warm_parent
-    from automock.sandbox.zygote_child import Template, raw_fork
+    from automock.sandbox.batch.task import environment_for
+    from automock.sandbox.batch.warm import warm_parent
+    from automock.sandbox.batch.zygote_child import Template, raw_fork
+    from automock.sandbox.child import fresh
+    from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
+    from automock.sandbox.kernel.mountns import PidNamespaceForker, setns
 
     warm_parent(settings)
-    _setns(mnt_fd)
+    setns(mnt_fd)
     os.close(mnt_fd)
     os.chdir("/")
     fresh.environment(environment_for(VIRTUAL_ROOT, settings.seed))
@@ -377,8 +377,8 @@ def _spawn(fds: Sequence[int], uid: int | None, zygote: int) -> int:
 
 def _preload(names: list[str]) -> None:
     """Import what candidates import, under the runtime as they would; children inherit it."""
-    from automock.sandbox.warm import preload_imports
-    from automock.sandbox.zygote_child import raw_fork
+    from automock.sandbox.batch.warm import preload_imports
+    from automock.sandbox.batch.zygote_child import raw_fork
 
     if preload_imports(names):
         _SEEDED[0] = random.getstate()  # as if each candidate had imported them first

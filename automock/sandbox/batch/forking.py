@@ -2,17 +2,17 @@
 
 A :class:`Spawner` hides the three ways a child is forked, best first:
 
-- by the pool's *zygote* (:mod:`automock.sandbox.zygote`), a fork server
+- by the pool's *zygote* (:mod:`automock.sandbox.batch.zygote`), a fork server
   (a fresh interpreter) that entered the runtime and the prepared mount
   namespace once; it
   reports each child's pid (asynchronously) and, later, its exit status;
 - by the pool's parent straight into a new PID namespace
-  (:class:`~automock.sandbox.mountns.PidNamespaceForker`), the child then
-  joining the prepared read-only mount namespace (:mod:`automock.sandbox.mountns`);
+  (:class:`~automock.sandbox.kernel.mountns.PidNamespaceForker`), the child then
+  joining the prepared read-only mount namespace (:mod:`automock.sandbox.kernel.mountns`);
 - by a plain ``fork()``, the child entering every layer itself
   (not root, no mount namespaces).
 
-Whichever it is, the pool gets a :class:`~automock.sandbox.children.Child`
+Whichever it is, the pool gets a :class:`~automock.sandbox.batch.children.Child`
 with its pipes, and asks the spawner whether (or waits until) it exited.
 """
 
@@ -27,12 +27,12 @@ import shutil
 from collections.abc import Iterable
 
 from automock.errors import SandboxError
-from automock.sandbox.children import Child
-from automock.sandbox.lanes import lane_uid
-from automock.sandbox.mountns import Holder, PidNamespaceForker, start_holder
-from automock.sandbox.task import BatchSettings, child_main, load_prctl
-from automock.sandbox.warm import preload_imports, warm_parent
-from automock.sandbox.zygote import Zygote
+from automock.sandbox.batch.children import Child
+from automock.sandbox.batch.lanes import lane_uid
+from automock.sandbox.batch.task import BatchSettings, child_main, load_prctl
+from automock.sandbox.batch.warm import preload_imports, warm_parent
+from automock.sandbox.batch.zygote import Zygote
+from automock.sandbox.kernel.mountns import Holder, PidNamespaceForker, start_holder
 
 __all__ = ["Spawner"]
 

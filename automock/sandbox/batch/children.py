@@ -2,7 +2,7 @@
 
 A :class:`Child` is a spare (isolated, waiting for its candidate) or a running
 candidate: its pid, worker lane, pipes and what they have delivered so far.
-:func:`result_of` turns it into a :class:`~automock.sandbox.task.CandidateResult`
+:func:`result_of` turns it into a :class:`~automock.sandbox.batch.task.CandidateResult`
 from the child's own verdict when there is one, else from how it ended
 (timeout, a signal, an exit without a verdict).
 """
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT
-from automock.sandbox.candidates import Candidate
-from automock.sandbox.task import STATUSES, CandidateResult, signal_status, verdict_exit_code
+from automock.sandbox.batch.candidates import Candidate
+from automock.sandbox.batch.task import STATUSES, CandidateResult, signal_status, verdict_exit_code
 
 __all__ = ["Child", "result_of", "verdict_of"]
 

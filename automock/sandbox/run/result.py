@@ -15,7 +15,7 @@ from automock._serialize import JsonMixin
 from automock.analysis.model import Touchpoint
 from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, EXIT_UNMOCKED, EXIT_VIOLATION
 from automock.runtime.events import Access
-from automock.sandbox.isolation import LayerStatus
+from automock.sandbox.kernel.isolation import LayerStatus
 
 __all__ = ["STATUSES", "RunOutcome", "RunReport", "exit_code_for"]
 
@@ -43,7 +43,7 @@ class RunOutcome(JsonMixin):
     124/125/126/5); ``returncode`` is the raw child status (negative = signal).
     ``exception`` names an uncaught exception as ``"Type: message"``. ``start``
     says how the child began: ``"fork"`` of the warm ``automock`` command, or
-    ``"spawn"`` of a fresh interpreter (see :mod:`automock.sandbox.forked`).
+    ``"spawn"`` of a fresh interpreter (see :mod:`automock.sandbox.run.forked`).
     """
 
     exit_code: int

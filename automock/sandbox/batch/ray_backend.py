@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from automock.errors import MissingExtraError
-from automock.sandbox.candidates import Candidate, as_candidates
-from automock.sandbox.task import BatchSettings, CandidateResult
+from automock.sandbox.batch.candidates import Candidate, as_candidates
+from automock.sandbox.batch.task import BatchSettings, CandidateResult
 
 __all__ = ["execute_many_ray", "import_ray", "ray_task"]
 
@@ -35,7 +35,7 @@ def import_ray() -> Any:
 
 def ray_task(candidate: dict[str, Any], settings: BatchSettings) -> dict[str, Any]:
     """The function each Ray task runs: one candidate in a sandboxed fork of this worker."""
-    from automock.sandbox.pool import WorkerPool
+    from automock.sandbox.batch.pool import WorkerPool
 
     # one candidate per task: a spare prepared for a next candidate would be wasted
     with WorkerPool(dataclasses.replace(settings, spares=0), workers=1) as pool:
@@ -57,7 +57,7 @@ def execute_many_ray(
     preload: Sequence[str] = (),
     on_result: Callable[[CandidateResult], None] | None = None,
 ) -> list[CandidateResult]:
-    """Like :func:`automock.sandbox.pool.execute_many`, one Ray task per candidate.
+    """Like :func:`automock.sandbox.batch.pool.execute_many`, one Ray task per candidate.
 
     Connects to a running cluster (``RAY_ADDRESS``) or starts a local one;
     ``workers`` caps the tasks in flight.

@@ -4,7 +4,7 @@
 own session with the fixed environment (:func:`fixed_environment`, nothing
 inherited) and stdin closed; the child warms its imports while the parent is
 still scanning and drafting, then waits for the spec on a pipe.
-:func:`automock.sandbox.watch.finish` sends it and watches the run.
+:func:`automock.sandbox.run.watch.finish` sends it and watches the run.
 """
 
 from __future__ import annotations
@@ -17,21 +17,21 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 import automock
-from automock.sandbox.workdir import Workdir
+from automock.sandbox.kernel.workdir import Workdir
 
 __all__ = ["PACKAGE_ROOT", "ChildProcess", "Spawned", "fixed_environment", "spawn"]
 
 PACKAGE_ROOT = str(Path(automock.__file__).resolve().parent.parent)
 _BOOTSTRAP = (
     "import sys; sys.path.insert(0, {root!r}); {bytecode}"
-    "from automock.sandbox.child import main; main()"
+    "from automock.sandbox.child.program import main; main()"
 )
 # until the child has warmed up: its imports read and write bytecode under this prefix
 _BYTECODE = "sys.pycache_prefix = {prefix!r}; sys.dont_write_bytecode = False; "
 
 
 class ChildProcess(Protocol):
-    """What :func:`automock.sandbox.watch.finish` uses of a child: a ``subprocess.Popen`` or a forked child's handle."""
+    """What :func:`automock.sandbox.run.watch.finish` uses of a child: a ``subprocess.Popen`` or a forked child's handle."""
 
     pid: int
     returncode: Any
@@ -111,7 +111,7 @@ class Spawned:
     spec_w: int | None
     result_r: int
     started: float
-    start: str = "spawn"  # or "fork" (automock.sandbox.forked)
+    start: str = "spawn"  # or "fork" (automock.sandbox.run.forked)
 
 
 def spawn(work: Workdir, env: dict[str, str]) -> Spawned:

@@ -17,18 +17,18 @@ import os
 import signal
 import sys
 
-from automock.sandbox._syscalls import (
-    _CLONE_NEWPID,
-    _MS_NODEV,
-    _MS_NOEXEC,
-    _MS_NOSUID,
-    _PR_SET_PDEATHSIG,
-    _mount,
-    _prctl,
-    _reason,
-    _unshare,
+from automock.sandbox.kernel.layers import LayerStatus
+from automock.sandbox.kernel.syscalls import (
+    CLONE_NEWPID,
+    MS_NODEV,
+    MS_NOEXEC,
+    MS_NOSUID,
+    PR_SET_PDEATHSIG,
+    mount,
+    prctl,
+    reason,
+    unshare,
 )
-from automock.sandbox.layers import LayerStatus
 
 __all__ = ["die_if_orphaned", "pid_namespace", "rearm_after_uid_change"]
 
@@ -59,9 +59,9 @@ def die_if_orphaned(*, close: bool = False) -> None:
 def pid_namespace(mount_proc: bool) -> LayerStatus:
     """Become init of a new PID namespace: fork; the parent mirrors the child's exit."""
     try:
-        _unshare(_CLONE_NEWPID)
+        unshare(CLONE_NEWPID)
     except OSError as exc:
-        return LayerStatus("pid", False, f"unshare(CLONE_NEWPID) refused ({_reason(exc)})")
+        return LayerStatus("pid", False, f"unshare(CLONE_NEWPID) refused ({reason(exc)})")
     for stream in (sys.stdout, sys.stderr):
         if stream is not None:
             stream.flush()
@@ -88,15 +88,15 @@ def pid_namespace(mount_proc: bool) -> LayerStatus:
     os.close(alive_w)
     global _intermediate_alive
     _intermediate_alive = alive_r
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     die_if_orphaned()  # it may have died before prctl took effect
     detail = "init of a new PID namespace: every descendant dies with it"
     if mount_proc:
         try:
-            _mount("proc", "/proc", "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+            mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
             detail += "; private /proc"
         except OSError as exc:
-            detail += f"; host /proc still visible ({_reason(exc)})"
+            detail += f"; host /proc still visible ({reason(exc)})"
     return LayerStatus("pid", True, detail)
 
 
@@ -108,5 +108,5 @@ def rearm_after_uid_change() -> None:
     """
     if _intermediate_alive < 0:
         return
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     die_if_orphaned(close=True)

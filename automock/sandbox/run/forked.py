@@ -12,7 +12,7 @@ by :mod:`automock.commands._hashseed` (so its string-hash seed is the one the
 run's seed asks for, and its environment was scrubbed of everything the CLI
 does not read, so no secret sits in the memory the child inherits), no other
 thread is running, and the platform is Linux. Otherwise (the Python API, tests
-calling ``cli.main``) :mod:`automock.sandbox.spawn` starts a fresh interpreter.
+calling ``cli.main``) :mod:`automock.sandbox.run.spawn` starts a fresh interpreter.
 
 Right after the fork, the child makes itself look like a fresh interpreter
 started by ``subprocess`` with the same arguments as a spawned child: its own
@@ -20,7 +20,7 @@ session, ``PR_SET_PDEATHSIG``, ``/dev/null`` on stdin and pipes on stdout and
 stderr, no other inherited descriptor, the fixed environment, new
 ``sys.std*`` text streams (UTF-8, stderr line-buffered), the signal
 dispositions Python starts with, no ``atexit`` handler of the parent's. It
-then runs :func:`automock.sandbox.child.execute` on the spec it already holds
+then runs :func:`automock.sandbox.child.program.execute` on the spec it already holds
 and ends as an interpreter would: the program's non-daemon threads are
 joined, its ``atexit`` handlers run, the streams are flushed. It never
 returns into the parent's code.
@@ -37,8 +37,8 @@ import threading
 import time
 from typing import IO, Any, NoReturn
 
-from automock.sandbox.spawn import Spawned
-from automock.sandbox.workdir import Workdir
+from automock.sandbox.kernel.workdir import Workdir
+from automock.sandbox.run.spawn import Spawned
 
 __all__ = ["ForkedProcess", "can_fork", "fork_child", "warm"]
 
@@ -56,13 +56,13 @@ def can_fork(seed: int) -> bool:
 
 def warm() -> None:
     """Import (once, in the parent) what every forked child needs."""
-    from automock.sandbox.child import _warm_up
+    from automock.sandbox.child.program import warm_up
 
-    _warm_up()
+    warm_up()
 
 
 class ForkedProcess:
-    """The parent's handle on a forked child: what :mod:`automock.sandbox.spawn` uses of Popen."""
+    """The parent's handle on a forked child: what :mod:`automock.sandbox.run.spawn` uses of Popen."""
 
     def __init__(self, pid: int, stdout: IO[bytes], stderr: IO[bytes]) -> None:
         self.pid = pid
@@ -97,7 +97,7 @@ class ForkedProcess:
 def fork_child(work: Workdir, env: dict[str, str], spec: dict[str, Any]) -> Spawned:
     """Fork a child that runs ``spec`` in ``work`` with exactly ``env``.
 
-    The child already holds its spec: :func:`automock.sandbox.watch.finish` only watches it.
+    The child already holds its spec: :func:`automock.sandbox.run.watch.finish` only watches it.
     """
     started = time.perf_counter()
     out_r, out_w = os.pipe()
@@ -138,9 +138,9 @@ def _become_fresh(
     work: Workdir, env: dict[str, str], fds: tuple[int, int, int], parent: int
 ) -> None:  # pragma: no cover - runs in the forked child
     os.setsid()
-    from automock.sandbox._syscalls import _die_with_parent
+    from automock.sandbox.kernel.syscalls import die_with_parent
 
-    _die_with_parent(parent)
+    die_with_parent(parent)
     out_w, err_w, result_w = fds
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
@@ -153,7 +153,7 @@ def _become_fresh(
         start = fd + 1
     os.closerange(start, _max_fd())
     os.chdir(work.root / "src")
-    from automock.sandbox import fresh
+    from automock.sandbox.child import fresh
 
     fresh.environment(env, proc=True)
     fresh.install_stdio(fresh.stdio())
@@ -172,7 +172,7 @@ def _max_fd() -> int:
 
 
 def _run(spec: dict[str, Any], result_fd: int) -> int:  # pragma: no cover - forked child
-    from automock.sandbox.child import execute_and_report
+    from automock.sandbox.child.program import execute_and_report
 
     code = execute_and_report(spec, result_fd)
     _shutdown()
@@ -182,10 +182,10 @@ def _run(spec: dict[str, Any], result_fd: int) -> int:  # pragma: no cover - for
 def _shutdown() -> None:  # pragma: no cover - runs in the forked child
     """What interpreter exit does before the process ends: threads, atexit, flush.
 
-    The program's own were done under the runtime (:func:`automock.sandbox.child.execute`);
+    The program's own were done under the runtime (:func:`automock.sandbox.child.program.execute`);
     this catches what was started after that, as a spawned child's interpreter exit would.
     """
-    from automock.sandbox import fresh
+    from automock.sandbox.child import fresh
 
     fresh.interpreter_exit()
     for stream in (sys.stdout, sys.stderr):

@@ -1,7 +1,7 @@
 """Watching one sandbox child to its end and judging it (the parent side of a run).
 
-:func:`finish` sends the spec to a child :mod:`automock.sandbox.spawn` started
-(a forked child, :mod:`automock.sandbox.forked`, already holds it), captures
+:func:`finish` sends the spec to a child :mod:`automock.sandbox.run.spawn` started
+(a forked child, :mod:`automock.sandbox.run.forked`, already holds it), captures
 stdout/stderr up to the output cap, kills the whole process group (and PID
 namespace) at the timeout, and judges the outcome from the exit status and
 the child's report, trusting the report only where the kernel agrees.
@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from automock.runtime.events import Access
-from automock.sandbox.isolation import LayerStatus, Limits
-from automock.sandbox.result import RunOutcome, exit_code_for
-from automock.sandbox.spawn import ChildProcess, Spawned
+from automock.sandbox.kernel.isolation import LayerStatus, Limits
+from automock.sandbox.run.result import RunOutcome, exit_code_for
+from automock.sandbox.run.spawn import ChildProcess, Spawned
 
 __all__ = ["abandon", "finish"]
 

@@ -13,7 +13,7 @@ at-fork bookkeeping, whose hooks (``threading``'s, ``random``'s reseed
 that the child would only undo) copied ~190 pages per child.
 
 :func:`run` is then what is left: move the pipe ends, enter the
-per-candidate layers (:func:`~automock.sandbox.mountns.join_prepared`),
+per-candidate layers (:func:`~automock.sandbox.kernel.mountns.join_prepared`),
 read the candidate, run it, report. The runtime was entered by the zygote
 and is left by the child's exit.
 """
@@ -28,13 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from automock.sandbox import _syscalls
-from automock.sandbox.fresh import Stdio, install_stdio, stdio
-from automock.sandbox.initsignals import die_as_usual
-from automock.sandbox.isolation import VIRTUAL_ROOT
-from automock.sandbox.mountns import join_prepared
-from automock.sandbox.runcode import run_candidate
-from automock.sandbox.task import (
+from automock.sandbox.batch.task import (
     RESULT_FD,
     BatchSettings,
     default_limits,
@@ -45,6 +39,12 @@ from automock.sandbox.task import (
     signal_death,
     verdict_exit_code,
 )
+from automock.sandbox.child.candidate import run_candidate
+from automock.sandbox.child.fresh import Stdio, install_stdio, stdio
+from automock.sandbox.child.initsignals import die_as_usual
+from automock.sandbox.kernel import syscalls
+from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
+from automock.sandbox.kernel.mountns import join_prepared
 
 __all__ = ["Template", "raw_fork", "run"]
 
@@ -57,7 +57,7 @@ class Template:
     """What every child of one zygote starts from (built once, in the zygote)."""
 
     settings: BatchSettings
-    limits: Any  # automock.sandbox.isolation.Limits
+    limits: Any  # automock.sandbox.kernel.isolation.Limits
     stdio: Stdio
     prctl: Callable[..., int] | None
     # the zygote's own stdio objects: referenced here, replacing them in a child does not
@@ -69,7 +69,7 @@ class Template:
         """Call in the zygote, after it dropped every fd it does not need."""
         streams = _occupy_low_fds()
         # resolve libc's functions now: CDLL caches each on first use, in the child a copy
-        libc = _syscalls._libc()
+        libc = syscalls.libc()
         for name in ("unshare", "mount", "prctl", "setns"):
             getattr(libc, name, None)
         limits = settings.limits if settings.limits is not None else default_limits()

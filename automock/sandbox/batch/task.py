@@ -1,7 +1,7 @@
 """The child side of a batch run: what one forked child does with one candidate.
 
 :func:`child_main` runs in a freshly forked child and never returns: it wires
-stdin/stdout/stderr, enters the sandbox (:func:`~automock.sandbox.isolation.enter_isolation`:
+stdin/stdout/stderr, enters the sandbox (:func:`~automock.sandbox.kernel.isolation.enter_isolation`:
 new network namespace, rlimits, unprivileged uid, new session), makes its own
 working directory, applies the plan with ``deterministic(plan, seed=...)``,
 runs the candidate and writes a one-line JSON verdict to the result pipe.
@@ -34,7 +34,7 @@ from typing import Any, NoReturn
 
 from automock._serialize import JsonMixin
 from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, EXIT_VIOLATION
-from automock.sandbox.candidates import Candidate
+from automock.sandbox.batch.candidates import Candidate
 
 __all__ = [
     "STATUSES",
@@ -57,7 +57,7 @@ __all__ = [
 ]
 
 STATUSES = ("passed", "failed", "error", "timeout", "memory", "violation")
-_PR_SET_PDEATHSIG = 1
+PR_SET_PDEATHSIG = 1
 _SIGKILL = int(signal.SIGKILL)  # a plain int: no enum member to look up in a fresh child
 _RESULT_LIMIT = 64 * 1024
 RESULT_FD = 3  # where a child writes its verdict (stdout, stderr are 1, 2)
@@ -89,7 +89,7 @@ class BatchSettings:
     timeout: float = 10.0
     seed: int = 0
     plan: Any = None  # automock.plan.model.Plan | None (default plan when None)
-    limits: Any = None  # automock.sandbox.isolation.Limits | None (defaults when None)
+    limits: Any = None  # automock.sandbox.kernel.isolation.Limits | None (defaults when None)
     allow_network: bool = False
     output_bytes: int = 64 * 1024
     preload: tuple[str, ...] = field(default=())
@@ -124,7 +124,7 @@ def signal_status(exit_code: int | None) -> tuple[str, str]:
 
 def signal_death(verdict: dict[str, Any], signum: int, *, me: int) -> NoReturn:
     """End the candidate as signal ``signum`` would have (it runs as init; see
-    :mod:`automock.sandbox.initsignals`): the verdict a death by it gets, exit 128 + N."""
+    :mod:`automock.sandbox.child.initsignals`): the verdict a death by it gets, exit 128 + N."""
     status, detail = signal_status(-signum)
     verdict.update(status=status, exit_code=verdict_exit_code(status, -signum), detail=detail)
     report_and_exit(verdict, 128 + signum, me=me)
@@ -132,7 +132,7 @@ def signal_death(verdict: dict[str, Any], signum: int, *, me: int) -> NoReturn:
 
 def set_pdeathsig(prctl: Callable[..., int] | None) -> None:
     if prctl is not None:
-        prctl(_PR_SET_PDEATHSIG, _SIGKILL, 0, 0, 0)
+        prctl(PR_SET_PDEATHSIG, _SIGKILL, 0, 0, 0)
 
 
 def load_prctl() -> Callable[..., int] | None:
@@ -146,7 +146,7 @@ def load_prctl() -> Callable[..., int] | None:
 
 
 def default_limits() -> Any:
-    from automock.sandbox.isolation import Limits
+    from automock.sandbox.kernel.isolation import Limits
 
     return Limits()
 
@@ -216,7 +216,7 @@ def child_main(
     runtime) and then reads its candidate from ``task_fd``: a spare
     the pool prepares while other candidates run. EOF instead of a candidate
     means the spare is not needed; it exits quietly. (A child forked by the
-    pool's zygote takes :func:`automock.sandbox.zygote_child.run` instead.)
+    pool's zygote takes :func:`automock.sandbox.batch.zygote_child.run` instead.)
     """
     verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": ()}
     code = 1
@@ -235,14 +235,14 @@ def child_main(
         mnt_fd = 4 if mnt_fd is not None else None
         if task_fd is not None:
             task_fd = len(lifted) - 1
-        from automock.sandbox import fresh
+        from automock.sandbox.child import fresh
 
         fresh.install_stdio(fresh.stdio())
-        from automock.sandbox.isolation import SANDBOX_UID, enter_isolation
+        from automock.sandbox.kernel.isolation import SANDBOX_UID, enter_isolation
 
         limits = settings.limits if settings.limits is not None else default_limits()
         if mnt_fd is not None:
-            from automock.sandbox.mountns import join_prepared
+            from automock.sandbox.kernel.mountns import join_prepared
 
             layers = join_prepared(
                 mnt_fd,
@@ -265,7 +265,7 @@ def child_main(
         verdict["layers"] = layers
         set_pdeathsig(prctl)  # a uid change clears it; arm it again
         if me == 1:  # init of its PID namespace: die of SIGTERM & co. as python FILE would
-            from automock.sandbox.initsignals import die_as_usual
+            from automock.sandbox.child.initsignals import die_as_usual
 
             die_as_usual(lambda signum: signal_death(verdict, signum, me=1))
         scrub_environment(settings.seed)
@@ -282,7 +282,7 @@ def environment_for(root: str, seed: int) -> dict[str, str]:
     """The fixed environment of a candidate working in ``root`` (computed once, in the parent)."""
     from pathlib import Path
 
-    from automock.sandbox.spawn import fixed_environment
+    from automock.sandbox.run.spawn import fixed_environment
 
     env = fixed_environment(Path(root), seed)
     env.pop("PYTHONHASHSEED", None)  # fixed at interpreter start: the pool's parent decides it
@@ -296,7 +296,7 @@ def scrub_environment(seed: int) -> None:
     for sub in ("home", "tmp"):
         with contextlib.suppress(OSError):
             os.mkdir(os.path.join(root, sub), 0o700)
-    from automock.sandbox import fresh
+    from automock.sandbox.child import fresh
 
     fresh.environment(environment_for(root, seed))
 
@@ -331,7 +331,7 @@ def _run_deterministic(
         if candidate is None:
             assert task_fd is not None
             candidate = receive(task_fd)
-        from automock.sandbox.runcode import run_candidate
+        from automock.sandbox.child.candidate import run_candidate
 
         status, exit_code, detail = run_candidate(candidate)
     return {"status": status, "exit_code": exit_code, "detail": detail}
