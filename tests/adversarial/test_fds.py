@@ -32,12 +32,6 @@ def test_closed_stdio_keeps_exit_code(attack: Attack) -> None:
     assert outcome.exit_code not in (None, 0), outcome.explain()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known limit (docs/security.md): a (code, tests) pair runs in the same process as the "
-    "harness that reports its verdict, so code that deliberately forges the verdict line on the "
-    "result fd is believed; the sandbox still contains it, only the pass/fail is untrustworthy",
-)
 def test_forged_passing_verdict_in_batch_pair() -> None:
     """A (code, tests) candidate that writes a 'passed' verdict to every fd and exits before its
     failing tests run must not be counted as passed."""
@@ -73,8 +67,9 @@ def test_forged_verdict_with_an_invalid_status_is_an_error(forged: str) -> None:
         "os._exit(0)\n"
     )
     results = list(execute_many([(code, "assert False, 'tests must run'")], timeout=5))
-    assert results[0].status == "error", results[0]
-    assert "invalid verdict status" in results[0].detail
+    # the candidate's process holds no verdict pipe: what it wrote went to its own channel
+    assert results[0].status == "failed", results[0]
+    assert "candidate" in results[0].detail
 
 
 @pytest.mark.parametrize("exit_code", ["'x'", "1e400", "None", "[1]"])
@@ -94,6 +89,6 @@ def test_forged_verdict_with_a_bad_exit_code_does_not_break_the_pool(exit_code: 
         "os._exit(0)\n"
     )
     results = list(execute_many([code, "print('next')"], timeout=5))
-    assert results[0].status in ("failed", "error"), results[0]
-    assert isinstance(results[0].exit_code, int)
+    # a program's verdict is its exit status (0 here), whatever it wrote on any fd
+    assert (results[0].status, results[0].exit_code) == ("passed", 0), results[0]
     assert (results[1].status, results[1].stdout) == ("passed", "next\n")

@@ -105,7 +105,7 @@ def test_script_inside_the_temp_dir_runs(tmp_path: Path, monkeypatch: pytest.Mon
     from automock.sandbox.run.process import run_file
 
     report = run_file(script, timeout=10)
-    assert report.status == "ok", (report.status, report.stderr[-500:])
+    assert report.status == "passed", (report.status, report.stderr[-500:])
     assert "in_tmp.py" in report.stdout
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("automock-run-")]
 
@@ -172,5 +172,5 @@ def test_special_files_next_to_the_script(tmp_path: Path) -> None:
         report = run_file(script, timeout=10)
     finally:
         sock.close()
-    assert report.status == "ok", (report.status, report.stderr[-500:])
+    assert report.status == "passed", (report.status, report.stderr[-500:])
     assert "'prog.py'" in report.stdout and "pipe" not in report.stdout

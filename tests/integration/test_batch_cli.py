@@ -191,7 +191,7 @@ def test_plan_stubs_apply_to_every_candidate(
     assert code == 0, err
     lines = {r["task_id"]: r for r in map(json.loads, out.splitlines())}
     assert (lines["stubbed"]["status"], lines["stubbed"]["stdout"]) == ("passed", "21\n")
-    assert lines["unplanned"]["status"] == "violation"
+    assert lines["unplanned"]["status"] == "unmocked"
     assert "other.example.org" in lines["unplanned"]["detail"]
 
 

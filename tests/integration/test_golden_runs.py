@@ -23,7 +23,7 @@ def test_example_runs_deterministically_with_its_golden_plan(example: Path) -> N
     plan = load_plan(ROOT / "fixtures" / f"{example.stem}.automock.json")
     report = run_file(example, plan, repeat=2, timeout=30)
     assert report.exit_code == 0, report.stderr
-    assert report.status == "ok"
+    assert report.status == "passed"
     assert report.unmocked == ()
     first, second = report.runs
     assert first.stdout == second.stdout and first.stdout.strip()

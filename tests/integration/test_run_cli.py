@@ -46,7 +46,7 @@ def test_json_report_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 
     assert code == 0
     assert set(report) == REPORT_KEYS
-    assert report["status"] == "ok" and report["exit_code"] == 0
+    assert report["status"] == "passed" and report["exit_code"] == 0
     assert report["deterministic"] is None and report["diff"] == ""
     assert report["stdout"] == "1704067200\n"  # the plan's default instant
     assert [t["api"] for t in report["touchpoints"]] == ["time.time"]
@@ -65,7 +65,7 @@ def test_json_report_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert all(isinstance(layer["active"], bool) and layer["detail"] for layer in layers.values())
     assert set(report["timings"]) == {"scan", "plan", "runs", "total"}
     (run,) = report["runs"]
-    assert run["status"] == "ok" and run["returncode"] == 0
+    assert run["status"] == "passed" and run["returncode"] == 0
 
 
 def test_arguments_after_double_dash_go_to_the_program(

@@ -200,7 +200,7 @@ def test_daemon_left_behind_is_killed(tmp_path: Path) -> None:
 
     report = run_file(path, Plan(env={marker: "1"}), timeout=10)
 
-    assert report.status == "ok", report.stderr
+    assert report.status == "passed", report.stderr
     assert report.stdout == "parent done\n"
     assert _processes_with(marker) == []
 

@@ -21,35 +21,13 @@ import json
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from automock._serialize import JsonMixin
 from automock.errors import InputError
+from automock.sandbox.child.candidate import Candidate
 
 __all__ = ["Candidate", "as_candidates", "imported_modules", "load_candidates", "load_problems"]
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate(JsonMixin):
-    """One sample to run: a program, or code plus tests.
-
-    ``index`` numbers the samples of one ``task_id`` from 0; ``source`` names
-    where it came from (``file.py`` or ``samples.jsonl:12``) for messages and
-    tracebacks.
-    """
-
-    task_id: str
-    index: int
-    code: str
-    test: str | None = None
-    entry_point: str | None = None
-    source: str = "<candidate>"
-
-    @property
-    def is_pair(self) -> bool:
-        return self.test is not None
 
 
 _IMPORT = re.compile(
@@ -187,6 +165,7 @@ def _from_jsonl(path: Path, problems: Mapping[str, Mapping[str, Any]]) -> list[C
                 test=_text_field(merged, "test", where),
                 entry_point=_text_field(merged, "entry_point", where),
                 source=where,
+                prompt=_text_field(problems.get(task, {}), "prompt", where),
             )
         )
     return found

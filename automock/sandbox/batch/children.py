@@ -15,11 +15,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT
-from automock.sandbox.batch.candidates import Candidate
-from automock.sandbox.batch.task import STATUSES, CandidateResult, signal_status, verdict_exit_code
+from automock.sandbox.batch.task import CandidateResult
+from automock.sandbox.child.candidate import Candidate
+from automock.sandbox.judge import judge_candidate
 
-__all__ = ["Child", "result_of", "verdict_of"]
+__all__ = ["Child", "exit_code_of", "needs_exit_status", "result_of", "verdict_of"]
 
 
 @dataclass
@@ -56,7 +56,7 @@ def verdict_of(run: Child) -> dict[str, Any]:
     """The child's verdict, once complete (empty while missing or partial)."""
     try:
         loaded = json.loads(bytes(run.buffers["res"]) or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
     return loaded if isinstance(loaded, dict) and "status" in loaded else {}
 
@@ -68,41 +68,37 @@ def _text(run: Child, name: str) -> str:
     return text
 
 
-def result_of(run: Child, timeout: float) -> CandidateResult:
+def exit_code_of(run: Child) -> int | None:
+    """What the kernel says about the child's end, if it was reaped by now (-N: signal N)."""
+    if run.reaped and os.WIFEXITED(run.wait_status):
+        return os.WEXITSTATUS(run.wait_status)
+    if run.reaped and os.WIFSIGNALED(run.wait_status):
+        return -os.WTERMSIG(run.wait_status)
+    return None
+
+
+def needs_exit_status(run: Child) -> bool:
+    """Must the pool wait for the exit status before judging? For a program, yes: its
+    verdict is the kernel's exit status, its message only details it. A pair's verdict
+    comes from its test process, which the candidate cannot write for
+    (:mod:`automock.sandbox.judge`)."""
     assert run.candidate is not None
-    status_word = run.wait_status
+    return not run.candidate.is_pair
+
+
+def result_of(run: Child, timeout: float, memory_mb: int | None = None) -> CandidateResult:
+    assert run.candidate is not None
     duration = (time.monotonic() - run.started) * 1000
     verdict = verdict_of(run)
-    exited: int | None = None  # what the kernel says, if the child was reaped by now
-    if run.reaped and os.WIFEXITED(status_word):
-        exited = os.WEXITSTATUS(status_word)
-    elif run.reaped and os.WIFSIGNALED(status_word):
-        exited = -os.WTERMSIG(status_word)
-    # with a verdict, the code it implies whether or not the child was reaped yet (they agree,
-    # but for a death by a signal that init of a PID namespace reports: -N, exiting 128 + N)
-    # the verdict pipe is writable by the candidate: its exit_code may be anything
-    claimed = verdict.get("exit_code", 1)
-    claimed = claimed if type(claimed) is int else 1
-    exit_code = verdict_exit_code(str(verdict["status"]), claimed) if verdict else exited
-    status, detail = str(verdict.get("status", "error")), str(verdict.get("detail", ""))
-    if verdict and status not in STATUSES:
-        status, detail = "error", f"invalid verdict status {status[:40]!r} from the child"
-        exit_code = exited if exited is not None else claimed
-    elif status == "passed" and exited not in (None, 0):
-        status, detail = "error", f"verdict says passed but the child exited with {exited}"
-        exit_code = exited
-    if run.timed_out and not verdict:
-        status, exit_code, detail = (
-            "timeout",
-            EXIT_TIMEOUT,
-            f"killed after the {timeout:g} s timeout",
-        )
-    elif not verdict:
-        status, detail = signal_status(exit_code)
-        if status == "timeout":
-            exit_code = EXIT_TIMEOUT
-        elif status == "memory":
-            exit_code = EXIT_MEMORY
+    status, exit_code, detail = judge_candidate(
+        verdict or None,
+        pair=run.candidate.is_pair,
+        exited=exit_code_of(run),
+        timed_out=run.timed_out,
+        timeout=timeout,
+        memory_mb=memory_mb,
+    )
+    layers = verdict.get("layers", ())
     return CandidateResult(
         task_id=run.candidate.task_id,
         index=run.candidate.index,
@@ -111,6 +107,6 @@ def result_of(run: Child, timeout: float) -> CandidateResult:
         stdout=_text(run, "out"),
         stderr=_text(run, "err"),
         duration_ms=round(duration, 3),
-        layers=tuple(verdict.get("layers", ())),
+        layers=tuple(layers) if type(layers) is list else (),
         detail=detail,
     )

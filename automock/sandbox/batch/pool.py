@@ -37,10 +37,10 @@ from typing import Any
 
 from automock.errors import InputError
 from automock.sandbox.batch.candidates import Candidate, as_candidates, imported_modules
-from automock.sandbox.batch.children import Child, result_of, verdict_of
+from automock.sandbox.batch.children import Child, needs_exit_status, result_of, verdict_of
 from automock.sandbox.batch.forking import Spawner
 from automock.sandbox.batch.lanes import POOL_PREFIX, kill_group, lane_uid, sweep_stale_dirs
-from automock.sandbox.batch.task import BatchSettings, CandidateResult, encode_task
+from automock.sandbox.batch.task import BatchSettings, CandidateResult, default_limits, encode_task
 from automock.sandbox.batch.warm import preload_imports
 
 __all__ = [
@@ -218,7 +218,10 @@ class WorkerPool:
                 kill_group(run.pid)
             # done when it exited, or when its verdict and all output are in: the
             # kernel's namespace teardown at exit then happens off the round trip
-            if spawner.reaped(run) or (not run.fds and verdict_of(run)):
+            # (but a program's "passed" waits for the kernel's exit 0: see judge)
+            if spawner.reaped(run) or (
+                not run.fds and verdict_of(run) and not needs_exit_status(run)
+            ):
                 done.append(run)
         spawner.reap_exited()
         return done
@@ -263,7 +266,8 @@ class WorkerPool:
         del self._live[run.pid]
         self._free_lanes.add(run.lane)
         spawner.release(run)
-        return result_of(run, self.settings.timeout)
+        limits = self.settings.limits if self.settings.limits is not None else default_limits()
+        return result_of(run, self.settings.timeout, limits.memory_mb)
 
     def _kill_all(
         self,

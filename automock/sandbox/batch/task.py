@@ -6,15 +6,9 @@ new network namespace, rlimits, unprivileged uid, new session), makes its own
 working directory, applies the plan with ``deterministic(plan, seed=...)``,
 runs the candidate and writes a one-line JSON verdict to the result pipe.
 
-Statuses (also the meaning of :attr:`CandidateResult.status`):
-
-- ``passed``: the program (or the code and its tests) ran to the end, exit 0;
-- ``failed``: an ``AssertionError``, a non-zero ``sys.exit``, or any exception
-  raised while running the *tests* of a (code, tests) pair;
-- ``error``: the candidate crashed: syntax error, an exception in a program or
-  in the code of a pair, death by a signal;
-- ``timeout`` / ``memory`` / ``violation``: wall clock or CPU limit, address
-  space limit, sandbox refusal (unmocked access, process limit).
+The verdict is the child's word, which the parent weighs against what it saw
+(:mod:`automock.sandbox.judge`); :attr:`CandidateResult.status` is a
+:class:`~automock.sandbox.child.status.Status`.
 """
 
 from __future__ import annotations
@@ -33,11 +27,11 @@ from json.encoder import encode_basestring_ascii as _quote
 from typing import Any, NoReturn
 
 from automock._serialize import JsonMixin
-from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, EXIT_VIOLATION
-from automock.sandbox.batch.candidates import Candidate
+from automock.errors import EXIT_MEMORY
+from automock.sandbox.child.candidate import Candidate
+from automock.sandbox.child.status import Status, exit_code_for, signal_status
 
 __all__ = [
-    "STATUSES",
     "BatchSettings",
     "CandidateResult",
     "child_main",
@@ -52,11 +46,8 @@ __all__ = [
     "scrub_environment",
     "set_pdeathsig",
     "signal_death",
-    "signal_status",
-    "verdict_exit_code",
 ]
 
-STATUSES = ("passed", "failed", "error", "timeout", "memory", "violation")
 PR_SET_PDEATHSIG = 1
 _SIGKILL = int(signal.SIGKILL)  # a plain int: no enum member to look up in a fresh child
 _RESULT_LIMIT = 64 * 1024
@@ -69,7 +60,7 @@ class CandidateResult(JsonMixin):
 
     task_id: str
     index: int
-    status: str
+    status: Status
     exit_code: int | None
     stdout: str = ""
     stderr: str = ""
@@ -100,33 +91,11 @@ class BatchSettings:
     zygote: bool = True  # fork children from a process with the runtime entered (see zygote)
 
 
-def verdict_exit_code(status: str, code: int) -> int:
-    """The exit status a child reports for a verdict (124/125/126 for the limits)."""
-    return {"memory": EXIT_MEMORY, "violation": EXIT_VIOLATION, "timeout": EXIT_TIMEOUT}.get(
-        status, code
-    )
-
-
-def signal_status(exit_code: int | None) -> tuple[str, str]:
-    """Status and detail of a candidate that ended with ``exit_code`` (-N: signal N), no verdict."""
-    if exit_code is None or exit_code >= 0:
-        return "error", f"exited with {exit_code} without a verdict"
-    sig = -exit_code
-    name = signal.Signals(sig).name if sig in signal.valid_signals() else str(sig)
-    if sig == signal.SIGXCPU:
-        return "timeout", "CPU time limit (SIGXCPU)"
-    if sig == signal.SIGKILL:
-        return "memory", "killed by SIGKILL (likely the kernel's out-of-memory killer)"
-    if sig == signal.SIGXFSZ:
-        return "violation", "file size limit (SIGXFSZ)"
-    return "error", f"killed by {name}"
-
-
 def signal_death(verdict: dict[str, Any], signum: int, *, me: int) -> NoReturn:
     """End the candidate as signal ``signum`` would have (it runs as init; see
     :mod:`automock.sandbox.child.initsignals`): the verdict a death by it gets, exit 128 + N."""
-    status, detail = signal_status(-signum)
-    verdict.update(status=status, exit_code=verdict_exit_code(status, -signum), detail=detail)
+    status, detail = signal_status(signum)
+    verdict.update(status=status, exit_code=exit_code_for(status, -signum), detail=detail)
     report_and_exit(verdict, 128 + signum, me=me)
 
 
@@ -270,7 +239,7 @@ def child_main(
             die_as_usual(lambda signum: signal_death(verdict, signum, me=1))
         scrub_environment(settings.seed)
         verdict.update(_run_deterministic(candidate, settings, task_fd))
-        code = verdict_exit_code(verdict["status"], int(verdict["exit_code"]))
+        code = exit_code_for(verdict["status"], int(verdict["exit_code"]))
     except BaseException as exc:
         code = failed_verdict(verdict, exc)
     finally:
@@ -304,7 +273,7 @@ def scrub_environment(seed: int) -> None:
 def encode_task(candidate: Candidate) -> bytes:
     """How the pool hands a candidate to its child (``marshal``: no classes to look up)."""
     c = candidate
-    return marshal.dumps((c.task_id, c.index, c.code, c.test, c.entry_point, c.source))
+    return marshal.dumps((c.task_id, c.index, c.code, c.test, c.entry_point, c.source, c.prompt))
 
 
 def receive(task_fd: int) -> Candidate:

@@ -37,11 +37,11 @@ from automock.sandbox.batch.task import (
     report_and_exit,
     set_pdeathsig,
     signal_death,
-    verdict_exit_code,
 )
 from automock.sandbox.child.candidate import run_candidate
 from automock.sandbox.child.fresh import Stdio, install_stdio, stdio
 from automock.sandbox.child.initsignals import die_as_usual
+from automock.sandbox.child.status import exit_code_for
 from automock.sandbox.kernel import syscalls
 from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
 from automock.sandbox.kernel.mountns import join_prepared
@@ -167,7 +167,7 @@ def run(
                 pass
         status, exit_code, detail = run_candidate(receive(RESULT_FD + 1))
         verdict.update(status=status, exit_code=exit_code, detail=detail)
-        code = verdict_exit_code(status, exit_code)
+        code = exit_code_for(status, exit_code)
     except BaseException as exc:
         code = failed_verdict(verdict, exc)
     finally:

@@ -1,59 +1,60 @@
-"""Running one batch candidate's code in this process, as ``python FILE`` would.
+"""One batch candidate: what it is (:class:`Candidate`) and how it runs in a sandboxed child.
 
-The candidate's code (and, for a (code, tests) pair, its tests) runs as the
-``__main__`` module: a new module object in ``sys.modules``, ``sys.argv`` of
+A *program* runs in this process as ``python FILE`` would. A *(code, tests)
+pair* runs as two processes (:mod:`automock.sandbox.child.pair`): the tests
+here, the candidate's code in a process of its own.
+
+A program runs as the ``__main__`` module: a new module object in ``sys.modules``, ``sys.argv`` of
 its source name, compiled with none of automock's ``__future__`` flags, its
 lines in ``linecache``. So what looks a definition up by its module (pickle,
 ``dataclasses.KW_ONLY`` under string annotations, ``typing.get_type_hints``)
 or reads its source (``inspect.getsource``, tracebacks) behaves as it would
-for the file. The outcome is a ``(status, exit_code, detail)`` triple (the
-statuses are listed in :mod:`automock.sandbox.batch.task`).
+for the file. The outcome is a ``(status, exit_code, detail)`` triple
+(:class:`~automock.sandbox.child.status.Status`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import linecache
+import os
 import sys
 import traceback
 import types
+from dataclasses import dataclass
 
-from automock.errors import EXIT_MEMORY, EXIT_VIOLATION, UnmockedAccessError
-from automock.sandbox.batch.candidates import Candidate
+from automock._serialize import JsonMixin
 from automock.sandbox.child.fresh import interpreter_exit, main_module
+from automock.sandbox.child.status import Status, exception_status, exit_code_for, exit_status
 
-__all__ = ["run_candidate"]
+__all__ = ["Candidate", "run_candidate"]
 
-
-def _exit_status(exc: SystemExit) -> tuple[str, int]:
-    code = exc.code
-    if code is None or code == 0:
-        return "passed", 0
-    if isinstance(code, int):
-        return "failed", code & 0xFF or 1
-    print(code, file=sys.stderr)
-    return "failed", 1
+_HERE = os.path.dirname(__file__)  # the child core: its frames are not the candidate's
 
 
-def _classify(exc: BaseException, phase: str) -> tuple[str, int, str]:
-    detail = f"{type(exc).__name__}: {exc}".strip().rstrip(":")
-    if isinstance(exc, MemoryError):
-        return "memory", EXIT_MEMORY, "MemoryError (address-space limit)"
-    if isinstance(exc, UnmockedAccessError):
-        return "violation", EXIT_VIOLATION, detail
-    if isinstance(exc, BlockingIOError) and exc.errno == errno.EAGAIN:
-        return "violation", EXIT_VIOLATION, f"{detail} (process or resource limit)"
-    if isinstance(exc, RuntimeError) and "can't start new thread" in str(exc):
-        return "violation", EXIT_VIOLATION, f"{detail} (process limit: threads count too)"
-    if isinstance(exc, KeyboardInterrupt):  # python FILE then dies of SIGINT: as a signal death
-        return "error", -2, "killed by SIGINT (KeyboardInterrupt)"
-    if isinstance(exc, AssertionError) or phase == "test":
-        return "failed", 1, detail
-    return "error", 1, detail
+@dataclass(frozen=True, slots=True)
+class Candidate(JsonMixin):
+    """One sample to run: a program, or code plus tests.
+
+    ``index`` numbers the samples of one ``task_id`` from 0; ``source`` names
+    where it came from (``file.py`` or ``samples.jsonl:12``) for messages and
+    tracebacks.
+    """
+
+    task_id: str
+    index: int
+    code: str
+    test: str | None = None
+    entry_point: str | None = None
+    source: str = "<candidate>"
+    prompt: str | None = None  # trusted: its helpers serve the tests (a problems file's prompt)
+
+    @property
+    def is_pair(self) -> bool:
+        return self.test is not None
 
 
-def run_candidate(candidate: Candidate) -> tuple[str, int, str]:
+def run_candidate(candidate: Candidate) -> tuple[Status, int, str]:
     """Run a candidate in this process; return ``(status, exit_code, detail)``.
 
     Exceptions are reported on stderr with their traceback, like Python does;
@@ -66,31 +67,31 @@ def run_candidate(candidate: Candidate) -> tuple[str, int, str]:
     return outcome
 
 
-def _run(candidate: Candidate) -> tuple[str, int, str]:
+def _run(candidate: Candidate) -> tuple[Status, int, str]:
+    if candidate.test is not None:  # two processes: the tests never run the candidate's code
+        from automock.sandbox.child.pair import run_pair
+
+        return run_pair(candidate, _compile, _print_exception)
     namespace = main_module(candidate.source).__dict__
     sys.argv = [candidate.source]
-    phase = "code"
     try:
         exec(_compile(candidate.code, candidate.source), namespace)
-        if candidate.test is not None:
-            phase = "test"
-            exec(_compile(candidate.test, f"{candidate.source} (test)"), namespace)
-            check = namespace.get("check")
-            if candidate.entry_point and callable(check):
-                if candidate.entry_point not in namespace:
-                    return "failed", 1, f"entry point {candidate.entry_point!r} is not defined"
-                check(namespace[candidate.entry_point])
     except SystemExit as exc:
-        status, exit_code = _exit_status(exc)
-        return status, exit_code, "" if status == "passed" else f"SystemExit: {exc.code}"
+        status, exit_code = exit_status(exc.code)
+        if not isinstance(exc.code, int | None):
+            print(exc.code, file=sys.stderr)
+        return status, exit_code, "" if status == Status.PASSED else f"SystemExit: {exc.code}"
     except SyntaxError as exc:
         _print_exception(exc)
-        return "error", 1, f"SyntaxError: {exc.msg} (line {exc.lineno})"
+        return Status.ERROR, 1, f"SyntaxError: {exc.msg} (line {exc.lineno})"
     except BaseException as exc:
         with contextlib.suppress(BaseException):
             _print_exception(exc)
-        return _classify(exc, phase)
-    return "passed", 0, ""
+        status, detail = exception_status(exc)
+        if isinstance(exc, KeyboardInterrupt):  # python FILE then dies of SIGINT
+            return status, -2, detail
+        return status, exit_code_for(status, 1), detail
+    return Status.PASSED, 0, ""
 
 
 def _compile(text: str, filename: str) -> types.CodeType:
@@ -108,6 +109,6 @@ def _print_exception(exc: BaseException) -> None:
     """The traceback Python prints, without this module's frames (a syntax error in the
     candidate itself is printed as Python does: no traceback, just where it is)."""
     tb = exc.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+    while tb is not None and os.path.dirname(tb.tb_frame.f_code.co_filename) == _HERE:
         tb = tb.tb_next
     traceback.print_exception(type(exc), exc, tb)

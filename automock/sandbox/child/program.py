@@ -12,7 +12,6 @@ program runs, then ``{"phase": "done", ...}`` (a :class:`ChildOutcome`).
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import signal
@@ -24,8 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from automock._serialize import JsonMixin
-from automock.errors import AutomockError, UnmockedAccessError
+from automock.errors import AutomockError
 from automock.sandbox.child import fresh
+from automock.sandbox.child.status import Status, exception_status, exit_status, signal_status
 from automock.sandbox.kernel.isolation import LayerStatus, Limits, enter_isolation
 
 __all__ = ["ChildOutcome", "execute", "execute_and_report", "main"]
@@ -102,41 +102,29 @@ def _run_as_main(script: str) -> None:
     exec(compile(source, script, "exec", dont_inherit=True), module.__dict__)
 
 
-def _classify(exc: BaseException, limits: Limits) -> tuple[str, str]:
+def _classify(exc: BaseException, limits: Limits) -> tuple[Status, str]:
     """(status, detail) for an exception that escaped the program."""
-    if isinstance(exc, MemoryError):
-        return "memory", f"address-space limit of {limits.memory_mb} MiB hit (MemoryError)"
-    if isinstance(exc, UnmockedAccessError):
-        return "unmocked", f"died of UnmockedAccessError ({exc.kind} {exc.api} {exc.target})"
-    if isinstance(exc, OSError) and exc.errno == errno.EAGAIN:
-        return (
-            "violation",
-            f"resource limit hit ({exc}); processes are limited to {limits.processes}",
-        )
-    if isinstance(exc, OSError) and exc.errno == errno.EFBIG:
-        return "violation", f"file size limit of {limits.file_size_mb} MiB hit ({exc})"
-    if isinstance(exc, RuntimeError) and "can't start new thread" in str(exc):
-        return "violation", f"thread limit hit; processes+threads are limited to {limits.processes}"
-    if isinstance(exc, KeyboardInterrupt):
-        return "error", "killed by SIGINT (KeyboardInterrupt)"
-    return "error", f"{type(exc).__name__}: {exc}"[:300]
+    return exception_status(
+        exc,
+        memory_mb=limits.memory_mb,
+        processes=limits.processes,
+        file_size_mb=limits.file_size_mb,
+    )
 
 
 def _run_program(
     script: str, argv: Sequence[str], limits: Limits
-) -> tuple[int, str, str | None, str]:
+) -> tuple[int, Status, str | None, str]:
     """Run ``script`` as ``__main__``; return (exit_code, status, exception, detail)."""
     sys.argv = [script, *argv]
     try:
         _run_as_main(script)
     except SystemExit as exc:
-        code = exc.code
-        if code is None:
-            return 0, "ok", None, ""
-        if isinstance(code, int):
-            return code, "ok" if code == 0 else "error", None, f"sys.exit({code})" if code else ""
-        print(code, file=sys.stderr)
-        return 1, "error", None, "sys.exit with a message"
+        status, code = exit_status(exc.code)
+        if not isinstance(exc.code, int | None):
+            print(exc.code, file=sys.stderr)
+            return code, status, None, "sys.exit with a message"
+        return code, status, None, "" if status == Status.PASSED else f"sys.exit({exc.code})"
     except BaseException as exc:  # the program's own failure, reported like python does
         status, detail = _classify(exc, limits)
         name = f"{type(exc).__name__}: {exc}"[:300]
@@ -150,7 +138,7 @@ def _run_program(
         del exc
         sys.stderr.write(text)
         return code, status, name, detail
-    return 0, "ok", None, ""
+    return 0, Status.PASSED, None, ""
 
 
 def _default_signal_deaths(result_fd: int, limits: Limits) -> None:
@@ -164,11 +152,9 @@ def _default_signal_deaths(result_fd: int, limits: Limits) -> None:
         for stream in (sys.stdout, sys.stderr):
             with suppress(OSError, ValueError):
                 stream.flush()
-        name = signal.Signals(signum).name
-        if signum == signal.SIGXCPU:
-            status, detail = "timeout", f"CPU limit of {limits.cpu_seconds} s hit ({name})"
-        else:
-            status, detail = "error", f"killed by {name}"
+        status, detail = signal_status(
+            signum, cpu_seconds=limits.cpu_seconds, file_size_mb=limits.file_size_mb
+        )
         if result_fd >= 0:
             _write_message(
                 result_fd,
@@ -241,8 +227,9 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
         if session_log is not None and session_log is not log:
             seen += [a for a in session_log.accesses if a not in seen]
         accesses = tuple(a.to_dict() for a in seen)
-    if any(not a["mocked"] for a in accesses) and status == "error":
-        status = "unmocked" if "UnmockedAccessError" in (exception or "") else status
+    if any(not a["mocked"] for a in accesses) and status == Status.ERROR:
+        # an UnmockedAccessError wrapped by the client library (e.g. requests' ConnectionError)
+        status = Status.UNMOCKED if "UnmockedAccessError" in (exception or "") else status
     return ChildOutcome(
         exit_code=code,
         status=status,

