@@ -87,7 +87,7 @@ def test_exit_code_is_the_programs(tmp_path: Path, capsys: pytest.CaptureFixture
     path.write_text("import sys\nprint('bye')\nsys.exit(7)\n")
     code, report = _run_json(capsys, str(path))
     assert code == 7
-    assert report["status"] == "error" and report["stdout"] == "bye\n"
+    assert report["status"] == "failed" and report["stdout"] == "bye\n"
 
 
 def test_uncaught_exception_prints_a_python_traceback(
