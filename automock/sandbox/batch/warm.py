@@ -30,6 +30,8 @@ _RUNTIME_MODULES = (
     "automock.sandbox.kernel.isolation",
     "automock.sandbox.kernel.mountns",
     "automock.sandbox.run.spawn",
+    "automock.sandbox.child.candidate",
+    "automock.sandbox.child.pair",  # a (code, tests) pair's two processes and their channel
 )
 # never imported in the parent on a candidate's behalf (side effects at import)
 _NEVER_PRELOAD = frozenset(

@@ -280,10 +280,11 @@ def _prepare(settings: Any, mnt_fd: int, prctl: Callable[..., int] | None) -> No
     from automock.runtime import deterministic
     from automock.sandbox.batch.task import environment_for
     from automock.sandbox.batch.warm import warm_parent
-    from automock.sandbox.batch.zygote_child import Template, raw_fork
+    from automock.sandbox.batch.zygote_child import Template
     from automock.sandbox.child import fresh
     from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
     from automock.sandbox.kernel.mountns import PidNamespaceForker, setns
+    from automock.sandbox.kernel.syscalls import raw_fork
 
     warm_parent(settings)
     setns(mnt_fd)
@@ -378,7 +379,7 @@ def _spawn(fds: Sequence[int], uid: int | None, zygote: int) -> int:
 def _preload(names: list[str]) -> None:
     """Import what candidates import, under the runtime as they would; children inherit it."""
     from automock.sandbox.batch.warm import preload_imports
-    from automock.sandbox.batch.zygote_child import raw_fork
+    from automock.sandbox.kernel.syscalls import raw_fork
 
     if preload_imports(names):
         _SEEDED[0] = random.getstate()  # as if each candidate had imported them first

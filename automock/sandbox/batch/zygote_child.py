@@ -20,10 +20,8 @@ and is left by the child's exit.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import sys
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -46,7 +44,7 @@ from automock.sandbox.kernel import syscalls
 from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
 from automock.sandbox.kernel.mountns import join_prepared
 
-__all__ = ["Template", "raw_fork", "run"]
+__all__ = ["Template", "run"]
 
 _LOW_FDS = 5  # 0: /dev/null, 1-2: stdout/stderr, 3: verdict, 4: task
 _HOME_TMP = (f"{VIRTUAL_ROOT}/home", f"{VIRTUAL_ROOT}/tmp")  # as task.scrub_environment makes
@@ -99,38 +97,6 @@ def _occupy_low_fds() -> Stdio:
     for fd in {null, r, w} - set(range(_LOW_FDS)):
         os.close(fd)
     return stdio()
-
-
-def raw_fork() -> Callable[[], int] | None:
-    """libc's ``fork()`` called directly, skipping Python's at-fork hooks; None if unsafe here.
-
-    Only for a process with a single thread (native ones included) and no
-    import in progress, as the zygote is between requests: then the
-    interpreter's state needs no repair in the child. Python's own hooks would reseed ``random`` (which
-    the child must not: it starts from the zygote's seeded state) and redo
-    ``threading``'s main-thread bookkeeping, which is already right.
-    """
-    try:  # every thread of the process, native ones too (threading only knows its own)
-        threads = len(os.listdir("/proc/self/task"))
-    except OSError:
-        threads = threading.active_count()
-    if threads != 1:
-        return None
-    try:
-        fork = ctypes.PyDLL(None, use_errno=True).fork  # PyDLL: the GIL stays held
-    except (OSError, AttributeError):
-        return None
-    fork.restype = ctypes.c_int
-    fork.argtypes = ()
-
-    def call() -> int:
-        pid = int(fork())
-        if pid < 0:
-            err = ctypes.get_errno()
-            raise OSError(err, os.strerror(err))
-        return pid
-
-    return call
 
 
 def run(

@@ -1,4 +1,4 @@
-"""Thin ctypes wrappers over the Linux calls the sandbox needs (unshare, mount, prctl).
+"""Thin ctypes wrappers over the Linux calls the sandbox needs (unshare, mount, prctl, fork).
 
 Private to :mod:`automock.sandbox`; :mod:`automock.sandbox.kernel.isolation`
 re-exports the names the batch pool uses (``unshare``, ``mount``).
@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import functools
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -92,3 +93,39 @@ def die_with_parent(parent: int) -> None:
 
 def reason(exc: OSError) -> str:
     return f"{errno.errorcode.get(exc.errno or 0, 'error')}: {exc.strerror or exc}"
+
+
+def raw_fork() -> Callable[[], int] | None:
+    """libc's ``fork()`` called directly, skipping Python's at-fork hooks; None if unsafe here.
+
+    Only for a process with a single thread (native ones included) and no
+    import in progress, as the pool's zygote is between requests, or a pair's test process before it forks the candidate's: then the
+    interpreter's state needs no repair in the child. Python's own hooks would reseed ``random`` (which
+    the child must not: it starts from the zygote's seeded state) and redo
+    ``threading``'s main-thread bookkeeping, which is already right.
+    """
+    import ctypes
+
+    try:  # every thread of the process, native ones too (threading only knows its own)
+        threads = len(os.listdir("/proc/self/task"))
+    except OSError:
+        import threading
+
+        threads = threading.active_count()
+    if threads != 1:
+        return None
+    try:
+        fork = ctypes.PyDLL(None, use_errno=True).fork  # PyDLL: the GIL stays held
+    except (OSError, AttributeError):
+        return None
+    fork.restype = ctypes.c_int
+    fork.argtypes = ()
+
+    def call() -> int:
+        pid = int(fork())
+        if pid < 0:
+            err = ctypes.get_errno()
+            raise OSError(err, os.strerror(err))
+        return pid
+
+    return call
