@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import fcntl
-import functools
 import marshal
 import os
 import signal
@@ -38,7 +37,6 @@ __all__ = [
     "default_limits",
     "encode_task",
     "encode_verdict",
-    "environment_for",
     "failed_verdict",
     "load_prctl",
     "receive",
@@ -246,19 +244,6 @@ def child_main(
         report_and_exit(verdict, code, me=me)
 
 
-@functools.cache
-def environment_for(root: str, seed: int) -> dict[str, str]:
-    """The fixed environment of a candidate working in ``root`` (computed once, in the parent)."""
-    from pathlib import Path
-
-    from automock.sandbox.run.spawn import fixed_environment
-
-    env = fixed_environment(Path(root), seed)
-    env.pop("PYTHONHASHSEED", None)  # fixed at interpreter start: the pool's parent decides it
-    env["PWD"] = root
-    return env
-
-
 def scrub_environment(seed: int) -> None:
     """The same fixed environment ``automock run`` gives a program; nothing inherited."""
     root = os.getcwd()
@@ -266,8 +251,9 @@ def scrub_environment(seed: int) -> None:
         with contextlib.suppress(OSError):
             os.mkdir(os.path.join(root, sub), 0o700)
     from automock.sandbox.child import fresh
+    from automock.sandbox.kernel.environment import candidate_environment
 
-    fresh.environment(environment_for(root, seed))
+    fresh.environment(candidate_environment(root, seed))
 
 
 def encode_task(candidate: Candidate) -> bytes:

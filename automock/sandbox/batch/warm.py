@@ -29,7 +29,7 @@ _RUNTIME_MODULES = (
     "automock.plan.model",
     "automock.sandbox.kernel.isolation",
     "automock.sandbox.kernel.mountns",
-    "automock.sandbox.run.spawn",
+    "automock.sandbox.kernel.environment",
     "automock.sandbox.child.candidate",
     "automock.sandbox.child.pair",  # a (code, tests) pair's two processes and their channel
 )
@@ -105,10 +105,10 @@ def warm_parent(settings: Any) -> None:
                     f"--preload {name}: cannot import it ({exc}); install it or drop it"
                 ) from None
     _rehearse(settings.plan, settings.seed)
-    from automock.sandbox.batch.task import environment_for
+    from automock.sandbox.kernel.environment import candidate_environment
     from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
 
-    environment_for(VIRTUAL_ROOT, settings.seed)  # children find it computed
+    candidate_environment(VIRTUAL_ROOT, settings.seed)  # children find it computed
     gc.collect()
     gc.freeze()
 

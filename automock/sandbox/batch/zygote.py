@@ -186,8 +186,8 @@ def _spawn_interpreter(seed: int, sock: int, boot: int, mnt_fd: int) -> int:
     """
     from pathlib import Path
 
+    from automock.sandbox.kernel.environment import fixed_environment
     from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
-    from automock.sandbox.run.spawn import fixed_environment
 
     env = fixed_environment(Path(VIRTUAL_ROOT), seed)  # PYTHONHASHSEED: as `automock run`
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -278,10 +278,10 @@ def _prepare(settings: Any, mnt_fd: int, prctl: Callable[..., int] | None) -> No
     enter the runtime for good."""
     from automock.plan.model import Plan
     from automock.runtime import deterministic
-    from automock.sandbox.batch.task import environment_for
     from automock.sandbox.batch.warm import warm_parent
     from automock.sandbox.batch.zygote_child import Template
     from automock.sandbox.child import fresh
+    from automock.sandbox.kernel.environment import candidate_environment
     from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
     from automock.sandbox.kernel.mountns import PidNamespaceForker, setns
     from automock.sandbox.kernel.syscalls import raw_fork
@@ -290,7 +290,7 @@ def _prepare(settings: Any, mnt_fd: int, prctl: Callable[..., int] | None) -> No
     setns(mnt_fd)
     os.close(mnt_fd)
     os.chdir("/")
-    fresh.environment(environment_for(VIRTUAL_ROOT, settings.seed))
+    fresh.environment(candidate_environment(VIRTUAL_ROOT, settings.seed))
     plan = settings.plan if settings.plan is not None else Plan()
     deterministic(plan, seed=settings.seed).__enter__()  # left only by each child's exit
     _SEEDED.append(random.getstate())

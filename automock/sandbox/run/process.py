@@ -27,12 +27,13 @@ from automock.errors import InputError, describe_missing
 from automock.plan.model import Plan
 from automock.runtime.events import Access
 from automock.sandbox.child import fresh
+from automock.sandbox.kernel.environment import fixed_environment
 from automock.sandbox.kernel.isolation import Limits
 from automock.sandbox.kernel.workdir import Workdir, make_workdir
 from automock.sandbox.run.cassettes import CassetteFile
 from automock.sandbox.run.forked import can_fork, fork_child, warm
 from automock.sandbox.run.result import RunOutcome, RunReport
-from automock.sandbox.run.spawn import PACKAGE_ROOT, Spawned, fixed_environment, spawn
+from automock.sandbox.run.spawn import PACKAGE_ROOT, Spawned, spawn
 from automock.sandbox.run.watch import abandon, finish
 
 __all__ = ["run_file", "run_source"]

@@ -1,8 +1,8 @@
 """Spawning one sandbox child: a fresh interpreter for a single run.
 
 :func:`spawn` starts ``python -s -P -c <bootstrap> SPEC_FD`` at once, in its
-own session with the fixed environment (:func:`fixed_environment`, nothing
-inherited) and stdin closed; the child warms its imports while the parent is
+own session with the fixed environment
+(:func:`automock.sandbox.kernel.environment.fixed_environment`, nothing inherited) and stdin closed; the child warms its imports while the parent is
 still scanning and drafting, then waits for the spec on a pipe.
 :func:`automock.sandbox.run.watch.finish` sends it and watches the run.
 """
@@ -19,7 +19,7 @@ from typing import IO, Any, Protocol
 import automock
 from automock.sandbox.kernel.workdir import Workdir
 
-__all__ = ["PACKAGE_ROOT", "ChildProcess", "Spawned", "fixed_environment", "spawn"]
+__all__ = ["PACKAGE_ROOT", "ChildProcess", "Spawned", "spawn"]
 
 PACKAGE_ROOT = str(Path(automock.__file__).resolve().parent.parent)
 _BOOTSTRAP = (
@@ -41,14 +41,6 @@ class ChildProcess(Protocol):
     def poll(self) -> int | None: ...
     def wait(self, timeout: float | None = None) -> int: ...
     def kill(self) -> None: ...
-
-
-def _hash_seed(seed: int) -> str:
-    try:
-        from automock._seed import hash_seed_for
-    except ImportError:
-        return str(seed % 2**32)
-    return str(hash_seed_for(seed))
 
 
 def _bytecode_cache() -> str | None:
@@ -74,32 +66,6 @@ def _bytecode_cache() -> str | None:
     if info.st_uid != os.geteuid() or info.st_mode & 0o022:
         return None
     return prefix
-
-
-def fixed_environment(
-    workdir: Path, seed: int, extra: dict[str, str] | None = None
-) -> dict[str, str]:
-    """The whole environment of the child: nothing is inherited from the parent."""
-    env = {
-        "PATH": os.pathsep.join(
-            [os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"]
-        ),
-        "HOME": str(workdir / "home"),
-        "TMPDIR": str(workdir / "tmp"),
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "TZ": "UTC",
-        "USER": "automock",
-        "PYTHONHASHSEED": _hash_seed(seed),
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTHONIOENCODING": "utf-8",
-        "OPENBLAS_NUM_THREADS": "1",
-        "OMP_NUM_THREADS": "1",
-        "MKL_NUM_THREADS": "1",
-    }
-    env.update(extra or {})
-    env["PYTHONHASHSEED"] = _hash_seed(seed)  # from the run's seed, whatever the plan says
-    return env
 
 
 @dataclass
