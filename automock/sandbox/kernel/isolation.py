@@ -256,6 +256,32 @@ def warm_isolation(uid: int | None, readable: Sequence[str] = ()) -> None:
         _unreachable(tuple(needed), uid)
 
 
+def _filesystem(
+    work: str | None, uid: int | None, needed: Sequence[str], *, namespaces: bool
+) -> LayerStatus:
+    """The read-only mount namespace with the workdir writable, where namespaces work."""
+    if namespaces:
+        return filesystem_layer(work, uid, needed)
+    if work is not None:
+        os.chdir(work)
+    linux = sys.platform.startswith("linux")
+    reason = "needs root or a user namespace" if linux else f"needs Linux (this is {sys.platform})"
+    return LayerStatus(
+        "filesystem",
+        False,
+        f"mount namespace {reason}; only cwd/HOME/TMPDIR point into the workdir",
+    )
+
+
+def _pid(namespaces: bool, *, mount_proc: bool) -> LayerStatus:
+    """Become init of a new PID namespace (this process continues in a new child)."""
+    if namespaces:
+        return _enter_pid_namespace(mount_proc=mount_proc)
+    return LayerStatus(
+        "pid", False, "PID namespace unavailable; descendants are killed by process group only"
+    )
+
+
 def enter_isolation(
     limits: Limits,
     *,
@@ -294,32 +320,9 @@ def enter_isolation(
         layers.append(_user_namespace())
     namespaces = root or (len(layers) > 1 and layers[-1].active)
     layers.append(_network(allow_network))
-    if namespaces:
-        layers.append(filesystem_layer(work, uid if root else None, needed))
-    else:
-        if work is not None:
-            os.chdir(work)
-        reason = (
-            "needs root or a user namespace" if linux else f"needs Linux (this is {sys.platform})"
-        )
-        layers.append(
-            LayerStatus(
-                "filesystem",
-                False,
-                f"mount namespace {reason}; only cwd/HOME/TMPDIR point into the workdir",
-            )
-        )
-    fs_active = layers[-1].active
-    if pid_namespace and namespaces:
-        layers.append(_enter_pid_namespace(mount_proc=fs_active))
-    elif pid_namespace:
-        layers.append(
-            LayerStatus(
-                "pid",
-                False,
-                "PID namespace unavailable; descendants are killed by process group only",
-            )
-        )
+    layers.append(_filesystem(work, uid if root else None, needed, namespaces=namespaces))
+    if pid_namespace:
+        layers.append(_pid(namespaces, mount_proc=layers[-1].active))
     layers.append(_rlimits(limits, uid if root else os.getuid(), existing))
     if namespaces and not root:
         layers.append(_lock_mounts())
