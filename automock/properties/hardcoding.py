@@ -13,7 +13,6 @@ literal arguments of every call to the function (``sort([3, 1, 2])``).
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -23,6 +22,7 @@ from automock.errors import InputError
 from automock.properties.checks import PropertyResult
 from automock.properties.hypothesis_glue import check_property
 from automock.properties.runner import canonical_property, evaluate
+from automock.properties.testcases import cases_from_tests
 
 if TYPE_CHECKING:  # pragma: no cover
     from hypothesis.strategies import SearchStrategy
@@ -110,35 +110,16 @@ def detect_hardcoding(
 def examples_from_tests(
     source: str, function: str, *, path: str = "<tests>"
 ) -> list[tuple[Any, ...]]:
-    """Literal argument tuples of every call to ``function`` (or ``x.function``) in ``source``.
+    """The argument tuples of every call to ``function`` in ``source`` whose arguments are known.
 
-    Calls with non-literal or keyword arguments are skipped; duplicates are
-    kept once, in order of appearance.
+    Calls by name (``sort(...)``, ``x.sort(...)``) and, in human-eval-style
+    files, through the parameter of ``def check(candidate)``; arguments may be
+    literals or names bound to them (see :func:`cases_from_tests`). Calls
+    with unknown or keyword arguments are skipped; duplicates are kept once,
+    in order of appearance.
     """
-    try:
-        tree = ast.parse(source, filename=path)
-    except SyntaxError as exc:
-        raise InputError(f"{path}:{exc.lineno}: cannot parse the test file: {exc.msg}") from None
     found: list[tuple[Any, ...]] = []
-    calls = sorted(
-        (n for n in ast.walk(tree) if isinstance(n, ast.Call)),
-        key=lambda n: (n.lineno, n.col_offset),
-    )
-    for node in calls:
-        if node.keywords:
-            continue
-        callee = node.func
-        called = (
-            callee.id
-            if isinstance(callee, ast.Name)
-            else (callee.attr if isinstance(callee, ast.Attribute) else None)
-        )
-        if called != function:
-            continue
-        try:
-            args = tuple(ast.literal_eval(arg) for arg in node.args)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            continue
-        if args not in found:
-            found.append(args)
+    for case in cases_from_tests(source, function, path=path):
+        if case.args not in found:
+            found.append(case.args)
     return found
