@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +32,7 @@ from automock._serialize import JsonMixin
 from automock.errors import InputError
 from automock.properties._literal import BUILTINS, UNKNOWN, WRAPPERS, bind, evaluate_literal, forget
 
-__all__ = ["TestCase", "cases_from_tests"]
+__all__ = ["TestCase", "cases_from_tests", "distinct_args"]
 
 _MAX_CASES = 2_000  # calls read from one test file
 _MAX_LOOP = 1_000  # iterations of one literal loop that are read
@@ -261,3 +261,12 @@ def cases_from_tests(source: str, function: str, *, path: str = "<tests>") -> li
     reader = _Reader(function)
     reader.block(tree.body, {}, frozenset({function}))
     return reader.cases
+
+
+def distinct_args(cases: Sequence[TestCase]) -> list[tuple[Any, ...]]:
+    """The cases' argument tuples, each once, in order (arguments may be unhashable)."""
+    found: list[tuple[Any, ...]] = []
+    for case in cases:
+        if case.args not in found:
+            found.append(case.args)
+    return found
