@@ -113,10 +113,8 @@ def run_check(target: Path, entry: str, tests: Path, examples: int) -> tuple[int
     out, err = io.StringIO(), io.StringIO()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _alarm(120):
-            code = main(
-                ["check", f"{target}::{entry}", "--tests", str(tests), "--json"]
-                + ["--examples", str(examples)]
-            )
+            argv = ["check", f"{target}::{entry}", "--tests", str(tests), "--json"]
+            code = main([*argv, "--examples", str(examples)])
     except _Timeout:
         return -1, {"error": "timeout"}
     try:
