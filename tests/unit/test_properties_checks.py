@@ -127,6 +127,33 @@ def test_evaluate_uses_the_mutated_input_of_an_in_place_function() -> None:
     assert not evaluate(list.reverse, [[1, 2, 3]], "sorted").passed
 
 
+def test_a_none_return_without_mutation_is_the_output_not_the_input() -> None:
+    def forgot_return(xs: list[int]) -> list[int]:
+        sorted(xs)  # type: ignore[return-value]  # the bug: no return
+
+    result = evaluate(forgot_return, [[2, 1]], "permutation")
+    assert not result.passed
+    assert "returned None" in result.detail
+    # an unchanged (already sorted) input does not make it look in-place either
+    assert not evaluate(forgot_return, [[1, 2]], "sorted").passed
+
+
+def test_an_in_place_function_declared_none_keeps_an_unchanged_input_as_output() -> None:
+    def sort_in_place(xs: list[int]) -> None:
+        xs.sort()
+
+    assert evaluate(sort_in_place, [[1, 2]], "sorted").passed  # nothing to change
+    assert evaluate(sort_in_place, [[2, 1]], "permutation").passed
+
+
+def test_an_undeclared_function_is_in_place_on_the_calls_where_it_mutates() -> None:
+    def shuffle_in_place(xs):  # type: ignore[no-untyped-def]
+        xs.reverse()
+
+    assert evaluate(shuffle_in_place, [[1, 2, 3]], "permutation").passed  # mutated: output
+    assert not evaluate(shuffle_in_place, [[]], "permutation").passed  # unchanged: None
+
+
 def test_evaluate_names_the_call_and_output_on_failure() -> None:
     def broken(xs: list[int]) -> list[int]:
         return xs[1:]

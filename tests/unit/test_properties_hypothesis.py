@@ -110,3 +110,32 @@ def test_type_of_value(value: object, hint: object) -> None:
 
 def test_type_of_mixed_list_is_a_union() -> None:
     assert type_of_value([1, "a"]) == list[int | str]
+
+
+def _drawn(strategy: object, condition: object) -> bool:
+    """Whether Hypothesis finds a drawn argument tuple satisfying ``condition``."""
+    from hypothesis import find, settings
+    from hypothesis.errors import NoSuchExample
+
+    try:
+        find(strategy, condition, settings=settings(max_examples=300, database=None))  # type: ignore[arg-type]
+    except NoSuchExample:
+        return False
+    return True
+
+
+def test_bare_list_hint_draws_non_empty_lists_of_ints() -> None:
+    def max_element(l: list):  # type: ignore[no-untyped-def,type-arg]  # noqa: E741 - HumanEval/35
+        return max(l)
+
+    strategy = strategy_for(max_element)
+    assert not _drawn(strategy, lambda args: len(args[0]) == 0)
+    assert not _drawn(strategy, lambda args: not all(type(x) is int for x in args[0]))
+    assert _drawn(strategy, lambda args: len(args[0]) >= 3)
+
+
+def test_parameterized_list_hint_still_draws_the_empty_list() -> None:
+    def total(xs: list[int]) -> int:
+        return sum(xs)
+
+    assert _drawn(strategy_for(total), lambda args: args[0] == [])
