@@ -148,13 +148,29 @@ def _seeder() -> Callable[[int], contextlib.AbstractContextManager[Any]]:
     return seeded_random
 
 
+class _Raised(Exception):
+    """The function under check raised: the check fails, it does not crash."""
+
+    def __init__(self, exc: Exception, index: int) -> None:
+        super().__init__(f"run {index} raised {type(exc).__name__}: {exc}"[:300])
+        self.exc = exc
+
+
 def _observe_runs(observe: Callable[[], Any], runs: int, seed: int) -> list[Any]:
     seeded = _seeder()
     outcomes = []
     for index in range(runs):
         with seeded(derive_seed(seed, index)):
-            outcomes.append(observe())
+            try:
+                outcomes.append(observe())
+            except Exception as exc:
+                raise _Raised(exc, index) from exc
     return outcomes
+
+
+def _raised(name: str, dof: int, alpha: float, runs: int, raised: _Raised) -> DistributionResult:
+    detail = str(raised)
+    return DistributionResult(name, False, math.inf, dof, 0.0, alpha, runs, detail, detail)
 
 
 # -- tests ----------------------------------------------------------------------
@@ -179,7 +195,10 @@ def uniformity(
         raise InputError(
             f"runs={runs} is too few for {len(categories)} categories; use at least {5 * len(categories)}"
         )
-    outcomes = _observe_runs(observe, runs, seed)
+    try:
+        outcomes = _observe_runs(observe, runs, seed)
+    except _Raised as raised:
+        return _raised(name, len(categories) - 1, alpha, runs, raised)
     allowed = set(categories)
     for outcome in outcomes:
         if outcome not in allowed:
@@ -250,7 +269,10 @@ def shuffle_uniformity(
         return uniformity(
             lambda: _shuffled(shuffle, n), perms, runs=runs, seed=seed, alpha=alpha, name="uniform"
         )
-    outcomes = _observe_runs(lambda: _shuffled(shuffle, n), runs, seed)
+    try:
+        outcomes = _observe_runs(lambda: _shuffled(shuffle, n), runs, seed)
+    except _Raised as raised:
+        return _raised("uniform", (n - 1) ** 2, alpha, runs, raised)
     table = [[0] * n for _ in range(n)]  # table[element][position]
     for outcome in outcomes:
         if sorted(outcome) != list(range(n)):

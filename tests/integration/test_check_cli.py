@@ -357,3 +357,15 @@ def test_humaneval_bare_list_hint_generates_non_empty_lists(
     out = capsys.readouterr().out
     assert code == 0, out
     assert "PASS bounds" in out
+
+
+def test_a_function_that_raises_fails_uniform_instead_of_crashing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What the checked function does is its own failure, never automock's (exit 70)."""
+    path = tmp_path / "broken.py"
+    path.write_text("def shuffle(xs: list) -> None:\n    raise ZeroDivisionError('boom')\n")
+    code = main(["check", f"{path}::shuffle", "-p", "uniform", "--runs", "200"])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "ZeroDivisionError: boom" in out
