@@ -106,3 +106,17 @@ def test_cli_prints_each_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert [r["seed"] for r in lines] == [sample_seed(7, "t", 0), sample_seed(7, "t", 1)]
     assert f"t#1 failed (seed {sample_seed(7, 't', 1)})" in err
     assert f"seed {sample_seed(7, 't', 0)}" not in err  # only the samples that did not pass
+
+
+def test_a_program_sample_replays_with_automock_run_and_its_seed(tmp_path: Path) -> None:
+    """``automock run --seed <the sample's seed>`` draws what the sample drew in the batch."""
+    from tests.conftest import automock_command
+
+    (tmp_path / "prog.py").write_text(DRAW)
+    (result,) = execute_many([Candidate("prog", 2, DRAW)], seed=11)
+    assert result.seed is not None
+    done = automock_command(["run", "--seed", str(result.seed), "prog.py"], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == result.stdout
+    other = automock_command(["run", "--seed", "11", "prog.py"], cwd=tmp_path)
+    assert other.stdout != result.stdout  # the batch seed alone is not the sample's seed
