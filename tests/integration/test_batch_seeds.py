@@ -19,7 +19,7 @@ from automock._seed import derive
 from automock.cli import main
 from automock.sandbox.batch.candidates import Candidate
 from automock.sandbox.batch.pool import BatchSettings, WorkerPool
-from automock.sandbox.batch.task import sample_seed
+from automock.sandbox.batch.task import CandidateResult, sample_seed
 
 DRAW = (
     "import os, random, secrets, uuid\n"
@@ -32,11 +32,11 @@ def _batch() -> list[Candidate]:
     return [Candidate(task, i, DRAW) for task in ("a", "b") for i in range(3)]
 
 
-def _outputs(results: list[object]) -> dict[tuple[str, int], str]:
+def _outputs(results: list[CandidateResult]) -> dict[tuple[str, int], str]:
     out = {}
     for r in results:
-        assert r.status == "passed", r.stderr  # type: ignore[attr-defined]
-        out[(r.task_id, r.index)] = r.stdout  # type: ignore[attr-defined]
+        assert r.status == "passed", r.stderr
+        out[(r.task_id, r.index)] = r.stdout
     return out
 
 
