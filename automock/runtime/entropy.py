@@ -26,6 +26,10 @@ when numpy is seeded, of each ``numpy.random`` legacy function is recorded
 (:func:`~automock.runtime.events.record_first_call`), so later calls cost
 nothing extra and draw the same values.
 
+Re-seeding: :func:`reseed` puts the innermost active block in the state
+``seeded_random(new_seed)`` would have started from (all of the above), without
+leaving it. The batch pool uses it to give each forked sample its own seed.
+
 Hash randomisation cannot change inside a running interpreter:
 :func:`hash_seed_for` gives the ``PYTHONHASHSEED`` a fresh child should get.
 """
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 import threading
 import uuid
 from collections.abc import Callable
@@ -45,7 +50,7 @@ from automock.runtime._base import Patch, Undo
 from automock.runtime._imports import when_imported
 from automock.runtime.events import record, record_first_calls
 
-__all__ = ["EntropySource", "derive", "hash_seed_for", "seeded_random"]
+__all__ = ["EntropySource", "derive", "hash_seed_for", "reseed", "seeded_random"]
 
 _UUID_EPOCH_OFFSET = 0x01B21DD213814000  # 100-ns intervals 1582-10-15 -> 1970-01-01
 _DEFAULT_UUID1_NS = 1_704_067_200 * 10**9  # 2024-01-01T00:00:00Z
@@ -78,11 +83,18 @@ class EntropySource:
     """The per-block state: a seed, counters and a seeded byte stream."""
 
     def __init__(self, seed: int) -> None:
-        self.seed = int(seed)
-        self._counters: dict[str, int] = {}
         self._lock = threading.Lock()
-        self._bytes = random.Random(derive(self.seed, "urandom"))
-        self._uuid1_last = 0
+        self.numpy: ModuleType | None = None  # numpy.random, once patched
+        self.tempfile: ModuleType | None = None  # tempfile, once patched
+        self.reset(seed)
+
+    def reset(self, seed: int) -> None:
+        """Start over from ``seed``: counters, byte stream and uuid1 sequence (see :func:`reseed`)."""
+        with self._lock:
+            self.seed = int(seed)
+            self._counters: dict[str, int] = {}
+            self._bytes = random.Random(derive(self.seed, "urandom"))
+            self._uuid1_last = 0
 
     def next_seed(self, label: str) -> int:
         """The seed for the next object of kind ``label`` (0, 1, 2, ... in creation order)."""
@@ -132,25 +144,52 @@ class seeded_random(Patch[EntropySource]):
 
     def _start(self, undo: Undo) -> EntropySource:
         source = EntropySource(self.seed)
+        _ACTIVE.append(source)
+        undo.push(lambda: _ACTIVE.remove(source))
         _patch_bytes(undo, source)
         _patch_random(undo, source)
         _patch_uuid(undo, source)
         when_imported(
             undo,
             {
-                "tempfile": lambda module: _patch_tempfile(undo, module),
+                "tempfile": lambda module: _patch_tempfile(undo, source, module),
                 "numpy.random": lambda module: _patch_numpy(undo, source, module),
             },
         )
         return source
 
 
-def _patch_tempfile(undo: Undo, tempfile: ModuleType) -> None:
+_ACTIVE: list[EntropySource] = []  # the sources of the seeded_random blocks entered, innermost last
+
+
+def reseed(seed: int) -> EntropySource:
+    """Re-seed the innermost active :class:`seeded_random` block (so also ``deterministic``)
+    as if it had been entered with ``seed``: ``random``'s global generator, the seeds of
+    unseeded ``Random()`` objects (counted from 0 again), the ``os.urandom``/``secrets``/
+    ``uuid4`` stream, ``uuid1``, ``tempfile`` names and numpy, if it was patched.
+
+    The block is not left: its patches stay, and its exit still restores what was there
+    before it. Raises ``RuntimeError`` outside such a block.
+    """
+    if not _ACTIVE:
+        raise RuntimeError("reseed() needs an active seeded_random (or deterministic) block")
+    source = _ACTIVE[-1]
+    source.reset(seed)
+    random.seed(derive(source.seed, "random"))
+    if source.numpy is not None:
+        source.numpy.seed(derive(source.seed, "numpy.random") % 2**32)
+    if source.tempfile is not None and sys.modules.get("tempfile") is source.tempfile:
+        source.tempfile._name_sequence = None  # type: ignore[attr-defined]
+    return source
+
+
+def _patch_tempfile(undo: Undo, source: EntropySource, tempfile: ModuleType) -> None:
     # tempfile picks its default directory once per process, creating a
     # Random() on the way; do that first so it does not shift the counters
     # differently in the first block of a process than in later ones
     tempfile.gettempdir()
     undo.setattr(tempfile, "_name_sequence", None)
+    source.tempfile = tempfile
 
 
 def _patch_bytes(undo: Undo, source: EntropySource) -> None:
@@ -197,6 +236,7 @@ def _patch_numpy(undo: Undo, source: EntropySource, np_random: ModuleType) -> No
     state = np_random.get_state()
     undo.push(lambda: np_random.set_state(state))
     np_random.seed(derive(source.seed, "numpy.random") % 2**32)
+    source.numpy = np_random
     original_default_rng = np_random.default_rng
     original_random_state = np_random.RandomState
 

@@ -2,7 +2,9 @@
 
 Every candidate must still start from the same pristine seeded state as a
 child that enters ``deterministic(plan, seed)`` itself, whatever candidates
-ran before it in the pool.
+ran before it in the pool. (Each sample is then re-seeded with its own seed,
+derived from its task id and index: the candidates here share one identity,
+so one seed; tests/integration/test_batch_seeds.py covers distinct samples.)
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ CONSUMER = (
 
 
 def _run(zygote: bool, sources: list[str], seed: int = 3) -> list[str]:
-    cands = [Candidate("z", i, code) for i, code in enumerate(sources)]
+    cands = [Candidate("z", 0, code) for code in sources]  # one sample identity, one seed
     with WorkerPool(BatchSettings(timeout=10, seed=seed, zygote=zygote), workers=2) as pool:
         results = pool.run(cands)
     assert [r.status for r in results] == ["passed"] * len(sources), [r.stderr for r in results]

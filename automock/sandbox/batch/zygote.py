@@ -15,7 +15,7 @@ forks a child straight into a new PID namespace
 (:mod:`automock.sandbox.batch.zygote_child` says what the child does), and reports
 the child's pid and, later, its exit status. Each child inherits the runtime
 entered but unused (the zygote never draws a random number or reads the
-clock), so every candidate starts from the same pristine, seeded state; the
+clock), then re-seeds it with its sample's own seed (``entropy.reseed``); the
 per-candidate layers (new network namespace, private mount namespace copy
 with fresh ``/tmp``, PID namespace, rlimits, unprivileged lane uid) are
 still entered by each child for itself.

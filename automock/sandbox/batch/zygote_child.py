@@ -14,7 +14,8 @@ that the child would only undo) copied ~190 pages per child.
 
 :func:`run` is then what is left: move the pipe ends, enter the
 per-candidate layers (:func:`~automock.sandbox.kernel.mountns.join_prepared`),
-read the candidate, run it, report. The runtime was entered by the zygote
+read the candidate, re-seed the runtime with the sample's own seed
+(:func:`~automock.sandbox.batch.task.sample_seed`), run it, report. The runtime was entered by the zygote
 and is left by the child's exit.
 """
 
@@ -26,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from automock.runtime.entropy import reseed
 from automock.sandbox.batch.task import (
     RESULT_FD,
     BatchSettings,
@@ -33,6 +35,7 @@ from automock.sandbox.batch.task import (
     failed_verdict,
     receive,
     report_and_exit,
+    sample_seed,
     set_pdeathsig,
     signal_death,
 )
@@ -131,7 +134,9 @@ def run(
                 os.mkdir(path, 0o700)
             except OSError:
                 pass
-        status, exit_code, detail = run_candidate(receive(RESULT_FD + 1))
+        candidate = receive(RESULT_FD + 1)
+        reseed(sample_seed(settings.seed, candidate.task_id, candidate.index))  # its own seed
+        status, exit_code, detail = run_candidate(candidate)
         verdict.update(status=status, exit_code=exit_code, detail=detail)
         code = exit_code_for(status, exit_code)
     except BaseException as exc:
