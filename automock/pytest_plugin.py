@@ -14,8 +14,8 @@ enough. It adds:
 * option ``--automock-seed N|last``: the session seed (default: a new random
   one per run, printed in the header; ``last`` replays the previous run's).
 
-A test's seed is ``sha256(f"{session_seed}:{nodeid}")`` truncated to 32 bits,
-so tests get different seeds, and the same session seed replays all of them.
+A test's seed is derived from the session seed and the test's node id
+(:func:`derive_seed`, 32 bits), so tests get different seeds, and the same session seed replays all of them.
 A failing test that used automock gets an ``automock`` report section with
 the command that reproduces it and any access the plan did not mock.
 
@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from automock._seed import derive
+
 if TYPE_CHECKING:  # pragma: no cover
     from automock.plan.model import Plan
 
@@ -46,11 +48,8 @@ _USED = pytest.StashKey[tuple[int, Any]]()  # (test seed, access log or None)
 
 
 def derive_seed(session_seed: int, nodeid: str) -> int:
-    """The per-test seed: first 4 bytes of ``sha256(f"{session_seed}:{nodeid}")``."""
-    import hashlib
-
-    digest = hashlib.sha256(f"{session_seed}:{nodeid}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
+    """The per-test seed: ``automock._seed.derive(session_seed, "pytest test", nodeid, bits=32)``."""
+    return derive(session_seed, "pytest test", nodeid, bits=32)
 
 
 def session_seed(config: pytest.Config) -> int:
