@@ -36,6 +36,11 @@ from automock._seed import derive
 
 if TYPE_CHECKING:  # pragma: no cover
     from automock.plan.model import Plan
+    from automock.runtime import RuntimeSession
+    from automock.runtime.clock import VirtualClock
+    from automock.runtime.entropy import EntropySource
+    from automock.runtime.events import AccessLog
+    from automock.runtime.http_session import NetworkSession
 
 __all__ = ["SEED_CACHE_KEY", "derive_seed", "session_seed"]
 
@@ -241,7 +246,7 @@ def _test_seed(request: pytest.FixtureRequest, kwargs: dict[str, Any]) -> int:
     return derive_seed(request.config.stash[_SESSION_SEED], request.node.nodeid)
 
 
-def _mark_used(request: pytest.FixtureRequest, seed: int, log: Any) -> None:
+def _mark_used(request: pytest.FixtureRequest, seed: int, log: AccessLog | None) -> None:
     if _USED not in request.node.stash:
         request.node.stash[_USED] = (seed, log)
 
@@ -250,7 +255,7 @@ def _mark_used(request: pytest.FixtureRequest, seed: int, log: Any) -> None:
 
 
 @pytest.fixture
-def automock(request: pytest.FixtureRequest) -> Iterator[Any]:
+def automock(request: pytest.FixtureRequest) -> Iterator[RuntimeSession]:
     """The whole runtime for this test: frozen clock, seeded RNGs, fail-closed network, fake DBs.
 
     Yields the runtime session (``.seed`` is the test seed, ``.log`` what the test touched).
@@ -261,7 +266,7 @@ def automock(request: pytest.FixtureRequest) -> Iterator[Any]:
     seed = _test_seed(request, kwargs)
     plan = _plan_for(request, kwargs)
     with deterministic(plan.with_seed(seed), seed=seed) as session:
-        request.node.stash[_USED] = (seed, getattr(session, "log", None))
+        request.node.stash[_USED] = (seed, session.log)
         yield session
 
 
@@ -273,7 +278,7 @@ def _automock_marker(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture
-def frozen_clock(request: pytest.FixtureRequest) -> Iterator[Any]:
+def frozen_clock(request: pytest.FixtureRequest) -> Iterator[VirtualClock]:
     """``automock.runtime.clock.frozen_clock`` at the marker's ``at`` (default 2024-01-01 UTC)."""
     from automock.runtime.clock import frozen_clock as clock_patch
 
@@ -283,7 +288,7 @@ def frozen_clock(request: pytest.FixtureRequest) -> Iterator[Any]:
 
 
 @pytest.fixture
-def seeded_random(request: pytest.FixtureRequest) -> Iterator[Any]:
+def seeded_random(request: pytest.FixtureRequest) -> Iterator[EntropySource]:
     """``automock.runtime.entropy.seeded_random`` with this test's seed."""
     from automock.runtime.entropy import seeded_random as entropy_patch
 
@@ -294,7 +299,7 @@ def seeded_random(request: pytest.FixtureRequest) -> Iterator[Any]:
 
 
 @pytest.fixture
-def mocked_network(request: pytest.FixtureRequest) -> Iterator[Any]:
+def mocked_network(request: pytest.FixtureRequest) -> Iterator[NetworkSession]:
     """``automock.runtime.http.mocked_network`` with the marker plan's stubs; fails closed."""
     from automock.runtime.events import recording
     from automock.runtime.http import mocked_network as network_patch
