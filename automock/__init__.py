@@ -57,11 +57,47 @@ _EXPORTS: dict[str, str] = {
     "properties": "automock.properties",
 }
 
-__all__ = ["__version__", *sorted(_EXPORTS)]
+# literal, so type checkers see what is exported (tests keep it equal to _EXPORTS)
+__all__ = [
+    "AutomockError",
+    "DatabaseFixture",
+    "DraftError",
+    "FileScan",
+    "HttpStub",
+    "InputError",
+    "MissingExtraError",
+    "Plan",
+    "PlanEntry",
+    "PlanError",
+    "Prepared",
+    "RunReport",
+    "SandboxError",
+    "ScanResult",
+    "Touchpoint",
+    "UnmockedAccessError",
+    "__version__",
+    "deterministic",
+    "draft",
+    "execute_many",
+    "faked_databases",
+    "frozen_clock",
+    "load_plan",
+    "mocked_network",
+    "pass_at_k",
+    "prepare",
+    "properties",
+    "run_file",
+    "run_source",
+    "save_plan",
+    "scan",
+    "seeded_random",
+]
 
 if TYPE_CHECKING:  # pragma: no cover
+    from automock import properties as properties
     from automock.analysis.model import FileScan, ScanResult, Touchpoint
     from automock.analysis.scanner import scan
+    from automock.drafting import draft
     from automock.errors import (
         AutomockError,
         DraftError,
@@ -71,7 +107,14 @@ if TYPE_CHECKING:  # pragma: no cover
         SandboxError,
         UnmockedAccessError,
     )
+    from automock.plan.io import load_plan, save_plan
     from automock.plan.model import DatabaseFixture, HttpStub, Plan, PlanEntry
+    from automock.refinement import Prepared, prepare
+    from automock.runtime import deterministic
+    from automock.runtime.clock import frozen_clock
+    from automock.runtime.databases import faked_databases
+    from automock.runtime.entropy import seeded_random
+    from automock.runtime.http import mocked_network
 
 
 def __getattr__(name: str) -> Any:

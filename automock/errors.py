@@ -53,8 +53,12 @@ class AutomockError(Exception):
         return self.message
 
 
-class InputError(AutomockError):
-    """A path, flag or source file given by the user cannot be used."""
+class InputError(AutomockError, ValueError):
+    """A path, flag, argument or source file given by the user cannot be used.
+
+    Also a :class:`ValueError`, so a library caller's ``except ValueError``
+    catches a bad argument as it would from any Python function.
+    """
 
     exit_code = EXIT_INPUT
 

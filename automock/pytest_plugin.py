@@ -14,8 +14,8 @@ enough. It adds:
 * option ``--automock-seed N|last``: the session seed (default: a new random
   one per run, printed in the header; ``last`` replays the previous run's).
 
-A test's seed is ``sha256(f"{session_seed}:{nodeid}")`` truncated to 32 bits,
-so tests get different seeds, and the same session seed replays all of them.
+A test's seed is derived from the session seed and the test's node id
+(:func:`derive_seed`, 32 bits), so tests get different seeds, and the same session seed replays all of them.
 A failing test that used automock gets an ``automock`` report section with
 the command that reproduces it and any access the plan did not mock.
 
@@ -32,8 +32,15 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from automock._seed import derive
+
 if TYPE_CHECKING:  # pragma: no cover
     from automock.plan.model import Plan
+    from automock.runtime import RuntimeSession
+    from automock.runtime.clock import VirtualClock
+    from automock.runtime.entropy import EntropySource
+    from automock.runtime.events import AccessLog
+    from automock.runtime.http_session import NetworkSession
 
 __all__ = ["SEED_CACHE_KEY", "derive_seed", "session_seed"]
 
@@ -46,11 +53,8 @@ _USED = pytest.StashKey[tuple[int, Any]]()  # (test seed, access log or None)
 
 
 def derive_seed(session_seed: int, nodeid: str) -> int:
-    """The per-test seed: first 4 bytes of ``sha256(f"{session_seed}:{nodeid}")``."""
-    import hashlib
-
-    digest = hashlib.sha256(f"{session_seed}:{nodeid}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
+    """The per-test seed: ``automock._seed.derive(session_seed, "pytest test", nodeid, bits=32)``."""
+    return derive(session_seed, "pytest test", nodeid, bits=32)
 
 
 def session_seed(config: pytest.Config) -> int:
@@ -242,7 +246,7 @@ def _test_seed(request: pytest.FixtureRequest, kwargs: dict[str, Any]) -> int:
     return derive_seed(request.config.stash[_SESSION_SEED], request.node.nodeid)
 
 
-def _mark_used(request: pytest.FixtureRequest, seed: int, log: Any) -> None:
+def _mark_used(request: pytest.FixtureRequest, seed: int, log: AccessLog | None) -> None:
     if _USED not in request.node.stash:
         request.node.stash[_USED] = (seed, log)
 
@@ -251,7 +255,7 @@ def _mark_used(request: pytest.FixtureRequest, seed: int, log: Any) -> None:
 
 
 @pytest.fixture
-def automock(request: pytest.FixtureRequest) -> Iterator[Any]:
+def automock(request: pytest.FixtureRequest) -> Iterator[RuntimeSession]:
     """The whole runtime for this test: frozen clock, seeded RNGs, fail-closed network, fake DBs.
 
     Yields the runtime session (``.seed`` is the test seed, ``.log`` what the test touched).
@@ -262,7 +266,7 @@ def automock(request: pytest.FixtureRequest) -> Iterator[Any]:
     seed = _test_seed(request, kwargs)
     plan = _plan_for(request, kwargs)
     with deterministic(plan.with_seed(seed), seed=seed) as session:
-        request.node.stash[_USED] = (seed, getattr(session, "log", None))
+        request.node.stash[_USED] = (seed, session.log)
         yield session
 
 
@@ -274,7 +278,7 @@ def _automock_marker(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture
-def frozen_clock(request: pytest.FixtureRequest) -> Iterator[Any]:
+def frozen_clock(request: pytest.FixtureRequest) -> Iterator[VirtualClock]:
     """``automock.runtime.clock.frozen_clock`` at the marker's ``at`` (default 2024-01-01 UTC)."""
     from automock.runtime.clock import frozen_clock as clock_patch
 
@@ -284,7 +288,7 @@ def frozen_clock(request: pytest.FixtureRequest) -> Iterator[Any]:
 
 
 @pytest.fixture
-def seeded_random(request: pytest.FixtureRequest) -> Iterator[Any]:
+def seeded_random(request: pytest.FixtureRequest) -> Iterator[EntropySource]:
     """``automock.runtime.entropy.seeded_random`` with this test's seed."""
     from automock.runtime.entropy import seeded_random as entropy_patch
 
@@ -295,7 +299,7 @@ def seeded_random(request: pytest.FixtureRequest) -> Iterator[Any]:
 
 
 @pytest.fixture
-def mocked_network(request: pytest.FixtureRequest) -> Iterator[Any]:
+def mocked_network(request: pytest.FixtureRequest) -> Iterator[NetworkSession]:
     """``automock.runtime.http.mocked_network`` with the marker plan's stubs; fails closed."""
     from automock.runtime.events import recording
     from automock.runtime.http import mocked_network as network_patch

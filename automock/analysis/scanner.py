@@ -33,6 +33,7 @@ from automock._source import decode_source, source_error
 from automock.analysis import catalog, prefilter
 from automock.analysis.cache import DiskCache
 from automock.analysis.model import KINDS, FileScan, Kind, ScanResult, Touchpoint
+from automock.analysis.pool import scan_many
 from automock.errors import InputError
 
 if TYPE_CHECKING:
@@ -274,6 +275,11 @@ def scan_file(
     return _filter(FileScan(shown, result, None, digest), wanted)
 
 
+def _scan_one(path: str, cache_dir: str | None) -> FileScan:
+    """:func:`scan_file` in the pool's shape (:data:`~automock.analysis.pool.ScanOne`)."""
+    return scan_file(path, cache_dir=cache_dir)
+
+
 def scan_paths(
     paths: Sequence[PathLike],
     *,
@@ -292,9 +298,7 @@ def scan_paths(
     files = discover(paths, excludes=excludes)
     workers = jobs(len(files)) if callable(jobs) else jobs
     if workers > 1 and len(files) > 1:
-        from automock.analysis.pool import scan_many
-
-        scans = scan_many(files, jobs=workers, cache_dir=cache_dir)
+        scans = scan_many(files, _scan_one, jobs=workers, cache_dir=cache_dir)
     else:
         scans = [scan_file(f, cache_dir=cache_dir) for f in files]
     return ScanResult(tuple(_filter(s, wanted) for s in scans))

@@ -27,9 +27,10 @@ import os
 import sys
 from collections.abc import Sequence
 
+from automock.plan.locate import existing_plan  # os only: cheap before the restart
+
 __all__ = [
     "RESTARTED",
-    "existing_plan",
     "invoked_as_cli",
     "restart_for_run",
     "restart_run_early",
@@ -95,22 +96,6 @@ def restart_with_hash_seed(seed: int, *, scrub: bool = True, room: int = 0) -> N
         stream.flush()
     # -P: no current-directory entry on sys.path (the sandbox child inherits sys.path)
     os.execve(sys.executable, [sys.executable, "-P", "-m", "automock", *sys.argv[1:]], env)
-
-
-def existing_plan(file: str) -> str | None:
-    """The plan file a run of ``file`` loads when ``--plan`` is not given, if there is one.
-
-    ``fixtures/<stem>.automock.json`` under the current directory, then beside
-    ``file`` (the order :mod:`automock.commands.run` loads them in).
-    """
-    name = f"{os.path.splitext(os.path.basename(file))[0]}.automock.json"
-    for path in (
-        os.path.join("fixtures", name),
-        os.path.join(os.path.dirname(file), "fixtures", name),
-    ):
-        if os.path.isfile(path):
-            return path
-    return None
 
 
 def _seed_in(path: str) -> int:

@@ -65,7 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plan",
         metavar="PATH",
-        help="plan file (default fixtures/<stem>.automock.json if present)",
+        help="plan file (default fixtures/<stem>.automock.json here, else beside FILE, if present)",
     )
     parser.add_argument(
         "--tests",
@@ -96,6 +96,7 @@ def _split_target(target: str) -> tuple[Path, str]:
 
 
 def _plan(path: Path, plan_arg: str | None) -> Any:
+    from automock.pipeline import existing_plan
     from automock.plan.io import load_plan
     from automock.plan.model import Plan
 
@@ -105,11 +106,8 @@ def _plan(path: Path, plan_arg: str | None) -> Any:
                 f"{plan_arg}: no such plan file; draft one with: automock draft {path}"
             )
         return load_plan(plan_arg)
-    stem = f"{path.stem}.automock.json"
-    for candidate in (path.parent / "fixtures" / stem, Path("fixtures") / stem):
-        if candidate.is_file():
-            return load_plan(candidate)
-    return Plan()
+    found = existing_plan(path)
+    return load_plan(found) if found is not None else Plan()
 
 
 @contextlib.contextmanager

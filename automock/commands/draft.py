@@ -12,7 +12,8 @@ from pathlib import Path
 
 from automock.drafting import DRAFTERS, draft_with_warnings
 from automock.errors import InputError
-from automock.plan.io import plan_path_for, render_plan, save_plan
+from automock.pipeline import plan_path_for
+from automock.plan.io import render_plan, save_plan
 
 __all__ = ["add_arguments", "run"]
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from automock.errors import EXIT_NONDETERMINISTIC, InputError, describe_missing
 
 if TYPE_CHECKING:
-    from automock.plan.model import Plan
+    from automock.pipeline import LoadedPlan
 
 __all__ = ["RECORD_CHOICES", "add_arguments", "run"]
 
@@ -163,39 +163,14 @@ def _program_args(args: argparse.Namespace) -> list[str]:
     return leftovers + tail
 
 
-def _find_plan(
-    file: Path, explicit: str | None, *, save: bool
-) -> tuple[Plan, str, list[str], Path]:
-    """The plan to run with, its label, warnings (stale entries, new plan written), its path.
+def _find_plan(file: Path, explicit: str | None, *, save: bool) -> LoadedPlan:
+    """The plan to run with (:func:`automock.pipeline.load_or_draft`); ``--plan`` must be a file."""
+    from automock.pipeline import load_or_draft
 
-    ``--plan`` wins; else ``fixtures/<stem>.automock.json`` (under the current
-    directory, then beside the file) is loaded; else the rules drafter drafts
-    one and saves it under ``fixtures/`` of the current directory when FILE is
-    inside it, else beside FILE, so a later run (and a person) can use it.
-    """
-    from automock.plan.io import plan_for_run, plan_path_for
-
-    if explicit is not None:
-        if not Path(explicit).is_file():
-            problem = "not a regular file" if Path(explicit).exists() else "no such file"
-            raise InputError(
-                f"--plan {explicit}: {problem}; write one with `automock draft {file}`"
-            )
-        plan, notes = plan_for_run(file, plan_file=explicit, save=False)
-        return plan, explicit, notes, Path(explicit)
-    from automock.commands._hashseed import existing_plan
-
-    existing = existing_plan(str(file))
-    if existing is not None:
-        found = Path(existing)
-        plan, notes = plan_for_run(file, plan_file=found, save=False)
-        return plan, str(found), notes, found
-    beside = file.parent / "fixtures"
-    inside_cwd = file.resolve().is_relative_to(Path.cwd().resolve())
-    out_dir = Path("fixtures") if inside_cwd else beside
-    plan, notes = plan_for_run(file, out_dir=out_dir, save=save)
-    path = plan_path_for(file, out_dir)
-    return plan, str(path) if save else "drafted (not saved)", notes, path
+    if explicit is not None and not Path(explicit).is_file():
+        problem = "not a regular file" if Path(explicit).exists() else "no such file"
+        raise InputError(f"--plan {explicit}: {problem}; write one with `automock draft {file}`")
+    return load_or_draft(file, explicit, save=save)
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -217,7 +192,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.record_mode is not None and not args.record:
         raise InputError(f"--record-mode {args.record_mode}: only used with --record; add --record")
-    plan, label, notes, plan_path = _find_plan(file, args.plan, save=not args.no_save)
+    located = _find_plan(file, args.plan, save=not args.no_save)
+    plan, label, notes, plan_path = located.plan, located.label, list(located.notes), located.path
     recording = None
     if args.record:  # a person's explicit choice: the real network, recorded for replay
         recording = Recording.start(plan, plan_path, file, args.record_mode or "once")

@@ -200,7 +200,8 @@ class LLMDrafter:
                 pass
         if self._client is None and not os.environ.get("ANTHROPIC_API_KEY"):
             return offline, [
-                "ANTHROPIC_API_KEY is not set; using the offline draft (--drafter rules)"
+                "ANTHROPIC_API_KEY is not set; using the offline draft "
+                '(drafter="rules" / --drafter rules)'
             ]
         try:
             return self._converse(system, prompt, key, offline)

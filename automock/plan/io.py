@@ -4,8 +4,9 @@ A plan written by automock carries a ``"generated"`` fingerprint: the sha256
 of its own canonical JSON (without that field). When the file's content no
 longer matches its fingerprint, a person edited it, and :func:`save_plan`
 refuses to overwrite it unless ``force=True``. A plan also records the sha256
-of the source it was drafted from; :func:`stale_entries` re-scans a changed
-source and reports the entries that no longer match a touchpoint.
+of the source it was drafted from (:func:`source_changed`); re-scanning a
+changed source for stale entries needs the scanner, so it lives in
+:mod:`automock.pipeline` with the rest of "locate, load or draft, check".
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import Any
 from automock._atomic import atomic_write_text
 from automock._serialize import JsonMixin
 from automock._sha256 import sha256
-from automock.errors import InputError, PlanError
+from automock.errors import PlanError
+from automock.plan.locate import PLAN_SUFFIX, plan_file
 from automock.plan.model import Plan, PlanEntry
 
 __all__ = [
@@ -28,15 +30,11 @@ __all__ = [
     "fingerprint",
     "is_hand_edited",
     "load_plan",
-    "plan_for_run",
     "plan_path_for",
     "render_plan",
     "save_plan",
     "source_changed",
-    "stale_entries",
 ]
-
-PLAN_SUFFIX = ".automock.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +48,8 @@ class StaleEntry(JsonMixin):
 def plan_path_for(
     source_path: str | os.PathLike[str], out_dir: str | os.PathLike[str] = "fixtures"
 ) -> Path:
-    """``<out_dir>/<stem>.automock.json`` for a source file."""
-    return Path(out_dir) / f"{Path(source_path).stem}{PLAN_SUFFIX}"
+    """``<out_dir>/<stem>.automock.json`` for a source file (:func:`~automock.plan.locate.plan_file`)."""
+    return Path(plan_file(source_path, out_dir))
 
 
 def fingerprint(data: dict[str, Any]) -> str:
@@ -128,82 +126,3 @@ def _sha256(text: str) -> str:
 def source_changed(plan: Plan, source_text: str) -> bool:
     """True when the plan records a source hash and ``source_text`` no longer has it."""
     return plan.source_sha256 is not None and plan.source_sha256 != _sha256(source_text)
-
-
-def stale_entries(
-    plan: Plan, source_text: str, *, path: str | None = None
-) -> tuple[StaleEntry, ...]:
-    """Entries whose (line, api) no longer match a touchpoint of the changed source.
-
-    An unchanged source (same sha256) has no stale entries and is not re-scanned.
-    """
-    if not source_changed(plan, source_text):
-        return ()
-    from automock.analysis.scanner import scan_source
-
-    scan = scan_source(source_text, path or plan.source_path or "<string>")
-    if scan.error is not None:
-        return tuple(
-            StaleEntry(e, f"the source no longer parses ({scan.error})") for e in plan.entries
-        )
-    at = {(t.line, t.api) for t in scan.touchpoints}
-    lines_by_api: dict[str, list[int]] = {}
-    kinds_by_line: dict[int, set[str]] = {}
-    for t in scan.touchpoints:
-        lines_by_api.setdefault(t.api, []).append(t.line)
-        kinds_by_line.setdefault(t.line, set()).add(t.kind)
-    stale = []
-    for entry in plan.entries:
-        if (entry.line, entry.api) in at or entry.kind in kinds_by_line.get(entry.line, set()):
-            continue
-        moved = lines_by_api.get(entry.api)
-        where = f"line {entry.line}: {entry.api}"
-        if moved:
-            lines = ", ".join(str(n) for n in sorted(moved))
-            stale.append(StaleEntry(entry, f"{where} moved to line {lines}"))
-        else:
-            stale.append(StaleEntry(entry, f"{where} is no longer in the source"))
-    return tuple(stale)
-
-
-def plan_for_run(
-    source_path: str | os.PathLike[str],
-    *,
-    seed: int | None = None,
-    out_dir: str | os.PathLike[str] = "fixtures",
-    save: bool = True,
-    plan_file: str | os.PathLike[str] | None = None,
-) -> tuple[Plan, list[str]]:
-    """The plan ``automock run`` uses: loaded when present, else drafted (rules) and saved.
-
-    ``plan_file`` names the plan explicitly (``--plan``); by default it is
-    ``<out_dir>/<stem>.automock.json``. Returns the plan and warnings: a
-    changed source and each stale entry, or where a new plan was written.
-    """
-    from automock.drafting import display_path, read_source
-
-    source_file = Path(source_path)
-    if not source_file.is_file():
-        raise InputError(f"{source_file}: no such file; pass a Python file to run")
-    source, _ = read_source(source_file)
-    target = Path(plan_file) if plan_file is not None else plan_path_for(source_file, out_dir)
-    notes: list[str] = []
-    if target.exists():
-        plan = load_plan(target)
-        if source_changed(plan, source):
-            notes.append(
-                f"{target}: {display_path(source_file)} changed since the plan was drafted; "
-                "review it or re-draft with: automock draft --force"
-            )
-            notes.extend(f"{target}: stale entry: {s.reason}" for s in stale_entries(plan, source))
-    else:
-        from automock.drafting import draft_with_warnings
-
-        plan, drafted_notes = draft_with_warnings(source_file, drafter="rules")
-        notes.extend(drafted_notes)
-        if save:
-            save_plan(plan, target)
-            notes.append(f"drafted a new plan {target}; review its guessed values")
-    if seed is not None:
-        plan = plan.with_seed(seed)
-    return plan, notes

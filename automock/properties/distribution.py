@@ -23,7 +23,6 @@ Two views of a shuffle:
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import itertools
 import math
 import random
@@ -32,6 +31,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from automock._seed import derive
 from automock._serialize import JsonMixin
 from automock.errors import InputError
 
@@ -124,9 +124,8 @@ def chi_square_statistic(observed: Sequence[float], expected: Sequence[float]) -
 
 
 def derive_seed(seed: int, index: int) -> int:
-    """A 32-bit seed for run ``index`` of a check seeded with ``seed``."""
-    digest = hashlib.sha256(f"{seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
+    """A 32-bit seed for run ``index`` of a check seeded with ``seed`` (kind ``"property run"``)."""
+    return derive(seed, "property run", index, bits=32)
 
 
 @contextlib.contextmanager

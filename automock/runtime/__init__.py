@@ -16,13 +16,17 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from automock.runtime._base import Patch, Undo
 from automock.runtime.events import AccessLog, current_log, recording
 
 if TYPE_CHECKING:
     from automock.plan.model import Plan
+    from automock.runtime.clock import VirtualClock
+    from automock.runtime.databases import DatabaseSession
+    from automock.runtime.entropy import EntropySource
+    from automock.runtime.http_session import NetworkSession
 
 __all__ = ["RuntimeSession", "deterministic", "hash_seed_for"]
 
@@ -34,10 +38,10 @@ class RuntimeSession:
     plan: Plan
     seed: int
     log: AccessLog
-    clock: Any = None
-    entropy: Any = None
-    network: Any = None
-    databases: Any = None
+    clock: VirtualClock | None = None
+    entropy: EntropySource | None = None
+    network: NetworkSession | None = None
+    databases: DatabaseSession | None = None
 
 
 def hash_seed_for(seed: int) -> str:

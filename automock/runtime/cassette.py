@@ -30,12 +30,13 @@ def _check_cassette(path: str) -> None:
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise PlanError(
-            f"{path}: not a readable cassette ({reason}); fix it or record it again with --record"
+            f"{path}: not a readable cassette ({reason}); "
+            "fix it or record it again with: automock run --record"
         ) from None
     if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
         raise PlanError(
             f"{path}: not a vcrpy cassette (expected a mapping with an 'interactions' list); "
-            "fix it or record it again with --record"
+            "fix it or record it again with: automock run --record"
         )
 
 

@@ -2,7 +2,7 @@
 
 Each ``_patch_*`` takes the freshly imported module and replaces one method
 at class level (restored by the ``Undo``). The replacement asks the active
-:class:`~automock.runtime.http.NetworkSession` to resolve the request: a stub
+:class:`~automock.runtime.http_session.NetworkSession` to resolve the request: a stub
 is served as a native response, ``None`` passes the request on to the
 original method (cassette or ``allow``), and a miss raises before any
 connection is made.
@@ -19,7 +19,7 @@ from typing import Any
 
 from automock.plan.model import HttpStub
 from automock.runtime._base import Undo
-from automock.runtime.http import (
+from automock.runtime.http_session import (
     passthrough_error,
     reason_phrase,
     require_session,

@@ -7,16 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from automock.errors import PlanError
+from automock.errors import InputError, PlanError
+from automock.pipeline import plan_for_run, stale_entries
 from automock.plan.io import (
     fingerprint,
     is_hand_edited,
     load_plan,
-    plan_for_run,
     plan_path_for,
     save_plan,
     source_changed,
-    stale_entries,
 )
 from automock.plan.model import Plan, PlanEntry
 
@@ -169,3 +168,39 @@ def test_plan_for_run_warns_about_a_changed_source(
     assert any("changed since the plan was drafted" in n for n in notes)
     assert any("stale entry: line 6: random.random moved to line 8" in n for n in notes)
     assert plan.entries[0].line == 6  # the plan on disk is used as is
+
+
+def test_the_located_plan_is_here_then_beside_the_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from automock.pipeline import existing_plan, load_or_draft, new_plan_dir
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "src" / "fixtures").mkdir(parents=True)
+    Path("src/prog.py").write_text(SOURCE)
+    assert existing_plan("src/prog.py") is None
+    assert new_plan_dir("src/prog.py") == "fixtures"  # inside the current directory
+    beside = tmp_path / "src" / "fixtures" / "prog.automock.json"
+    save_plan(sample_plan(), beside)
+    assert existing_plan("src/prog.py") == "src/fixtures/prog.automock.json"
+    save_plan(sample_plan(), "fixtures/prog.automock.json")
+    assert existing_plan("src/prog.py") == "fixtures/prog.automock.json"
+    loaded = load_or_draft("src/prog.py")
+    assert loaded.path == Path("fixtures/prog.automock.json") and loaded.plan == sample_plan()
+
+
+def test_load_or_draft_saves_a_draft_where_the_locator_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from automock.pipeline import load_or_draft
+
+    (tmp_path / "prog.py").write_text(SOURCE)
+    outside = tmp_path / "prog.py"
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)  # the source is outside the current directory: saved beside it
+    loaded = load_or_draft(outside)
+    assert loaded.path == tmp_path / "fixtures" / "prog.automock.json" and loaded.path.is_file()
+    assert loaded.label == str(loaded.path) and any("drafted a new plan" in n for n in loaded.notes)
+    with pytest.raises(InputError, match="plan_file"):
+        load_or_draft(outside, tmp_path / "missing.json")

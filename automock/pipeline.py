@@ -1,0 +1,183 @@
+"""From a source file to the plan it runs with: locate the plan, load or draft it, check it.
+
+* **locate**: the one rule for where a plan lives (:mod:`automock.plan.locate`,
+  re-exported here): ``fixtures/<stem>.automock.json`` under the current
+  directory, then beside the source; a new plan goes under ``fixtures/`` of the
+  current directory when the source is inside it, else beside the source.
+* **load or draft**: an existing plan is loaded and validated; a missing one is
+  drafted by the offline rules drafter and (by default) saved where the
+  locator says.
+* **stale check**: a loaded plan whose source changed since it was drafted is
+  used as is, with a warning per entry that no longer matches a touchpoint of
+  the re-scanned source.
+
+:mod:`automock.plan` stays pure data and IO; the parts that need the scanner or
+a drafter live here. ``automock run``, ``draft``, ``check`` and the golden plans
+use this module; the scanner and the drafters are imported only when a plan is
+drafted or a changed source re-scanned.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from automock.errors import InputError
+from automock.plan.io import (
+    StaleEntry,
+    load_plan,
+    plan_path_for,
+    save_plan,
+    source_changed,
+)
+from automock.plan.locate import (
+    PLAN_DIR,
+    PLAN_SUFFIX,
+    existing_plan,
+    new_plan_dir,
+    plan_candidates,
+    plan_file,
+)
+from automock.plan.model import Plan
+
+__all__ = [
+    "PLAN_DIR",
+    "PLAN_SUFFIX",
+    "LoadedPlan",
+    "StaleEntry",
+    "existing_plan",
+    "load_or_draft",
+    "new_plan_dir",
+    "plan_candidates",
+    "plan_file",
+    "plan_for_run",
+    "plan_path_for",
+    "stale_entries",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedPlan:
+    """The plan a source runs with, where it is (or would be saved), and what to tell the user.
+
+    ``label`` names the plan in a report: its path, or ``drafted (not saved)``.
+    """
+
+    plan: Plan
+    path: Path
+    label: str
+    notes: tuple[str, ...] = ()
+
+
+def stale_entries(
+    plan: Plan, source_text: str, *, path: str | None = None
+) -> tuple[StaleEntry, ...]:
+    """Entries whose (line, api) no longer match a touchpoint of the changed source.
+
+    An unchanged source (same sha256) has no stale entries and is not re-scanned.
+    """
+    if not source_changed(plan, source_text):
+        return ()
+    from automock.analysis.scanner import scan_source
+
+    scan = scan_source(source_text, path or plan.source_path or "<string>")
+    if scan.error is not None:
+        return tuple(
+            StaleEntry(e, f"the source no longer parses ({scan.error})") for e in plan.entries
+        )
+    at = {(t.line, t.api) for t in scan.touchpoints}
+    lines_by_api: dict[str, list[int]] = {}
+    kinds_by_line: dict[int, set[str]] = {}
+    for t in scan.touchpoints:
+        lines_by_api.setdefault(t.api, []).append(t.line)
+        kinds_by_line.setdefault(t.line, set()).add(t.kind)
+    stale = []
+    for entry in plan.entries:
+        if (entry.line, entry.api) in at or entry.kind in kinds_by_line.get(entry.line, set()):
+            continue
+        moved = lines_by_api.get(entry.api)
+        where = f"line {entry.line}: {entry.api}"
+        if moved:
+            lines = ", ".join(str(n) for n in sorted(moved))
+            stale.append(StaleEntry(entry, f"{where} moved to line {lines}"))
+        else:
+            stale.append(StaleEntry(entry, f"{where} is no longer in the source"))
+    return tuple(stale)
+
+
+def plan_for_run(
+    source_path: str | os.PathLike[str],
+    *,
+    seed: int | None = None,
+    out_dir: str | os.PathLike[str] = PLAN_DIR,
+    save: bool = True,
+    plan_file: str | os.PathLike[str] | None = None,
+) -> tuple[Plan, list[str]]:
+    """The plan at one path: loaded (with stale warnings) when present, else drafted (rules).
+
+    ``plan_file`` names the plan explicitly; by default it is
+    ``<out_dir>/<stem>.automock.json`` (no search: :func:`load_or_draft`
+    searches). A drafted plan is saved there when ``save``. Returns the plan
+    and warnings: a changed source and each stale entry, or where a new plan
+    was written.
+    """
+    from automock.drafting import display_path, read_source
+
+    source_file = Path(source_path)
+    if not source_file.is_file():
+        raise InputError(f"{source_file}: no such file; pass a Python file to run")
+    source, _ = read_source(source_file)
+    target = Path(plan_file) if plan_file is not None else plan_path_for(source_file, out_dir)
+    notes: list[str] = []
+    if target.exists():
+        plan = load_plan(target)
+        if source_changed(plan, source):
+            notes.append(
+                f"{target}: {display_path(source_file)} changed since the plan was drafted; "
+                "review it or re-draft with: automock draft --force"
+            )
+            notes.extend(f"{target}: stale entry: {s.reason}" for s in stale_entries(plan, source))
+    else:
+        from automock.drafting import draft_with_warnings
+
+        plan, drafted_notes = draft_with_warnings(source_file, drafter="rules")
+        notes.extend(drafted_notes)
+        if save:
+            save_plan(plan, target)
+            notes.append(f"drafted a new plan {target}; review its guessed values")
+    if seed is not None:
+        plan = plan.with_seed(seed)
+    return plan, notes
+
+
+def load_or_draft(
+    source_path: str | os.PathLike[str],
+    plan_file: str | os.PathLike[str] | None = None,
+    *,
+    save: bool = True,
+    seed: int | None = None,
+) -> LoadedPlan:
+    """The plan ``source_path`` runs with: ``plan_file``, else the located one, else a draft.
+
+    With no ``plan_file``, :func:`existing_plan` is loaded if there is one;
+    else the rules drafter drafts a plan and, when ``save``, writes it under
+    :func:`new_plan_dir` so a later run (and a person) can use it.
+    """
+    source = Path(source_path)
+    if plan_file is not None:
+        explicit = Path(plan_file)
+        if not explicit.is_file():
+            problem = "not a regular file" if explicit.exists() else "no such file"
+            raise InputError(
+                f"plan_file={str(explicit)!r}: {problem}; write one with `automock draft {source}`"
+            )
+        plan, notes = plan_for_run(source, plan_file=explicit, save=False, seed=seed)
+        return LoadedPlan(plan, explicit, str(plan_file), tuple(notes))
+    found = existing_plan(source)
+    if found is not None:
+        plan, notes = plan_for_run(source, plan_file=found, save=False, seed=seed)
+        return LoadedPlan(plan, Path(found), found, tuple(notes))
+    target = plan_path_for(source, new_plan_dir(source))
+    plan, notes = plan_for_run(source, plan_file=target, save=save, seed=seed)
+    return LoadedPlan(plan, target, str(target) if save else "drafted (not saved)", tuple(notes))

@@ -1,0 +1,57 @@
+"""Where a source file's plan lives: the one rule, ``fixtures/<stem>.automock.json``.
+
+A plan is looked for under ``fixtures/`` of the current directory, then under
+``fixtures/`` beside the source (:func:`existing_plan`); a new one is written
+under ``fixtures/`` of the current directory when the source is inside it,
+else beside the source (:func:`new_plan_dir`). :mod:`automock.pipeline`
+publishes these with the rest of the way from a source to its plan.
+
+This module imports nothing but :mod:`os`: the CLI reads a run's plan seed
+with it before it restarts with the run's hash seed
+(:mod:`automock.commands._hashseed`), when even ``pathlib`` is not yet
+imported. Paths are returned as strings for that reason.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = [
+    "PLAN_DIR",
+    "PLAN_SUFFIX",
+    "existing_plan",
+    "new_plan_dir",
+    "plan_candidates",
+    "plan_file",
+]
+
+PLAN_SUFFIX = ".automock.json"
+PLAN_DIR = "fixtures"
+
+
+def plan_file(source: str | os.PathLike[str], out_dir: str | os.PathLike[str] = PLAN_DIR) -> str:
+    """``<out_dir>/<stem>.automock.json`` for ``source`` (nothing is read)."""
+    stem = os.path.splitext(os.path.basename(os.fspath(source)))[0]
+    return os.path.join(os.fspath(out_dir), stem + PLAN_SUFFIX)
+
+
+def plan_candidates(source: str | os.PathLike[str]) -> tuple[str, ...]:
+    """Where a plan for ``source`` is looked for, in order: ``fixtures/`` here, then beside it."""
+    beside = os.path.join(os.path.dirname(os.fspath(source)), PLAN_DIR)
+    here = plan_file(source)
+    there = plan_file(source, beside)
+    return (here,) if os.path.normpath(there) == os.path.normpath(here) else (here, there)
+
+
+def existing_plan(source: str | os.PathLike[str]) -> str | None:
+    """The first of :func:`plan_candidates` that is a file, or None."""
+    return next((path for path in plan_candidates(source) if os.path.isfile(path)), None)
+
+
+def new_plan_dir(source: str | os.PathLike[str]) -> str:
+    """Where a plan drafted for ``source`` is saved: ``fixtures/`` here if it is inside, else beside."""
+    cwd = os.path.realpath(os.getcwd())
+    real = os.path.realpath(os.fspath(source))
+    if os.path.commonpath([cwd, real]) == cwd:
+        return PLAN_DIR
+    return os.path.join(os.path.dirname(os.fspath(source)), PLAN_DIR)
