@@ -39,7 +39,7 @@ __all__ = ["Spawner"]
 
 def _fork_error(exc: OSError) -> SandboxError:
     return SandboxError(
-        f"cannot fork a sandbox child ({exc.strerror or exc}); lower --workers "
+        f"cannot fork a sandbox child ({exc.strerror or exc}); use fewer workers (--workers) "
         "or raise the process limit"
     )
 

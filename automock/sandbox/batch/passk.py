@@ -129,10 +129,10 @@ def parse_ks(text: str) -> tuple[int, ...]:
         ks = tuple(int(part) for part in text.split(",") if part.strip())
     except ValueError:
         raise InputError(
-            f"--pass-at-k {text!r}: expected comma-separated positive integers, e.g. 1,10,100"
+            f"pass@k list {text!r} (--pass-at-k): expected comma-separated positive integers, e.g. 1,10,100"
         ) from None
     if not ks or any(k < 1 for k in ks):
         raise InputError(
-            f"--pass-at-k {text!r}: expected comma-separated positive integers, e.g. 1,10,100"
+            f"pass@k list {text!r} (--pass-at-k): expected comma-separated positive integers, e.g. 1,10,100"
         )
     return ks

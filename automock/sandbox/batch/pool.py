@@ -33,7 +33,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from automock.errors import InputError
 from automock.sandbox.batch.candidates import Candidate, as_candidates, imported_modules
@@ -42,6 +42,11 @@ from automock.sandbox.batch.forking import Spawner
 from automock.sandbox.batch.lanes import POOL_PREFIX, kill_group, lane_uid, sweep_stale_dirs
 from automock.sandbox.batch.task import BatchSettings, CandidateResult, default_limits, encode_task
 from automock.sandbox.batch.warm import preload_imports
+
+if TYPE_CHECKING:
+    from automock.plan.model import Plan
+    from automock.sandbox.kernel.isolation import Limits
+
 
 __all__ = [
     "BatchSettings",
@@ -70,11 +75,11 @@ class WorkerPool:
         base_dir: str | None = None,
     ) -> None:
         if workers < 1:
-            raise InputError(f"--workers {workers}: need at least 1 worker")
+            raise InputError(f"workers={workers} (--workers): need at least 1 worker")
         self.settings = settings or BatchSettings()
         if self.settings.timeout <= 0:
             raise InputError(
-                f"--timeout {self.settings.timeout}: must be a positive number of seconds"
+                f"timeout={self.settings.timeout} (--timeout): must be a positive number of seconds"
             )
         self.workers = workers
         self._base_dir = base_dir
@@ -306,9 +311,9 @@ def execute_many(
     *,
     workers: int = 2,
     timeout: float = 10.0,
-    plan: Any = None,
+    plan: Plan | None = None,
     seed: int = 0,
-    limits: Any = None,
+    limits: Limits | None = None,
     allow_network: bool = False,
     output_bytes: int = 64 * 1024,
     preload: Sequence[str] = (),

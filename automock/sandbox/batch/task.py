@@ -23,12 +23,17 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring_ascii as _quote
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from automock._serialize import JsonMixin
 from automock.errors import EXIT_MEMORY
 from automock.sandbox.child.candidate import Candidate
 from automock.sandbox.child.status import Status, exit_code_for, signal_status
+
+if TYPE_CHECKING:
+    from automock.plan.model import Plan
+    from automock.sandbox.kernel.isolation import Limits
+
 
 __all__ = [
     "BatchSettings",
@@ -92,8 +97,8 @@ class BatchSettings:
 
     timeout: float = 10.0
     seed: int = 0
-    plan: Any = None  # automock.plan.model.Plan | None (default plan when None)
-    limits: Any = None  # automock.sandbox.kernel.isolation.Limits | None (defaults when None)
+    plan: Plan | None = None  # the default plan when None
+    limits: Limits | None = None  # the default limits when None
     allow_network: bool = False
     output_bytes: int = 64 * 1024
     preload: tuple[str, ...] = field(default=())

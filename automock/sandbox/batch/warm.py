@@ -102,7 +102,7 @@ def warm_parent(settings: Any) -> None:
         except ImportError as exc:
             if name in preload:
                 raise InputError(
-                    f"--preload {name}: cannot import it ({exc}); install it or drop it"
+                    f"preload module {name!r} (--preload): cannot import it ({exc}); install it or drop it"
                 ) from None
     _rehearse(settings.plan, settings.seed)
     from automock.sandbox.kernel.environment import candidate_environment
