@@ -48,9 +48,9 @@ _EXPORTS: dict[str, str] = {
     "mocked_network": "automock.runtime.http",
     "faked_databases": "automock.runtime.databases",
     # sandbox
-    "run_file": "automock.sandbox.run.process",
-    "run_source": "automock.sandbox.run.process",
-    "RunReport": "automock.sandbox.run.result",
+    "run_file": "automock.pipeline.run",
+    "run_source": "automock.pipeline.run",
+    "RunReport": "automock.report",
     "execute_many": "automock.sandbox.batch.pool",
     "pass_at_k": "automock.sandbox.batch.passk",
     # properties

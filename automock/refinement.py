@@ -23,7 +23,7 @@ from automock.analysis.model import Touchpoint
 from automock.plan.model import DEFAULT_SEED, Plan
 
 if TYPE_CHECKING:  # pragma: no cover
-    from automock.sandbox.run.result import RunReport
+    from automock.report import RunReport
 
 __all__ = ["Prepared", "prepare"]
 
@@ -50,7 +50,7 @@ class Prepared(JsonMixin):
         plan: Plan | None = None,
     ) -> RunReport:
         """Run ``source`` (default: the prepared one) in the sandbox under this plan."""
-        from automock.sandbox.run.process import run_source
+        from automock.pipeline.run import run_source
 
         return run_source(
             self.source if source is None else source,

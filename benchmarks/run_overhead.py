@@ -177,8 +177,8 @@ def main() -> None:
         starts = [r["start"] for r in json.loads(done.stdout)["runs"]]
         print(f"the command's sandbox child: {starts[0]} (fork = forked from the warm command)")
 
+        from automock.pipeline.run import run_file
         from automock.sandbox.kernel.isolation import Limits, enter_isolation
-        from automock.sandbox.run.process import run_file
 
         work = Path(tmp) / "work"
         work.mkdir()

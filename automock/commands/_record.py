@@ -5,7 +5,7 @@ folder (for ``fixtures/app.automock.json`` that is the directory holding
 ``fixtures/``), so a plan written as ``"fixtures/app.cassette.yaml"`` works
 from there; when nothing exists there, the current directory and then the
 program's directory are tried. :func:`resolve_cassette` turns the path into
-an absolute one for :func:`automock.sandbox.run.process.run_file`, which copies
+an absolute one for :func:`automock.pipeline.run.run_file`, which copies
 the file into the sandbox workdir (and a recording back out).
 
 A recording run (:class:`Recording`) allows the real network (no network
@@ -28,8 +28,8 @@ from typing import Any
 
 from automock.errors import PlanError
 from automock.plan.model import CassetteSettings, Plan
+from automock.report import RunReport
 from automock.sandbox.kernel.layers import LayerStatus
-from automock.sandbox.run.result import RunReport
 
 __all__ = ["Recording", "replay_hint", "resolve_cassette"]
 

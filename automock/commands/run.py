@@ -187,8 +187,8 @@ def run(args: argparse.Namespace) -> int:
     # the sandbox child is forked from us (a no-op when cli.main restarted already)
     restart_for_run(args.seed, args.plan, str(file))
     from automock.commands._record import Recording, replay_hint, resolve_cassette
+    from automock.pipeline.run import run_file
     from automock.sandbox.kernel.isolation import Limits
-    from automock.sandbox.run.process import run_file
 
     if args.record_mode is not None and not args.record:
         raise InputError(f"--record-mode {args.record_mode}: only used with --record; add --record")

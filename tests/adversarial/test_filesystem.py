@@ -102,7 +102,7 @@ def test_script_inside_the_temp_dir_runs(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     script = tmp_path / "in_tmp.py"
     script.write_text("import os\nprint('ATTACK-START', sorted(os.listdir('.')))\n")
-    from automock.sandbox.run.process import run_file
+    from automock.pipeline.run import run_file
 
     report = run_file(script, timeout=10)
     assert report.status == "passed", (report.status, report.stderr[-500:])
@@ -138,7 +138,7 @@ def test_unprivileged_path_mounts_cannot_be_undone(via: str, outside: Path) -> N
     prog = str(program("ns_userns_remount"))
     if via == "run":
         code = (
-            "from automock.sandbox.run.process import run_file\n"
+            "from automock.pipeline.run import run_file\n"
             f"r = run_file({prog!r}, args=({str(target)!r},), timeout=10)\n"
             "print(r.stdout); print([(l.name, l.active) for l in r.layers])\n"
         )
@@ -161,7 +161,7 @@ def test_special_files_next_to_the_script(tmp_path: Path) -> None:
     FIFO would block or fail), and the run goes on."""
     import socket
 
-    from automock.sandbox.run.process import run_file
+    from automock.pipeline.run import run_file
 
     script = tmp_path / "prog.py"
     script.write_text("import os\nprint('ATTACK-START', sorted(os.listdir('.')))\n")

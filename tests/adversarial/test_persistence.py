@@ -9,7 +9,7 @@ from .harness import batch_attacks, program
 
 
 def test_repeated_runs_start_fresh() -> None:
-    from automock.sandbox.run.process import run_file
+    from automock.pipeline.run import run_file
 
     report = run_file(program("persist_state"), timeout=10, repeat=2)
     outputs = [run["stdout"] for run in report.to_dict()["runs"]]

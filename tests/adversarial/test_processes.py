@@ -36,7 +36,7 @@ def test_kill_parent_under_run() -> None:
     proc = _wrapped(
         f"""
         import json, sys
-        from automock.sandbox.run.process import run_file
+        from automock.pipeline.run import run_file
         report = run_file({str(program("kill_parent"))!r}, timeout=10)
         print(json.dumps({{"status": report.status, "stdout": report.stdout}}))
         print("PARENT-SURVIVED")

@@ -54,7 +54,7 @@ def test_program_run_from_home_cannot_read_private_siblings(secret_env: dict[str
     import os
     import shutil
 
-    from automock.sandbox.run.process import run_file
+    from automock.pipeline.run import run_file
 
     if os.geteuid() != 0:
         pytest.skip("without root there is no uid drop: the program reads what the user can")

@@ -23,7 +23,7 @@ def _run_unprivileged(name: str, *args: str, timeout: float = 10) -> dict[str, A
         pytest.skip("needs unshare(1) and root to simulate an unprivileged user")
     code = (
         "import json\n"
-        "from automock.sandbox.run.process import run_file\n"
+        "from automock.pipeline.run import run_file\n"
         f"r = run_file({str(program(name))!r}, args={args!r}, timeout={timeout})\n"
         "print(json.dumps(r.to_dict()))\n"
     )

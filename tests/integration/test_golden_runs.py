@@ -12,12 +12,12 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 
 try:
-    from automock.sandbox.run.process import run_file
+    from automock.pipeline.run import run_file
 except ImportError:  # pragma: no cover - the sandbox is a separate module
     run_file = None  # type: ignore[assignment]
 
 
-@pytest.mark.skipif(run_file is None, reason="automock.sandbox.run.process.run_file is not available")
+@pytest.mark.skipif(run_file is None, reason="automock.pipeline.run.run_file is not available")
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
 def test_example_runs_deterministically_with_its_golden_plan(example: Path) -> None:
     plan = load_plan(ROOT / "fixtures" / f"{example.stem}.automock.json")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from automock.cli import main
-from automock.sandbox.run.process import run_file, run_source
+from automock.pipeline.run import run_file, run_source
 
 REPORT_KEYS = {
     "file",

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from automock.cli import main
+from automock.pipeline.run import run_file
 from automock.plan.model import Plan
 from automock.sandbox.kernel.isolation import Limits
-from automock.sandbox.run.process import run_file
 
 
 def _run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:

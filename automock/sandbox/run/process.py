@@ -1,42 +1,36 @@
-"""Parent side of ``automock run``: scan, plan, run N times in the sandbox, judge.
+"""Parent side of ``automock run``'s runs: N children under one plan, compared.
 
-:func:`run_file` checks the file, starts the first child at once (it warms
-its imports while the parent scans and drafts), then for each of ``repeat``
-runs gives a fresh workdir copy and interpreter the spec (see
-:mod:`automock.sandbox.run.spawn`). Runs are compared for the determinism
-verdict: the first divergence in stdout, then stderr, then exit code.
+:class:`Runner` starts the first child at once (a fresh interpreter warms its
+imports while the pipeline scans and drafts; see :mod:`automock.pipeline.run`),
+then for each of ``repeat`` runs gives a fresh workdir copy and child the spec
+(see :mod:`automock.sandbox.run.spawn` and :mod:`automock.sandbox.run.forked`).
+Runs are compared for the determinism verdict: the first divergence in stdout,
+then stderr, then exit code. The runner takes a :class:`~automock.plan.model.Plan`;
+it never scans or drafts.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
-import tempfile
 import threading
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
-from automock._sha256 import sha256
-from automock._source import read_source
-from automock.analysis.model import Touchpoint
-from automock.errors import InputError, describe_missing
 from automock.plan.model import Plan
-from automock.runtime.events import Access
 from automock.sandbox.child import fresh
 from automock.sandbox.kernel.environment import fixed_environment
 from automock.sandbox.kernel.isolation import Limits
 from automock.sandbox.kernel.workdir import Workdir, make_workdir
 from automock.sandbox.run.cassettes import CassetteFile
 from automock.sandbox.run.forked import can_fork, fork_child, warm
-from automock.sandbox.run.result import RunOutcome, RunReport
+from automock.sandbox.run.result import RunOutcome, RunSet
 from automock.sandbox.run.spawn import PACKAGE_ROOT, Spawned, spawn
 from automock.sandbox.run.watch import abandon, finish
 
-__all__ = ["run_file", "run_source"]
+__all__ = ["Runner"]
 
 
 def _spawn_for(
@@ -86,28 +80,6 @@ def _spec(
     }
 
 
-class _Background:
-    """Run a function in a daemon thread; :meth:`result` joins and re-raises."""
-
-    def __init__(self, fn: Callable[[], tuple[Touchpoint, ...]]) -> None:
-        self._value: tuple[Touchpoint, ...] = ()
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(fn,), daemon=True)
-        self._thread.start()
-
-    def _run(self, fn: Callable[[], tuple[Touchpoint, ...]]) -> None:
-        try:
-            self._value = fn()
-        except BaseException as exc:
-            self._error = exc
-
-    def result(self) -> tuple[Touchpoint, ...]:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._value
-
-
 def _first_divergence(runs: Sequence[RunOutcome]) -> str:
     import difflib
 
@@ -132,111 +104,65 @@ def _first_divergence(runs: Sequence[RunOutcome]) -> str:
     return ""
 
 
-def _scan(
-    path: Path, source: str, cache_dir: str | os.PathLike[str] | None = None
-) -> tuple[Touchpoint, ...]:
-    """The static touchpoints; with ``cache_dir`` reused by content hash (a hit needs no libcst)."""
-    from automock.analysis.cache import DiskCache
+class Runner:
+    """The runs of ``target``: the first child starts now, the plan comes later.
 
-    disk = DiskCache(cache_dir) if cache_dir is not None else None
-    if disk is not None:  # a hit: neither the scanner nor libcst is imported
-        with contextlib.suppress(OSError):
-            hit = disk.get(sha256(path.read_bytes()).hexdigest(), str(path))
-            if hit is not None:
-                return hit
-    try:
-        from automock.analysis.scanner import scan_file, scan_source
-    except ImportError:
-        return ()
-    if disk is None or cache_dir is None:
-        return tuple(scan_source(source, str(path)).touchpoints)
-    scan = scan_file(path, cache_dir=cache_dir)
-    if scan.error is None and scan.sha256 and disk.get(scan.sha256, str(path)) is None:
-        disk.put(scan.sha256, scan.touchpoints)  # an in-memory hit (the drafter's scan) skips disk
-    return tuple(scan.touchpoints)
-
-
-def _default_plan(path: Path, touchpoints: tuple[Touchpoint, ...], seed: int) -> tuple[Plan, str]:
-    """The rules drafter's plan; with no touchpoints the bare default (no drafter import)."""
-    if not touchpoints:
-        digest = sha256(path.read_bytes()).hexdigest()
-        return Plan(source_path=str(path), source_sha256=digest, seed=seed), "default"
-    from automock.drafting import draft
-
-    return draft(str(path), drafter="rules", touchpoints=touchpoints, seed=seed), "drafted (rules)"
-
-
-def _check_file(path: str | os.PathLike[str]) -> tuple[Path, str]:
-    target = Path(path)
-    if not target.exists():
-        raise InputError(
-            f"{target}: {describe_missing(target)}; give the path of a Python file to run"
-        )
-    if not target.is_file():
-        raise InputError(f"{target}: not a file; give the path of a Python file to run")
-    source = read_source(target)
-    try:
-        compile(source, str(target), "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        where = f"{target}:{exc.lineno}" if exc.lineno else str(target)  # NUL bytes: no line
-        raise InputError(f"{where}: syntax error ({exc.msg}); fix the file and retry") from None
-    return target, source
-
-
-def run_file(
-    path: str | os.PathLike[str],
-    plan: Plan | None = None,
-    *,
-    args: Sequence[str] = (),
-    timeout: float = 30.0,
-    limits: Limits | None = None,
-    seed: int | None = None,
-    allow_network: bool = False,
-    repeat: int = 1,
-    plan_label: str = "",
-    cache_dir: str | os.PathLike[str] | None = None,
-) -> RunReport:
-    """Run ``path`` as ``__main__`` in the sandbox ``repeat`` times and report.
-
-    ``plan=None`` drafts one (rules drafter, else :func:`default_plan_for`);
-    ``seed`` overrides the plan's seed. The plan's cassette (a relative path is
-    taken from the file's directory) is copied into each run's workdir; a
-    recording one (``record_mode`` other than ``none``) is copied back after
-    each run (see :mod:`automock.sandbox.run.cassettes`). ``limits=None`` uses :class:`Limits`
-    with ``cpu_seconds = ceil(timeout) + 1``. ``cache_dir`` (e.g. ``.automock-cache``) keeps
-    the static scan by content hash, so an unchanged file is not parsed again.
+    With ``seed`` fixed up front (it decides the child's string-hash seed), the
+    runner either forks its children from this warm process (:func:`can_fork`)
+    or spawns a fresh interpreter for the first run at once, so it warms up
+    while the caller scans and drafts. Use as a context manager (an unused
+    child is killed on exit).
     """
-    t0 = time.perf_counter()
-    target, source = _check_file(path)
-    if repeat < 1:
-        raise InputError(f"--repeat {repeat}: expected a number of runs >= 1")
-    if timeout <= 0:
-        raise InputError(f"--timeout {timeout}: expected a number of seconds > 0")
-    run_seed = seed if seed is not None else (plan.seed if plan is not None else 0)
-    forking = can_fork(run_seed)
-    # a fresh interpreter warms up while we scan and draft; a forked child needs the plan first
-    first = None if forking else _spawn_for(target, run_seed, dict(plan.env) if plan else None)
-    scanning = None
-    try:
-        if plan is not None and not forking:  # only the report needs them: scan meanwhile
-            scanning = _Background(lambda: _scan(target, source, cache_dir))
-        else:  # the drafter needs them first, or no thread may run while we fork
-            touchpoints = _scan(target, source, cache_dir)  # (a cache hit costs no libcst)
-        t_scan = time.perf_counter()
-        if plan is None:
-            plan, plan_label = _default_plan(target, touchpoints, run_seed)
-        plan = replace(plan, seed=run_seed)
+
+    def __init__(self, target: Path, seed: int, env: Mapping[str, str] | None = None) -> None:
+        self.target, self.seed = target, seed
+        self.forking = can_fork(seed)
+        self._first = None if self.forking else _spawn_for(target, seed, dict(env or {}) or None)
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._first is not None:
+            abandon(self._first)
+            self._first = None
+
+    def run(
+        self,
+        plan: Plan,
+        *,
+        args: Sequence[str] = (),
+        timeout: float = 30.0,
+        limits: Limits | None = None,
+        allow_network: bool = False,
+        repeat: int = 1,
+    ) -> RunSet:
+        """Run the file ``repeat`` times under ``plan`` (its seed replaced by the runner's).
+
+        ``limits=None`` uses :class:`Limits` with ``cpu_seconds = ceil(timeout) + 1``.
+        The plan's cassette (a relative path is taken from the file's directory) is
+        copied into each run's workdir; a recording one is copied back after each run
+        (see :mod:`automock.sandbox.run.cassettes`).
+        """
+        plan = replace(plan, seed=self.seed)
         if allow_network:  # a person's explicit choice: no namespace, the runtime lets it through
             plan = replace(plan, network="allow")
         limits = limits or Limits(cpu_seconds=math.ceil(timeout) + 1)
         network = allow_network or plan.network == "allow"
-        if forking:
+        if self.forking:
             warm()
-        t_plan = time.perf_counter()
-        cassette = CassetteFile.for_plan(plan, target)
+        cassette = CassetteFile.for_plan(plan, self.target)
         outcomes: list[RunOutcome] = []
         for _ in range(repeat):
-            work = first.work if first is not None else make_workdir(target)
+            work = self._first.work if self._first is not None else make_workdir(self.target)
             spec = _spec(work, plan, args, limits, network)
             collect = None
             if cassette is not None:  # the child sees a copy; a recording is copied back
@@ -244,53 +170,11 @@ def run_file(
                 spec["plan"]["cassette"]["path"] = staged
                 collect = cassette.collect if cassette.recording else None
             child = None
-            if forking and threading.active_count() == 1:
-                child = _fork_for(work, run_seed, plan, spec)
+            if self.forking and threading.active_count() == 1:
+                child = _fork_for(work, self.seed, plan, spec)
             if child is None:
-                child = first or _spawn_for(target, run_seed, dict(plan.env), work)
-            first = None
+                child = self._first or _spawn_for(self.target, self.seed, dict(plan.env), work)
+            self._first = None  # from here on, finish() owns it
             outcomes.append(finish(child, spec, timeout, limits, collect=collect))
-    finally:
-        if first is not None:
-            abandon(first)
-        if scanning is not None:
-            touchpoints = scanning.result()
-    runs = tuple(outcomes)
-    t_runs = time.perf_counter()
-    accesses: list[Access] = []
-    for run in runs:
-        accesses += [a for a in run.accesses if a not in accesses]
-    one = runs[0]
-    diff = _first_divergence(runs) if repeat > 1 else ""
-    return RunReport(
-        file=str(path),
-        exit_code=one.exit_code,
-        status=one.status,
-        stdout=one.stdout,
-        stderr=one.stderr,
-        touchpoints=touchpoints,
-        accesses=tuple(accesses),
-        unmocked=tuple(a for a in accesses if not a.mocked),
-        layers=one.layers,
-        runs=runs,
-        deterministic=(not diff) if repeat > 1 else None,
-        diff=diff,
-        timings={
-            "scan": t_scan - t0,
-            "plan": t_plan - t_scan,
-            "runs": t_runs - t_plan,
-            "total": t_runs - t0,
-        },
-        seed=plan.seed,
-        plan=plan_label,
-        detail=one.detail,
-    )
-
-
-def run_source(source: str, plan: Plan | None = None, **kwargs: Any) -> RunReport:
-    """Like :func:`run_file` for source text (written to a temp ``program.py``)."""
-    with tempfile.TemporaryDirectory(prefix="automock-src-") as tmp:
-        target = Path(tmp) / "program.py"
-        target.write_text(source, encoding="utf-8")
-        report = run_file(target, plan, **kwargs)
-    return replace(report, file="<string>")
+        runs = tuple(outcomes)
+        return RunSet(runs, _first_divergence(runs) if repeat > 1 else "")

@@ -1,23 +1,22 @@
-"""What a sandboxed run produced: one :class:`RunOutcome` per run, one :class:`RunReport` overall.
+"""What a sandboxed run produced: one :class:`RunOutcome` per run, a :class:`RunSet` for all.
 
-Both are frozen dataclasses that serialise to JSON (``--json``). ``status``
+Frozen dataclasses that serialise to JSON (``--json``); the whole report, with
+the static scan and the plan, is :class:`automock.report.RunReport`. ``status``
 is a :class:`~automock.sandbox.child.status.Status`; the report's ``exit_code`` is the
 program's own unless the sandbox ended it (see :func:`~automock.sandbox.child.status.exit_code_for`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from automock._serialize import JsonMixin
-from automock.analysis.model import Touchpoint
 from automock.runtime.events import Access
 from automock.sandbox.child.status import Status
 from automock.sandbox.kernel.isolation import LayerStatus
 
-__all__ = ["RunOutcome", "RunReport"]
+__all__ = ["RunOutcome", "RunSet", "run_dict"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,89 +46,36 @@ class RunOutcome(JsonMixin):
 
 
 @dataclass(frozen=True, slots=True)
-class RunReport(JsonMixin):
-    """The whole ``automock run``: static touchpoints, runtime accesses, verdict over N runs.
+class RunSet:
+    """Every run of one ``automock run`` and whether they agree.
 
-    ``stdout``/``stderr``/``exit_code``/``status`` are those of the first run;
-    ``deterministic`` is ``None`` for a single run, else whether every run
-    gave the same stdout, stderr and exit code; ``diff`` is a unified diff of
-    the first divergence. ``timings`` holds seconds (scan, plan, runs, total).
+    ``deterministic`` is ``None`` for a single run, else whether every run gave
+    the same stdout, stderr and exit code; ``diff`` is a unified diff of the
+    first divergence.
     """
 
-    file: str
-    exit_code: int
-    status: Status
-    stdout: str
-    stderr: str
-    touchpoints: tuple[Touchpoint, ...] = ()
-    accesses: tuple[Access, ...] = ()
-    unmocked: tuple[Access, ...] = ()
-    layers: tuple[LayerStatus, ...] = ()
-    runs: tuple[RunOutcome, ...] = ()
-    deterministic: bool | None = None
+    runs: tuple[RunOutcome, ...]
     diff: str = ""
-    timings: Mapping[str, float] = field(default_factory=dict)
-    seed: int = 0
-    plan: str = ""
-    detail: str = ""
 
     @property
-    def ok(self) -> bool:
-        return self.status == Status.PASSED and self.deterministic is not False
+    def first(self) -> RunOutcome:
+        return self.runs[0]
 
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "file": self.file,
-            "exit_code": self.exit_code,
-            "status": self.status,
-            "detail": self.detail,
-            "seed": self.seed,
-            "plan": self.plan,
-            "stdout": self.stdout,
-            "stderr": self.stderr,
-            "touchpoints": [t.to_dict() for t in self.touchpoints],
-            "accesses": [a.to_dict() for a in self.accesses],
-            "unmocked": [a.to_dict() for a in self.unmocked],
-            "layers": [layer.to_dict() for layer in self.layers],
-            "runs": [_run_dict(r) for r in self.runs],
-            "deterministic": self.deterministic,
-            "diff": self.diff,
-            "timings": {k: round(v, 4) for k, v in self.timings.items()},
-        }
-        return data
+    @property
+    def deterministic(self) -> bool | None:
+        return None if len(self.runs) < 2 else not self.diff
 
-    def render(self) -> str:
-        """The human report printed on stderr after the program's output."""
-        lines = [f"── automock run {self.file} (seed {self.seed}, plan: {self.plan or 'default'})"]
-        if self.touchpoints:
-            lines.append(f"touchpoints found statically: {len(self.touchpoints)}")
-            lines += [f"  {t.line}:{t.col} {t.kind:<11} {t.api}" for t in self.touchpoints]
-        else:
-            lines.append("touchpoints found statically: none")
-        mocked = [a for a in self.accesses if a.mocked]
-        lines.append(f"accesses at runtime: {len(mocked)} mocked, {len(self.unmocked)} unmocked")
-        lines += [f"  {a.kind:<11} {a.api} {a.target}".rstrip() for a in mocked]
-        for access in self.unmocked:
-            lines.append(f"  UNMOCKED {access.kind} {access.api} {access.target}".rstrip())
-            if access.fix:
-                lines.append(f"    fix: {access.fix}")
-        lines.append("isolation:")
-        for layer in self.layers:
-            mark = "on " if layer.active else "OFF"
-            lines.append(f"  [{mark}] {layer.name:<10} {layer.detail}")
-        status = f"status: {self.status}, exit code {self.exit_code}"
-        lines.append(status + (f" ({self.detail})" if self.detail else ""))
-        if self.deterministic is not None:
-            verdict = "deterministic" if self.deterministic else "NOT deterministic"
-            lines.append(f"verdict over {len(self.runs)} runs: {verdict}")
-            if self.diff:
-                lines += ["  " + line for line in self.diff.splitlines()]
-        timing = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in self.timings.items())
-        lines.append(f"timings: {timing}")
-        return "\n".join(lines)
+    @property
+    def accesses(self) -> tuple[Access, ...]:
+        """The accesses of every run, each once, in first-seen order."""
+        seen: list[Access] = []
+        for run in self.runs:
+            seen += [a for a in run.accesses if a not in seen]
+        return tuple(seen)
 
 
-def _run_dict(run: RunOutcome) -> dict[str, Any]:
+def run_dict(run: RunOutcome) -> dict[str, Any]:
+    """One run as ``automock run --json`` shows it (seconds rounded)."""
     return {
         "exit_code": run.exit_code,
         "status": run.status,

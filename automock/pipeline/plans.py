@@ -1,4 +1,4 @@
-"""From a source file to the plan it runs with: locate the plan, load or draft it, check it.
+"""Plans: locate the plan of a source, load or draft it, check it against the source.
 
 * **locate**: the one rule for where a plan lives (:mod:`automock.plan.locate`,
   re-exported here): ``fixtures/<stem>.automock.json`` under the current

@@ -1,0 +1,192 @@
+"""``automock run`` as a library call: check the file, scan it, plan it, run it, report.
+
+:func:`run_file` starts the sandbox's first child at once (a fresh interpreter
+warms up while this process scans and drafts: :class:`~automock.sandbox.run.process.Runner`),
+scans the source (in the background when the plan is already known and no
+child will be forked from this process), drafts a plan with the offline rules
+when none is given, runs the file ``repeat`` times and composes the
+:class:`~automock.report.RunReport`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from automock._sha256 import sha256
+from automock._source import read_source
+from automock.analysis.model import Touchpoint
+from automock.errors import InputError, describe_missing
+from automock.plan.model import Plan
+from automock.report import RunReport
+from automock.sandbox.kernel.isolation import Limits
+from automock.sandbox.run.process import Runner
+
+__all__ = ["run_file", "run_source"]
+
+
+class _Background:
+    """Run a function in a daemon thread; :meth:`result` joins and re-raises."""
+
+    def __init__(self, fn: Callable[[], tuple[Touchpoint, ...]]) -> None:
+        self._value: tuple[Touchpoint, ...] = ()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(fn,), daemon=True)
+        self._thread.start()
+
+    def _run(self, fn: Callable[[], tuple[Touchpoint, ...]]) -> None:
+        try:
+            self._value = fn()
+        except BaseException as exc:
+            self._error = exc
+
+    def result(self) -> tuple[Touchpoint, ...]:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+def _scan(
+    path: Path, source: str, cache_dir: str | os.PathLike[str] | None = None
+) -> tuple[Touchpoint, ...]:
+    """The static touchpoints; with ``cache_dir`` reused by content hash (a hit needs no libcst)."""
+    from automock.analysis.cache import DiskCache
+
+    disk = DiskCache(cache_dir) if cache_dir is not None else None
+    if disk is not None:  # a hit: neither the scanner nor libcst is imported
+        with contextlib.suppress(OSError):
+            hit = disk.get(sha256(path.read_bytes()).hexdigest(), str(path))
+            if hit is not None:
+                return hit
+    try:
+        from automock.analysis.scanner import scan_file, scan_source
+    except ImportError:
+        return ()
+    if disk is None or cache_dir is None:
+        return tuple(scan_source(source, str(path)).touchpoints)
+    scan = scan_file(path, cache_dir=cache_dir)
+    if scan.error is None and scan.sha256 and disk.get(scan.sha256, str(path)) is None:
+        disk.put(scan.sha256, scan.touchpoints)  # an in-memory hit (the drafter's scan) skips disk
+    return tuple(scan.touchpoints)
+
+
+def _default_plan(path: Path, touchpoints: tuple[Touchpoint, ...], seed: int) -> tuple[Plan, str]:
+    """The rules drafter's plan; with no touchpoints the bare default (no drafter import)."""
+    if not touchpoints:
+        digest = sha256(path.read_bytes()).hexdigest()
+        return Plan(source_path=str(path), source_sha256=digest, seed=seed), "default"
+    from automock.drafting import draft
+
+    return draft(str(path), drafter="rules", touchpoints=touchpoints, seed=seed), "drafted (rules)"
+
+
+def _check_file(path: str | os.PathLike[str]) -> tuple[Path, str]:
+    target = Path(path)
+    if not target.exists():
+        raise InputError(
+            f"{target}: {describe_missing(target)}; give the path of a Python file to run"
+        )
+    if not target.is_file():
+        raise InputError(f"{target}: not a file; give the path of a Python file to run")
+    source = read_source(target)
+    try:
+        compile(source, str(target), "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        where = f"{target}:{exc.lineno}" if exc.lineno else str(target)  # NUL bytes: no line
+        raise InputError(f"{where}: syntax error ({exc.msg}); fix the file and retry") from None
+    return target, source
+
+
+def run_file(
+    path: str | os.PathLike[str],
+    plan: Plan | None = None,
+    *,
+    args: Sequence[str] = (),
+    timeout: float = 30.0,
+    limits: Limits | None = None,
+    seed: int | None = None,
+    allow_network: bool = False,
+    repeat: int = 1,
+    plan_label: str = "",
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> RunReport:
+    """Run ``path`` as ``__main__`` in the sandbox ``repeat`` times and report.
+
+    ``plan=None`` drafts one (the offline rules drafter; the bare default plan
+    when the scan finds nothing); ``seed`` overrides the plan's seed.
+    ``limits=None`` uses :class:`~automock.sandbox.kernel.isolation.Limits` with
+    ``cpu_seconds = ceil(timeout) + 1``. ``cache_dir`` (e.g. ``.automock-cache``)
+    keeps the static scan by content hash, so an unchanged file is not parsed again.
+    """
+    t0 = time.perf_counter()
+    target, source = _check_file(path)
+    if repeat < 1:
+        raise InputError(f"repeat={repeat} (--repeat): expected a number of runs >= 1")
+    if timeout <= 0:
+        raise InputError(f"timeout={timeout} (--timeout): expected a number of seconds > 0")
+    run_seed = seed if seed is not None else (plan.seed if plan is not None else 0)
+    scanning = None
+    with Runner(target, run_seed, plan.env if plan is not None else None) as runner:
+        try:
+            if plan is not None and not runner.forking:  # only the report needs them: meanwhile
+                scanning = _Background(lambda: _scan(target, source, cache_dir))
+            else:  # the drafter needs them first, or no thread may run while we fork
+                touchpoints = _scan(target, source, cache_dir)  # (a cache hit costs no libcst)
+            t_scan = time.perf_counter()
+            if plan is None:
+                plan, plan_label = _default_plan(target, touchpoints, run_seed)
+            t_plan = time.perf_counter()
+            runs = runner.run(
+                plan,
+                args=args,
+                timeout=timeout,
+                limits=limits,
+                allow_network=allow_network,
+                repeat=repeat,
+            )
+        finally:
+            if scanning is not None:
+                touchpoints = scanning.result()
+    t_runs = time.perf_counter()
+    one = runs.first
+    accesses = runs.accesses
+    return RunReport(
+        file=str(path),
+        exit_code=one.exit_code,
+        status=one.status,
+        stdout=one.stdout,
+        stderr=one.stderr,
+        touchpoints=touchpoints,
+        accesses=accesses,
+        unmocked=tuple(a for a in accesses if not a.mocked),
+        layers=one.layers,
+        runs=runs.runs,
+        deterministic=runs.deterministic,
+        diff=runs.diff,
+        timings={
+            "scan": t_scan - t0,
+            "plan": t_plan - t_scan,
+            "runs": t_runs - t_plan,
+            "total": t_runs - t0,
+        },
+        seed=run_seed,
+        plan=plan_label,
+        detail=one.detail,
+    )
+
+
+def run_source(source: str, plan: Plan | None = None, **kwargs: Any) -> RunReport:
+    """Like :func:`run_file` for source text (written to a temp ``program.py``)."""
+    with tempfile.TemporaryDirectory(prefix="automock-src-") as tmp:
+        target = Path(tmp) / "program.py"
+        target.write_text(source, encoding="utf-8")
+        report = run_file(target, plan, **kwargs)
+    return replace(report, file="<string>")
