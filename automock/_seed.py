@@ -10,7 +10,7 @@ seeded runs (``"property run"`` with the run's index,
 
 Kept apart from :mod:`automock.runtime` (which imports ``random`` and
 ``uuid`` to patch them) so the CLI can compute a child's ``PYTHONHASHSEED``
-before it imports anything heavy (:mod:`automock.commands._hashseed`).
+before it imports anything heavy (:mod:`automock.commands.restart`).
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code instead of exiting (testable in-process)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     if argv is None:  # the command itself: `automock run` restarts with its hash seed first
-        from automock.commands._hashseed import restart_run_early
+        from automock.commands.restart import restart_run_early
 
         restart_run_early(args_list)
     parser_class = _parser_class()

@@ -17,7 +17,7 @@ from automock.analysis.model import Touchpoint
 from automock.runtime.events import Access
 from automock.sandbox.child.status import Status
 from automock.sandbox.kernel.layers import LayerStatus
-from automock.sandbox.run.result import RunOutcome, run_dict
+from automock.sandbox.run.result import RunOutcome, RunSet, run_dict
 
 __all__ = ["RunReport"]
 
@@ -48,6 +48,38 @@ class RunReport(JsonMixin):
     seed: int = 0
     plan: str = ""
     detail: str = ""
+
+    @classmethod
+    def of(
+        cls,
+        file: str,
+        runs: RunSet,
+        touchpoints: tuple[Touchpoint, ...],
+        *,
+        seed: int,
+        plan: str,
+        timings: Mapping[str, float],
+    ) -> RunReport:
+        """The report of ``runs``: the first run's end, every run's accesses, the verdict."""
+        one, accesses = runs.first, runs.accesses
+        return cls(
+            file=file,
+            exit_code=one.exit_code,
+            status=one.status,
+            stdout=one.stdout,
+            stderr=one.stderr,
+            touchpoints=touchpoints,
+            accesses=accesses,
+            unmocked=tuple(a for a in accesses if not a.mocked),
+            layers=one.layers,
+            runs=runs.runs,
+            deterministic=runs.deterministic,
+            diff=runs.diff,
+            timings=timings,
+            seed=seed,
+            plan=plan,
+            detail=one.detail,
+        )
 
     @property
     def ok(self) -> bool:

@@ -106,7 +106,7 @@ def _progress(total: int) -> Iterator[Callable[[Any], None]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from automock.commands._hashseed import restart_with_hash_seed
+    from automock.commands.restart import restart_with_hash_seed
     from automock.sandbox.batch.candidates import load_candidates
     from automock.sandbox.batch.passk import estimate_pass_at_k, parse_ks
 

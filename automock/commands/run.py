@@ -182,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     file = Path(args.file)
     if not file.is_file():
         raise InputError(f"{file}: {describe_missing(file)}; give the path of a Python file to run")
-    from automock.commands._hashseed import restart_for_run
+    from automock.commands.restart import restart_for_run
 
     # the sandbox child is forked from us (a no-op when cli.main restarted already)
     restart_for_run(args.seed, args.plan, str(file))

@@ -156,30 +156,10 @@ def run_file(
             if scanning is not None:
                 touchpoints = scanning.result()
     t_runs = time.perf_counter()
-    one = runs.first
-    accesses = runs.accesses
-    return RunReport(
-        file=str(path),
-        exit_code=one.exit_code,
-        status=one.status,
-        stdout=one.stdout,
-        stderr=one.stderr,
-        touchpoints=touchpoints,
-        accesses=accesses,
-        unmocked=tuple(a for a in accesses if not a.mocked),
-        layers=one.layers,
-        runs=runs.runs,
-        deterministic=runs.deterministic,
-        diff=runs.diff,
-        timings={
-            "scan": t_scan - t0,
-            "plan": t_plan - t_scan,
-            "runs": t_runs - t_plan,
-            "total": t_runs - t0,
-        },
-        seed=run_seed,
-        plan=plan_label,
-        detail=one.detail,
+    timings = {"scan": t_scan - t0, "plan": t_plan - t_scan, "runs": t_runs - t_plan}
+    timings["total"] = t_runs - t0
+    return RunReport.of(
+        str(path), runs, touchpoints, seed=run_seed, plan=plan_label, timings=timings
     )
 
 

@@ -8,7 +8,7 @@ publishes these with the rest of the way from a source to its plan.
 
 This module imports nothing but :mod:`os`: the CLI reads a run's plan seed
 with it before it restarts with the run's hash seed
-(:mod:`automock.commands._hashseed`), when even ``pathlib`` is not yet
+(:mod:`automock.commands.restart`), when even ``pathlib`` is not yet
 imported. Paths are returned as strings for that reason.
 """
 

@@ -84,16 +84,7 @@ def detect_hardcoding(
     names = [canonical_property(p) for p in properties]
     name = getattr(fn, "__name__", "function")
     example_args = tuple(tuple(e) for e in examples)
-    on_examples = []
-    for prop in names:
-        failures = [
-            r for r in (evaluate(fn, args, prop, options) for args in example_args) if not r.passed
-        ]
-        on_examples.append(
-            failures[0]
-            if failures
-            else PropertyResult(prop, True, f"held on all {len(example_args)} example inputs")
-        )
+    on_examples = [_on_examples(fn, prop, example_args, options) for prop in names]
     if strategy is None and cases:  # the tests show the domain: fresh inputs like theirs
         strategy = strategy_like(example_args)
     on_fresh = tuple(
@@ -114,22 +105,41 @@ def detect_hardcoding(
         fallback = fallback_behaviour(fn, cases, max_examples=max_examples, seed=seed)
         on_fresh = (*on_fresh, fallback)
         names.append("expected outputs")
-    examples_ok = all(r.passed for r in on_examples)
-    fresh_ok = all(r.passed for r in on_fresh)
-    if not examples_ok:
-        broken = next(r for r in on_examples if not r.passed)
-        verdict, detail = "wrong", f"fails on an example input already: {broken.detail}"
-    elif not fresh_ok:
-        broken = next(r for r in on_fresh if not r.passed)
-        verdict = "hard-coded"
-        detail = (
-            f"{name}() satisfies {', '.join(names)} on the {len(example_args)} example input(s) "
+    verdict, detail = _verdict(name, names, len(example_args), on_examples, on_fresh)
+    return HardcodingReport(name, verdict, example_args, tuple(on_examples), on_fresh, detail)
+
+
+def _on_examples(
+    fn: Callable[..., Any],
+    prop: str,
+    example_args: tuple[tuple[Any, ...], ...],
+    options: Mapping[str, Any] | None,
+) -> PropertyResult:
+    """``prop`` on every example input: the first failure, or a pass."""
+    for args in example_args:
+        result = evaluate(fn, args, prop, options)
+        if not result.passed:
+            return result
+    return PropertyResult(prop, True, f"held on all {len(example_args)} example inputs")
+
+
+def _verdict(
+    name: str,
+    names: Sequence[str],
+    count: int,
+    on_examples: Sequence[PropertyResult],
+    on_fresh: Sequence[PropertyResult],
+) -> tuple[str, str]:
+    broken = next((r for r in on_examples if not r.passed), None)
+    if broken is not None:
+        return "wrong", f"fails on an example input already: {broken.detail}"
+    broken = next((r for r in on_fresh if not r.passed), None)
+    if broken is not None:
+        return "hard-coded", (
+            f"{name}() satisfies {', '.join(names)} on the {count} example input(s) "
             f"but not on fresh inputs ({broken.name}: {broken.detail})"
         )
-    else:
-        verdict = "ok"
-        detail = f"{', '.join(names)} held on the examples and on fresh inputs"
-    return HardcodingReport(name, verdict, example_args, tuple(on_examples), on_fresh, detail)
+    return "ok", f"{', '.join(names)} held on the examples and on fresh inputs"
 
 
 def examples_from_tests(

@@ -103,6 +103,21 @@ def contradicted_by_tests(
     return None
 
 
+def _drop_contradicted(
+    properties: Sequence[AppliedProperty], cases: Sequence[TestCase], names: Mapping[str, Any]
+) -> tuple[list[AppliedProperty], list[str]]:
+    """The properties to check, and why each name-guessed one the tests contradict is skipped."""
+    skipped: list[str] = []
+    kept: list[AppliedProperty] = []
+    for applied in properties:
+        reason = contradicted_by_tests(applied, cases, names) if applied.source == "name" else None
+        if reason:
+            skipped.append(reason)
+        else:
+            kept.append(applied)
+    return kept, skipped
+
+
 def check_function(
     fn: Callable[..., Any],
     properties: Sequence[AppliedProperty],
@@ -124,17 +139,8 @@ def check_function(
     still checked and reported, but is no evidence of hard-coding).
     """
     names = namespace or {}
-    if cases and not examples:
-        examples = distinct_args(cases)
-    skipped: list[str] = []
-    kept: list[AppliedProperty] = []
-    for applied in properties:
-        reason = contradicted_by_tests(applied, cases, names) if applied.source == "name" else None
-        if reason:
-            skipped.append(reason)
-        else:
-            kept.append(applied)
-    properties = kept
+    examples = examples or (distinct_args(cases) if cases else ())
+    properties, skipped = _drop_contradicted(properties, cases, names)
     results: list[PropertyResult | DistributionResult] = []
     for applied in properties:
         options = resolve_options(applied.options, names)
@@ -170,5 +176,5 @@ def check_function(
             seed=seed,
             cases=cases,
         )
-    name = getattr(fn, "__qualname__", getattr(fn, "__name__", "function"))
-    return CheckReport(str(name), seed, max_examples, tuple(results), hardcoding, tuple(skipped))
+    name = str(getattr(fn, "__qualname__", getattr(fn, "__name__", "function")))
+    return CheckReport(name, seed, max_examples, tuple(results), hardcoding, tuple(skipped))

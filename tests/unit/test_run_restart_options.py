@@ -1,6 +1,6 @@
 """The restart of ``automock run`` reads its arguments before argparse is imported.
 
-That quick reading (:mod:`automock.commands._hashseed`) keeps its own list of the
+That quick reading (:mod:`automock.commands.restart`) keeps its own list of the
 options that take a value; if it fell behind the real parser, a new option's value
 would be taken for FILE, the hash seed would be guessed wrong, and every run would
 quietly fall back from forking to a fresh interpreter.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from automock.commands import _hashseed
+from automock.commands import restart as _hashseed
 from automock.commands.run import add_arguments
 
 

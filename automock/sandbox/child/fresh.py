@@ -16,7 +16,7 @@ read it from:
   overwritten in place when asked (``proc=True``). The block cannot grow, so
   a parent forks only when :func:`fits` says the child's environment fits
   (``automock run`` reserves room when it restarts, see
-  :mod:`automock.commands._hashseed`); should it not fit, it is blanked, never
+  :mod:`automock.commands.restart`); should it not fit, it is blanked, never
   left showing the parent's variables.
 
 **Standard streams** (:func:`stdio`, :func:`install_stdio`): text streams over

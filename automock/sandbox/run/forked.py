@@ -8,7 +8,7 @@ left per run (see ``benchmarks/run_overhead.py``).
 
 Forking is only done when the child would be indistinguishable where it
 matters (:func:`can_fork`): this process is the ``automock`` command restarted
-by :mod:`automock.commands._hashseed` (so its string-hash seed is the one the
+by :mod:`automock.commands.restart` (so its string-hash seed is the one the
 run's seed asks for, and its environment was scrubbed of everything the CLI
 does not read, so no secret sits in the memory the child inherits), no other
 thread is running, and the platform is Linux. Otherwise (the Python API, tests
