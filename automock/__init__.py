@@ -53,6 +53,10 @@ _EXPORTS: dict[str, str] = {
     "RunReport": "automock.report",
     "execute_many": "automock.sandbox.batch.pool",
     "pass_at_k": "automock.sandbox.batch.passk",
+    "Candidate": "automock.sandbox.child.candidate",
+    "CandidateResult": "automock.sandbox.batch.task",
+    "Limits": "automock.sandbox.kernel.isolation",
+    "Status": "automock.sandbox.child.status",
     # properties
     "properties": "automock.properties",
 }
@@ -60,11 +64,14 @@ _EXPORTS: dict[str, str] = {
 # literal, so type checkers see what is exported (tests keep it equal to _EXPORTS)
 __all__ = [
     "AutomockError",
+    "Candidate",
+    "CandidateResult",
     "DatabaseFixture",
     "DraftError",
     "FileScan",
     "HttpStub",
     "InputError",
+    "Limits",
     "MissingExtraError",
     "Plan",
     "PlanEntry",
@@ -73,6 +80,7 @@ __all__ = [
     "RunReport",
     "SandboxError",
     "ScanResult",
+    "Status",
     "Touchpoint",
     "UnmockedAccessError",
     "__version__",
@@ -107,14 +115,22 @@ if TYPE_CHECKING:  # pragma: no cover
         SandboxError,
         UnmockedAccessError,
     )
+    from automock.pipeline.run import run_file, run_source
     from automock.plan.io import load_plan, save_plan
     from automock.plan.model import DatabaseFixture, HttpStub, Plan, PlanEntry
     from automock.refinement import Prepared, prepare
+    from automock.report import RunReport
     from automock.runtime import deterministic
     from automock.runtime.clock import frozen_clock
     from automock.runtime.databases import faked_databases
     from automock.runtime.entropy import seeded_random
     from automock.runtime.http import mocked_network
+    from automock.sandbox.batch.passk import pass_at_k
+    from automock.sandbox.batch.pool import execute_many
+    from automock.sandbox.batch.task import CandidateResult
+    from automock.sandbox.child.candidate import Candidate
+    from automock.sandbox.child.status import Status
+    from automock.sandbox.kernel.isolation import Limits
 
 
 def __getattr__(name: str) -> Any:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from automock.runtime._base import Patch, Undo
+from automock.runtime._imports import when_imported
 from automock.runtime.events import AccessLog, current_log, recording
 
 if TYPE_CHECKING:
@@ -28,7 +29,8 @@ if TYPE_CHECKING:
     from automock.runtime.entropy import EntropySource
     from automock.runtime.http_session import NetworkSession
 
-__all__ = ["RuntimeSession", "deterministic", "hash_seed_for"]
+# Patch, Undo and when_imported: the extension points (docs/runtime.md, "Extending")
+__all__ = ["Patch", "RuntimeSession", "Undo", "deterministic", "hash_seed_for", "when_imported"]
 
 
 @dataclass(frozen=True)
