@@ -97,11 +97,11 @@ def prepare(
     ``drafter`` is ``rules`` (offline, default), ``llm`` or ``auto``; LLM
     failures fall back to the offline draft and are listed in ``warnings``.
     """
-    from automock.drafting import _touchpoints, draft_with_warnings, read_source
+    from automock.drafting import draft_with_warnings, text_and_path, touchpoints_of
 
-    text, found = read_source(source)
+    text, found = text_and_path(source)
     where = path or found
-    touchpoints = _touchpoints(text, where)
+    touchpoints = touchpoints_of(text, where)
     plan, notes = draft_with_warnings(
         text, drafter=drafter, touchpoints=touchpoints, seed=seed, offline=offline, path=where
     )

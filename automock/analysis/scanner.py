@@ -39,7 +39,7 @@ from automock.errors import InputError
 if TYPE_CHECKING:
     import libcst as cst
 
-__all__ = ["parse_kinds", "read_source", "scan", "scan_file", "scan_paths", "scan_source"]
+__all__ = ["parse_kinds", "scan", "scan_file", "scan_paths", "scan_source"]
 
 _CACHE: OrderedDict[tuple[str, str], tuple[Touchpoint, ...] | str] = OrderedDict()
 _CACHE_SIZE = 4096
@@ -72,7 +72,7 @@ def _filter(scan: FileScan, kinds: frozenset[Kind] | None) -> FileScan:
     return FileScan(scan.path, kept, scan.error, scan.sha256)
 
 
-def read_source(path: Path) -> tuple[str | None, str | None, str | None]:
+def _text_digest_error(path: Path) -> tuple[str | None, str | None, str | None]:
     """``(text, sha256, error)`` for a file; ``error`` is a one-line message."""
     try:
         data = path.read_bytes()
@@ -265,7 +265,7 @@ def scan_file(
     """Scan one file; unreadable, binary or invalid files come back with ``error`` set."""
     wanted = parse_kinds(kinds)
     shown = os.fspath(path)
-    text, digest, error = read_source(Path(path))
+    text, digest, error = _text_digest_error(Path(path))
     if error is not None or text is None or digest is None:
         return FileScan(shown, (), error, digest)
     disk = DiskCache(cache_dir) if cache_dir is not None else None

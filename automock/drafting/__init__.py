@@ -18,7 +18,14 @@ from automock.analysis.model import Touchpoint
 from automock.errors import InputError
 from automock.plan.model import DEFAULT_SEED, Plan
 
-__all__ = ["DRAFTERS", "display_path", "draft", "draft_with_warnings", "read_source"]
+__all__ = [
+    "DRAFTERS",
+    "display_path",
+    "draft",
+    "draft_with_warnings",
+    "text_and_path",
+    "touchpoints_of",
+]
 
 DRAFTERS = ("rules", "llm", "auto")
 
@@ -32,7 +39,7 @@ def display_path(path: str | os.PathLike[str]) -> str:
         return str(path)
 
 
-def read_source(source_path_or_text: str | os.PathLike[str]) -> tuple[str, str | None]:
+def text_and_path(source_path_or_text: str | os.PathLike[str]) -> tuple[str, str | None]:
     """``(source text, display path or None)``: a path is read, anything else is source."""
     text = source_path_or_text
     is_path = isinstance(text, os.PathLike) or (
@@ -51,7 +58,8 @@ def read_source(source_path_or_text: str | os.PathLike[str]) -> tuple[str, str |
         raise InputError(f"{path}: no such file; pass a Python file to draft a plan for") from None
 
 
-def _touchpoints(source: str, path: str | None) -> tuple[Touchpoint, ...]:
+def touchpoints_of(source: str, path: str | None) -> tuple[Touchpoint, ...]:
+    """The scanner's touchpoints of ``source``; a syntax error is one-line bad input."""
     from automock.analysis.scanner import scan_source
 
     name = path or "<string>"
@@ -83,9 +91,9 @@ def draft_with_warnings(
     """Like :func:`draft`, returning the warnings (LLM fallbacks) instead of emitting them."""
     if drafter not in DRAFTERS:
         raise InputError(f"unknown drafter {drafter!r}; expected one of {', '.join(DRAFTERS)}")
-    source, found_path = read_source(source_path_or_text)
+    source, found_path = text_and_path(source_path_or_text)
     path = path or found_path
-    tps = tuple(touchpoints) if touchpoints is not None else _touchpoints(source, path)
+    tps = tuple(touchpoints) if touchpoints is not None else touchpoints_of(source, path)
     from automock.drafting.rules import draft_rules
 
     try:

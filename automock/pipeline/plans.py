@@ -122,12 +122,13 @@ def plan_for_run(
     and warnings: a changed source and each stale entry, or where a new plan
     was written.
     """
-    from automock.drafting import display_path, read_source
+    from automock._source import read_source
+    from automock.drafting import display_path
 
     source_file = Path(source_path)
     if not source_file.is_file():
         raise InputError(f"{source_file}: no such file; pass a Python file to run")
-    source, _ = read_source(source_file)
+    source = read_source(source_file)
     target = Path(plan_file) if plan_file is not None else plan_path_for(source_file, out_dir)
     notes: list[str] = []
     if target.exists():
