@@ -283,6 +283,11 @@ def run_file(
         seed=plan.seed,
         plan=plan_label,
         detail=one.detail,
+        report_problem="; ".join(
+            f"run {i}: {r.report_problem}" if repeat > 1 else r.report_problem
+            for i, r in enumerate(runs, start=1)
+            if r.report_problem
+        ),
     )
 
 

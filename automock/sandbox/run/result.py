@@ -29,6 +29,12 @@ class RunOutcome(JsonMixin):
     ``exception`` names an uncaught exception as ``"Type: message"``. ``start``
     says how the child began: ``"fork"`` of the warm ``automock`` command, or
     ``"spawn"`` of a fresh interpreter (see :mod:`automock.sandbox.run.forked`).
+
+    ``layers`` are what the parent observed from outside (the ``runtime`` layer, in the
+    program's own process, is the sandbox's word before the program started, labelled);
+    ``accesses``, ``exception`` and ``setup_seconds`` are the program's own report
+    (its process writes them), used only when it agrees with the exit status;
+    ``report_problem`` says why that report was unusable ("" when it was not).
     """
 
     exit_code: int
@@ -44,6 +50,7 @@ class RunOutcome(JsonMixin):
     layers: tuple[LayerStatus, ...] = ()
     detail: str = ""
     start: str = "spawn"
+    report_problem: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +61,12 @@ class RunReport(JsonMixin):
     ``deterministic`` is ``None`` for a single run, else whether every run
     gave the same stdout, stderr and exit code; ``diff`` is a unified diff of
     the first divergence. ``timings`` holds seconds (scan, plan, runs, total).
+
+    ``exit_code``/``status`` come from the kernel's exit status and the parent's own
+    deadline; ``layers`` from the parent's observation of the sandbox before the program
+    ran. ``accesses``/``unmocked`` are the program's own account (``accesses_source``
+    ``"program"`` in JSON): diagnostics, not proof, and no exit code depends on them.
+    ``report_problem`` says why a run's report was unusable ("" when none was).
     """
 
     file: str
@@ -72,6 +85,7 @@ class RunReport(JsonMixin):
     seed: int = 0
     plan: str = ""
     detail: str = ""
+    report_problem: str = ""
 
     @property
     def ok(self) -> bool:
@@ -90,6 +104,8 @@ class RunReport(JsonMixin):
             "touchpoints": [t.to_dict() for t in self.touchpoints],
             "accesses": [a.to_dict() for a in self.accesses],
             "unmocked": [a.to_dict() for a in self.unmocked],
+            "accesses_source": "program",
+            "report_problem": self.report_problem,
             "layers": [layer.to_dict() for layer in self.layers],
             "runs": [_run_dict(r) for r in self.runs],
             "deterministic": self.deterministic,
@@ -107,18 +123,21 @@ class RunReport(JsonMixin):
         else:
             lines.append("touchpoints found statically: none")
         mocked = [a for a in self.accesses if a.mocked]
-        lines.append(f"accesses at runtime: {len(mocked)} mocked, {len(self.unmocked)} unmocked")
-        lines += [f"  {a.kind:<11} {a.api} {a.target}".rstrip() for a in mocked]
+        counts = f"{len(mocked)} mocked, {len(self.unmocked)} unmocked"
+        lines.append(f"accesses at runtime, reported by the program: {counts}")
+        if self.report_problem:
+            lines.append(f"  the program's report was unusable: {_line(self.report_problem)}")
+        lines += [_line(f"  {a.kind:<11} {a.api} {a.target}".rstrip()) for a in mocked]
         for access in self.unmocked:
-            lines.append(f"  UNMOCKED {access.kind} {access.api} {access.target}".rstrip())
+            lines.append(_line(f"  UNMOCKED {access.kind} {access.api} {access.target}".rstrip()))
             if access.fix:
-                lines.append(f"    fix: {access.fix}")
-        lines.append("isolation:")
+                lines.append(_line(f"    fix: {access.fix}"))
+        lines.append("isolation (observed by automock from outside the sandbox):")
         for layer in self.layers:
             mark = "on " if layer.active else "OFF"
-            lines.append(f"  [{mark}] {layer.name:<10} {layer.detail}")
+            lines.append(_line(f"  [{mark}] {layer.name:<10} {layer.detail}"))
         status = f"status: {self.status}, exit code {self.exit_code}"
-        lines.append(status + (f" ({self.detail})" if self.detail else ""))
+        lines.append(_line(status + (f" ({self.detail})" if self.detail else "")))
         if self.deterministic is not None:
             verdict = "deterministic" if self.deterministic else "NOT deterministic"
             lines.append(f"verdict over {len(self.runs)} runs: {verdict}")
@@ -127,6 +146,13 @@ class RunReport(JsonMixin):
         timing = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in self.timings.items())
         lines.append(f"timings: {timing}")
         return "\n".join(lines)
+
+
+def _line(text: str) -> str:
+    """``text`` on one line: control characters (a forged report line) shown escaped."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _run_dict(run: RunOutcome) -> dict[str, Any]:
@@ -140,6 +166,7 @@ def _run_dict(run: RunOutcome) -> dict[str, Any]:
         "setup_seconds": round(run.setup_seconds, 4),
         "detail": run.detail,
         "start": run.start,
+        "report_problem": run.report_problem,
         "stdout": run.stdout,
         "stderr": run.stderr,
     }
