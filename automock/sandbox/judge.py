@@ -187,7 +187,7 @@ def judge_run(
     the kernel's exit code. ``unusable`` says why the program's report (the messages on
     the result pipe) could not be used; the detail then says so.
     """
-    note = f"the program's report was unusable ({unusable})" if unusable else ""
+    note = f"the program's report was unusable: {unusable}" if unusable else ""
     if timed_out:
         detail = "wall-clock timeout; the process group was killed"
         return Status.TIMEOUT, exit_code_for(Status.TIMEOUT, returncode), _join(detail, note)

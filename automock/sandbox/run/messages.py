@@ -82,7 +82,8 @@ def parse(raw: bytes, dropped: int = 0) -> ChildReport:
     lines = raw.split(b"\n")
     started = _started(lines[0]) if len(lines) > 1 else None
     if dropped:
-        return ChildReport(started, None, f"more than {RESULT_CAP} bytes ({dropped} dropped)")
+        cap = f"over the {RESULT_CAP // 1024} KiB cap, {dropped} bytes dropped"
+        return ChildReport(started, None, cap)
     rest = [line for line in lines[1:] if line.strip()]
     if started is None and raw.strip():
         rest = [line for line in lines if line.strip()]

@@ -125,7 +125,7 @@ class RunReport(JsonMixin):
         mocked = [a for a in self.accesses if a.mocked]
         counts = f"{len(mocked)} mocked, {len(self.unmocked)} unmocked"
         lines.append(f"accesses at runtime, reported by the program: {counts}")
-        if self.report_problem:
+        if self.report_problem and self.report_problem not in self.detail:
             lines.append(f"  the program's report was unusable: {_line(self.report_problem)}")
         lines += [_line(f"  {a.kind:<11} {a.api} {a.target}".rstrip()) for a in mocked]
         for access in self.unmocked:
