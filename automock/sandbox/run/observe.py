@@ -263,9 +263,10 @@ def observe(
     )
     depth = _user_depth(target) if not root else 0
     if not root:
-        mapped = " ".join((_read(f"/proc/{target}/uid_map") or "").split()[:2])
+        inner, outer = [*(_read(f"/proc/{target}/uid_map") or "").split(), "?", "?"][:2]
+        mapped = f"uid {inner} mapped to itself" if inner == outer else f"uid {inner} as {outer}"
         layers.append(
-            LayerStatus("userns", True, f"user namespace with uid map {mapped} (no real privilege)")
+            LayerStatus("userns", True, f"user namespace with {mapped} (no real privilege)")
             if depth
             else LayerStatus("userns", False, _off("no user namespace", claims.get("userns")))
         )
