@@ -30,6 +30,12 @@ class RunReport(JsonMixin):
     ``deterministic`` is ``None`` for a single run, else whether every run
     gave the same stdout, stderr and exit code; ``diff`` is a unified diff of
     the first divergence. ``timings`` holds seconds (scan, plan, runs, total).
+
+    ``exit_code``/``status`` come from the kernel's exit status and the parent's own
+    deadline; ``layers`` from the parent's observation of the sandbox before the program
+    ran. ``accesses``/``unmocked`` are the program's own account (``accesses_source``
+    ``"program"`` in JSON): diagnostics, not proof, and no exit code depends on them.
+    ``report_problem`` says why a run's report was unusable ("" when none was).
     """
 
     file: str
@@ -48,6 +54,7 @@ class RunReport(JsonMixin):
     seed: int = 0
     plan: str = ""
     detail: str = ""
+    report_problem: str = ""
 
     @classmethod
     def of(
@@ -79,6 +86,7 @@ class RunReport(JsonMixin):
             seed=seed,
             plan=plan,
             detail=one.detail,
+            report_problem=runs.report_problem,
         )
 
     @property
@@ -98,6 +106,8 @@ class RunReport(JsonMixin):
             "touchpoints": [t.to_dict() for t in self.touchpoints],
             "accesses": [a.to_dict() for a in self.accesses],
             "unmocked": [a.to_dict() for a in self.unmocked],
+            "accesses_source": "program",
+            "report_problem": self.report_problem,
             "layers": [layer.to_dict() for layer in self.layers],
             "runs": [run_dict(r) for r in self.runs],
             "deterministic": self.deterministic,
@@ -115,18 +125,21 @@ class RunReport(JsonMixin):
         else:
             lines.append("touchpoints found statically: none")
         mocked = [a for a in self.accesses if a.mocked]
-        lines.append(f"accesses at runtime: {len(mocked)} mocked, {len(self.unmocked)} unmocked")
-        lines += [f"  {a.kind:<11} {a.api} {a.target}".rstrip() for a in mocked]
+        counts = f"{len(mocked)} mocked, {len(self.unmocked)} unmocked"
+        lines.append(f"accesses at runtime, reported by the program: {counts}")
+        if self.report_problem and self.report_problem not in self.detail:
+            lines.append(f"  the program's report was unusable: {_line(self.report_problem)}")
+        lines += [_line(f"  {a.kind:<11} {a.api} {a.target}".rstrip()) for a in mocked]
         for access in self.unmocked:
-            lines.append(f"  UNMOCKED {access.kind} {access.api} {access.target}".rstrip())
+            lines.append(_line(f"  UNMOCKED {access.kind} {access.api} {access.target}".rstrip()))
             if access.fix:
-                lines.append(f"    fix: {access.fix}")
-        lines.append("isolation:")
+                lines.append(_line(f"    fix: {access.fix}"))
+        lines.append("isolation (observed by automock from outside the sandbox):")
         for layer in self.layers:
             mark = "on " if layer.active else "OFF"
-            lines.append(f"  [{mark}] {layer.name:<10} {layer.detail}")
+            lines.append(_line(f"  [{mark}] {layer.name:<10} {layer.detail}"))
         status = f"status: {self.status}, exit code {self.exit_code}"
-        lines.append(status + (f" ({self.detail})" if self.detail else ""))
+        lines.append(_line(status + (f" ({self.detail})" if self.detail else "")))
         if self.deterministic is not None:
             verdict = "deterministic" if self.deterministic else "NOT deterministic"
             lines.append(f"verdict over {len(self.runs)} runs: {verdict}")
@@ -135,3 +148,10 @@ class RunReport(JsonMixin):
         timing = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in self.timings.items())
         lines.append(f"timings: {timing}")
         return "\n".join(lines)
+
+
+def _line(text: str) -> str:
+    """``text`` on one line: control characters (a forged report line) shown escaped."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -20,14 +20,43 @@ automock never writes is ignored (and said so in the detail).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from automock.sandbox.child.status import Status, exit_code_for, signal_status
 
-__all__ = ["judge_candidate", "judge_run", "valid_message"]
+__all__ = [
+    "consistent",
+    "judge_candidate",
+    "judge_run",
+    "valid_layers",
+    "valid_message",
+    "valid_report",
+]
 
 _STATUSES = frozenset(Status)
+# the fields of a ``done`` message (automock.sandbox.child.program.ChildOutcome), by type
+_REPORT_FIELDS: dict[str, tuple[type, ...]] = {
+    "phase": (str,),
+    "exit_code": (int,),
+    "status": (str,),
+    "exception": (str, type(None)),
+    "detail": (str,),
+    "accesses": (list,),
+    "layers": (list,),
+    "seconds": (int, float),
+    "setup_seconds": (int, float),
+    "extra": (dict,),
+}
+_ACCESS_FIELDS: dict[str, type] = {
+    "kind": str,
+    "api": str,
+    "target": str,
+    "mocked": bool,
+    "fix": str,
+}
+_LAYER_FIELDS: dict[str, type] = {"name": str, "active": bool, "detail": str}
 
 
 def valid_message(message: object) -> dict[str, Any] | None:
@@ -41,6 +70,51 @@ def valid_message(message: object) -> dict[str, Any] | None:
     if type(detail) is not str:
         return None
     return message
+
+
+def _exact(record: object, fields: Mapping[str, type], required: tuple[str, ...]) -> bool:
+    """A dict with only ``fields`` (each of exactly its type) and all of ``required``."""
+    if type(record) is not dict or not all(key in record for key in required):
+        return False
+    return all(key in fields and type(value) is fields[key] for key, value in record.items())
+
+
+def valid_layers(value: object) -> list[dict[str, Any]] | None:
+    """A list of ``LayerStatus`` dicts (name, active, detail) if ``value`` is one, else None."""
+    if type(value) is not list:
+        return None
+    if not all(_exact(d, _LAYER_FIELDS, ("name", "active", "detail")) for d in value):
+        return None
+    return value
+
+
+def valid_report(message: object) -> dict[str, Any] | None:
+    """A run child's ``done`` message if every field has the type automock writes, else None.
+
+    :func:`valid_message` for the verdict fields, then the rest: no unknown key, the
+    accesses and layers of the right shape, finite numbers (no ``bool`` for a number).
+    """
+    checked = valid_message(message)
+    if checked is None or checked.get("phase") != "done":
+        return None
+    for key, value in checked.items():
+        types = _REPORT_FIELDS.get(key)
+        if types is None or type(value) not in types:
+            return None
+        if type(value) is float and not math.isfinite(value):
+            return None
+    accesses = checked.get("accesses", [])
+    if not all(_exact(a, _ACCESS_FIELDS, ("kind", "api")) for a in accesses):
+        return None
+    if valid_layers(checked.get("layers", [])) is None:
+        return None
+    return checked
+
+
+def consistent(message: Mapping[str, Any], returncode: int) -> bool:
+    """Does a run's ``done`` message agree with the kernel's exit status (a normal exit)?"""
+    passed = message["status"] == Status.PASSED
+    return bool(message["exit_code"] == returncode and passed == (returncode == 0))
 
 
 def _same_exit(claimed: int, exited: int) -> bool:
@@ -99,20 +173,24 @@ def judge_run(
     timed_out: bool,
     child: Mapping[str, Any] | None,
     *,
+    unusable: str = "",
     stderr: str = "",
     cpu_used: float = 0.0,
     cpu_seconds: float | None = None,
     memory_mb: int | None = None,
     file_size_mb: int | None = None,
 ) -> tuple[Status, int, str]:
-    """(status, exit_code, detail) of one ``automock run`` child, from its exit status;
-    its ``done`` message only adds the detail, and only when its exit code is the kernel's."""
+    """(status, exit_code, detail) of one ``automock run`` child, from its exit status.
+
+    Its ``done`` message (``child``) only adds the detail and names the status of a
+    non-zero exit, and only when it is :func:`valid_report` and :func:`consistent` with
+    the kernel's exit code. ``unusable`` says why the program's report (the messages on
+    the result pipe) could not be used; the detail then says so.
+    """
+    note = f"the program's report was unusable: {unusable}" if unusable else ""
     if timed_out:
-        return (
-            Status.TIMEOUT,
-            exit_code_for(Status.TIMEOUT, returncode),
-            "wall-clock timeout; the process group was killed",
-        )
+        detail = "wall-clock timeout; the process group was killed"
+        return Status.TIMEOUT, exit_code_for(Status.TIMEOUT, returncode), _join(detail, note)
     if returncode < 0:
         status, detail = signal_status(
             -returncode,
@@ -122,12 +200,18 @@ def judge_run(
             file_size_mb=file_size_mb,
             stderr=stderr,
         )
-        return status, exit_code_for(status, 128 - returncode), detail
-    message = valid_message(child) if child is not None else None
-    if message is not None and message["exit_code"] != returncode:
-        message = None  # the report and the real exit status disagree: trust the kernel
-    if message is None or (message["status"] == Status.PASSED) != (returncode == 0):
+        return status, exit_code_for(status, 128 - returncode), _join(detail, note)
+    message = valid_report(child) if child is not None and not unusable else None
+    if message is None or not consistent(message, returncode):
         status = Status.PASSED if returncode == 0 else Status.ERROR
-        return status, returncode, "the program exited without reporting back (os._exit or exec)"
+        return (
+            status,
+            returncode,
+            note or ("the program exited without reporting back (os._exit or exec)"),
+        )
     status = Status(message["status"])
     return status, exit_code_for(status, returncode), str(message["detail"])
+
+
+def _join(detail: str, note: str) -> str:
+    return f"{detail}; {note}" if note else detail

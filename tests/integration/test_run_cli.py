@@ -22,6 +22,8 @@ REPORT_KEYS = {
     "touchpoints",
     "accesses",
     "unmocked",
+    "accesses_source",
+    "report_problem",
     "layers",
     "runs",
     "deterministic",

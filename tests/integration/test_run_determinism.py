@@ -102,4 +102,5 @@ def test_text_report_follows_program_output(
     assert out == "out ['a', '--b']\n"
     assert err.startswith("err\n")
     assert "verdict over 2 runs: deterministic" in err
-    assert "isolation:" in err and "network" in err
+    assert "isolation (observed by automock from outside the sandbox):" in err
+    assert "network" in err

@@ -94,3 +94,125 @@ def test_every_claim_matches_what_holds(
         assert layers["uid"] == [False, layers["uid"][1]]
         assert "not root" in layers["uid"][1]
         assert "userns" in layers
+
+
+_PROBE = """
+import _socket, ctypes, json, os, resource, select, sys
+port, outside, marker = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+facts = {"uid": os.getuid(), "pgid": os.getpgid(0)}
+try:
+    raw = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)  # under the runtime's mocks
+    raw.settimeout(2)
+    raw.connect(("127.0.0.1", port))
+    facts["connected"] = True
+except OSError:
+    facts["connected"] = False
+try:
+    open(os.path.join(outside, "escape"), "w").close()
+    facts["wrote_outside"] = True
+except OSError:
+    facts["wrote_outside"] = False
+for name in ("CPU", "AS", "NOFILE"):
+    facts[name] = resource.getrlimit(getattr(resource, "RLIMIT_" + name))[0]
+if os.fork() == 0:  # a daemon that leaves the process group
+    os.setsid()
+    ctypes.CDLL(None).prctl(15, marker.encode()[:15], 0, 0, 0)
+    select.select([], [], [], 60)
+    os._exit(0)
+print(json.dumps(facts))
+"""
+
+
+@pytest.mark.parametrize("allow_network", [False, True], ids=["default", "allow-network"])
+def test_run_report_layers_hold(
+    allow_network: bool,
+    loopback_server: tuple[int, list[object]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Every layer `automock run` reports `on` holds, checked from outside the sandbox: the
+    server saw no connection, no file appeared outside, no daemon outlived the run; and the
+    uid and limits the report names are the ones the program ran with."""
+    import secrets
+
+    from automock.cli import main
+    from tests.adversarial.harness import reap, survivors
+
+    port, accepted = loopback_server
+    outside = Path(tempfile.mkdtemp(prefix="automock-outside-", dir="/var/tmp"))
+    outside.chmod(0o777)
+    marker = "amk" + secrets.token_hex(6)
+    program = tmp_path / "probe.py"
+    program.write_text(_PROBE)
+    extra = ["--allow-network"] if allow_network else []
+    try:
+        code = main(
+            [
+                "run",
+                "--json",
+                "--no-save",
+                *extra,
+                str(program),
+                "--",
+                str(port),
+                str(outside),
+                marker,
+            ]
+        )
+        report = json.loads(capsys.readouterr().out)
+        left = survivors(marker, grace=1.0)
+        reap(left)
+        wrote = (outside / "escape").exists()
+    finally:
+        import shutil
+
+        shutil.rmtree(outside, ignore_errors=True)
+    assert code == 0, report["stderr"]
+    facts = json.loads(report["stdout"])
+    layers = {layer["name"]: layer for layer in report["layers"]}
+    assert layers["network"]["active"] is not allow_network
+    assert facts["connected"] is bool(accepted) is allow_network
+    assert layers["filesystem"]["active"] and not wrote and not facts["wrote_outside"]
+    assert layers["pid"]["active"] and left == []
+    assert layers["uid"]["active"] and f"uid {facts['uid']} " in layers["uid"]["detail"]
+    assert facts["uid"] == SANDBOX_UID
+    detail = layers["rlimits"]["detail"]
+    assert layers["rlimits"]["active"]
+    assert f"cpu={facts['CPU']}," in detail and f"nofile={facts['NOFILE']}," in detail
+    assert f"as={facts['AS'] // (1 << 20)}MiB" in detail
+    assert layers["session"]["active"]
+
+
+def test_observation_reports_off_what_is_not_in_force() -> None:
+    """A process outside every namespace, with no limits, is seen as such whatever the
+    sandbox's `started` line claimed; the runtime claim is labelled as the sandbox's."""
+    import subprocess
+    import sys
+
+    from automock.sandbox.run.observe import CLAIMED, observe
+
+    names = ["session", "network", "filesystem", "pid", "rlimits", "uid", "runtime"]
+    claimed = [{"name": n, "active": True, "detail": "claimed"} for n in names]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(30)"], start_new_session=True
+    )
+    try:
+        layers = {
+            layer.name: layer
+            for layer in observe(
+                proc.pid,
+                limits=Limits(),
+                allow_network=False,
+                workdir=Path("/nonexistent"),
+                claimed=claimed,
+            )
+        }
+    finally:
+        proc.kill()
+        proc.wait()
+    assert layers["session"].active  # start_new_session: its own group, which we could kill
+    for name in ("network", "filesystem", "pid", "rlimits", "uid"):
+        assert not layers[name].active, layers[name]
+        assert "claimed" not in layers[name].detail
+    assert "not in force" in layers["rlimits"].detail
+    assert layers["runtime"].active and CLAIMED in layers["runtime"].detail

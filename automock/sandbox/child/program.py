@@ -8,6 +8,11 @@ the program as ``__main__`` (as ``python FILE`` does), and writes JSON lines to 
 result pipe (the second fd, close-on-exec so the program's subprocesses
 never see it): ``{"phase": "started", "layers": [...]}`` before the
 program runs, then ``{"phase": "done", ...}`` (a :class:`ChildOutcome`).
+Between the two it waits for the parent's go-ahead on the fourth fd, so the
+parent observes the isolation from outside before any program code runs
+(:mod:`automock.sandbox.run.observe`). The ``done`` message is the program's
+own account (it runs in this process and can write to the pipe): the parent
+uses it for diagnostics only.
 """
 
 from __future__ import annotations
@@ -197,6 +202,7 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
             "layers": [x.to_dict() for x in (*layers, runtime_layer)],
         }
         _write_message(int(spec["result_fd"]), started_msg)
+        _wait_for_parent(int(spec.get("go_fd", -1)))
     if os.getpid() == 1:
         _default_signal_deaths(int(spec.get("result_fd", -1)), limits)
     root = os.getcwd()
@@ -252,6 +258,17 @@ def _write_message(fd: int, message: dict[str, Any]) -> None:
         pass  # the parent falls back to the exit status
 
 
+def _wait_for_parent(fd: int) -> None:
+    """Block until the parent has observed our isolation from outside (one byte on ``fd``,
+    or end of file), so it sees the layers before any program code runs; close ``fd``."""
+    if fd < 0:
+        return
+    with suppress(OSError):
+        os.read(fd, 1)
+    with suppress(OSError):
+        os.close(fd)
+
+
 def warm_up() -> None:
     """Import what every run needs while the parent is still scanning and drafting."""
     try:
@@ -275,9 +292,12 @@ def _read_spec(fd: int) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the child interpreter: ``child.main([spec_fd, result_fd, parent_pid])``."""
+    """Entry point of the child interpreter: ``main([spec_fd, result_fd, parent_pid, go_fd])``."""
     args = list(sys.argv[1:] if argv is None else argv)
     spec_fd, result_fd = int(args[0]), int(args[1])
+    go_fd = int(args[3]) if len(args) > 3 else -1
+    if go_fd >= 0:
+        os.set_inheritable(go_fd, False)
     if len(args) > 2 and sys.platform.startswith("linux"):  # die with the automock parent
         from automock.sandbox.kernel.syscalls import die_with_parent
 
@@ -293,12 +313,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     except ValueError:  # the parent gave up before sending a spec
         os._exit(0)
     os.environ.update(spec.get("env", {}))
-    sys.exit(execute_and_report(spec, result_fd))
+    sys.exit(execute_and_report(spec, result_fd, go_fd))
 
 
-def execute_and_report(spec: dict[str, Any], result_fd: int) -> int:
-    """:func:`execute`, then the ``done`` message on ``result_fd`` (closed); the exit code."""
-    outcome = execute({**spec, "result_fd": result_fd})
+def execute_and_report(spec: dict[str, Any], result_fd: int, go_fd: int = -1) -> int:
+    """:func:`execute`, then the ``done`` message on ``result_fd`` (closed); the exit code.
+
+    After the ``started`` line the child waits for a byte (or end of file) on ``go_fd``
+    (-1: no wait): the parent observes the isolation from outside meanwhile.
+    """
+    outcome = execute({**spec, "result_fd": result_fd, "go_fd": go_fd})
     _write_message(result_fd, {"phase": "done", **outcome.to_dict()})
     with suppress(OSError):
         os.close(result_fd)

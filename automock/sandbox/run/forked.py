@@ -103,6 +103,7 @@ def fork_child(work: Workdir, env: dict[str, str], spec: dict[str, Any]) -> Spaw
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     result_r, result_w = os.pipe()
+    go_r, go_w = os.pipe()
     parent = os.getpid()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError, AttributeError):
@@ -110,24 +111,30 @@ def fork_child(work: Workdir, env: dict[str, str], spec: dict[str, Any]) -> Spaw
     try:
         pid = os.fork()
     except BaseException:
-        for fd in (out_r, out_w, err_r, err_w, result_r, result_w):
+        for fd in (out_r, out_w, err_r, err_w, result_r, result_w, go_r, go_w):
             os.close(fd)
         raise
     if pid == 0:  # pragma: no cover - the child (its behaviour is tested through the CLI)
-        _child(work, env, spec, (out_w, err_w, result_w), parent)
-    for fd in (out_w, err_w, result_w):
+        _child(work, env, spec, (out_w, err_w, result_w, go_r), parent)
+    for fd in (out_w, err_w, result_w, go_r):
         os.close(fd)
     proc = ForkedProcess(pid, io.FileIO(out_r, "r"), io.FileIO(err_r, "r"))
-    return Spawned(proc, work, spec_w=None, result_r=result_r, started=started, start="fork")
+    return Spawned(
+        proc, work, spec_w=None, result_r=result_r, started=started, start="fork", go_w=go_w
+    )
 
 
 def _child(
-    work: Workdir, env: dict[str, str], spec: dict[str, Any], fds: tuple[int, int, int], parent: int
+    work: Workdir,
+    env: dict[str, str],
+    spec: dict[str, Any],
+    fds: tuple[int, int, int, int],
+    parent: int,
 ) -> NoReturn:  # pragma: no cover - runs in the forked child
     code = 70
     try:
         _become_fresh(work, env, fds, parent)
-        code = _run(spec, fds[2])
+        code = _run(spec, fds[2], fds[3])
     except BaseException as exc:  # automock's own failure before or after the program
         with contextlib.suppress(BaseException):
             os.write(2, f"automock: sandbox child failed: {type(exc).__name__}: {exc}\n".encode())
@@ -135,20 +142,20 @@ def _child(
 
 
 def _become_fresh(
-    work: Workdir, env: dict[str, str], fds: tuple[int, int, int], parent: int
+    work: Workdir, env: dict[str, str], fds: tuple[int, int, int, int], parent: int
 ) -> None:  # pragma: no cover - runs in the forked child
     os.setsid()
     from automock.sandbox.kernel.syscalls import die_with_parent
 
     die_with_parent(parent)
-    out_w, err_w, result_w = fds
+    out_w, err_w, result_w, go_r = fds
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(out_w, 1)
     os.dup2(err_w, 2)
-    keep = sorted({0, 1, 2, result_w})
+    keep = sorted({0, 1, 2, result_w, go_r})
     start = 3
-    for fd in keep[3:]:  # close every inherited descriptor but the result pipe
+    for fd in keep[3:]:  # close every inherited descriptor but the result and go pipes
         os.closerange(start, fd)
         start = fd + 1
     os.closerange(start, _max_fd())
@@ -171,10 +178,11 @@ def _max_fd() -> int:
         return 65536
 
 
-def _run(spec: dict[str, Any], result_fd: int) -> int:  # pragma: no cover - forked child
+def _run(spec: dict[str, Any], result_fd: int, go_fd: int) -> int:  # pragma: no cover
     from automock.sandbox.child.program import execute_and_report
 
-    code = execute_and_report(spec, result_fd)
+    os.set_inheritable(go_fd, False)
+    code = execute_and_report(spec, result_fd, go_fd)
     _shutdown()
     return code
 

@@ -28,6 +28,12 @@ class RunOutcome(JsonMixin):
     ``exception`` names an uncaught exception as ``"Type: message"``. ``start``
     says how the child began: ``"fork"`` of the warm ``automock`` command, or
     ``"spawn"`` of a fresh interpreter (see :mod:`automock.sandbox.run.forked`).
+
+    ``layers`` are what the parent observed from outside (the ``runtime`` layer, in the
+    program's own process, is the sandbox's word before the program started, labelled);
+    ``accesses``, ``exception`` and ``setup_seconds`` are the program's own report
+    (its process writes them), used only when it agrees with the exit status;
+    ``report_problem`` says why that report was unusable ("" when it was not).
     """
 
     exit_code: int
@@ -43,6 +49,7 @@ class RunOutcome(JsonMixin):
     layers: tuple[LayerStatus, ...] = ()
     detail: str = ""
     start: str = "spawn"
+    report_problem: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +73,16 @@ class RunSet:
         return None if len(self.runs) < 2 else not self.diff
 
     @property
+    def report_problem(self) -> str:
+        """Why the runs' own reports were unusable, each run named when there are several."""
+        several = len(self.runs) > 1
+        return "; ".join(
+            f"run {i}: {r.report_problem}" if several else r.report_problem
+            for i, r in enumerate(self.runs, start=1)
+            if r.report_problem
+        )
+
+    @property
     def accesses(self) -> tuple[Access, ...]:
         """The accesses of every run, each once, in first-seen order."""
         seen: list[Access] = []
@@ -86,6 +103,7 @@ def run_dict(run: RunOutcome) -> dict[str, Any]:
         "setup_seconds": round(run.setup_seconds, 4),
         "detail": run.detail,
         "start": run.start,
+        "report_problem": run.report_problem,
         "stdout": run.stdout,
         "stderr": run.stderr,
     }

@@ -1,8 +1,9 @@
 """Spawning one sandbox child: a fresh interpreter for a single run.
 
-:func:`spawn` starts ``python -s -P -c <bootstrap> SPEC_FD`` at once, in its
+:func:`spawn` starts ``python -s -P -c <bootstrap> SPEC_FD RESULT_FD PID GO_FD`` at once, in its
 own session with the fixed environment
-(:func:`automock.sandbox.kernel.environment.fixed_environment`, nothing inherited) and stdin closed; the child warms its imports while the parent is
+(:func:`automock.sandbox.kernel.environment.fixed_environment`, nothing inherited) and stdin
+closed; the child warms its imports while the parent is
 still scanning and drafting, then waits for the spec on a pipe.
 :func:`automock.sandbox.run.watch.finish` sends it and watches the run.
 """
@@ -78,6 +79,7 @@ class Spawned:
     result_r: int
     started: float
     start: str = "spawn"  # or "fork" (automock.sandbox.run.forked)
+    go_w: int | None = None  # one byte here lets the child run the program (after observing it)
 
 
 def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
@@ -86,6 +88,7 @@ def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
     prefix = _bytecode_cache()
     spec_r, spec_w = os.pipe()
     result_r, result_w = os.pipe()
+    go_r, go_w = os.pipe()
     try:
         cmd = [
             sys.executable,
@@ -99,6 +102,7 @@ def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
             str(spec_r),
             str(result_w),
             str(os.getpid()),  # the child dies with us (PR_SET_PDEATHSIG)
+            str(go_r),  # it waits here after isolating, until we observed it
         ]
         import subprocess  # only this path starts an interpreter (the command forks)
 
@@ -107,16 +111,18 @@ def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            pass_fds=(spec_r, result_w),
+            pass_fds=(spec_r, result_w, go_r),
             start_new_session=True,
             env=env,
             cwd=work.root / "src",
         )
     except BaseException:
-        for fd in (spec_w, result_r):
+        for fd in (spec_w, result_r, go_w):
             os.close(fd)
         raise
     finally:
-        os.close(spec_r)
-        os.close(result_w)
-    return Spawned(proc=proc, work=work, spec_w=spec_w, result_r=result_r, started=started)
+        for fd in (spec_r, result_w, go_r):
+            os.close(fd)
+    return Spawned(
+        proc=proc, work=work, spec_w=spec_w, result_r=result_r, started=started, go_w=go_w
+    )

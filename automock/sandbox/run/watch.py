@@ -3,8 +3,14 @@
 :func:`finish` sends the spec to a child :mod:`automock.sandbox.run.spawn` started
 (a forked child, :mod:`automock.sandbox.run.forked`, already holds it), captures
 stdout/stderr up to the output cap, kills the whole process group (and PID
-namespace) at the timeout, and judges the outcome from the exit status and
-the child's report, trusting the report only where the kernel agrees.
+namespace) at the timeout, and judges the outcome from the exit status.
+When the child's ``started`` line arrives (it then waits, before any program
+code), the parent observes its isolation from outside
+(:mod:`automock.sandbox.run.observe`): those observations are the report's layers.
+The rest of the result pipe is the program's own account, validated field by
+field (:mod:`automock.sandbox.run.messages`): it adds detail and the accesses,
+labelled as the program's, only where the kernel's exit status agrees with it;
+anything malformed makes it "unusable", never a crash.
 :func:`abandon` kills and cleans up a child that will not be used.
 """
 
@@ -23,6 +29,8 @@ from typing import Any
 from automock.runtime.events import Access
 from automock.sandbox.judge import judge_run
 from automock.sandbox.kernel.isolation import LayerStatus, Limits
+from automock.sandbox.run.messages import RESULT_CAP, parse
+from automock.sandbox.run.observe import observe, unobserved
 from automock.sandbox.run.result import RunOutcome
 from automock.sandbox.run.spawn import ChildProcess, Spawned
 
@@ -32,10 +40,13 @@ _KILL_GRACE = 0.5  # seconds to keep draining after the program's main process e
 
 
 class _Capture:
-    """Reads the child's pipes until EOF, keeping at most ``cap`` bytes of each output."""
+    """Reads the child's pipes until EOF, keeping at most ``cap`` bytes of each output
+    (:data:`RESULT_CAP` of the result pipe). ``on_started`` is called once, when the
+    first line of the result pipe (the sandbox's ``started``) is complete."""
 
-    def __init__(self, cap: int) -> None:
+    def __init__(self, cap: int, on_started: Callable[[bytes], None] | None = None) -> None:
         self.cap = cap
+        self.on_started = on_started
         self.data: dict[str, bytearray] = {
             "stdout": bytearray(),
             "stderr": bytearray(),
@@ -76,10 +87,13 @@ class _Capture:
 
     def _keep(self, name: str, chunk: bytes) -> None:
         buf = self.data[name]
-        cap = self.cap if name != "result" else 64 * 1024 * 1024
+        cap = self.cap if name != "result" else RESULT_CAP
         room = max(0, cap - len(buf))
         buf += chunk[:room]
         self.dropped[name] += len(chunk) - min(room, len(chunk))
+        if name == "result" and self.on_started is not None and (b"\n" in buf or not room):
+            call, self.on_started = self.on_started, None
+            call(bytes(buf.split(b"\n", 1)[0]))
 
     def text(self, name: str) -> str:
         text = self.data[name].decode("utf-8", "replace")
@@ -156,7 +170,7 @@ def _reap(proc: ChildProcess) -> tuple[int, float]:
 
 
 def _close(spawned: Spawned) -> None:
-    for fd in (spawned.spec_w, spawned.result_r):
+    for fd in (spawned.spec_w, spawned.result_r, spawned.go_w):
         if fd is not None:
             with contextlib.suppress(OSError):
                 os.close(fd)
@@ -184,21 +198,38 @@ def _send(fd: int, spec: dict[str, Any]) -> None:
         os.close(fd)
 
 
-def _messages(raw: bytes) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """The child's first ``started`` and last ``done`` message (JSON lines)."""
-    started = done = None
-    for line in raw.splitlines():
+class _Observer:
+    """Observes the child's isolation from outside when its ``started`` line arrives,
+    then lets it run the program (:mod:`automock.sandbox.run.observe`)."""
+
+    def __init__(self, spawned: Spawned, limits: Limits, allow_network: bool) -> None:
+        self.spawned, self.limits, self.allow_network = spawned, limits, allow_network
+        self.layers: tuple[LayerStatus, ...] | None = None
+
+    def __call__(self, first_line: bytes) -> None:
         try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(message, dict):
-            continue
-        if message.get("phase") == "started" and started is None:
-            started = message
-        elif message.get("phase") == "done":
-            done = message
-    return started, done
+            started = parse(first_line + b"\n").started
+            claimed = started["layers"] if started is not None else ()
+            self.layers = observe(
+                self.spawned.proc.pid,
+                limits=self.limits,
+                allow_network=self.allow_network,
+                workdir=self.spawned.work.root,
+                claimed=claimed,
+            )
+        except Exception as exc:  # an observation that failed shows nothing as in force
+            self.layers = unobserved(f"observing the sandbox failed ({type(exc).__name__})")
+        finally:
+            self.go()
+
+    def go(self) -> None:
+        """Let the child run the program (or end: it was observed, or will not be)."""
+        fd, self.spawned.go_w = self.spawned.go_w, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.write(fd, b"g")
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 def finish(
@@ -220,8 +251,10 @@ def finish(
         if spawned.spec_w is not None:
             _send(spawned.spec_w, spec)
             spawned.spec_w = None
-        capture = _Capture(limits.output_bytes)
+        observer = _Observer(spawned, limits, bool(spec.get("allow_network")))
+        capture = _Capture(limits.output_bytes, observer)
         timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
+        observer.go()  # no started line came: nothing to observe, nothing may wait for us
         if not _exited(proc) or capture.escaped:
             _kill_group(proc, _pid_namespace_of(proc.pid))
         returncode, cpu = _reap(proc)
@@ -236,21 +269,22 @@ def finish(
                 collect(spawned.work.root)
         finally:
             _close(spawned)
-    started, child = _messages(bytes(capture.data["result"]))
+    report = parse(bytes(capture.data["result"]), capture.dropped["result"])
+    report = report.checked_against(returncode, not timed_out and returncode >= 0)
+    child = report.done
     stderr = capture.text("stderr")
     status, code, detail = judge_run(
         returncode,
         timed_out,
         child,
+        unusable=report.problem,
         stderr=stderr,
         cpu_used=cpu,
         cpu_seconds=limits.cpu_seconds,
         memory_mb=limits.memory_mb,
         file_size_mb=limits.file_size_mb,
     )
-    if child is not None and child.get("exit_code") != returncode:
-        child = None  # the judge distrusted it too
-    layers = tuple(LayerStatus(**d) for d in (child or started or {}).get("layers", ()))
+    layers = observer.layers or unobserved("the sandbox ended before the program started")
     layers += (LayerStatus("workdir", True, spawned.work.note),)
     return RunOutcome(
         exit_code=code,
@@ -266,4 +300,5 @@ def finish(
         layers=layers,
         detail=detail,
         start=spawned.start,
+        report_problem=report.problem,
     )

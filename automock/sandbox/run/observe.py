@@ -1,0 +1,347 @@
+"""The run report's isolation layers, observed by the parent from outside the sandbox.
+
+The child enters its isolation itself (:func:`automock.sandbox.kernel.isolation.enter_isolation`)
+and then writes its ``started`` line; it waits for the parent's go-ahead before it runs
+any program code. In that pause the parent looks at the process the program is about
+to run in through ``/proc/<pid>`` (:func:`observe`) and only a layer it saw in force is
+reported ``on``:
+
+- ``session``: the process group the parent kills at the timeout (``stat``);
+- ``userns`` / ``mountlock`` (non-root): how deep its user namespace is nested below
+  ours (``ioctl(NS_GET_PARENT)`` on ``ns/user``), its ``uid_map``;
+- ``network``: ``ns/net`` differs from ours; no address up (``net/fib_trie``, ``net/if_inet6``);
+- ``filesystem``: ``ns/mnt`` differs; in its ``mountinfo`` every reachable mount is
+  read-only but private tmpfs on ``/tmp`` and ``/dev/shm`` and the workdir;
+- ``pid``: ``NSpid`` ends in 1 (init of a new PID namespace); a private ``proc`` on ``/proc``;
+- ``rlimits``: ``limits``; ``uid``: ``status`` (Uid, NoNewPrivs, CapEff).
+
+An ``OFF`` layer carries the sandbox's reason from its ``started`` line, labelled. The
+``runtime`` layer (the mocks, inside the program's own process) cannot be seen from
+outside: it is the sandbox's ``started`` claim, labelled as such. None of this can be
+written by the program: it has not run yet, and nothing it does later changes the report.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from automock.sandbox.kernel.fsview import VIRTUAL_ROOT
+from automock.sandbox.kernel.isolation import LayerStatus, Limits
+from automock.sandbox.kernel.syscalls import SKIP_MOUNTS
+
+__all__ = ["CLAIMED", "observe", "program_process", "unobserved"]
+
+CLAIMED = "reported by the sandbox before the program started"
+_NS_GET_PARENT = 0xB702  # _IO(0xb7, 0x2)
+_MIB = 1024 * 1024
+_LIMITS = {  # /proc/<pid>/limits row -> (name in the report, Limits field, unit)
+    "Max cpu time": ("cpu", "cpu_seconds", 1),
+    "Max address space": ("as", "memory_mb", _MIB),
+    "Max file size": ("fsize", "file_size_mb", _MIB),
+    "Max open files": ("nofile", "open_files", 1),
+    "Max processes": ("nproc", "processes", 1),
+    "Max core file size": ("core", None, 1),
+}
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _link(path: str) -> str | None:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
+
+
+def program_process(pid: int) -> int | None:
+    """The process the program runs in: ``pid``, or its one child when ``pid`` made a PID
+    namespace and forked its init (:func:`automock.sandbox.kernel.pidns.pid_namespace`)."""
+    inner = _link(f"/proc/{pid}/ns/pid_for_children")
+    if inner is None or inner == _link(f"/proc/{pid}/ns/pid"):
+        return pid if inner is not None else None
+    text = _read(f"/proc/{pid}/task/{pid}/children") or ""
+    children = [int(c) for c in text.split()]
+    if not children:  # no CONFIG_PROC_CHILDREN: look for it
+        for entry in os.listdir("/proc"):
+            status = _read(f"/proc/{entry}/status") if entry.isdigit() else None
+            if status is not None and re.search(rf"^PPid:\s+{pid}$", status, re.M):
+                children.append(int(entry))
+    found = [c for c in children if _link(f"/proc/{c}/ns/pid") == inner]
+    return found[0] if len(found) == 1 else None
+
+
+def _status(pid: int) -> dict[str, str]:
+    fields = {}
+    for line in (_read(f"/proc/{pid}/status") or "").splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    return fields
+
+
+def _user_depth(pid: int) -> int | None:
+    """How many user namespaces below ours ``pid`` runs (0: ours), None if unknown."""
+    import fcntl
+
+    own = os.stat("/proc/self/ns/user").st_ino
+    opened: list[int] = []
+    try:
+        opened.append(os.open(f"/proc/{pid}/ns/user", os.O_RDONLY | os.O_CLOEXEC))
+        for depth in range(8):
+            if os.fstat(opened[-1]).st_ino == own:
+                return depth
+            opened.append(fcntl.ioctl(opened[-1], _NS_GET_PARENT))
+    except OSError:
+        return None
+    finally:
+        for fd in opened:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    return None
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), text)
+
+
+def _mounts(pid: int | str) -> list[dict[str, Any]]:
+    """``mountinfo`` rows: id, parent, dev, root, point, options, fstype."""
+    rows = []
+    for line in (_read(f"/proc/{pid}/mountinfo") or "").splitlines():
+        fields = line.split()
+        try:
+            dash = fields.index("-", 6)
+            rows.append(
+                {
+                    "id": fields[0],
+                    "parent": fields[1],
+                    "dev": fields[2],
+                    "root": _unescape(fields[3]),
+                    "point": _unescape(fields[4]),
+                    "options": set(fields[5].split(",")),
+                    "fstype": fields[dash + 1],
+                }
+            )
+        except (ValueError, IndexError):
+            continue
+    return rows
+
+
+def _reachable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The mounts a path lookup can reach: not covered by a mount on the same point, under
+    a reachable parent (or stacked on a parent that only it covers)."""
+    covered = {(r["parent"], r["point"]) for r in rows}
+    by_id = {r["id"]: r for r in rows}
+
+    def under(row: dict[str, Any], depth: int = 0) -> bool:  # its place is reachable
+        parent = by_id.get(row["parent"])
+        if parent is None or parent is row or depth > 64:
+            return parent is None
+        if parent["point"] == row["point"]:  # stacked: reachable where its parent was
+            return under(parent, depth + 1)
+        return under(parent, depth + 1) and (parent["id"], parent["point"]) not in covered
+
+    return [r for r in rows if (r["id"], r["point"]) not in covered and under(r)]
+
+
+def _filesystem(pid: int, workdir: Path) -> tuple[bool, str, bool]:
+    """(read-only view in force, detail, private /proc) from the process's ``mountinfo``."""
+    ours = {r["dev"] for r in _mounts("self")}
+    rows = _reachable(_mounts(pid))
+    at = {r["point"]: r for r in rows}
+    private = {p for p in ("/tmp", "/dev/shm") if p in at and at[p]["fstype"] == "tmpfs"}
+    private = {p for p in private if at[p]["dev"] not in ours}
+    work = at.get(VIRTUAL_ROOT)
+    bound = work is not None and os.path.basename(work["root"]) == workdir.name
+    writable = [
+        r["point"]
+        for r in rows
+        if "ro" not in r["options"] and r["point"] not in (*SKIP_MOUNTS, *private, VIRTUAL_ROOT)
+    ]
+    replaced = [
+        r["point"]
+        for r in rows
+        if r["fstype"] == "tmpfs" and r["dev"] not in ours and r["point"] not in private
+    ]
+    proc = at.get("/proc")
+    private_proc = proc is not None and proc["fstype"] == "proc" and proc["dev"] not in ours
+    root_ro = "/" in at and "ro" in at["/"]["options"]
+    parts = ["every mount read-only" if root_ro else "/ is writable"]
+    if private == {"/tmp", "/dev/shm"} or (private == {"/tmp"} and "/dev/shm" not in at):
+        parts.append("private tmpfs on /tmp and /dev/shm")
+    else:
+        parts.append(f"private tmpfs only on {', '.join(sorted(private)) or 'nothing'}")
+    parts.append(f"workdir writable at {VIRTUAL_ROOT}" if bound else "workdir not mounted")
+    if replaced:
+        parts.append(f"{', '.join(replaced)} replaced by a tmpfs exposing only the interpreter")
+    if writable:
+        parts.append(f"could not make read-only: {', '.join(writable)}")
+    return root_ro and bound, "; ".join(parts), private_proc
+
+
+def _rlimits(pid: int, limits: Limits, uid: str) -> tuple[bool, str]:
+    observed: dict[str, tuple[float, float]] = {}
+    for line in (_read(f"/proc/{pid}/limits") or "").splitlines():
+        match = re.match(r"^(Max [a-z ]+?)\s{2,}(\S+)\s+(\S+)", line)
+        if match and match[1] in _LIMITS:
+            soft, hard = (
+                float("inf") if v == "unlimited" else float(v) for v in match.groups()[1:]
+            )
+            observed[_LIMITS[match[1]][0]] = (soft, hard)
+    shown, missing = [], []
+    for name, field, unit in _LIMITS.values():
+        wanted = getattr(limits, field) if field is not None else 0
+        if wanted is None:
+            continue
+        soft, hard = observed.get(name, (float("inf"), float("inf")))
+        if name == "nproc" and soft != float("inf") and soft >= wanted:
+            extra = int(soft) - wanted
+            shown.append(
+                f"nproc={wanted}" + (f" (on top of {extra} tasks of uid {uid})" if extra else "")
+            )
+        elif soft <= wanted * unit and hard <= wanted * unit + (1 if name == "cpu" else 0):
+            shown.append(f"{name}={int(soft // unit)}{'MiB' if unit == _MIB else ''}")
+        else:
+            missing.append(f"{name} ({'unlimited' if soft == float('inf') else int(soft)})")
+    detail = ", ".join(shown) + (f"; not in force: {', '.join(missing)}" if missing else "")
+    return bool(shown) and not missing, detail or "none requested"
+
+
+def _addresses(pid: int) -> str:
+    """Addresses up in the process's network namespace ("" if none)."""
+    fib = _read(f"/proc/{pid}/net/fib_trie") or ""
+    v4 = sorted(set(re.findall(r"\|-- (\d+\.\d+\.\d+\.\d+)\n\s+/32 host LOCAL", fib)))
+    v6 = (_read(f"/proc/{pid}/net/if_inet6") or "").split()
+    return ", ".join(v4 + (["IPv6"] if v6 else []))
+
+
+def _off(fact: str, claim: LayerStatus | None) -> str:
+    """An OFF layer's detail: what was observed, and the sandbox's reason if it gave one."""
+    if claim is None or claim.active or claim.detail == fact:
+        return fact
+    return f"{fact} (the sandbox said: {claim.detail})"
+
+
+def observe(
+    pid: int,
+    *,
+    limits: Limits,
+    allow_network: bool,
+    workdir: Path,
+    claimed: Sequence[Mapping[str, Any]] = (),
+) -> tuple[LayerStatus, ...]:
+    """The layers in force around the child ``pid`` (the sandbox process the parent started),
+    seen from outside; ``claimed`` is the ``started`` line's layers (reasons and the runtime)."""
+    claims = {str(d["name"]): LayerStatus(d["name"], d["active"], d["detail"]) for d in claimed}
+    target = program_process(pid)
+    if target is None:
+        return unobserved("the sandbox's process could not be found")
+    status = _status(target)
+    uid = (status.get("Uid") or "?").split()[0]
+    ns = {n: _link(f"/proc/{target}/ns/{n}") for n in ("net", "mnt", "user")}
+    own = {n: _link(f"/proc/self/ns/{n}") for n in ns}
+    root = os.geteuid() == 0
+    depth = _user_depth(target) if not root else 0
+    layers = [_session_layer(target, pid, claims)]
+    if not root:
+        layers.append(_userns_layer(target, depth, claims))
+    if ns["net"] is not None and ns["net"] != own["net"]:
+        up = _addresses(target)
+        what = f"addresses up: {up}" if up else "no interface up (not even loopback)"
+        layers.append(LayerStatus("network", True, f"new network namespace with {what}"))
+    else:
+        fact = (
+            "real network allowed by --allow-network" if allow_network else "no network namespace"
+        )
+        layers.append(LayerStatus("network", False, _off(fact, claims.get("network"))))
+    fs_on, fs_detail, private_proc = _filesystem(target, workdir)
+    if ns["mnt"] is not None and ns["mnt"] != own["mnt"]:
+        layers.append(LayerStatus("filesystem", fs_on, fs_detail))
+    else:
+        fact = "no mount namespace; only cwd/HOME/TMPDIR point into the workdir"
+        layers.append(LayerStatus("filesystem", False, _off(fact, claims.get("filesystem"))))
+    layers.append(_pid_layer(status, private_proc, claims))
+    layers.append(LayerStatus("rlimits", *_rlimits(target, limits, uid)))
+    if not root:
+        locked = depth is not None and depth > 1
+        detail = "nested user namespace: read-only mounts locked, no capability over them"
+        layers.append(
+            LayerStatus("mountlock", True, detail)
+            if locked
+            else LayerStatus("mountlock", False, _off("mounts not locked", claims.get("mountlock")))
+        )
+    layers.append(_uid(status, uid, root, limits, claims.get("uid")))
+    layers.append(_runtime_layer(claims))
+    return tuple(layers)
+
+
+def _session_layer(target: int, pid: int, claims: Mapping[str, LayerStatus]) -> LayerStatus:
+    stat = (_read(f"/proc/{target}/stat") or ")").rsplit(")", 1)[1].split()
+    if len(stat) > 3 and stat[2] == str(pid):
+        return LayerStatus("session", True, "own session and process group (killed as a group)")
+    return LayerStatus(
+        "session", False, _off("not in its own process group", claims.get("session"))
+    )
+
+
+def _userns_layer(target: int, depth: int | None, claims: Mapping[str, LayerStatus]) -> LayerStatus:
+    inner, outer = [*(_read(f"/proc/{target}/uid_map") or "").split(), "?", "?"][:2]
+    mapped = f"uid {inner} mapped to itself" if inner == outer else f"uid {inner} as {outer}"
+    if depth:
+        return LayerStatus("userns", True, f"user namespace with {mapped} (no real privilege)")
+    return LayerStatus("userns", False, _off("no user namespace", claims.get("userns")))
+
+
+def _pid_layer(
+    status: Mapping[str, str], private_proc: bool, claims: Mapping[str, LayerStatus]
+) -> LayerStatus:
+    nspid = status.get("NSpid", "").split()
+    if len(nspid) > 1 and nspid[-1] == "1":
+        detail = "init of a new PID namespace: every descendant dies with it"
+        return LayerStatus("pid", True, detail + ("; private /proc" if private_proc else ""))
+    fact = "no PID namespace; descendants are killed by process group only"
+    return LayerStatus("pid", False, _off(fact, claims.get("pid")))
+
+
+def _runtime_layer(claims: Mapping[str, LayerStatus]) -> LayerStatus:
+    """The one layer inside the program's own process: the sandbox's word, labelled."""
+    runtime = claims.get("runtime")
+    if runtime is None:
+        return LayerStatus("runtime", False, "not reported by the sandbox")
+    return LayerStatus("runtime", runtime.active, f"{runtime.detail} ({CLAIMED})")
+
+
+def _uid(
+    status: Mapping[str, str], uid: str, root: bool, limits: Limits, claim: LayerStatus | None
+) -> LayerStatus:
+    uids = set(status.get("Uid", "").split())
+    nnp = status.get("NoNewPrivs") == "1"
+    caps = int(status.get("CapEff", "0") or "0", 16)
+    if not root:
+        note = (
+            "" if limits.processes is None else "; RLIMIT_NPROC counts all of this user's processes"
+        )
+        return LayerStatus("uid", False, f"not root, runs as uid {uid}{note}")
+    if len(uids) == 1 and uid not in ("0", "?") and nnp and not caps:
+        return LayerStatus("uid", True, f"runs as unprivileged uid {uid} with no_new_privs")
+    fact = f"runs as uid {'/'.join(sorted(uids)) or '?'}" + ("" if nnp else ", no_new_privs unset")
+    return LayerStatus("uid", False, _off(fact, claim))
+
+
+def unobserved(why: str) -> tuple[LayerStatus, ...]:
+    """Every layer OFF: the parent saw none of them in force (``why`` says why not)."""
+    names = ["session", "network", "filesystem", "pid", "rlimits", "uid", "runtime"]
+    if os.geteuid() != 0:
+        names[1:1] = ["userns"]
+        names[-2:-2] = ["mountlock"]
+    return tuple(LayerStatus(n, False, f"not observed: {why}") for n in names)
