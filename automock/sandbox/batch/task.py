@@ -277,20 +277,41 @@ def scrub_environment(seed: int) -> None:
 
 
 def encode_task(candidate: Candidate) -> bytes:
-    """How the pool hands a candidate to its child (``marshal``: no classes to look up)."""
+    """How the pool hands a candidate to its child: a length, the candidate without its tests
+    (``marshal``: no classes to look up), then the tests' text, which a pair's test process
+    reads only after it forked the candidate's process (:mod:`automock.sandbox.child.pair`):
+    the candidate's process never holds the tests, not even in freed memory."""
     c = candidate
-    return marshal.dumps((c.task_id, c.index, c.code, c.test, c.entry_point, c.source, c.prompt))
+    pair = c.test is not None
+    head = marshal.dumps((c.task_id, c.index, c.code, pair, c.entry_point, c.source, c.prompt))
+    tail = c.test.encode("utf-8", "surrogatepass") if c.test is not None else b""
+    return len(head).to_bytes(4, "big") + head + tail
 
 
-def receive(task_fd: int) -> Candidate:
-    """Read the candidate the pool sends on ``task_fd``; exit quietly on EOF (spare not needed)."""
-    chunks = []
-    while chunk := os.read(task_fd, 65536):
+def _read_exactly(fd: int, size: int) -> bytes:
+    chunks: list[bytes] = []
+    while size and (chunk := os.read(fd, size)):
         chunks.append(chunk)
-    os.close(task_fd)
-    if not chunks:  # the pool did not need this spare
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def receive(task_fd: int) -> tuple[Candidate, int | None]:
+    """Read the candidate the pool sends on ``task_fd``; exit quietly on EOF (spare not needed).
+
+    For a pair, the tests are still in the pipe: the candidate comes back with ``test=""``
+    and ``task_fd`` open, to be read by :func:`automock.sandbox.child.pair.run_pair`.
+    """
+    head = _read_exactly(task_fd, 4)
+    if len(head) < 4:  # the pool did not need this spare
         os._exit(0)
-    return Candidate(*marshal.loads(b"".join(chunks)))
+    fields = marshal.loads(_read_exactly(task_fd, int.from_bytes(head, "big")))
+    task_id, index, code, pair, entry_point, source, prompt = fields
+    candidate = Candidate(task_id, index, code, "" if pair else None, entry_point, source, prompt)
+    if not pair:
+        os.close(task_fd)
+        return candidate, None
+    return candidate, task_fd
 
 
 def _run_deterministic(
@@ -303,13 +324,14 @@ def _run_deterministic(
 
     plan = settings.plan if settings.plan is not None else Plan()
     with deterministic(plan, seed=settings.seed):
+        tests_fd = None
         if candidate is None:
             assert task_fd is not None
-            candidate = receive(task_fd)
+            candidate, tests_fd = receive(task_fd)
         from automock.runtime.entropy import reseed
         from automock.sandbox.child.candidate import run_candidate
 
         reseed(sample_seed(settings.seed, candidate.task_id, candidate.index))
 
-        status, exit_code, detail = run_candidate(candidate)
+        status, exit_code, detail = run_candidate(candidate, tests_fd)
     return {"status": status, "exit_code": exit_code, "detail": detail}

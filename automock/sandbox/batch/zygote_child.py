@@ -134,9 +134,9 @@ def run(
                 os.mkdir(path, 0o700)
             except OSError:
                 pass
-        candidate = receive(RESULT_FD + 1)
+        candidate, tests_fd = receive(RESULT_FD + 1)
         reseed(sample_seed(settings.seed, candidate.task_id, candidate.index))  # its own seed
-        status, exit_code, detail = run_candidate(candidate)
+        status, exit_code, detail = run_candidate(candidate, tests_fd)
         verdict.update(status=status, exit_code=exit_code, detail=detail)
         code = exit_code_for(status, exit_code)
     except BaseException as exc:

@@ -54,24 +54,27 @@ class Candidate(JsonMixin):
         return self.test is not None
 
 
-def run_candidate(candidate: Candidate) -> tuple[Status, int, str]:
+def run_candidate(candidate: Candidate, tests_fd: int | None = None) -> tuple[Status, int, str]:
     """Run a candidate in this process; return ``(status, exit_code, detail)``.
+
+    ``tests_fd``: for a pair, where its tests are still to be read (after the fork of
+    the candidate's process, which must never hold them); else its ``test`` is used.
 
     Exceptions are reported on stderr with their traceback, like Python does;
     then, as at interpreter exit, its non-daemon threads are waited for and its
     ``atexit`` handlers run (:func:`automock.sandbox.child.fresh.interpreter_exit`).
     """
-    outcome = _run(candidate)
+    outcome = _run(candidate, tests_fd)
     with contextlib.suppress(BaseException):
         interpreter_exit()
     return outcome
 
 
-def _run(candidate: Candidate) -> tuple[Status, int, str]:
+def _run(candidate: Candidate, tests_fd: int | None) -> tuple[Status, int, str]:
     if candidate.test is not None:  # two processes: the tests never run the candidate's code
         from automock.sandbox.child.pair import run_pair
 
-        return run_pair(candidate, _compile, _print_exception)
+        return run_pair(candidate, _compile, _print_exception, tests_fd)
     namespace = main_module(candidate.source).__dict__
     sys.argv = [candidate.source]
     try:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import dataclasses
 import os
 import select
 import signal
@@ -160,10 +161,14 @@ def run_pair(
     candidate: Any,
     compile_source: Callable[[str, str], types.CodeType],
     print_exception: Callable[[BaseException], None],
+    tests_fd: int | None = None,
 ) -> tuple[Status, int, str]:
     """Run ``candidate`` (code + tests) as two processes; ``(status, exit_code, detail)``.
 
-    Called in the sandboxed child, which becomes the test process.
+    Called in the sandboxed child, which becomes the test process. With ``tests_fd``
+    the tests' text is read from it only after the fork, so the candidate's process
+    (a copy of this one's memory) never holds it: a candidate that reads its own
+    memory finds no tests to copy the answers from.
     """
     from automock.sandbox.kernel.syscalls import raw_fork
 
@@ -187,11 +192,21 @@ def run_pair(
             os._exit(code)
     os.close(req_r)
     os.close(rep_w)
+    if tests_fd is not None:
+        candidate = dataclasses.replace(candidate, test=_read_all(tests_fd))
     remote = Remote(pid, req_w, rep_r)
     try:
         return _test_side(candidate, remote, compile_source, print_exception)
     finally:
         remote.close()
+
+
+def _read_all(fd: int) -> str:
+    chunks = []
+    while chunk := os.read(fd, 65536):
+        chunks.append(chunk)
+    os.close(fd)
+    return b"".join(chunks).decode("utf-8", "surrogatepass")
 
 
 def _prctl_dumpable(value: int) -> None:
