@@ -23,7 +23,7 @@ from automock.properties.runner import canonical_property, evaluate
 if TYPE_CHECKING:  # pragma: no cover
     from hypothesis.strategies import SearchStrategy
 
-__all__ = ["check_property", "hint_strategy", "strategy_for", "type_of_value"]
+__all__ = ["check_property", "hint_strategy", "search_settings", "strategy_for", "type_of_value"]
 
 
 def type_of_value(value: Any) -> Any:
@@ -118,6 +118,20 @@ def strategy_for(
     return st.tuples(*strategies)
 
 
+def search_settings(max_examples: int) -> Any:
+    """Hypothesis settings for a search automock runs for the user: no database, no deadline,
+    quiet, no health check (the function under check is the user's, not a test of ours)."""
+    from hypothesis import HealthCheck, Verbosity, settings
+
+    return settings(
+        max_examples=max_examples,
+        database=None,
+        deadline=None,
+        verbosity=Verbosity.quiet,
+        suppress_health_check=list(HealthCheck),
+    )
+
+
 def check_property(
     fn: Callable[..., Any],
     prop: str,
@@ -135,7 +149,7 @@ def check_property(
     already use). On failure the result's ``counterexample`` is the shrunk
     argument list and ``detail`` what ``fn`` returned for it.
     """
-    from hypothesis import HealthCheck, Verbosity, find, settings
+    from hypothesis import find
     from hypothesis.errors import NoSuchExample, Unsatisfiable
 
     name = canonical_property(prop)
@@ -146,13 +160,7 @@ def check_property(
     def breaks(args: tuple[Any, ...]) -> bool:
         return not evaluate(fn, args, name, options).passed
 
-    config = settings(
-        max_examples=max_examples,
-        database=None,
-        deadline=None,
-        verbosity=Verbosity.quiet,
-        suppress_health_check=list(HealthCheck),
-    )
+    config = search_settings(max_examples)
     fresh = " fresh" if excluded else ""
     try:
         minimal = find(candidates, breaks, settings=config, random=random.Random(seed))

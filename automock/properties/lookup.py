@@ -132,8 +132,10 @@ def _fresh_outputs(
     per_call: float,
     budget: float,
 ) -> list[tuple[tuple[Any, ...], Any]]:
-    from hypothesis import HealthCheck, Verbosity, find, settings
+    from hypothesis import find
     from hypothesis.errors import NoSuchExample, Unsatisfiable
+
+    from automock.properties.hypothesis_glue import search_settings
 
     excluded = [list(e) for e in exclude]
     seen: list[tuple[tuple[Any, ...], Any]] = []
@@ -146,13 +148,7 @@ def _fresh_outputs(
             seen.append((args, _raw_call(fn, args, per_call)))
         return False
 
-    config = settings(
-        max_examples=max_examples,
-        database=None,
-        deadline=None,
-        verbosity=Verbosity.quiet,
-        suppress_health_check=list(HealthCheck),
-    )
+    config = search_settings(max_examples)
     for args in neighbours(exclude, max_examples, seed):
         observe(args)
     with contextlib.suppress(NoSuchExample, Unsatisfiable):
