@@ -109,6 +109,9 @@ def warm_parent(settings: Any) -> None:
     from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
 
     candidate_environment(VIRTUAL_ROOT, settings.seed)  # children find it computed
+    from automock.sandbox.kernel.seccomp import prepare
+
+    prepare()  # the syscall filter, exported once: children only load it
     gc.collect()
     gc.freeze()
 
