@@ -336,3 +336,18 @@ def test_nothing_lingers_between_batch_candidates() -> None:
     assert len({o.stdout for o in outcomes}) == 1, [o.explain() for o in outcomes]
     _assert_nothing_left(outcomes)
     _assert_filtered(outcomes[0])
+
+
+def test_kernel_surface_refused_unprivileged() -> None:
+    """The same on the non-root path (uid 1000 in a user namespace): the namespaces come from
+    the sandbox's user namespace, the filter needs only no_new_privs."""
+    from .test_unprivileged import _run_unprivileged
+
+    report = _run_unprivileged("kern_surface")
+    layers = {layer["name"]: layer for layer in report["layers"]}
+    assert all(layers[n]["active"] for n in ("ipc", "uts", "seccomp")), layers
+    out = report["stdout"]
+    assert "ESCAPED" not in out and "clone3: ENOSYS" in out, out
+    for call in ("io_uring_setup", "userfaultfd", "perf_event_open", "unshare(CLONE_NEWUSER)"):
+        assert f"{call}: EPERM" in out, out
+    assert "hostname automock\n" in out, out
