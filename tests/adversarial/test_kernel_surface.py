@@ -256,6 +256,7 @@ def test_kernel_surface_refused_and_hostname_fixed(attack: Attack) -> None:
         "unshare(CLONE_NEWUSER)",
         "clone(CLONE_NEWUSER)",
         "ptrace(ATTACH child)",
+        "ptrace(ATTACH sibling)",
         "setns",
         "mount tmpfs",
         "bpf",

@@ -12,6 +12,8 @@ Layers, in the order they are entered:
 * ``session``: a new session and process group, so a timeout kills the group.
 * ``network``: a new network namespace (``CLONE_NEWNET``): no interface is up,
   not even loopback, so ctypes or raw sockets reach nothing.
+* ``ipc`` / ``uts``: new IPC and UTS namespaces, a fixed hostname
+  (:mod:`automock.sandbox.kernel.ipc`).
 * ``filesystem``: a private mount namespace in which every existing mount is
   read-only, ``/tmp`` and ``/dev/shm`` are fresh private tmpfs, and the
   workdir is bound read-write at :data:`VIRTUAL_ROOT`; directories the
@@ -20,8 +22,6 @@ Layers, in the order they are entered:
 * ``pid``: a new PID namespace whose init is the program's process; when it
   exits the kernel kills every descendant, including daemons that ``setsid``.
 * ``rlimits``: CPU, address space, file size, open files, processes.
-* ``ipc`` / ``uts`` (with ``network``): new IPC and UTS namespaces, a fixed hostname
-  (:mod:`automock.sandbox.kernel.ipc`).
 * ``uid``: when root, drop to an unprivileged uid (so ``RLIMIT_NPROC`` holds)
   with ``no_new_privs`` set.
 * ``seccomp``: last, a syscall filter (:mod:`automock.sandbox.kernel.seccomp`).

@@ -35,6 +35,11 @@ if sibling == 0:
     time.sleep(30)
     os._exit(0)
 report("ptrace(ATTACH child)", libc.ptrace(16, sibling, None, None))
+other = os.fork()
+if other == 0:  # a sibling of the sleeping process tries it too
+    report("ptrace(ATTACH sibling)", libc.ptrace(16, sibling, None, None))
+    os._exit(0)
+os.waitpid(other, 0)
 os.kill(sibling, signal.SIGKILL)
 os.waitpid(sibling, 0)
 report("setns", libc.setns(os.open("/proc/self/ns/net", os.O_RDONLY), 0))
