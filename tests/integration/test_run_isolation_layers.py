@@ -43,6 +43,12 @@ def _probe(as_uid: int | None, port: int, outside: Path, allow_network: bool) ->
                 result["wrote_outside"] = True
             except OSError:
                 result["wrote_outside"] = False
+            try:
+                socket.socket(socket.AF_UNIX).close()
+                result["unix_socket"] = True
+            except OSError:
+                result["unix_socket"] = False
+            result["hostname"] = os.uname().nodename
         except BaseException as exc:
             result["error"] = repr(exc)
         os.write(write_fd, json.dumps(result).encode())
@@ -86,6 +92,8 @@ def test_every_claim_matches_what_holds(
     assert result["wrote_outside"] is (not filesystem_on), layers["filesystem"]
     assert bool(left_behind) is (not filesystem_on)
     assert all(detail for _, detail in layers.values())
+    assert result["unix_socket"] is (not layers["seccomp"][0]), layers["seccomp"]
+    assert (result["hostname"] == "automock") is layers["uts"][0], layers["uts"]
     if allow_network:
         assert not network_on and "--allow-network" in layers["network"][1]
     if as_uid is None:
@@ -191,7 +199,8 @@ def test_observation_reports_off_what_is_not_in_force() -> None:
 
     from automock.sandbox.run.observe import CLAIMED, observe
 
-    names = ["session", "network", "filesystem", "pid", "rlimits", "uid", "runtime"]
+    names = ["session", "network", "ipc", "uts", "filesystem", "pid", "rlimits", "uid", "seccomp"]
+    names.append("runtime")
     claimed = [{"name": n, "active": True, "detail": "claimed"} for n in names]
     proc = subprocess.Popen(
         [sys.executable, "-c", "import time; time.sleep(30)"], start_new_session=True
@@ -211,7 +220,7 @@ def test_observation_reports_off_what_is_not_in_force() -> None:
         proc.kill()
         proc.wait()
     assert layers["session"].active  # start_new_session: its own group, which we could kill
-    for name in ("network", "filesystem", "pid", "rlimits", "uid"):
+    for name in ("network", "ipc", "uts", "filesystem", "pid", "rlimits", "uid", "seccomp"):
         assert not layers[name].active, layers[name]
         assert "claimed" not in layers[name].detail
     assert "not in force" in layers["rlimits"].detail

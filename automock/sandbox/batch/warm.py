@@ -112,6 +112,9 @@ def warm_parent(settings: Any) -> None:
     from automock.sandbox.child.channel import rehearse
 
     rehearse()  # a pair's first message in each child then touches (copies) fewer pages
+    from automock.sandbox.kernel.seccomp import prepare
+
+    prepare()  # the syscall filter, exported once: children only load it
     gc.collect()
     gc.freeze()
 

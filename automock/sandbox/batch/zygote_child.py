@@ -71,7 +71,7 @@ class Template:
         streams = _occupy_low_fds()
         # resolve libc's functions now: CDLL caches each on first use, in the child a copy
         libc = syscalls.libc()
-        for name in ("unshare", "mount", "prctl", "setns"):
+        for name in ("unshare", "mount", "prctl", "setns", "syscall", "sethostname"):
             getattr(libc, name, None)
         limits = settings.limits if settings.limits is not None else default_limits()
         previous = (

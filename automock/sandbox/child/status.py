@@ -19,6 +19,7 @@ import signal
 from enum import StrEnum
 
 from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, EXIT_UNMOCKED, EXIT_VIOLATION
+from automock.sandbox.child.refusals import refused_call
 
 __all__ = [
     "Status",
@@ -92,6 +93,9 @@ def exception_status(
         return Status.MEMORY, f"address-space limit{limit} hit (MemoryError)"
     if isinstance(exc, UnmockedAccessError):
         return Status.UNMOCKED, f"died of UnmockedAccessError ({exc.kind} {exc.api} {exc.target})"
+    refused = refused_call(exc)
+    if refused is not None:
+        return Status.VIOLATION, f"{name} (refused by the sandbox's seccomp filter: {refused})"
     if isinstance(exc, OSError) and exc.errno == errno.EAGAIN:
         limit = f"; processes are limited to {processes}" if processes else ""
         return Status.VIOLATION, f"process or resource limit hit ({name}){limit}"

@@ -12,6 +12,8 @@ Layers, in the order they are entered:
 * ``session``: a new session and process group, so a timeout kills the group.
 * ``network``: a new network namespace (``CLONE_NEWNET``): no interface is up,
   not even loopback, so ctypes or raw sockets reach nothing.
+* ``ipc`` / ``uts``: new IPC and UTS namespaces, a fixed hostname
+  (:mod:`automock.sandbox.kernel.ipc`).
 * ``filesystem``: a private mount namespace in which every existing mount is
   read-only, ``/tmp`` and ``/dev/shm`` are fresh private tmpfs, and the
   workdir is bound read-write at :data:`VIRTUAL_ROOT`; directories the
@@ -22,6 +24,7 @@ Layers, in the order they are entered:
 * ``rlimits``: CPU, address space, file size, open files, processes.
 * ``uid``: when root, drop to an unprivileged uid (so ``RLIMIT_NPROC`` holds)
   with ``no_new_privs`` set.
+* ``seccomp``: last, a syscall filter (:mod:`automock.sandbox.kernel.seccomp`).
 """
 
 from __future__ import annotations
@@ -34,9 +37,12 @@ from dataclasses import dataclass
 
 from automock._serialize import JsonMixin
 from automock.sandbox.kernel.fsview import VIRTUAL_ROOT, filesystem_layer, traversable
+from automock.sandbox.kernel.ipc import ipc_uts
 from automock.sandbox.kernel.layers import LayerStatus
 from automock.sandbox.kernel.pidns import pid_namespace as _enter_pid_namespace
 from automock.sandbox.kernel.pidns import rearm_after_uid_change
+from automock.sandbox.kernel.seccomp import prepare as _prepare_filter
+from automock.sandbox.kernel.seccomp import syscall_filter
 from automock.sandbox.kernel.syscalls import (
     CLONE_NEWNET,
     CLONE_NEWNS,
@@ -254,6 +260,7 @@ def warm_isolation(uid: int | None, readable: Sequence[str] = ()) -> None:
     needed = _needed_paths(readable)
     if uid is not None:
         _unreachable(tuple(needed), uid)
+    _prepare_filter()  # the seccomp filter, exported once: children only load it
 
 
 def _filesystem(
@@ -320,6 +327,7 @@ def enter_isolation(
         layers.append(_user_namespace())
     namespaces = root or (len(layers) > 1 and layers[-1].active)
     layers.append(_network(allow_network))
+    layers.extend(ipc_uts(namespaces))
     layers.append(_filesystem(work, uid if root else None, needed, namespaces=namespaces))
     if pid_namespace:
         layers.append(_pid(namespaces, mount_proc=layers[-1].active))
@@ -328,4 +336,5 @@ def enter_isolation(
         layers.append(_lock_mounts())
     layers.append(_drop_uid(uid, os.getcwd() if work is not None else None, needed, limits))
     rearm_after_uid_change()  # a uid change clears PR_SET_PDEATHSIG
+    layers.append(syscall_filter())  # last: after every mount and the uid drop
     return tuple(layers)

@@ -13,7 +13,9 @@ reported ``on``:
 - ``filesystem``: ``ns/mnt`` differs; in its ``mountinfo`` every reachable mount is
   read-only but private tmpfs on ``/tmp`` and ``/dev/shm`` and the workdir;
 - ``pid``: ``NSpid`` ends in 1 (init of a new PID namespace); a private ``proc`` on ``/proc``;
-- ``rlimits``: ``limits``; ``uid``: ``status`` (Uid, NoNewPrivs, CapEff).
+- ``rlimits``: ``limits``; ``uid``: ``status`` (Uid, NoNewPrivs, CapEff);
+- ``ipc`` / ``uts``: ``ns/ipc``, ``ns/uts`` differ; ``seccomp``: ``status`` says
+  ``Seccomp: 2`` (:mod:`automock.sandbox.run.observe_kernel`).
 
 An ``OFF`` layer carries the sandbox's reason from its ``started`` line, labelled. The
 ``runtime`` layer (the mocks, inside the program's own process) cannot be seen from
@@ -33,6 +35,7 @@ from typing import Any
 from automock.sandbox.kernel.fsview import VIRTUAL_ROOT
 from automock.sandbox.kernel.isolation import LayerStatus, Limits
 from automock.sandbox.kernel.syscalls import SKIP_MOUNTS
+from automock.sandbox.run.observe_kernel import KERNEL_LAYERS, namespace_layers, seccomp_layer
 
 __all__ = ["CLAIMED", "observe", "program_process", "unobserved"]
 
@@ -264,6 +267,7 @@ def observe(
             "real network allowed by --allow-network" if allow_network else "no network namespace"
         )
         layers.append(LayerStatus("network", False, _off(fact, claims.get("network"))))
+    layers.extend(namespace_layers(target, claims))
     fs_on, fs_detail, private_proc = _filesystem(target, workdir)
     if ns["mnt"] is not None and ns["mnt"] != own["mnt"]:
         layers.append(LayerStatus("filesystem", fs_on, fs_detail))
@@ -281,6 +285,7 @@ def observe(
             else LayerStatus("mountlock", False, _off("mounts not locked", claims.get("mountlock")))
         )
     layers.append(_uid(status, uid, root, limits, claims.get("uid")))
+    layers.append(seccomp_layer(status, claims))
     layers.append(_runtime_layer(claims))
     return tuple(layers)
 
@@ -340,8 +345,9 @@ def _uid(
 
 def unobserved(why: str) -> tuple[LayerStatus, ...]:
     """Every layer OFF: the parent saw none of them in force (``why`` says why not)."""
-    names = ["session", "network", "filesystem", "pid", "rlimits", "uid", "runtime"]
+    names = ["session", "network", *KERNEL_LAYERS[:2], "filesystem", "pid", "rlimits", "uid"]
     if os.geteuid() != 0:
         names[1:1] = ["userns"]
-        names[-2:-2] = ["mountlock"]
+        names[-1:-1] = ["mountlock"]
+    names += [*KERNEL_LAYERS[2:], "runtime"]
     return tuple(LayerStatus(n, False, f"not observed: {why}") for n in names)
