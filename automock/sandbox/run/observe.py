@@ -16,8 +16,10 @@ reported ``on``:
 - ``rlimits``: ``limits``; ``uid``: ``status`` (Uid, NoNewPrivs, CapEff).
 
 An ``OFF`` layer carries the sandbox's reason from its ``started`` line, labelled. The
-``runtime`` layer (the mocks, inside the program's own process) cannot be seen from
-outside: it is the sandbox's ``started`` claim, labelled as such. None of this can be
+``runtime`` layer (the mocks, inside the program's own process) and the ``landlock``
+layer (no trace in ``/proc``) cannot be seen from outside: each is the sandbox's
+``started`` claim, labelled as such. (The ``cgroup`` layer is the parent's own doing:
+:func:`automock.sandbox.kernel.cgroup.confine` reads the membership back from the kernel.) None of this can be
 written by the program: it has not run yet, and nothing it does later changes the report.
 """
 
@@ -281,6 +283,7 @@ def observe(
             else LayerStatus("mountlock", False, _off("mounts not locked", claims.get("mountlock")))
         )
     layers.append(_uid(status, uid, root, limits, claims.get("uid")))
+    layers.append(_claimed("landlock", claims))
     layers.append(_runtime_layer(claims))
     return tuple(layers)
 
@@ -315,10 +318,15 @@ def _pid_layer(
 
 def _runtime_layer(claims: Mapping[str, LayerStatus]) -> LayerStatus:
     """The one layer inside the program's own process: the sandbox's word, labelled."""
-    runtime = claims.get("runtime")
-    if runtime is None:
-        return LayerStatus("runtime", False, "not reported by the sandbox")
-    return LayerStatus("runtime", runtime.active, f"{runtime.detail} ({CLAIMED})")
+    return _claimed("runtime", claims)
+
+
+def _claimed(name: str, claims: Mapping[str, LayerStatus]) -> LayerStatus:
+    """A layer /proc does not show (the mocks; Landlock): the sandbox's word, labelled."""
+    claim = claims.get(name)
+    if claim is None:
+        return LayerStatus(name, False, "not reported by the sandbox")
+    return LayerStatus(name, claim.active, f"{claim.detail} ({CLAIMED})")
 
 
 def _uid(
@@ -340,8 +348,8 @@ def _uid(
 
 def unobserved(why: str) -> tuple[LayerStatus, ...]:
     """Every layer OFF: the parent saw none of them in force (``why`` says why not)."""
-    names = ["session", "network", "filesystem", "pid", "rlimits", "uid", "runtime"]
+    names = ["session", "network", "filesystem", "pid", "rlimits", "uid", "landlock", "runtime"]
     if os.geteuid() != 0:
         names[1:1] = ["userns"]
         names[-2:-2] = ["mountlock"]
-    return tuple(LayerStatus(n, False, f"not observed: {why}") for n in names)
+    return tuple(LayerStatus(n, False, f"not observed: {why}") for n in [*names, "cgroup"])

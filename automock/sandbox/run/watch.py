@@ -214,13 +214,14 @@ class _Observer:
             confined = cg.confine(self.spawned.proc.pid, self.cgroup)
             started = parse(first_line + b"\n").started
             claimed = started["layers"] if started is not None else ()
-            self.layers = observe(
+            seen = observe(
                 self.spawned.proc.pid,
                 limits=self.limits,
                 allow_network=self.allow_network,
                 workdir=self.spawned.work.root,
                 claimed=claimed,
-            ) + (confined,)
+            )
+            self.layers = (*seen, confined)
         except Exception as exc:  # an observation that failed shows nothing as in force
             self.layers = unobserved(f"observing the sandbox failed ({type(exc).__name__})")
         finally:
