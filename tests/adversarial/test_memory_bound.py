@@ -16,7 +16,7 @@ import pytest
 from automock.sandbox.kernel import cgroup as cg
 from automock.sandbox.kernel.isolation import Limits
 
-from .harness import Outcome, cli_attack, candidate_source, run_attack, survivors
+from .harness import Outcome, candidate_source, cli_attack, run_attack, survivors
 
 LIMIT_MB = 256
 TRY_MB = 1536  # six times the limit: held outside the cgroup it would show
