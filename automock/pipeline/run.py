@@ -137,8 +137,7 @@ def run_file(
     if timeout <= 0:
         raise InputError(f"timeout={timeout} (--timeout): expected a number of seconds > 0")
     run_seed = seed if seed is not None else (plan.seed if plan is not None else 0)
-    extra = readable_paths(readable)
-    scanning = None
+    scanning, extra = None, readable_paths(readable)
     with Runner(target, run_seed, plan.env if plan is not None else None) as runner:
         try:
             if plan is not None and not runner.forking:  # only the report needs them: meanwhile
