@@ -17,7 +17,7 @@ inherit it. Only root can do this, so nothing the program does takes it out.
 
 Each directory is made below the cgroup this process is in, so the host's own limits
 still hold above it. :meth:`Cgroup.remove` kills what is left in it and removes it;
-:func:`sweep_stale` removes the cgroups of an automock process that died.
+:func:`sweep_stale` removes the (empty) cgroups of an automock process that died.
 """
 
 from __future__ import annotations
@@ -210,7 +210,9 @@ def create(kind: str, memory_mb: int | None, processes: int | None) -> Cgroup | 
 
 
 def sweep_stale(parents: Iterable[str]) -> None:
-    """Remove the cgroups of automock processes that no longer exist."""
+    """Remove the empty cgroups of automock processes that no longer exist. Never kills:
+    a pid may live in another PID namespace; a dead owner's children die with it
+    (``PR_SET_PDEATHSIG``), and a later sweep finds their cgroup empty."""
     for parent in parents:
         try:
             names = os.listdir(parent)
@@ -219,7 +221,8 @@ def sweep_stale(parents: Iterable[str]) -> None:
         for name in names:
             match = _NAME.match(name)
             if match and not os.path.exists(f"/proc/{match[1]}"):
-                Cgroup(1, (os.path.join(parent, name),), None, None).remove(wait=0.5)
+                with contextlib.suppress(OSError):  # EBUSY: not empty yet
+                    os.rmdir(os.path.join(parent, name))
 
 
 def process_tree(pid: int) -> list[int]:
