@@ -160,6 +160,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case("NUL byte in the source", ("run", "nul.py"), _write("nul.py", b"print(1)\x00\n")),
     Case("--memory-mb 0", ("run", "prog.py", "--memory-mb", "0"), _write("prog.py", GOOD)),
+    Case("--read of a missing path", ("run", "prog.py", "--read", "nowhere"), _write("prog.py", GOOD)),
     Case(
         "--timeout not a number", ("run", "prog.py", "--timeout", "soon"), _write("prog.py", GOOD)
     ),

@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 # options of ``automock run`` that take a value (see automock.commands.run)
-_VALUED = ("--repeat", "--timeout", "--memory-mb", "--seed", "--record-mode", "--plan")
+_VALUED = ("--repeat", "--timeout", "--memory-mb", "--seed", "--record-mode", "--plan", "--read")
 
 
 def invoked_as_cli() -> bool:

@@ -123,6 +123,14 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
         help="plan file (default fixtures/<stem>.automock.json)",
     )
     parser.add_argument(
+        "--read",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="let the program read PATH (a file or directory; repeatable); beside it only "
+        "the interpreter, sys.path, system libraries and the workdir are readable",
+    )
+    parser.add_argument(
         "--no-save",
         action="store_true",
         help="when no plan exists, draft one for this run without writing it under fixtures/ "
@@ -219,6 +227,7 @@ def run(args: argparse.Namespace) -> int:
             repeat=repeat,
             plan_label=label,
             cache_dir=None if args.no_save else ".automock-cache",  # the scan, by content hash
+            readable=args.read,
         )
     finally:
         if threading.current_thread() is threading.main_thread():

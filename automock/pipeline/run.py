@@ -27,6 +27,7 @@ from automock.errors import InputError, describe_missing
 from automock.plan.model import Plan
 from automock.report import RunReport
 from automock.sandbox.kernel.isolation import Limits
+from automock.sandbox.kernel.landlock import readable_paths
 from automock.sandbox.run.process import Runner
 
 __all__ = ["run_file", "run_source"]
@@ -117,6 +118,7 @@ def run_file(
     repeat: int = 1,
     plan_label: str = "",
     cache_dir: str | os.PathLike[str] | None = None,
+    readable: Sequence[str | os.PathLike[str]] = (),
 ) -> RunReport:
     """Run ``path`` as ``__main__`` in the sandbox ``repeat`` times and report.
 
@@ -125,6 +127,8 @@ def run_file(
     ``limits=None`` uses :class:`~automock.sandbox.kernel.isolation.Limits` with
     ``cpu_seconds = ceil(timeout) + 1``. ``cache_dir`` (e.g. ``.automock-cache``)
     keeps the static scan by content hash, so an unchanged file is not parsed again.
+    ``readable``: files or directories the program may read besides the interpreter,
+    ``sys.path``, the system libraries and its workdir (``--read``).
     """
     t0 = time.perf_counter()
     target, source = _check_file(path)
@@ -133,7 +137,7 @@ def run_file(
     if timeout <= 0:
         raise InputError(f"timeout={timeout} (--timeout): expected a number of seconds > 0")
     run_seed = seed if seed is not None else (plan.seed if plan is not None else 0)
-    scanning = None
+    scanning, extra = None, readable_paths(readable)
     with Runner(target, run_seed, plan.env if plan is not None else None) as runner:
         try:
             if plan is not None and not runner.forking:  # only the report needs them: meanwhile
@@ -151,6 +155,7 @@ def run_file(
                 limits=limits,
                 allow_network=allow_network,
                 repeat=repeat,
+                readable=extra,
             )
         finally:
             if scanning is not None:

@@ -30,6 +30,7 @@ __all__ = [
     "consistent",
     "judge_candidate",
     "judge_run",
+    "oom_detail",
     "valid_layers",
     "valid_message",
     "valid_report",
@@ -179,18 +180,23 @@ def judge_run(
     cpu_seconds: float | None = None,
     memory_mb: int | None = None,
     file_size_mb: int | None = None,
+    oom_kills: int = 0,
 ) -> tuple[Status, int, str]:
     """(status, exit_code, detail) of one ``automock run`` child, from its exit status.
 
     Its ``done`` message (``child``) only adds the detail and names the status of a
     non-zero exit, and only when it is :func:`valid_report` and :func:`consistent` with
     the kernel's exit code. ``unusable`` says why the program's report (the messages on
-    the result pipe) could not be used; the detail then says so.
+    the result pipe) could not be used; the detail then says so. ``oom_kills``: processes
+    the kernel's OOM killer ended in the run's memory cgroup (a failed run is then ``memory``).
     """
     note = f"the program's report was unusable: {unusable}" if unusable else ""
     if timed_out:
         detail = "wall-clock timeout; the process group was killed"
         return Status.TIMEOUT, exit_code_for(Status.TIMEOUT, returncode), _join(detail, note)
+    if oom_kills:  # the kernel's count, not the program's word; even a process it forked
+        detail = oom_detail(memory_mb, oom_kills)
+        return Status.MEMORY, exit_code_for(Status.MEMORY, returncode), _join(detail, note)
     if returncode < 0:
         status, detail = signal_status(
             -returncode,
@@ -211,6 +217,15 @@ def judge_run(
         )
     status = Status(message["status"])
     return status, exit_code_for(status, returncode), str(message["detail"])
+
+
+def oom_detail(memory_mb: int | None, kills: int = 1) -> str:
+    """The detail of an end by the kernel's OOM killer in the run's (or lane's) cgroup."""
+    limit = f"the {memory_mb} MiB" if memory_mb else "its"
+    return (
+        f"out of memory: the kernel's OOM killer ended {kills} process(es) at {limit} "
+        "memory cgroup limit"
+    )
 
 
 def _join(detail: str, note: str) -> str:

@@ -17,7 +17,8 @@ from typing import Any
 
 from automock.sandbox.batch.task import CandidateResult, sample_seed
 from automock.sandbox.child.candidate import Candidate
-from automock.sandbox.judge import judge_candidate
+from automock.sandbox.child.status import Status, exit_code_for
+from automock.sandbox.judge import judge_candidate, oom_detail
 
 __all__ = ["Child", "exit_code_of", "needs_exit_status", "result_of", "verdict_of"]
 
@@ -87,8 +88,15 @@ def needs_exit_status(run: Child) -> bool:
 
 
 def result_of(
-    run: Child, timeout: float, memory_mb: int | None = None, *, batch_seed: int = 0
+    run: Child,
+    timeout: float,
+    memory_mb: int | None = None,
+    *,
+    batch_seed: int = 0,
+    cgroup: tuple[dict[str, Any], int] | None = None,
 ) -> CandidateResult:
+    """``cgroup``: the lane's cgroup layer and the OOM kills in it during the candidate
+    (any makes it ``memory``: the kernel's count, not the candidate's word)."""
     assert run.candidate is not None
     duration = (time.monotonic() - run.started) * 1000
     verdict = verdict_of(run)
@@ -101,6 +109,10 @@ def result_of(
         memory_mb=memory_mb,
     )
     layers = verdict.get("layers", ())
+    layers = [*(layers if type(layers) is list else ()), *([cgroup[0]] if cgroup else ())]
+    if cgroup and cgroup[1]:
+        status, exit_code = Status.MEMORY, exit_code_for(Status.MEMORY, 0)
+        detail = oom_detail(memory_mb, cgroup[1])
     return CandidateResult(
         task_id=run.candidate.task_id,
         index=run.candidate.index,

@@ -37,11 +37,13 @@ from typing import TYPE_CHECKING
 
 from automock.errors import InputError
 from automock.sandbox.batch.candidates import Candidate, as_candidates, imported_modules
+from automock.sandbox.batch.cgroups import LaneCgroups
 from automock.sandbox.batch.children import Child, needs_exit_status, result_of, verdict_of
 from automock.sandbox.batch.forking import Spawner
 from automock.sandbox.batch.lanes import POOL_PREFIX, kill_group, lane_uid, sweep_stale_dirs
 from automock.sandbox.batch.task import BatchSettings, CandidateResult, default_limits, encode_task
 from automock.sandbox.batch.warm import preload_imports
+from automock.sandbox.kernel.landlock import readable_paths
 
 if TYPE_CHECKING:
     from automock.plan.model import Plan
@@ -90,6 +92,7 @@ class WorkerPool:
         self._spare_count = workers if spares is None else max(0, spares)
         self._free_lanes = set(range(workers + self._spare_count))  # running ones and spares
         self._spares: list[Child] = []
+        self._cgroups = LaneCgroups(self.settings.limits or default_limits())
 
     def helper_cpu_seconds(self) -> float:
         """CPU time of the zygote and the children it reaped (they are not this process's)."""
@@ -121,6 +124,7 @@ class WorkerPool:
             self._kill_all(self._spawner)
             self._spawner.close()
             self._spawner = None
+        self._cgroups.close()
         if self._dir is not None:
             shutil.rmtree(self._dir, ignore_errors=True)
             self._dir = None
@@ -184,6 +188,7 @@ class WorkerPool:
         """Hand ``cand`` to the (already isolated) child ``run``; its clock starts now."""
         assert run.task_w is not None
         spawner.resolve(run)
+        self._cgroups.confine(run.pid, run.lane)  # before its candidate exists
         try:
             view = memoryview(encode_task(cand))
             while view:
@@ -272,8 +277,13 @@ class WorkerPool:
         self._free_lanes.add(run.lane)
         spawner.release(run)
         limits = self.settings.limits if self.settings.limits is not None else default_limits()
+        layer, oom_kills = self._cgroups.finish(run.pid, run.lane)
         return result_of(
-            run, self.settings.timeout, limits.memory_mb, batch_seed=self.settings.seed
+            run,
+            self.settings.timeout,
+            limits.memory_mb,
+            batch_seed=self.settings.seed,
+            cgroup=(layer, oom_kills),
         )
 
     def _kill_all(
@@ -318,12 +328,15 @@ def execute_many(
     output_bytes: int = 64 * 1024,
     preload: Sequence[str] = (),
     on_result: Callable[[CandidateResult], None] | None = None,
+    readable: Sequence[str] = (),
 ) -> list[CandidateResult]:
     """Run candidates (programs, ``(code, tests)`` pairs or :class:`Candidate`) in the sandbox.
 
     Each runs in its own forked child with a fresh network namespace,
     rlimits and an unprivileged uid, under ``deterministic(plan, seed=seed)``;
     results come back in input order, one :class:`CandidateResult` each.
+    ``readable``: paths candidates may read besides the interpreter, ``sys.path`` and
+    the system libraries (:mod:`automock.sandbox.kernel.landlock`).
     """
     settings = BatchSettings(
         timeout=timeout,
@@ -333,6 +346,7 @@ def execute_many(
         allow_network=allow_network,
         output_bytes=output_bytes,
         preload=tuple(preload),
+        readable=readable_paths(readable, "readable"),
     )
     with WorkerPool(settings, workers=workers) as pool:
         return pool.run(as_candidates(candidates), on_result=on_result, prepare_next=False)

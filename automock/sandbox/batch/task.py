@@ -107,6 +107,7 @@ class BatchSettings:
     spares: int | None = None
     prepared_namespace: bool = True  # share one read-only mount namespace (see mountns)
     zygote: bool = True  # fork children from a process with the runtime entered (see zygote)
+    readable: tuple[str, ...] = ()  # extra paths candidates may read (absolute; see landlock)
 
 
 def signal_death(verdict: dict[str, Any], signum: int, *, me: int) -> NoReturn:
@@ -237,6 +238,7 @@ def child_main(
                 allow_network=settings.allow_network,
                 pid_init=pid_init,
                 uid=SANDBOX_UID if uid is None else uid,
+                readable=settings.readable,
             )
             os.close(mnt_fd)
         else:
@@ -247,6 +249,7 @@ def child_main(
                 allow_network=settings.allow_network,
                 workdir=workdir,
                 uid=SANDBOX_UID if uid is None else uid,
+                readable=settings.readable,
             )
         me = os.getpid()  # the PID-namespace layer continues in a new process
         verdict["layers"] = layers

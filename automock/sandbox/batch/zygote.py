@@ -357,7 +357,7 @@ def _loop(sock: socket.socket) -> None:
 
 def _spawn(fds: Sequence[int], uid: int | None, zygote: int) -> int:
     if uid not in _State.warmed:  # once per lane uid: children inherit the result
-        warm_isolation(uid)
+        warm_isolation(uid, _State.template.settings.readable if _State.template else ())
         _State.warmed.add(uid)
     fork, forker = _State.fork, _State.forker
     pid, pid_init = forker.fork() if forker is not None else ((fork or os.fork)(), False)

@@ -123,7 +123,12 @@ def run(
         install_stdio(template.stdio)
         settings = template.settings
         verdict["layers"] = join_prepared(
-            None, template.limits, allow_network=settings.allow_network, pid_init=pid_init, uid=uid
+            None,
+            template.limits,
+            allow_network=settings.allow_network,
+            pid_init=pid_init,
+            uid=uid,
+            readable=settings.readable,
         )
         me = os.getpid()  # without pid_init the PID-namespace layer continues in a new process
         set_pdeathsig(template.prctl)  # the uid change cleared it; arm it again

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from automock._serialize import JsonMixin
 from automock.sandbox.kernel.fsview import VIRTUAL_ROOT, filesystem_layer, traversable
 from automock.sandbox.kernel.ipc import ipc_uts
+from automock.sandbox.kernel.landlock import restrict as _landlock
 from automock.sandbox.kernel.layers import LayerStatus
 from automock.sandbox.kernel.pidns import pid_namespace as _enter_pid_namespace
 from automock.sandbox.kernel.pidns import rearm_after_uid_change
@@ -298,6 +299,7 @@ def enter_isolation(
     pid_namespace: bool = True,
     readable: Sequence[str] = (),
     count_tasks: bool = True,
+    landlock: bool = True,
 ) -> tuple[LayerStatus, ...]:
     """Enter every available isolation layer; return what is (and is not) in force.
 
@@ -311,6 +313,7 @@ def enter_isolation(
     unprivileged uid must be able to read (``sys.path`` is included).
     ``count_tasks=False`` says the caller knows ``uid`` runs no task yet
     (a fresh PID namespace with a private ``/proc``): skip counting them.
+    ``landlock``: end with the read allow-list (:mod:`automock.sandbox.kernel.landlock`).
     """
     work = os.fspath(workdir) if workdir is not None else None
     needed = _needed_paths(readable)
@@ -336,5 +339,7 @@ def enter_isolation(
         layers.append(_lock_mounts())
     layers.append(_drop_uid(uid, os.getcwd() if work is not None else None, needed, limits))
     rearm_after_uid_change()  # a uid change clears PR_SET_PDEATHSIG
-    layers.append(syscall_filter())  # last: after every mount and the uid drop
+    if landlock and linux:  # after no_new_privs (set by _drop_uid)
+        layers.append(_landlock(needed, os.getcwd()))
+    layers.append(syscall_filter())  # last: after every mount, the uid drop and landlock
     return tuple(layers)

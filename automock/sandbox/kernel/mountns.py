@@ -24,7 +24,7 @@ import ctypes
 import json
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,7 +67,9 @@ def _holder_main(pool_dir: str, ready_w: int, control_r: int) -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     none = iso.Limits(None, None, None, None, None)
-    layers = iso.enter_isolation(none, allow_network=True, workdir=pool_dir, pid_namespace=False)
+    layers = iso.enter_isolation(
+        none, allow_network=True, workdir=pool_dir, pid_namespace=False, landlock=False
+    )
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # the uid drop cleared it
     fs = next(layer for layer in layers if layer.name == "filesystem")
     os.write(ready_w, json.dumps({"active": fs.active, "detail": fs.detail}).encode())
@@ -193,6 +195,7 @@ def join_prepared(
     allow_network: bool,
     pid_init: bool = False,
     uid: int = iso.SANDBOX_UID,
+    readable: Sequence[str] = (),
 ) -> tuple[Any, ...]:
     """In a fresh child: join the prepared namespace, then enter the per-candidate layers.
 
@@ -205,7 +208,7 @@ def join_prepared(
         setns(mnt_fd)
     unshare(CLONE_NEWNS)  # private copy: this child's mounts are its own
     # a venv or project under /tmp stays importable: bound back read-only below
-    hidden = open_under(iso._needed_paths(()), PRIVATE_TMP)
+    hidden = open_under(iso._needed_paths(readable), PRIVATE_TMP)
     mount("tmpfs", "/tmp", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
     if os.path.isdir("/dev/shm"):
         mount("tmpfs", "/dev/shm", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
@@ -227,6 +230,7 @@ def join_prepared(
         uid=uid,
         pid_namespace=False,
         count_tasks=not pid_layer.active,
+        readable=readable,
     )
     fs = iso.LayerStatus(
         "filesystem",

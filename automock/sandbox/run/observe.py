@@ -18,8 +18,10 @@ reported ``on``:
   ``Seccomp: 2`` (:mod:`automock.sandbox.run.observe_kernel`).
 
 An ``OFF`` layer carries the sandbox's reason from its ``started`` line, labelled. The
-``runtime`` layer (the mocks, inside the program's own process) cannot be seen from
-outside: it is the sandbox's ``started`` claim, labelled as such. None of this can be
+``runtime`` layer (the mocks, inside the program's own process) and the ``landlock``
+layer (no trace in ``/proc``) cannot be seen from outside: each is the sandbox's
+``started`` claim, labelled as such. (The ``cgroup`` layer is the parent's own doing:
+:func:`automock.sandbox.kernel.cgroup.confine` reads the membership back from the kernel.) None of this can be
 written by the program: it has not run yet, and nothing it does later changes the report.
 """
 
@@ -285,6 +287,7 @@ def observe(
             else LayerStatus("mountlock", False, _off("mounts not locked", claims.get("mountlock")))
         )
     layers.append(_uid(status, uid, root, limits, claims.get("uid")))
+    layers.append(_claimed("landlock", claims))
     layers.append(seccomp_layer(status, claims))
     layers.append(_runtime_layer(claims))
     return tuple(layers)
@@ -320,10 +323,15 @@ def _pid_layer(
 
 def _runtime_layer(claims: Mapping[str, LayerStatus]) -> LayerStatus:
     """The one layer inside the program's own process: the sandbox's word, labelled."""
-    runtime = claims.get("runtime")
-    if runtime is None:
-        return LayerStatus("runtime", False, "not reported by the sandbox")
-    return LayerStatus("runtime", runtime.active, f"{runtime.detail} ({CLAIMED})")
+    return _claimed("runtime", claims)
+
+
+def _claimed(name: str, claims: Mapping[str, LayerStatus]) -> LayerStatus:
+    """A layer /proc does not show (the mocks; Landlock): the sandbox's word, labelled."""
+    claim = claims.get(name)
+    if claim is None:
+        return LayerStatus(name, False, "not reported by the sandbox")
+    return LayerStatus(name, claim.active, f"{claim.detail} ({CLAIMED})")
 
 
 def _uid(
@@ -349,5 +357,5 @@ def unobserved(why: str) -> tuple[LayerStatus, ...]:
     if os.geteuid() != 0:
         names[1:1] = ["userns"]
         names[-1:-1] = ["mountlock"]
-    names += [*KERNEL_LAYERS[2:], "runtime"]
+    names += ["landlock", *KERNEL_LAYERS[2:], "runtime", "cgroup"]
     return tuple(LayerStatus(n, False, f"not observed: {why}") for n in names)

@@ -144,6 +144,7 @@ class Runner:
         limits: Limits | None = None,
         allow_network: bool = False,
         repeat: int = 1,
+        readable: Sequence[str] = (),
     ) -> RunSet:
         """Run the file ``repeat`` times under ``plan`` (its seed replaced by the runner's).
 
@@ -164,6 +165,7 @@ class Runner:
         for _ in range(repeat):
             work = self._first.work if self._first is not None else make_workdir(self.target)
             spec = _spec(work, plan, args, limits, network)
+            spec["readable"] += list(readable)  # absolute, checked (readable_paths)
             collect = None
             if cassette is not None:  # the child sees a copy; a recording is copied back
                 staged = spec["cassette_path"] = cassette.stage(work.root)

@@ -28,6 +28,7 @@ from typing import Any
 
 from automock.runtime.events import Access
 from automock.sandbox.judge import judge_run
+from automock.sandbox.kernel import cgroup as cg
 from automock.sandbox.kernel.isolation import LayerStatus, Limits
 from automock.sandbox.run.messages import RESULT_CAP, parse
 from automock.sandbox.run.observe import observe, unobserved
@@ -205,18 +206,22 @@ class _Observer:
     def __init__(self, spawned: Spawned, limits: Limits, allow_network: bool) -> None:
         self.spawned, self.limits, self.allow_network = spawned, limits, allow_network
         self.layers: tuple[LayerStatus, ...] | None = None
+        self.cgroup: cg.Cgroup | str = "not made: the sandbox never started"
 
     def __call__(self, first_line: bytes) -> None:
         try:
+            self.cgroup = cg.create("run", self.limits.memory_mb, self.limits.processes)
+            confined = cg.confine(self.spawned.proc.pid, self.cgroup)
             started = parse(first_line + b"\n").started
             claimed = started["layers"] if started is not None else ()
-            self.layers = observe(
+            seen = observe(
                 self.spawned.proc.pid,
                 limits=self.limits,
                 allow_network=self.allow_network,
                 workdir=self.spawned.work.root,
                 claimed=claimed,
             )
+            self.layers = (*seen, confined)
         except Exception as exc:  # an observation that failed shows nothing as in force
             self.layers = unobserved(f"observing the sandbox failed ({type(exc).__name__})")
         finally:
@@ -247,17 +252,18 @@ def finish(
     """
     proc = spawned.proc
     ended = False
+    observer = _Observer(spawned, limits, bool(spec.get("allow_network")))
     try:
         if spawned.spec_w is not None:
             _send(spawned.spec_w, spec)
             spawned.spec_w = None
-        observer = _Observer(spawned, limits, bool(spec.get("allow_network")))
         capture = _Capture(limits.output_bytes, observer)
         timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
         observer.go()  # no started line came: nothing to observe, nothing may wait for us
         if not _exited(proc) or capture.escaped:
             _kill_group(proc, _pid_namespace_of(proc.pid))
         returncode, cpu = _reap(proc)
+        oom_kills = observer.cgroup.oom_kills() if isinstance(observer.cgroup, cg.Cgroup) else 0
         ended = True
     except BaseException:  # Ctrl-C or our own bug: the child is in its own session, end it
         _kill_group(proc, _pid_namespace_of(proc.pid))
@@ -269,6 +275,8 @@ def finish(
                 collect(spawned.work.root)
         finally:
             _close(spawned)
+            if isinstance(observer.cgroup, cg.Cgroup):
+                observer.cgroup.remove()
     report = parse(bytes(capture.data["result"]), capture.dropped["result"])
     report = report.checked_against(returncode, not timed_out and returncode >= 0)
     child = report.done
@@ -283,6 +291,7 @@ def finish(
         cpu_seconds=limits.cpu_seconds,
         memory_mb=limits.memory_mb,
         file_size_mb=limits.file_size_mb,
+        oom_kills=oom_kills,
     )
     layers = observer.layers or unobserved("the sandbox ended before the program started")
     layers += (LayerStatus("workdir", True, spawned.work.note),)

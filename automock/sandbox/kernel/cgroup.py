@@ -1,0 +1,262 @@
+"""The ``cgroup`` layer: a memory and pids cgroup that bounds everything a run allocates.
+
+``RLIMIT_AS`` bounds the address space of each process, not memory held by files:
+memfd, tmpfs (``/tmp``, ``/dev/shm``), SysV shared memory, nor several processes
+together. A memory cgroup charges all of it, whichever process of the run
+allocated it, and the kernel's OOM killer ends the run when it goes over.
+
+The *parent* (root) makes the cgroup and moves the child into it while the child
+waits, before any program code runs (:func:`confine`); processes forked later
+inherit it. Only root can do this, so nothing the program does takes it out.
+
+- cgroup v1: one directory under the ``memory`` hierarchy (``memory.limit_in_bytes``,
+  and ``memory.memsw.limit_in_bytes`` at the same value, so nothing is swapped out to
+  escape the bound) and one under ``pids`` (``pids.max``);
+- cgroup v2: one directory on the unified mount where the parent cgroup delegates
+  ``memory`` and ``pids`` (``memory.max``, ``memory.swap.max = 0``, ``pids.max``).
+
+Each directory is made below the cgroup this process is in, so the host's own limits
+still hold above it. :meth:`Cgroup.remove` kills what is left in it and removes it;
+:func:`sweep_stale` removes the (empty) cgroups of an automock process that died.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import re
+import signal
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from automock.sandbox.kernel.layers import LayerStatus
+
+__all__ = ["Cgroup", "confine", "create", "process_tree", "sweep_stale"]
+
+_MIB = 1024 * 1024
+_NAME = re.compile(r"^automock-(?:run|lane\d+)-(\d+)-\d+$")
+_counter = itertools.count()
+PIDS_SLACK = 4  # the sandbox's own processes (the PID namespace's intermediate) on top
+
+
+def _write(path: str, value: str) -> None:
+    with open(path, "w", encoding="ascii") as handle:
+        handle.write(value)
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="ascii", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return ""
+
+
+def _hierarchies() -> tuple[dict[str, str], str | None]:
+    """({v1 controller: mount point} for memory and pids, the v2 mount point or None)."""
+    v1: dict[str, str] = {}
+    v2: str | None = None
+    for line in _read("/proc/self/mountinfo").splitlines():
+        fields = line.split()
+        try:
+            dash = fields.index("-", 6)
+        except ValueError:
+            continue
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), fields[4])
+        if fields[dash + 1] == "cgroup":
+            for name in set(fields[dash + 3].split(",")) & {"memory", "pids"}:
+                v1.setdefault(name, point)
+        elif fields[dash + 1] == "cgroup2" and v2 is None:
+            v2 = point
+    return v1, v2
+
+
+def _own(controller: str | None) -> str:
+    """This process's cgroup path in the v1 hierarchy of ``controller`` (None: in v2)."""
+    for line in _read("/proc/self/cgroup").splitlines():
+        _, names, path = line.split(":", 2)
+        if (controller is None and names == "") or (
+            controller is not None and controller in names.split(",")
+        ):
+            return path
+    return "/"
+
+
+def _parents() -> tuple[int, list[str]] | str:
+    """(version, the parent directories to create in), or why no cgroup can be made."""
+    v1, v2 = _hierarchies()
+    if "memory" in v1 and "pids" in v1:
+        parents = [os.path.join(v1[c], _own(c).lstrip("/")) for c in ("memory", "pids")]
+        if all(os.access(p, os.W_OK) for p in parents):
+            return 1, parents
+    if v2 is not None:
+        parent = os.path.join(v2, _own(None).lstrip("/"))
+        delegated = set(_read(os.path.join(parent, "cgroup.subtree_control")).split())
+        if {"memory", "pids"} <= delegated and os.access(parent, os.W_OK):
+            return 2, [parent]
+        if "memory" in v1 or "pids" in v1:
+            return f"cgroup v1 memory+pids not both writable; v2 delegates {sorted(delegated)}"
+        return f"cgroup v2 at {v2} does not delegate memory and pids (has {sorted(delegated)})"
+    return "no writable memory and pids cgroup controllers (v1 or v2)"
+
+
+@dataclass(frozen=True, slots=True)
+class Cgroup:
+    """One run's (or one batch lane's) cgroup: its directories and limits."""
+
+    version: int
+    dirs: tuple[str, ...]  # v1: (memory, pids); v2: (unified,)
+    memory_mb: int | None
+    processes: int | None
+
+    def add(self, pid: int) -> None:
+        """Move process ``pid`` (all its threads) into the cgroup."""
+        for path in self.dirs:
+            _write(os.path.join(path, "cgroup.procs"), str(pid))
+
+    def members(self) -> set[int]:
+        found: set[int] = set()
+        for path in self.dirs:
+            found.update(int(p) for p in _read(os.path.join(path, "cgroup.procs")).split())
+        return found
+
+    def _counter(self, name: str) -> int:
+        files = ("memory.oom_control", "memory.events") if self.version == 1 else ("memory.events",)
+        for file in files:
+            match = re.search(rf"^{name} (\d+)$", _read(os.path.join(self.dirs[0], file)), re.M)
+            if match:
+                return int(match[1])
+        return 0
+
+    def oom_kills(self) -> int:
+        """Processes the kernel's OOM killer ended in this cgroup so far."""
+        return self._counter("oom_kill")
+
+    def usage(self) -> int:
+        """Bytes of memory charged to the cgroup now."""
+        name = "memory.usage_in_bytes" if self.version == 1 else "memory.current"
+        text = _read(os.path.join(self.dirs[0], name)).strip()
+        return int(text) if text.isdigit() else 0
+
+    def describe(self) -> str:
+        memory = f"memory {self.memory_mb} MiB" if self.memory_mb else "memory unlimited"
+        swap = " (swap included)" if self.memory_mb else ""
+        pids = f"pids {self.processes + PIDS_SLACK}" if self.processes is not None else "pids -"
+        return f"memory cgroup v{self.version}: {memory}{swap}, {pids}; memfd, tmpfs and shm count"
+
+    def remove(self, wait: float = 3.0) -> bool:
+        """Kill whatever is left in the cgroup and remove it; False if it stayed."""
+        deadline = time.monotonic() + wait
+        left = list(self.dirs)
+        while left:
+            for pid in self.members():
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            for path in list(left):
+                try:
+                    os.rmdir(path)
+                    left.remove(path)
+                except FileNotFoundError:
+                    left.remove(path)
+                except OSError:
+                    pass
+            if left and time.monotonic() > deadline:
+                return False
+            if left:
+                time.sleep(0.005)
+        return True
+
+
+def _limit(version: int, dirs: list[str], memory_mb: int | None, processes: int | None) -> None:
+    if version == 1:
+        memory, pids = dirs
+        if memory_mb is not None:
+            _write(os.path.join(memory, "memory.limit_in_bytes"), str(memory_mb * _MIB))
+            with contextlib.suppress(OSError):  # no swap accounting: nothing to bound
+                _write(os.path.join(memory, "memory.memsw.limit_in_bytes"), str(memory_mb * _MIB))
+    else:
+        memory = pids = dirs[0]
+        if memory_mb is not None:
+            _write(os.path.join(memory, "memory.max"), str(memory_mb * _MIB))
+            with contextlib.suppress(OSError):
+                _write(os.path.join(memory, "memory.swap.max"), "0")
+    if processes is not None:
+        _write(os.path.join(pids, "pids.max"), str(processes + PIDS_SLACK))
+
+
+def create(kind: str, memory_mb: int | None, processes: int | None) -> Cgroup | str:
+    """A new cgroup (``kind``: ``run`` or ``lane<N>``) with the limits, or why not."""
+    if os.geteuid() != 0:
+        return "not root: cgroups are made by root"
+    found = _parents()
+    if isinstance(found, str):
+        return found
+    version, parents = found
+    sweep_stale(parents)
+    name = f"automock-{kind}-{os.getpid()}-{next(_counter)}"
+    made: list[str] = []
+    try:
+        for parent in parents:
+            path = os.path.join(parent, name)
+            os.mkdir(path, 0o700)
+            made.append(path)
+        _limit(version, made, memory_mb, processes)
+    except OSError as exc:
+        Cgroup(version, tuple(made), None, None).remove()
+        return f"cgroup v{version} refused ({exc.strerror or exc})"
+    return Cgroup(version, tuple(made), memory_mb, processes)
+
+
+def sweep_stale(parents: Iterable[str]) -> None:
+    """Remove the empty cgroups of automock processes that no longer exist. Never kills:
+    a pid may live in another PID namespace; a dead owner's children die with it
+    (``PR_SET_PDEATHSIG``), and a later sweep finds their cgroup empty."""
+    for parent in parents:
+        try:
+            names = os.listdir(parent)
+        except OSError:
+            continue
+        for name in names:
+            match = _NAME.match(name)
+            if match and not os.path.exists(f"/proc/{match[1]}"):
+                with contextlib.suppress(OSError):  # EBUSY: not empty yet
+                    os.rmdir(os.path.join(parent, name))
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (``/proc/<pid>/task/<tid>/children``)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        try:
+            tids = os.listdir(f"/proc/{current}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            text = _read(f"/proc/{current}/task/{tid}/children")
+            todo.extend(int(c) for c in text.split() if int(c) not in found)
+    return found
+
+
+def confine(pid: int, cgroup: Cgroup | str) -> LayerStatus:
+    """Move ``pid`` and every descendant into ``cgroup`` (again until none is left out:
+    a process that forks meanwhile is caught on the next pass); the layer as it stands."""
+    if isinstance(cgroup, str):
+        return LayerStatus("cgroup", False, cgroup)
+    try:
+        for _ in range(8):
+            inside = cgroup.members()
+            missing = [p for p in process_tree(pid) if p not in inside]
+            if not missing:
+                break
+            for member in missing:
+                with contextlib.suppress(ProcessLookupError):
+                    cgroup.add(member)
+    except OSError as exc:
+        return LayerStatus("cgroup", False, f"could not move the sandbox in ({exc.strerror})")
+    if not set(process_tree(pid)) <= cgroup.members():  # read back from the kernel
+        return LayerStatus("cgroup", False, "the sandbox's processes are not all in its cgroup")
+    return LayerStatus("cgroup", True, cgroup.describe())

@@ -1,0 +1,152 @@
+"""The ``landlock`` layer: a filesystem read allow-list enforced by the kernel (Landlock LSM).
+
+The mount namespace makes the host read-only, not invisible. Landlock lets this process
+(and everything it starts) open only what a rule allows, whatever the file's mode:
+
+- read and execute: the interpreter, its standard library and ``sys.path`` (the
+  ``needed`` paths the isolation computes), the paths the user named (``--read``),
+  and the system's shared libraries and programs (``/usr``, ``/lib*``, ``/bin``,
+  ``/sbin``; package-managed, what the dynamic loader and a subprocess need), the
+  loader cache and the time zone;
+- read: the process's own ``/proc`` (private to its PID namespace) and the CPU topology;
+- read and write: the private ``/tmp`` (the workdir is in it), ``/dev/shm``, and the
+  character devices a program expects (``/dev/null``, ``/dev/zero``, ``/dev/urandom`` ...).
+
+Everything else (``/home``, ``/root``, ``/run``, ``/var``, ``/srv``, ``/etc``, other
+projects) fails with ``EACCES``. :func:`restrict` is the last step of the isolation,
+after ``no_new_privs``; the domain is inherited by every descendant and cannot be left.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from collections.abc import Iterable, Sequence
+
+from automock.sandbox.kernel.layers import LayerStatus
+
+__all__ = ["SYSTEM_READ", "abi", "readable_paths", "restrict"]
+
+_CREATE, _ADD_RULE, _RESTRICT = 444, 445, 446  # the same on every architecture (asm-generic)
+_VERSION = 1  # LANDLOCK_CREATE_RULESET_VERSION
+_PATH_BENEATH = 1
+_EXECUTE, _WRITE_FILE, _READ_FILE, _READ_DIR = 1, 2, 4, 8
+_REFER, _TRUNCATE, _IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
+_FILE_ONLY = _EXECUTE | _WRITE_FILE | _READ_FILE | _TRUNCATE | _IOCTL_DEV
+_READ = _READ_FILE | _READ_DIR
+SYSTEM_READ = (
+    "/usr",
+    "/lib",
+    "/lib64",
+    "/lib32",
+    "/bin",
+    "/sbin",
+    "/etc/ld.so.cache",
+    "/etc/localtime",
+)
+_PROC_READ = ("/proc", "/sys/devices/system/cpu")
+_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+_WRITABLE = ("/tmp", "/dev/shm")
+
+
+class _PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+def _libc() -> ctypes.CDLL:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    return libc
+
+
+def abi() -> int:
+    """The kernel's Landlock ABI version; 0 (or less) when unavailable."""
+    libc = _libc()
+    version = int(libc.syscall(ctypes.c_long(_CREATE), None, ctypes.c_size_t(0), _VERSION))
+    return version if version > 0 else -ctypes.get_errno()
+
+
+def _handled(version: int) -> int:
+    rights = (1 << 13) - 1  # ABI 1: execute .. make_sym
+    if version >= 2:
+        rights |= _REFER
+    if version >= 3:
+        rights |= _TRUNCATE
+    if version >= 5:
+        rights |= _IOCTL_DEV
+    return rights
+
+
+def _add(libc: ctypes.CDLL, ruleset: int, path: str, access: int) -> bool:
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        return False  # absent here: nothing to allow
+    try:
+        if not os.path.isdir(path):
+            access &= _FILE_ONLY
+        rule = _PathBeneath(access, fd)
+        if libc.syscall(ctypes.c_long(_ADD_RULE), ruleset, _PATH_BENEATH, ctypes.byref(rule), 0):
+            raise OSError(ctypes.get_errno(), f"landlock_add_rule({path})")
+    finally:
+        os.close(fd)
+    return True
+
+
+def _rules(readable: Iterable[str], workdir: str | None, handled: int) -> list[tuple[str, int]]:
+    read_exec = _READ | _EXECUTE
+    rules = [(p, read_exec) for p in (*SYSTEM_READ, *readable)]
+    rules += [(p, _READ) for p in _PROC_READ]
+    rules += [(p, _READ_FILE | _WRITE_FILE | _TRUNCATE | _IOCTL_DEV) for p in _DEVICES]
+    rules += [(p, handled) for p in (*_WRITABLE, *([workdir] if workdir else []))]
+    return [(path, access & handled) for path, access in rules]
+
+
+def restrict(readable: Sequence[str], workdir: str | None) -> LayerStatus:
+    """Allow only the rules above (``readable``: read+execute; ``workdir``: read-write) to
+    this process and its descendants. Call after ``PR_SET_NO_NEW_PRIVS``."""
+    version = abi()
+    if version <= 0:
+        why = os.strerror(-version) if version < 0 else "no ABI"
+        return LayerStatus("landlock", False, f"Landlock unavailable ({why})")
+    libc = _libc()
+    handled = _handled(version)
+    attr = ctypes.c_uint64(handled)  # struct landlock_ruleset_attr, handled_access_fs only
+    ruleset = int(libc.syscall(ctypes.c_long(_CREATE), ctypes.byref(attr), ctypes.c_size_t(8), 0))
+    if ruleset < 0:
+        return LayerStatus("landlock", False, f"landlock_create_ruleset refused ({ruleset})")
+    try:
+        rules = _rules(readable, workdir, handled)
+        allowed = [path for path, access in rules if _add(libc, ruleset, path, access)]
+        if libc.syscall(ctypes.c_long(_RESTRICT), ruleset, 0):
+            raise OSError(ctypes.get_errno(), "landlock_restrict_self")
+    except OSError as exc:
+        return LayerStatus("landlock", False, f"Landlock refused ({exc})")
+    finally:
+        os.close(ruleset)
+    extra = sorted(p for p in readable if p in allowed)
+    return LayerStatus(
+        "landlock",
+        True,
+        f"Landlock ABI {version}: reads only system libraries, /proc, /tmp (the workdir) and "
+        f"/dev/shm, and {', '.join(extra) or 'nothing else'}",
+    )
+
+
+def readable_paths(
+    paths: Iterable[str | os.PathLike[str]], flag: str = "--read"
+) -> tuple[str, ...]:
+    """The user's extra readable paths, absolute and resolved; a missing one is refused."""
+    from automock.errors import InputError
+
+    found = []
+    for path in paths:
+        text = os.fspath(path)
+        if not text or "\0" in text:
+            raise InputError(f"{flag} {text!r}: expected a path")
+        real = os.path.realpath(text)
+        if not os.path.exists(real):
+            raise InputError(f"{flag} {text}: no such file or directory")
+        found.append(real)
+    return tuple(found)
