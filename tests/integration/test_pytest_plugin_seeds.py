@@ -70,6 +70,7 @@ def test_seeded_random(seeded_random):
 def test_pinned():
     record("pinned", _sample())
 """
+QUIET = ("-o", "asyncio_default_fixture_loop_scope=function")
 NAMES = {"marker", "fixture", "setup", "teardown", "seeded", "pinned"}
 
 
@@ -78,9 +79,7 @@ def session(pytester: pytest.Pytester, *args: str, randomly: bool = False) -> py
     for old in out.glob("*.json") if out.exists() else ():
         old.unlink()
     plugins = ["-p", "randomly"] if randomly else ["-p", "no:randomly"]
-    result = pytester.runpytest(
-        "-o", "asyncio_default_fixture_loop_scope=function", *plugins, *args
-    )
+    result = pytester.runpytest(*QUIET, *plugins, *args)
     result.assert_outcomes(passed=5)
     return result
 
@@ -164,9 +163,9 @@ def test_pytest_randomly_still_seeds_tests_without_automock(pytester: pytest.Pyt
             print("VALUE", random.random())
         """
     )
-    a = pytester.runpytest("-p", "randomly", "-s", "--randomly-seed=3")
-    b = pytester.runpytest("-p", "randomly", "-s", "--randomly-seed=3")
-    c = pytester.runpytest("-p", "randomly", "-s", "--randomly-seed=4")
+    a = pytester.runpytest(*QUIET, "-p", "randomly", "-s", "--randomly-seed=3")
+    b = pytester.runpytest(*QUIET, "-p", "randomly", "-s", "--randomly-seed=3")
+    c = pytester.runpytest(*QUIET, "-p", "randomly", "-s", "--randomly-seed=4")
 
     def value(result: pytest.RunResult) -> str:
         return next(line for line in result.outlines if "VALUE" in line)
