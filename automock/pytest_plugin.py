@@ -11,11 +11,18 @@ enough. It adds:
   wrappers over the runtime context managers of the same names;
 * marker ``@pytest.mark.automock(plan=..., seed=..., at=...)``: turns the
   ``automock`` fixture on for the test and configures it;
-* option ``--automock-seed N|last``: the session seed (default: a new random
-  one per run, printed in the header; ``last`` replays the previous run's).
+* option ``--automock-seed N|random|last``: the session seed (default 0, as
+  ``automock run``, so sessions repeat with no flags; ``random`` explores a
+  fresh one, printed in the header; ``last`` replays the previous run's).
+  Under pytest-xdist the controller's seed is handed to every worker.
 
 A test's seed is derived from the session seed and the test's node id
 (:func:`derive_seed`, 32 bits), so tests get different seeds, and the same session seed replays all of them.
+Inside the ``automock``/``seeded_random`` fixtures (and the marker) the ``random``
+and numpy global generators follow automock's seed even when another plugin
+(pytest-randomly) reseeds them in its setup/call/teardown hooks: the state
+is carried over each such reseed (:func:`pytest_runtest_call` and neighbours).
+
 A failing test that used automock gets an ``automock`` report section with
 the command that reproduces it and any access the plan did not mock.
 
@@ -27,11 +34,13 @@ loads when a fixture first runs.
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from automock._pytest_seeds import DEFAULT_SEED, SEED_CACHE_KEY, choose_session_seed
 from automock._seed import derive
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,14 +51,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from automock.runtime.events import AccessLog
     from automock.runtime.http_session import NetworkSession
 
-__all__ = ["SEED_CACHE_KEY", "derive_seed", "session_seed"]
+__all__ = ["DEFAULT_SEED", "SEED_CACHE_KEY", "derive_seed", "session_seed"]
 
-SEED_CACHE_KEY = "automock/seed"
 MARKER = "automock"
 
 _SESSION_SEED = pytest.StashKey[int]()
 _SEED_NOTE = pytest.StashKey[str]()
 _USED = pytest.StashKey[tuple[int, Any]]()  # (test seed, access log or None)
+_ENTROPY = pytest.StashKey["EntropySource"]()  # the test's seeded block, while it is active
+_RANDOM_STATE = pytest.StashKey[tuple[Any, Any]]()  # (random state, numpy state or None)
+_WORKER_SEED = "automock_seed"  # pytest-xdist workerinput keys
+_WORKER_NOTE = "automock_seed_note"
 
 
 def derive_seed(session_seed: int, nodeid: str) -> int:
@@ -71,16 +83,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--automock-seed",
         action="store",
         default=None,
-        metavar="N|last",
-        help="session seed for automock tests; 'last' replays the previous run's seed "
-        "(default: a new random seed, shown in the report header)",
+        metavar="N|random|last",
+        help=f"session seed for automock tests (default {DEFAULT_SEED}, as 'automock run'): "
+        "an integer, 'random' for a fresh one (shown in the report header for replay), "
+        "or 'last' for the previous run's",
     )
-
-
-def _fresh_seed() -> int:
-    import os
-
-    return int.from_bytes(os.urandom(4), "big")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -90,30 +97,27 @@ def pytest_configure(config: pytest.Config) -> None:
         '(frozen clock, seeded RNGs, fail-closed network); plan="fixtures/x.automock.json" '
         'adds its stubs and fakes, seed=N fixes the test seed, at="2024-01-01T00:00:00Z" the instant',
     )
-    raw = config.getoption("--automock-seed")
-    cache = getattr(config, "cache", None)
-    note = ""
-    if raw is None:
-        seed = _fresh_seed()
-    elif raw == "last":
-        last = cache.get(SEED_CACHE_KEY, None) if cache is not None else None
-        if isinstance(last, int):
-            seed, note = last, " (last)"
-        else:
-            seed, note = _fresh_seed(), " (no previous seed in the cache; chose a new one)"
-    else:
-        try:
-            seed = int(raw)
-        except ValueError:
-            raise pytest.UsageError(
-                f"--automock-seed: expected an integer or 'last', got {raw!r}"
-            ) from None
-        if seed < 0:
-            raise pytest.UsageError(f"--automock-seed: expected a seed >= 0, got {seed}")
+    workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
+    if workerinput is not None and _WORKER_SEED in workerinput:
+        # a pytest-xdist worker: the controller chose the seed (and wrote the cache)
+        config.stash[_SESSION_SEED] = int(workerinput[_WORKER_SEED])
+        config.stash[_SEED_NOTE] = str(workerinput.get(_WORKER_NOTE, ""))
+        return
+    seed, note = choose_session_seed(
+        config.getoption("--automock-seed"), getattr(config, "cache", None)
+    )
     config.stash[_SESSION_SEED] = seed
     config.stash[_SEED_NOTE] = note
+    cache = getattr(config, "cache", None)
     if cache is not None:
         cache.set(SEED_CACHE_KEY, seed)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist, on the controller: every worker gets the session seed chosen here."""
+    node.workerinput[_WORKER_SEED] = node.config.stash[_SESSION_SEED]
+    node.workerinput[_WORKER_NOTE] = node.config.stash.get(_SEED_NOTE, "")
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -140,6 +144,56 @@ def pytest_runtest_makereport(
             lines.append(f"unmocked {access.kind}: {access.api}{target}; {access.fix}")
         report.sections.append(("automock", "\n".join(lines)))
     return report
+
+
+# -- automock's seed wins over other plugins' reseeds (pytest-randomly) -------------------
+#
+# pytest-randomly calls ``random.seed(...)`` (and numpy's) in plain ``pytest_runtest_setup``,
+# ``_call`` and ``_teardown`` hooks. Setup's runs before the fixtures, so the fixture's own
+# seeding comes after it; for call and teardown, a wrapper (which runs before every plain
+# hook) snapshots the generators and the state is put back after the plain hooks: in
+# ``pytest_pyfunc_call`` (inside ``item.runtest()``) and in an item finalizer (the first
+# one teardown runs, before any fixture's). The test sees one continuous stream.
+
+
+def _snapshot(item: pytest.Item) -> None:
+    source = item.stash.get(_ENTROPY, None)
+    if source is not None:
+        import random
+
+        numpy_state = source.numpy.get_state() if source.numpy is not None else None
+        item.stash[_RANDOM_STATE] = (random.getstate(), numpy_state)
+
+
+def _restore(item: pytest.Item) -> None:
+    source = item.stash.get(_ENTROPY, None)
+    saved = item.stash.get(_RANDOM_STATE, None)
+    if source is not None and saved is not None:
+        import random
+
+        random.setstate(saved[0])
+        if source.numpy is not None and saved[1] is not None:
+            source.numpy.set_state(saved[1])
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    _snapshot(item)
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, object]:
+    _restore(pyfuncitem)
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    if item.stash.get(_ENTROPY, None) is not None:
+        _snapshot(item)
+        item.addfinalizer(lambda: _restore(item))
+    return (yield)
 
 
 def _shell_quote(text: str) -> str:
@@ -246,6 +300,25 @@ def _test_seed(request: pytest.FixtureRequest, kwargs: dict[str, Any]) -> int:
     return derive_seed(request.config.stash[_SESSION_SEED], request.node.nodeid)
 
 
+@contextmanager
+def _entropy_of_test(
+    request: pytest.FixtureRequest, source: EntropySource | None
+) -> Iterator[None]:
+    """Mark ``source`` as the test's seeded block while it is active (see :func:`_restore`)."""
+    if source is None:
+        yield
+        return
+    outer = request.node.stash.get(_ENTROPY, None)  # the automock fixture's, under seeded_random
+    request.node.stash[_ENTROPY] = source
+    try:
+        yield
+    finally:
+        if outer is None:
+            del request.node.stash[_ENTROPY]
+        else:
+            request.node.stash[_ENTROPY] = outer
+
+
 def _mark_used(request: pytest.FixtureRequest, seed: int, log: AccessLog | None) -> None:
     if _USED not in request.node.stash:
         request.node.stash[_USED] = (seed, log)
@@ -267,7 +340,8 @@ def automock(request: pytest.FixtureRequest) -> Iterator[RuntimeSession]:
     plan = _plan_for(request, kwargs)
     with deterministic(plan.with_seed(seed), seed=seed) as session:
         request.node.stash[_USED] = (seed, session.log)
-        yield session
+        with _entropy_of_test(request, session.entropy):
+            yield session
 
 
 @pytest.fixture(autouse=True)
@@ -294,7 +368,7 @@ def seeded_random(request: pytest.FixtureRequest) -> Iterator[EntropySource]:
 
     seed = _test_seed(request, _marker_kwargs(request))
     _mark_used(request, seed, None)
-    with entropy_patch(seed) as source:
+    with entropy_patch(seed) as source, _entropy_of_test(request, source):
         yield source
 
 

@@ -42,9 +42,11 @@ def _plugin_args() -> list[str]:
     return [] if installed else ["-p", "automock.pytest_plugin"]
 
 
-def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+def run(pytester: pytest.Pytester, *args: str, randomly: bool = False) -> pytest.RunResult:
+    """An inner session; pytest-randomly (installed for the dev env) only with ``randomly``."""
+    plugins = ["-p", "randomly"] if randomly else ["-p", "no:randomly"]
     return pytester.runpytest(
-        "-s", "-o", "asyncio_default_fixture_loop_scope=function", *_plugin_args(), *args
+        "-s", "-o", "asyncio_default_fixture_loop_scope=function", *_plugin_args(), *plugins, *args
     )
 
 
@@ -108,9 +110,10 @@ def test_different_session_seeds_give_different_values(pytester: pytest.Pytester
 
 def test_seed_in_header_and_last_replays_it(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(RANDOM_TESTS)
-    first = run(pytester)
+    first = run(pytester, "--automock-seed=random")
     match = re.search(
-        r"automock: seed=(\d+) \(replay with --automock-seed=(\d+)\)", first.stdout.str()
+        r"automock: seed=(\d+) \(random\) \(replay with --automock-seed=(\d+)\)",
+        first.stdout.str(),
     )
     assert match and match.group(1) == match.group(2)
     replay = run(pytester, "--automock-seed=last")
@@ -118,11 +121,11 @@ def test_seed_in_header_and_last_replays_it(pytester: pytest.Pytester) -> None:
     assert values(replay) == values(first)
 
 
-def test_last_without_a_cache_picks_a_new_seed(pytester: pytest.Pytester) -> None:
+def test_last_without_a_cache_uses_the_default_seed(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(RANDOM_TESTS)
     result = run(pytester, "--automock-seed=last", "-p", "no:cacheprovider")
     result.stdout.fnmatch_lines(
-        ["automock: seed=* (no previous seed in the cache; chose a new one)*"]
+        ["automock: seed=0 (no previous seed in the cache; using the default)*"]
     )
     result.assert_outcomes(passed=3)
 
@@ -131,7 +134,9 @@ def test_bad_seed_option_is_a_usage_error(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(RANDOM_TESTS)
     result = run(pytester, "--automock-seed=banana")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--automock-seed: expected an integer or 'last', got 'banana'*"])
+    result.stderr.fnmatch_lines(
+        ["*--automock-seed: expected an integer, 'random' or 'last', got 'banana'*"]
+    )
 
 
 def test_marker_seed_and_instant(pytester: pytest.Pytester) -> None:
