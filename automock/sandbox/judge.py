@@ -132,14 +132,19 @@ def judge_candidate(
     timed_out: bool,
     timeout: float,
     memory_mb: int | None = None,
+    oom_kills: int = 0,
 ) -> tuple[Status, int | None, str]:
     """(status, exit_code, detail) of one batch candidate.
 
     ``verdict`` is the child's message (None if there was none or it did not
     parse); ``exited`` the kernel's exit code (-N: signal N; None: not reaped
-    yet, which the pool allows only for pairs and for verdicts that are not
-    a pass); ``timed_out``: the parent's deadline passed.
+    yet, which the pool allows only for pairs: a program's end is waited for);
+    ``timed_out``: the parent's deadline passed; ``oom_kills``: processes the
+    kernel's OOM killer ended in the candidate's (lane's) cgroup, which make it
+    ``memory`` whatever else was seen.
     """
+    if oom_kills:
+        return Status.MEMORY, exit_code_for(Status.MEMORY, 0), oom_detail(memory_mb, oom_kills)
     message = valid_message(verdict) if verdict is not None else None
     note = "" if message is not None or verdict is None else " (the child's message was unusable)"
     program_pass = message is not None and not pair and message["status"] == Status.PASSED

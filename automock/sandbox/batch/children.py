@@ -17,8 +17,7 @@ from typing import Any
 
 from automock.sandbox.batch.task import CandidateResult, sample_seed
 from automock.sandbox.child.candidate import Candidate
-from automock.sandbox.child.status import Status, exit_code_for
-from automock.sandbox.judge import judge_candidate, oom_detail
+from automock.sandbox.judge import judge_candidate
 
 __all__ = ["Child", "exit_code_of", "needs_exit_status", "result_of", "verdict_of"]
 
@@ -107,12 +106,10 @@ def result_of(
         timed_out=run.timed_out,
         timeout=timeout,
         memory_mb=memory_mb,
+        oom_kills=cgroup[1] if cgroup else 0,
     )
     layers = verdict.get("layers", ())
     layers = [*(layers if type(layers) is list else ()), *([cgroup[0]] if cgroup else ())]
-    if cgroup and cgroup[1]:
-        status, exit_code = Status.MEMORY, exit_code_for(Status.MEMORY, 0)
-        detail = oom_detail(memory_mb, cgroup[1])
     return CandidateResult(
         task_id=run.candidate.task_id,
         index=run.candidate.index,
@@ -121,7 +118,7 @@ def result_of(
         stdout=_text(run, "out"),
         stderr=_text(run, "err"),
         duration_ms=round(duration, 3),
-        layers=tuple(layers) if type(layers) is list else (),
+        layers=tuple(layers),
         detail=detail,
         seed=sample_seed(batch_seed, run.candidate.task_id, run.candidate.index),
     )

@@ -18,7 +18,13 @@ import errno
 import signal
 from enum import StrEnum
 
-from automock.errors import EXIT_MEMORY, EXIT_TIMEOUT, EXIT_UNMOCKED, EXIT_VIOLATION
+from automock.errors import (
+    EXIT_MEMORY,
+    EXIT_TIMEOUT,
+    EXIT_UNMOCKED,
+    EXIT_VIOLATION,
+    UnmockedAccessError,
+)
 from automock.sandbox.child.refusals import refused_call
 
 __all__ = [
@@ -85,8 +91,6 @@ def exception_status(
 ) -> tuple[Status, str]:
     """(status, detail) for an exception that escaped the program (``in_tests``: a pair's
     tests). The limits only make the detail say which limit was hit."""
-    from automock.errors import UnmockedAccessError
-
     name = f"{type(exc).__name__}: {exc}".strip().rstrip(":")[:300]
     if isinstance(exc, MemoryError):
         limit = f" of {memory_mb} MiB" if memory_mb else ""
