@@ -24,7 +24,7 @@ import fcntl
 import gc
 import os
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from automock.errors import SandboxError
 from automock.sandbox.batch.children import Child
@@ -100,15 +100,19 @@ class Spawner:
         elif preload_imports(names):
             gc.freeze()
 
-    def spawn(self, lane: int) -> Child:
-        """A child that isolates itself, then waits for its candidate on a pipe."""
+    def spawn(self, lane: int, cgroup_files: Sequence[int] = ()) -> Child:
+        """A child that isolates itself, then waits for its candidate on a pipe.
+
+        ``cgroup_files``: its lane cgroup's ``cgroup.procs``, open for writing; a
+        child of the zygote moves itself in (see :mod:`~automock.sandbox.batch.cgroups`).
+        """
         uid = lane_uid(lane) if os.geteuid() == 0 else None
         pipes = [os.pipe() for _ in range(4)]  # stdout, stderr, result, task
         ends = [pipes[0][1], pipes[1][1], pipes[2][1], pipes[3][0]]  # the child's
         parent_pid = os.getpid()
         try:
             if self._zygote is not None:
-                self._zygote.fork(ends, uid)
+                self._zygote.fork([*ends, *cgroup_files], uid)
                 pid, pid_init = -1, True  # told later (resolve)
             elif self._forker is not None:
                 pid, pid_init = self._forker.fork()
@@ -205,22 +209,31 @@ class Spawner:
         with contextlib.suppress(ChildProcessError):
             os.waitpid(child.pid, 0)
 
-    def reap_exited(self, *, block: bool = False) -> None:
-        """Reap the released children that exited (all of them with ``block``)."""
+    @property
+    def zygote(self) -> bool:
+        """Whether children come from the zygote (and can move into their cgroup)."""
+        return self._zygote is not None
+
+    def reap_exited(self, *, block: bool = False) -> list[int]:
+        """Reap the released children that exited (all of them with ``block``); their pids."""
         zygote = self._zygote
         if zygote is not None and not block:  # only the exits it reported since
-            for pid in [p for p in zygote.exits if p in self._exiting]:
+            gone = [p for p in zygote.exits if p in self._exiting]
+            for pid in gone:
                 del zygote.exits[pid]
                 self._exiting.discard(pid)
-            return
+            return gone
+        gone = []
         for pid in list(self._exiting):
             if zygote is not None:
                 zygote.wait(pid, block=True)
-                self._exiting.discard(pid)
-                continue
-            try:
-                reaped, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
-            except ChildProcessError:
                 reaped = pid
+            else:
+                try:
+                    reaped, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+                except ChildProcessError:
+                    reaped = pid
             if reaped:
                 self._exiting.discard(pid)
+                gone.append(pid)
+        return gone

@@ -7,9 +7,10 @@ import os
 import signal
 from pathlib import Path
 
-__all__ = ["POOL_PREFIX", "kill_group", "lane_uid", "sweep_stale_dirs"]
+__all__ = ["MAX_LANES", "POOL_PREFIX", "kill_group", "lane_uid", "sweep_stale_dirs"]
 
 POOL_PREFIX = "automock-batch-"
+MAX_LANES = 256  # lanes of one pool with distinct uids (see lane_uid)
 
 
 def lane_uid(lane: int, owner: int | None = None) -> int:
@@ -20,7 +21,7 @@ def lane_uid(lane: int, owner: int | None = None) -> int:
     the pid in the uid keeps two pools on one machine apart too.
     """
     pid = os.getpid() if owner is None else owner
-    return 0x10000000 + ((pid & 0x3FFFFF) << 6) + (lane & 0x3F)
+    return 0x10000000 + ((pid & 0x3FFFFF) << 8) + (lane & MAX_LANES - 1)
 
 
 def sweep_stale_dirs(base: str | None = None) -> list[Path]:

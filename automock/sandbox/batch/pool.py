@@ -40,7 +40,13 @@ from automock.sandbox.batch.candidates import Candidate, as_candidates, imported
 from automock.sandbox.batch.cgroups import LaneCgroups
 from automock.sandbox.batch.children import Child, needs_exit_status, result_of, verdict_of
 from automock.sandbox.batch.forking import Spawner
-from automock.sandbox.batch.lanes import POOL_PREFIX, kill_group, lane_uid, sweep_stale_dirs
+from automock.sandbox.batch.lanes import (
+    MAX_LANES,
+    POOL_PREFIX,
+    kill_group,
+    lane_uid,
+    sweep_stale_dirs,
+)
 from automock.sandbox.batch.task import BatchSettings, CandidateResult, default_limits, encode_task
 from automock.sandbox.batch.warm import preload_imports
 from automock.sandbox.kernel.landlock import readable_paths
@@ -90,7 +96,15 @@ class WorkerPool:
         self._live: dict[int, Child] = {}
         spares = self.settings.spares
         self._spare_count = workers if spares is None else max(0, spares)
-        self._free_lanes = set(range(workers + self._spare_count))  # running ones and spares
+        # lanes for running children and spares, and as many again for children whose
+        # verdict is in but whose exit is not yet (a lane is reused only after its exit)
+        lanes = 2 * workers + self._spare_count
+        if lanes > MAX_LANES:
+            raise InputError(
+                f"workers={workers} (--workers): at most {(MAX_LANES - self._spare_count) // 2}"
+            )
+        self._free_lanes = set(range(lanes))
+        self._dying: dict[int, int] = {}  # pid of a done child not yet reaped -> its lane
         self._spares: list[Child] = []
         self._cgroups = LaneCgroups(self.settings.limits or default_limits())
 
@@ -177,10 +191,19 @@ class WorkerPool:
         return [r for r in results if r is not None]
 
     def _fork(self, spawner: Spawner) -> Child:
+        if not self._free_lanes:  # every spare lane waits for an exit: wait for them
+            self._lanes_back(spawner.reap_exited(block=True))
         lane = min(self._free_lanes)
-        child = spawner.spawn(lane)
+        child = spawner.spawn(lane, self._cgroups.procs_files(lane) if spawner.zygote else ())
         self._free_lanes.discard(lane)
         return child
+
+    def _lanes_back(self, reaped: Sequence[int]) -> None:
+        """The lanes of these reaped children are free again."""
+        for pid in reaped:
+            lane = self._dying.pop(pid, None)
+            if lane is not None:
+                self._free_lanes.add(lane)
 
     def _dispatch(
         self, spawner: Spawner, sel: selectors.BaseSelector, run: Child, slot: int, cand: Candidate
@@ -233,7 +256,7 @@ class WorkerPool:
                 not run.fds and verdict_of(run) and not needs_exit_status(run)
             ):
                 done.append(run)
-        spawner.reap_exited()
+        self._lanes_back(spawner.reap_exited())
         return done
 
     def _read(self, sel: selectors.BaseSelector, run: Child, fd: int) -> None:
@@ -274,8 +297,12 @@ class WorkerPool:
             sel.unregister(run.pidfd)
             os.close(run.pidfd)
         del self._live[run.pid]
-        self._free_lanes.add(run.lane)
         spawner.release(run)
+        # its lane (uid, cgroup, network namespace) goes to a new child only after it exited
+        if run.reaped:
+            self._free_lanes.add(run.lane)
+        else:
+            self._dying[run.pid] = run.lane
         limits = self.settings.limits if self.settings.limits is not None else default_limits()
         layer, oom_kills = self._cgroups.finish(run.pid, run.lane)
         return result_of(
@@ -313,7 +340,8 @@ class WorkerPool:
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self._live.clear()
-        spawner.reap_exited(block=spares)  # at the pool's end (spares too), wait for every exit
+        # at the pool's end (spares too), wait for every exit
+        self._lanes_back(spawner.reap_exited(block=spares))
 
 
 def execute_many(

@@ -10,15 +10,19 @@ caller's ``sys.path`` and the settings sent on a pipe). It imports what
 children need, joins the holder's read-only mount namespace
 (:mod:`automock.sandbox.kernel.mountns`), enters the runtime and never leaves it,
 then ``gc.freeze()``\\ s. It runs no candidate code: on each request from the
-pool (a Unix ``SOCK_SEQPACKET`` carrying the child's four pipe ends) it
-forks a child straight into a new PID namespace
-(:mod:`automock.sandbox.batch.zygote_child` says what the child does), and reports
+pool (a Unix ``SOCK_SEQPACKET`` carrying the child's four pipe ends and its
+lane cgroup's ``cgroup.procs`` files) it forks a child straight into a new PID
+namespace and its lane's network namespace (:mod:`automock.sandbox.kernel.netns`;
+:mod:`automock.sandbox.batch.zygote_child` says what the child does), and reports
 the child's pid and, later, its exit status. Each child inherits the runtime
 entered but unused (the zygote never draws a random number or reads the
 clock), then re-seeds it with its sample's own seed (``entropy.reseed``); the
-per-candidate layers (new network namespace, private mount namespace copy
-with fresh ``/tmp``, PID namespace, rlimits, unprivileged lane uid) are
+per-candidate layers (cgroup, private mount namespace copy with fresh ``/tmp``,
+IPC and UTS namespaces, rlimits, unprivileged lane uid, Landlock, seccomp) are
 still entered by each child for itself.
+
+This module is the pool's side (:class:`Zygote`, a handle on the process);
+:mod:`automock.sandbox.batch.zygote_server` is what runs in the zygote.
 
 Lifetime: the zygote dies with the pool's parent (``PR_SET_PDEATHSIG``) and
 its children with it; when the pool closes the socket, it kills and reaps
@@ -27,32 +31,21 @@ its remaining children and exits.
 
 from __future__ import annotations
 
-import array
 import collections
 import contextlib
 import errno
 import fcntl
-import gc
 import json
 import os
 import pickle
-import random
-import select
 import signal
 import socket
 import struct
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from automock.sandbox.batch import zygote_child
-from automock.sandbox.kernel.isolation import SANDBOX_UID, warm_isolation
-
-__all__ = ["Zygote"]
-
-_FDS = 4  # stdout, stderr, result, task (the child's ends)
-_MSG = 1 << 16  # largest request (part of a preload list)
-_SEEDED: list[Any] = []  # random's global state right after the zygote entered the runtime
+__all__ = ["BOOT_FD", "MNT_FD", "SOCK_FD", "Zygote"]
 
 
 class Zygote:
@@ -125,7 +118,7 @@ class Zygote:
         if not wanted:
             return
         self._preloaded.update(wanted)
-        for at in range(0, len(wanted), 256):  # messages well under _MSG
+        for at in range(0, len(wanted), 256):  # messages well under the server's _MSG (64 KiB)
             self.sock.send(b"L" + json.dumps(wanted[at : at + 256]).encode())
             while self._next(block=True)[0] not in (b"L", b""):
                 pass
@@ -172,8 +165,8 @@ class Zygote:
 
 
 # fds of a starting zygote (its stdio stays the parent's until _serve replaces it)
-_SOCK_FD, _BOOT_FD, _MNT_FD = 3, 4, 5
-_BOOT = "from automock.sandbox.batch.zygote import main; main()"
+SOCK_FD, BOOT_FD, MNT_FD = 3, 4, 5
+_BOOT = "from automock.sandbox.batch.zygote_server import main; main()"
 
 
 def _spawn_interpreter(seed: int, sock: int, boot: int, mnt_fd: int) -> int:
@@ -197,7 +190,7 @@ def _spawn_interpreter(seed: int, sock: int, boot: int, mnt_fd: int) -> int:
     try:
         actions = [
             (os.POSIX_SPAWN_DUP2, fd, target)
-            for fd, target in zip(high, (_SOCK_FD, _BOOT_FD, _MNT_FD), strict=True)
+            for fd, target in zip(high, (SOCK_FD, BOOT_FD, MNT_FD), strict=True)
         ]
         argv = [sys.executable, "-P", "-c", _BOOT]
         # nothing of the caller's signal set-up either: no blocked or ignored signal
@@ -214,186 +207,3 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
-
-
-def main() -> None:
-    """The zygote's entry point (see :func:`_spawn_interpreter`); never returns."""
-    code = 1
-    try:
-        chunks = []
-        while chunk := os.read(_BOOT_FD, 1 << 16):
-            chunks.append(chunk)
-        os.close(_BOOT_FD)
-        parent, path, settings = pickle.loads(b"".join(chunks))
-        sys.path[:] = path
-        from automock.sandbox.batch.task import load_prctl
-
-        sock = socket.socket(fileno=_SOCK_FD)
-        _serve(sock, settings, _MNT_FD, load_prctl(), parent)  # exits
-    finally:
-        os._exit(code)
-
-
-def _serve(
-    sock: socket.socket,
-    settings: Any,
-    mnt_fd: int,
-    prctl: Callable[..., int] | None,
-    parent: int,
-) -> None:
-    code = 0
-    try:
-        if prctl is not None:
-            prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-        if os.getppid() != parent:
-            os._exit(1)
-        # keep the socket and the namespace above the fds the template occupies (0-4)
-        sock = socket.socket(fileno=fcntl.fcntl(sock.detach(), fcntl.F_DUPFD_CLOEXEC, 8))
-        mnt_fd = fcntl.fcntl(mnt_fd, fcntl.F_DUPFD_CLOEXEC, 8)
-        keep = {sock.fileno(), mnt_fd}
-        for fd in os.listdir("/proc/self/fd"):
-            if int(fd) not in keep:
-                with contextlib.suppress(OSError):
-                    os.close(int(fd))
-        _prepare(settings, mnt_fd, prctl)
-        sock.send(b"R")
-        _loop(sock)
-    except BaseException:
-        code = 1
-    finally:
-        os._exit(code)
-
-
-class _State:
-    """The zygote's own: its template, fork function and what it has computed per lane uid."""
-
-    template: Any = None  # zygote_child.Template
-    fork: Callable[[], int] | None = None  # raw_fork(); None: os.fork and reseed random
-    forker: Any = None  # mountns.PidNamespaceForker | None
-    warmed: ClassVar[set[int | None]] = set()
-
-
-def _prepare(settings: Any, mnt_fd: int, prctl: Callable[..., int] | None) -> None:
-    """Import what children need, join the prepared namespace, fix the environment,
-    enter the runtime for good."""
-    from automock.plan.model import Plan
-    from automock.runtime import deterministic
-    from automock.sandbox.batch.warm import warm_parent
-    from automock.sandbox.batch.zygote_child import Template
-    from automock.sandbox.child import fresh
-    from automock.sandbox.kernel.environment import candidate_environment
-    from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
-    from automock.sandbox.kernel.mountns import PidNamespaceForker, setns
-    from automock.sandbox.kernel.syscalls import raw_fork
-
-    warm_parent(settings)
-    setns(mnt_fd)
-    os.close(mnt_fd)
-    os.chdir("/")
-    fresh.environment(candidate_environment(VIRTUAL_ROOT, settings.seed))
-    plan = settings.plan if settings.plan is not None else Plan()
-    deterministic(plan, seed=settings.seed).__enter__()  # left only by each child's exit
-    _SEEDED.append(random.getstate())
-    _State.template = Template.build(settings, prctl)
-    _State.fork = raw_fork()
-    _State.forker = PidNamespaceForker.create(_State.fork or os.fork)
-    gc.collect()
-    gc.freeze()
-
-
-def _loop(sock: socket.socket) -> None:
-    """Serve the pool: fork on request, report pids and exits; children die with the zygote."""
-    poller = select.epoll()
-    poller.register(sock.fileno(), select.EPOLLIN)
-    children: dict[int, int] = {}  # pidfd -> pid
-    ancillary = socket.CMSG_SPACE(_FDS * array.array("i").itemsize)
-    me = os.getpid()
-    try:
-        while True:
-            for fd, _ in poller.poll():
-                pid = children.pop(fd, 0)
-                if pid:  # a child's pidfd: it exited
-                    _, status = os.waitpid(pid, 0)
-                    poller.unregister(fd)
-                    os.close(fd)
-                    sock.send(b"X" + struct.pack("qq", pid, status))
-                    continue
-                msg, anc, _, _ = sock.recvmsg(_MSG, ancillary)
-                fds = array.array("i")
-                for level, kind, data in anc:
-                    if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-                        fds.frombytes(data[: len(data) - len(data) % fds.itemsize])
-                if not msg:
-                    return
-                if msg[:1] == b"L":
-                    _preload(json.loads(msg[1:]))
-                    sock.send(b"L")
-                    continue
-                if msg[:1] == b"C":
-                    sock.send(b"C" + struct.pack("d", _cpu()))
-                    continue
-                (uid,) = struct.unpack("q", msg[1:9])
-                try:
-                    pid = _spawn(fds, None if uid < 0 else uid, me)
-                except OSError as exc:
-                    sock.send(b"E" + struct.pack("q", exc.errno or 0))
-                    continue
-                finally:
-                    if os.getpid() != me:  # pragma: no cover - the child never gets here
-                        os._exit(1)
-                    for fd in fds:
-                        os.close(fd)
-                pidfd = os.pidfd_open(pid)
-                children[pidfd] = pid
-                poller.register(pidfd, select.EPOLLIN)
-                sock.send(b"P" + struct.pack("q", pid))
-    finally:
-        for pid in children.values():
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
-
-
-def _spawn(fds: Sequence[int], uid: int | None, zygote: int) -> int:
-    if uid not in _State.warmed:  # once per lane uid: children inherit the result
-        warm_isolation(uid, _State.template.settings.readable if _State.template else ())
-        _State.warmed.add(uid)
-    fork, forker = _State.fork, _State.forker
-    pid, pid_init = forker.fork() if forker is not None else ((fork or os.fork)(), False)
-    if pid == 0:
-        if fork is None:
-            # os.fork's own hook reseeded random's global generator from the OS: put the
-            # seeded state back, so every child starts where the runtime left it
-            random.setstate(_SEEDED[0])
-        zygote_child.run(
-            _State.template,
-            fds,
-            uid=SANDBOX_UID if uid is None else uid,
-            pid_init=pid_init,
-            zygote=zygote,
-        )
-    return pid
-
-
-def _preload(names: list[str]) -> None:
-    """Import what candidates import, under the runtime as they would; children inherit it."""
-    from automock.sandbox.batch.warm import preload_imports
-    from automock.sandbox.kernel.syscalls import raw_fork
-
-    if preload_imports(names):
-        _SEEDED[0] = random.getstate()  # as if each candidate had imported them first
-        if _State.fork is not None and raw_fork() is None:  # an import started a thread
-            _State.fork = None
-            if _State.forker is not None:
-                _State.forker.fork_function = os.fork
-        gc.collect()
-        gc.freeze()
-
-
-def _cpu() -> float:
-    import resource
-
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime

@@ -45,11 +45,14 @@ from automock.sandbox.child.initsignals import die_as_usual
 from automock.sandbox.child.status import exit_code_for
 from automock.sandbox.kernel import syscalls
 from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
+from automock.sandbox.kernel.layers import LayerStatus
 from automock.sandbox.kernel.mountns import join_prepared
+from automock.sandbox.kernel.netns import LANE_NETWORK
 
 __all__ = ["Template", "run"]
 
 _LOW_FDS = 5  # 0: /dev/null, 1-2: stdout/stderr, 3: verdict, 4: task
+_PIPES = 4  # the child's pipe ends among the fds it is given (then its cgroup's files)
 _HOME_TMP = (f"{VIRTUAL_ROOT}/home", f"{VIRTUAL_ROOT}/tmp")  # as task.scrub_environment makes
 
 
@@ -103,12 +106,22 @@ def _occupy_low_fds() -> Stdio:
 
 
 def run(
-    template: Template, fds: Sequence[int], *, uid: int, pid_init: bool, zygote: int
+    template: Template,
+    fds: Sequence[int],
+    *,
+    uid: int,
+    pid_init: bool,
+    zygote: int,
+    lane_network: bool = False,
 ) -> NoReturn:
     """In a child just forked by the zygote: get ready, read the candidate, run it, report.
 
     ``fds``: the child's ends of its stdout, stderr, verdict and task pipes
-    (all above 4); ``pid_init``: forked as init of a new PID namespace.
+    (all above 4), then the ``cgroup.procs`` files of its lane's cgroup, opened by
+    the pool (the child moves itself in, before anything else; the pool checks that
+    it is in before it sends the candidate); ``pid_init``: forked as init of a new PID
+    namespace; ``lane_network``: forked into its lane's network namespace
+    (:mod:`~automock.sandbox.kernel.netns`).
     """
     verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": ()}
     code = 1
@@ -117,7 +130,12 @@ def run(
         set_pdeathsig(template.prctl)
         if os.getppid() not in (zygote, 0):  # the zygote died before we armed the signal
             os._exit(1)
-        for target, fd in enumerate(fds, 1):
+        for fd in fds[_PIPES:]:  # the cgroup move waits for the kernel (~1 ms): here,
+            try:  # noqa: SIM105 - while other candidates run, not in the pool's loop
+                os.write(fd, b"0")
+            except OSError:
+                pass  # the pool sees it is not in, and moves it itself
+        for target, fd in enumerate(fds[:_PIPES], 1):
             os.dup2(fd, target)
         os.closerange(_LOW_FDS, 65536)  # other children's pipes, the zygote's socket
         install_stdio(template.stdio)
@@ -129,6 +147,7 @@ def run(
             pid_init=pid_init,
             uid=uid,
             readable=settings.readable,
+            network=LayerStatus("network", True, LANE_NETWORK) if lane_network else None,
         )
         me = os.getpid()  # without pid_init the PID-namespace layer continues in a new process
         set_pdeathsig(template.prctl)  # the uid change cleared it; arm it again

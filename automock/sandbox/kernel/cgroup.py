@@ -7,7 +7,10 @@ allocated it, and the kernel's OOM killer ends the run when it goes over.
 
 The *parent* (root) makes the cgroup and moves the child into it while the child
 waits, before any program code runs (:func:`confine`); processes forked later
-inherit it. Only root can do this, so nothing the program does takes it out.
+inherit it. Only root can do this, so nothing the program does takes it out. (A
+batch child may move itself in first, through files the parent opened for it,
+while it is still automock's code: :func:`confine` then finds it in and writes
+nothing; what the layer reports is read back from the kernel either way.)
 
 - cgroup v1: one directory under the ``memory`` hierarchy (``memory.limit_in_bytes``,
   and ``memory.memsw.limit_in_bytes`` at the same value, so nothing is swapped out to
@@ -115,6 +118,19 @@ class Cgroup:
         """Move process ``pid`` (all its threads) into the cgroup."""
         for path in self.dirs:
             _write(os.path.join(path, "cgroup.procs"), str(pid))
+
+    def open_procs(self) -> tuple[int, ...]:
+        """``cgroup.procs`` of each directory, open for writing (close them after use)."""
+        opened: list[int] = []
+        try:
+            for path in self.dirs:
+                flags = os.O_WRONLY | os.O_CLOEXEC
+                opened.append(os.open(os.path.join(path, "cgroup.procs"), flags))
+        except OSError:
+            for fd in opened:
+                os.close(fd)
+            raise
+        return tuple(opened)
 
     def members(self) -> set[int]:
         found: set[int] = set()
