@@ -88,6 +88,16 @@ class Template:
         return cls(settings, limits, streams, prctl, previous)
 
 
+def _join_lane_cgroup(procs_files: Sequence[int]) -> None:
+    """Move this process into its lane's cgroup: the move waits for the kernel (~1 ms),
+    here while other candidates run rather than in the pool's loop."""
+    for fd in procs_files:
+        try:  # noqa: SIM105 - contextlib.suppress would touch (copy) more of the zygote
+            os.write(fd, b"0")
+        except OSError:
+            pass  # the pool sees it is not in, and moves it itself
+
+
 def _occupy_low_fds() -> Stdio:
     """Fds 0-4 of the zygote: /dev/null and a dead pipe; the stdio objects over 0-2.
 
@@ -130,11 +140,7 @@ def run(
         set_pdeathsig(template.prctl)
         if os.getppid() not in (zygote, 0):  # the zygote died before we armed the signal
             os._exit(1)
-        for fd in fds[_PIPES:]:  # the cgroup move waits for the kernel (~1 ms): here,
-            try:  # noqa: SIM105 - while other candidates run, not in the pool's loop
-                os.write(fd, b"0")
-            except OSError:
-                pass  # the pool sees it is not in, and moves it itself
+        _join_lane_cgroup(fds[_PIPES:])
         for target, fd in enumerate(fds[:_PIPES], 1):
             os.dup2(fd, target)
         os.closerange(_LOW_FDS, 65536)  # other children's pipes, the zygote's socket
