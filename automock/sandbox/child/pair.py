@@ -289,12 +289,31 @@ def _text(exc: BaseException) -> str:
         return "<exception text unavailable>"
 
 
+def _compiled(
+    compile_source: Callable[[str, str], types.CodeType], text: str | None, filename: str
+) -> types.CodeType | BaseException | None:
+    """``text`` compiled, or the exception compiling it raised (raised later, where the
+    code would run: the tests' own syntax error is reported as it always was)."""
+    if not text:
+        return None
+    try:
+        return compile_source(text, filename)
+    except BaseException as exc:
+        return exc
+
+
 def _test_side(
     candidate: Any,
     remote: Remote,
     compile_source: Callable[[str, str], types.CodeType],
     print_exception: Callable[[BaseException], None],
 ) -> tuple[Status, int, str]:
+    # compile the trusted prompt and tests while the candidate's process loads its code
+    # (on another CPU): the pair's round trip does not wait for both in turn
+    prompt = _compiled(
+        compile_source, getattr(candidate, "prompt", None), f"{candidate.source} (prompt)"
+    )
+    tests = _compiled(compile_source, candidate.test, f"{candidate.source} (test)")
     try:
         hello = remote.receive("while its code was loading")
     except CandidateGone as gone:
@@ -306,10 +325,13 @@ def _test_side(
     names = hello[1] if hello[0] == "ready" and len(hello) == 2 else None
     if type(names) is not list or not all(type(n) is str and n.isidentifier() for n in names):
         return Status.FAILED, 1, "the candidate sent a malformed greeting"
-    namespace = _test_namespace(candidate, remote, names, compile_source)
+    namespace = _test_namespace(candidate, remote, names, prompt)
     entry = candidate.entry_point
     try:
-        exec(compile_source(candidate.test, f"{candidate.source} (test)"), namespace)
+        if isinstance(tests, BaseException):
+            raise tests
+        if tests is not None:
+            exec(tests, namespace)
         check = namespace.get("check")
         if entry and callable(check):
             if entry not in names:
@@ -339,15 +361,16 @@ def _test_namespace(
     candidate: Any,
     remote: Remote,
     names: list[str],
-    compile_source: Callable[[str, str], types.CodeType],
+    prompt: types.CodeType | BaseException | None,
 ) -> dict[str, Any]:
     """Where the tests run: the trusted prompt's definitions (its helpers), then a proxy
     for each other function the candidate defines (never one shadowing a builtin)."""
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
-    prompt = getattr(candidate, "prompt", None)
-    if prompt:
+    if prompt is not None:
         try:
-            exec(compile_source(prompt, f"{candidate.source} (prompt)"), namespace)
+            if isinstance(prompt, BaseException):
+                raise prompt
+            exec(prompt, namespace)
         except BaseException:  # a prompt that is not a program on its own: no helpers
             namespace = {"__name__": "__main__", "__builtins__": builtins}
     for name in names:
