@@ -214,6 +214,22 @@ class Spawner:
         """Whether children come from the zygote (and can move into their cgroup)."""
         return self._zygote is not None
 
+    def reap_one(self) -> list[int]:
+        """Block until at least one released child exited; the pids reaped."""
+        if self._zygote is None:
+            for pid in list(self._exiting)[:1]:  # it was killed: the wait is short
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, 0)
+                self._exiting.discard(pid)
+                return [pid]
+            return []
+        while self._exiting:
+            self._zygote.wait_any(self._exiting)
+            gone = self.reap_exited()
+            if gone:
+                return gone
+        return []
+
     def reap_exited(self, *, block: bool = False) -> list[int]:
         """Reap the released children that exited (all of them with ``block``); their pids."""
         zygote = self._zygote

@@ -96,12 +96,12 @@ class WorkerPool:
         self._live: dict[int, Child] = {}
         spares = self.settings.spares
         self._spare_count = workers if spares is None else max(0, spares)
-        # lanes for running children and spares, and as many again for children whose
-        # verdict is in but whose exit is not yet (a lane is reused only after its exit)
-        lanes = 2 * workers + self._spare_count
+        # lanes for running children and spares, and twice as many again for children
+        # whose verdict is in but whose exit is not yet (a lane is reused only after it)
+        lanes = 3 * workers + self._spare_count
         if lanes > MAX_LANES:
             raise InputError(
-                f"workers={workers} (--workers): at most {(MAX_LANES - self._spare_count) // 2}"
+                f"workers={workers} (--workers): at most {(MAX_LANES - self._spare_count) // 3}"
             )
         self._free_lanes = set(range(lanes))
         self._dying: dict[int, int] = {}  # pid of a done child not yet reaped -> its lane
@@ -191,8 +191,8 @@ class WorkerPool:
         return [r for r in results if r is not None]
 
     def _fork(self, spawner: Spawner) -> Child:
-        if not self._free_lanes:  # every spare lane waits for an exit: wait for them
-            self._lanes_back(spawner.reap_exited(block=True))
+        while not self._free_lanes:  # every spare lane waits for an exit: wait for one
+            self._lanes_back(spawner.reap_one())
         lane = min(self._free_lanes)
         child = spawner.spawn(lane, self._cgroups.procs_files(lane) if spawner.zygote else ())
         self._free_lanes.discard(lane)

@@ -137,6 +137,12 @@ class Zygote:
                 return 0  # the zygote is gone, and its children with it
         return self.exits.pop(pid, None)
 
+    def wait_any(self, pids: set[int]) -> None:
+        """Block until the exit of one of ``pids`` was reported (or the zygote is gone)."""
+        while not pids & self.exits.keys():
+            if not self._next(block=True)[0]:
+                return
+
     def cpu_seconds(self) -> float:
         """CPU time of the zygote and the children it has reaped."""
         self.sock.send(b"C")
