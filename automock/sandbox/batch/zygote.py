@@ -12,13 +12,12 @@ children need, joins the holder's read-only mount namespace
 then ``gc.freeze()``\\ s. It runs no candidate code: on each request from the
 pool (a Unix ``SOCK_SEQPACKET`` carrying the child's four pipe ends and its
 lane cgroup's ``cgroup.procs`` files) it forks a child straight into a new PID
-namespace and its lane's network namespace (:mod:`automock.sandbox.kernel.netns`;
-:mod:`automock.sandbox.batch.zygote_child` says what the child does), and reports
+namespace (:mod:`automock.sandbox.batch.zygote_child` says what the child does), and reports
 the child's pid and, later, its exit status. Each child inherits the runtime
 entered but unused (the zygote never draws a random number or reads the
 clock), then re-seeds it with its sample's own seed (``entropy.reseed``); the
-per-candidate layers (cgroup, private mount namespace copy with fresh ``/tmp``,
-IPC and UTS namespaces, rlimits, unprivileged lane uid, Landlock, seccomp) are
+per-candidate layers (cgroup, new network namespace, private mount namespace copy
+with fresh ``/tmp``, IPC and UTS namespaces, rlimits, unprivileged lane uid, Landlock, seccomp) are
 still entered by each child for itself.
 
 This module is the pool's side (:class:`Zygote`, a handle on the process);

@@ -45,9 +45,7 @@ from automock.sandbox.child.initsignals import die_as_usual
 from automock.sandbox.child.status import exit_code_for
 from automock.sandbox.kernel import syscalls
 from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
-from automock.sandbox.kernel.layers import LayerStatus
 from automock.sandbox.kernel.mountns import join_prepared
-from automock.sandbox.kernel.netns import LANE_NETWORK
 
 __all__ = ["Template", "run"]
 
@@ -122,7 +120,6 @@ def run(
     uid: int,
     pid_init: bool,
     zygote: int,
-    lane_network: bool = False,
 ) -> NoReturn:
     """In a child just forked by the zygote: get ready, read the candidate, run it, report.
 
@@ -130,8 +127,7 @@ def run(
     (all above 4), then the ``cgroup.procs`` files of its lane's cgroup, opened by
     the pool (the child moves itself in, before anything else; the pool checks that
     it is in before it sends the candidate); ``pid_init``: forked as init of a new PID
-    namespace; ``lane_network``: forked into its lane's network namespace
-    (:mod:`~automock.sandbox.kernel.netns`).
+    namespace.
     """
     verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": ()}
     code = 1
@@ -153,7 +149,6 @@ def run(
             pid_init=pid_init,
             uid=uid,
             readable=settings.readable,
-            network=LayerStatus("network", True, LANE_NETWORK) if lane_network else None,
         )
         me = os.getpid()  # without pid_init the PID-namespace layer continues in a new process
         set_pdeathsig(template.prctl)  # the uid change cleared it; arm it again

@@ -5,8 +5,7 @@
 reads its settings from the boot pipe, imports and warms what children need, joins
 the prepared mount namespace, enters the runtime for good and ``gc.freeze()``\\ s
 (:func:`_prepare`), then serves fork requests (:func:`_loop`). Each child is
-forked into a new PID namespace and, without ``--allow-network``, into its lane's
-network namespace (:mod:`automock.sandbox.kernel.netns`); what the child does is
+forked into a new PID namespace; what the child does is
 :mod:`automock.sandbox.batch.zygote_child`.
 """
 
@@ -94,7 +93,6 @@ class _State:
     template: Any = None  # zygote_child.Template
     fork: Callable[[], int] | None = None  # raw_fork(); None: os.fork and reseed random
     forker: Any = None  # mountns.PidNamespaceForker | None
-    networks: Any = None  # netns.LaneNetworks | None: one network namespace per lane
     warmed: ClassVar[set[int | None]] = set()
 
 
@@ -109,7 +107,6 @@ def _prepare(settings: Any, mnt_fd: int, prctl: Callable[..., int] | None) -> No
     from automock.sandbox.kernel.environment import candidate_environment
     from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
     from automock.sandbox.kernel.mountns import PidNamespaceForker, setns
-    from automock.sandbox.kernel.netns import LaneNetworks
     from automock.sandbox.kernel.syscalls import raw_fork
 
     warm_parent(settings)
@@ -123,8 +120,6 @@ def _prepare(settings: Any, mnt_fd: int, prctl: Callable[..., int] | None) -> No
     _State.template = Template.build(settings, prctl)
     _State.fork = raw_fork()
     _State.forker = PidNamespaceForker.create(_State.fork or os.fork)
-    if not settings.allow_network:
-        _State.networks = LaneNetworks.create()
     gc.collect()
     gc.freeze()
 
@@ -187,17 +182,8 @@ def _spawn(fds: Sequence[int], uid: int | None, zygote: int) -> int:
     if uid not in _State.warmed:  # once per lane uid: children inherit the result
         warm_isolation(uid, _State.template.settings.readable if _State.template else ())
         _State.warmed.add(uid)
-    fork, forker, networks = _State.fork, _State.forker, _State.networks
-
-    def fork_one() -> tuple[int, bool]:
-        return forker.fork() if forker is not None else ((fork or os.fork)(), False)
-
-    lane_network = networks is not None and uid is not None
-    pid: int
-    if lane_network:  # forked into its lane's network namespace (see kernel.netns)
-        pid, pid_init = networks.fork(uid, fork_one, lambda forked: forked[0] == 0)
-    else:
-        pid, pid_init = fork_one()
+    fork, forker = _State.fork, _State.forker
+    pid, pid_init = forker.fork() if forker is not None else ((fork or os.fork)(), False)
     if pid == 0:
         if fork is None:
             # os.fork's own hook reseeded random's global generator from the OS: put the
@@ -209,7 +195,6 @@ def _spawn(fds: Sequence[int], uid: int | None, zygote: int) -> int:
             uid=SANDBOX_UID if uid is None else uid,
             pid_init=pid_init,
             zygote=zygote,
-            lane_network=lane_network,
         )
     return pid
 

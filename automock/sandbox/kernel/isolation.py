@@ -300,7 +300,6 @@ def enter_isolation(
     readable: Sequence[str] = (),
     count_tasks: bool = True,
     landlock: bool = True,
-    network: LayerStatus | None = None,
 ) -> tuple[LayerStatus, ...]:
     """Enter every available isolation layer; return what is (and is not) in force.
 
@@ -315,8 +314,6 @@ def enter_isolation(
     ``count_tasks=False`` says the caller knows ``uid`` runs no task yet
     (a fresh PID namespace with a private ``/proc``): skip counting them.
     ``landlock``: end with the read allow-list (:mod:`automock.sandbox.kernel.landlock`).
-    ``network``: the network layer the caller already put this process in (a batch
-    lane's namespace, :mod:`automock.sandbox.kernel.netns`), instead of a new namespace.
     """
     work = os.fspath(workdir) if workdir is not None else None
     needed = _needed_paths(readable)
@@ -332,7 +329,7 @@ def enter_isolation(
     if linux and not root:
         layers.append(_user_namespace())
     namespaces = root or (len(layers) > 1 and layers[-1].active)
-    layers.append(network if network is not None else _network(allow_network))
+    layers.append(_network(allow_network))
     layers.extend(ipc_uts(namespaces))
     layers.append(_filesystem(work, uid if root else None, needed, namespaces=namespaces))
     if pid_namespace:

@@ -196,15 +196,13 @@ def join_prepared(
     pid_init: bool = False,
     uid: int = iso.SANDBOX_UID,
     readable: Sequence[str] = (),
-    network: Any = None,
 ) -> tuple[Any, ...]:
     """In a fresh child: join the prepared namespace, then enter the per-candidate layers.
 
     Returns the same :class:`~automock.sandbox.kernel.isolation.LayerStatus` tuple as
     ``enter_isolation``. ``pid_init`` says the child was forked as init of a
     new PID namespace (:class:`PidNamespaceForker`); otherwise it becomes one
-    here, continuing in a new process like ``enter_isolation`` does. ``network``: the
-    network layer the child was forked into (a lane's namespace), if any.
+    here, continuing in a new process like ``enter_isolation`` does.
     """
     if mnt_fd is not None:  # None: already in it (forked by the zygote)
         setns(mnt_fd)
@@ -233,7 +231,6 @@ def join_prepared(
         pid_namespace=False,
         count_tasks=not pid_layer.active,
         readable=readable,
-        network=network,
     )
     fs = iso.LayerStatus(
         "filesystem",
