@@ -93,6 +93,24 @@ def test_pairs_code_and_tests_both_start_from_the_sample_seed(zygote: bool) -> N
     assert seen[0] != seen[1]
 
 
+def test_mixed_pairs_and_programs_draw_the_same_whichever_spare_runs_them() -> None:
+    """A spare that expects a pair forks the candidate's process ahead (and re-seeds it once
+    the sample is known); a program that comes instead gets it discarded. Either way every
+    sample draws what it draws in a pool that never forks ahead (no zygote)."""
+    code = "import random\ndef draw():\n    return random.random()\n"
+    tests = "theirs = draw()\nprint(theirs)\n"
+    mixed = [
+        Candidate("m", i, code, tests) if i % 3 != 1 else Candidate("m", i, DRAW)
+        for i in range(6)
+    ]
+    outputs = []
+    for zygote in (True, False):
+        with WorkerPool(BatchSettings(timeout=5.0, seed=5, zygote=zygote), workers=1) as pool:
+            outputs.append(_outputs(pool.run(mixed) + pool.run(mixed[::-1])))
+    assert outputs[0] == outputs[1]
+    assert len(set(outputs[0].values())) == 6
+
+
 def test_cli_prints_each_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     samples = tmp_path / "s.jsonl"
     records = [

@@ -105,6 +105,7 @@ class WorkerPool:
             )
         self._free_lanes = set(range(lanes))
         self._dying: dict[int, int] = {}  # pid of a done child not yet reaped -> its lane
+        self._expect_pairs = False  # spares fork a pair's candidate process ahead
         self._spares: list[Child] = []
         self._cgroups = LaneCgroups(self.settings.limits or default_limits())
 
@@ -162,6 +163,8 @@ class WorkerPool:
             )
         if self.settings.auto_preload:
             spawner.preload(imported_modules(candidates))
+        if candidates:  # what the next spares prepare for: as the last candidate sent
+            self._expect_pairs = candidates[0].test is not None
         results: list[CandidateResult | None] = [None] * len(candidates)
         pending = list(enumerate(candidates))
         pending.reverse()
@@ -194,7 +197,8 @@ class WorkerPool:
         while not self._free_lanes:  # every spare lane waits for an exit: wait for one
             self._lanes_back(spawner.reap_one())
         lane = min(self._free_lanes)
-        child = spawner.spawn(lane, self._cgroups.procs_files(lane) if spawner.zygote else ())
+        files = self._cgroups.procs_files(lane) if spawner.zygote else ()
+        child = spawner.spawn(lane, files, pair=self._expect_pairs)
         self._free_lanes.discard(lane)
         return child
 
@@ -223,6 +227,7 @@ class WorkerPool:
             run.task_w = None
         now = time.monotonic()
         run.candidate, run.slot, run.started = cand, slot, now
+        self._expect_pairs = cand.test is not None
         run.deadline = now + self.settings.timeout
         for fd in run.fds:
             sel.register(fd, selectors.EVENT_READ, run.pid)

@@ -94,12 +94,14 @@ class Zygote:
     def fileno(self) -> int:
         return self.sock.fileno()
 
-    def fork(self, fds: Sequence[int], uid: int | None) -> None:
+    def fork(self, fds: Sequence[int], uid: int | None, *, pair: bool = False) -> None:
         """Ask for a child that gets ``fds`` (its pipe ends); :meth:`next_pid` tells its pid.
 
         Asynchronous: the pool goes on collecting results while the zygote forks.
+        ``pair``: the child should fork a pair's candidate process ahead of its candidate.
         """
-        socket.send_fds(self.sock, [b"F" + struct.pack("q", -1 if uid is None else uid)], fds)
+        msg = b"F" + struct.pack("q", -1 if uid is None else uid) + (b"P" if pair else b"")
+        socket.send_fds(self.sock, [msg], fds)
 
     def next_pid(self) -> int:
         """The pid of the oldest child asked for and not yet told (waits for it)."""

@@ -39,7 +39,7 @@ from automock.sandbox.batch.task import (
     set_pdeathsig,
     signal_death,
 )
-from automock.sandbox.child.candidate import run_candidate
+from automock.sandbox.child.candidate import fork_ahead, run_candidate
 from automock.sandbox.child.fresh import Stdio, install_stdio, stdio
 from automock.sandbox.child.initsignals import die_as_usual
 from automock.sandbox.child.status import exit_code_for
@@ -120,6 +120,7 @@ def run(
     uid: int,
     pid_init: bool,
     zygote: int,
+    pair: bool = False,
 ) -> NoReturn:
     """In a child just forked by the zygote: get ready, read the candidate, run it, report.
 
@@ -127,7 +128,8 @@ def run(
     (all above 4), then the ``cgroup.procs`` files of its lane's cgroup, opened by
     the pool (the child moves itself in, before anything else; the pool checks that
     it is in before it sends the candidate); ``pid_init``: forked as init of a new PID
-    namespace.
+    namespace; ``pair``: the pool expects a (code, tests) pair, so the candidate's
+    process is forked ahead, while this child waits (:func:`fork_ahead`).
     """
     verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": ()}
     code = 1
@@ -159,9 +161,11 @@ def run(
                 os.mkdir(path, 0o700)
             except OSError:
                 pass
+        ahead = fork_ahead() if pair else None
         candidate, tests_fd = receive(RESULT_FD + 1)
-        reseed(sample_seed(settings.seed, candidate.task_id, candidate.index))  # its own seed
-        status, exit_code, detail = run_candidate(candidate, tests_fd)
+        seed = sample_seed(settings.seed, candidate.task_id, candidate.index)
+        reseed(seed)  # its own seed
+        status, exit_code, detail = run_candidate(candidate, tests_fd, ahead, seed)
         verdict.update(status=status, exit_code=exit_code, detail=detail)
         code = exit_code_for(status, exit_code)
     except BaseException as exc:

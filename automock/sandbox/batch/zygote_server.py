@@ -157,7 +157,7 @@ def _loop(sock: socket.socket) -> None:
                     continue
                 (uid,) = struct.unpack("q", msg[1:9])
                 try:
-                    pid = _spawn(fds, None if uid < 0 else uid, me)
+                    pid = _spawn(fds, None if uid < 0 else uid, me, pair=msg[9:10] == b"P")
                 except OSError as exc:
                     sock.send(b"E" + struct.pack("q", exc.errno or 0))
                     continue
@@ -178,7 +178,7 @@ def _loop(sock: socket.socket) -> None:
                 os.waitpid(pid, 0)
 
 
-def _spawn(fds: Sequence[int], uid: int | None, zygote: int) -> int:
+def _spawn(fds: Sequence[int], uid: int | None, zygote: int, *, pair: bool = False) -> int:
     if uid not in _State.warmed:  # once per lane uid: children inherit the result
         warm_isolation(uid, _State.template.settings.readable if _State.template else ())
         _State.warmed.add(uid)
@@ -195,6 +195,7 @@ def _spawn(fds: Sequence[int], uid: int | None, zygote: int) -> int:
             uid=SANDBOX_UID if uid is None else uid,
             pid_init=pid_init,
             zygote=zygote,
+            pair=pair,
         )
     return pid
 

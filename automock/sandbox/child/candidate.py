@@ -22,12 +22,16 @@ import sys
 import traceback
 import types
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from automock._serialize import JsonMixin
 from automock.sandbox.child.fresh import interpreter_exit, main_module
 from automock.sandbox.child.status import Status, exception_status, exit_code_for, exit_status
 
-__all__ = ["Candidate", "run_candidate"]
+if TYPE_CHECKING:
+    from automock.sandbox.child.candidate_process import CandidateProcess
+
+__all__ = ["Candidate", "fork_ahead", "run_candidate"]
 
 _HERE = os.path.dirname(__file__)  # the child core: its frames are not the candidate's
 
@@ -54,27 +58,50 @@ class Candidate(JsonMixin):
         return self.test is not None
 
 
-def run_candidate(candidate: Candidate, tests_fd: int | None = None) -> tuple[Status, int, str]:
+def fork_ahead() -> CandidateProcess:
+    """A pair's candidate process, forked before the candidate is known (a spare that
+    expects a pair): pass it to :func:`run_candidate` with the sample's seed."""
+    from automock.sandbox.child.candidate_process import fork_candidate_process
+
+    return fork_candidate_process(_compile, _print_exception)
+
+
+def run_candidate(
+    candidate: Candidate,
+    tests_fd: int | None = None,
+    ahead: CandidateProcess | None = None,
+    seed: int | None = None,
+) -> tuple[Status, int, str]:
     """Run a candidate in this process; return ``(status, exit_code, detail)``.
 
     ``tests_fd``: for a pair, where its tests are still to be read (after the fork of
     the candidate's process, which must never hold them); else its ``test`` is used.
+    ``ahead``: a candidate process from :func:`fork_ahead`, sent the code and ``seed``
+    (the seed this process was re-seeded with) for a pair; discarded for a program.
 
     Exceptions are reported on stderr with their traceback, like Python does;
     then, as at interpreter exit, its non-daemon threads are waited for and its
     ``atexit`` handlers run (:func:`automock.sandbox.child.fresh.interpreter_exit`).
     """
-    outcome = _run(candidate, tests_fd)
+    if ahead is not None and candidate.test is None:  # a program after all
+        ahead.discard()
+        ahead = None
+    outcome = _run(candidate, tests_fd, ahead, seed)
     with contextlib.suppress(BaseException):
         interpreter_exit()
     return outcome
 
 
-def _run(candidate: Candidate, tests_fd: int | None) -> tuple[Status, int, str]:
+def _run(
+    candidate: Candidate,
+    tests_fd: int | None,
+    ahead: CandidateProcess | None = None,
+    seed: int | None = None,
+) -> tuple[Status, int, str]:
     if candidate.test is not None:  # two processes: the tests never run the candidate's code
         from automock.sandbox.child.pair import run_pair
 
-        return run_pair(candidate, _compile, _print_exception, tests_fd)
+        return run_pair(candidate, _compile, _print_exception, tests_fd, ahead, seed)
     namespace = main_module(candidate.source).__dict__
     sys.argv = [candidate.source]
     try:

@@ -28,11 +28,11 @@ import dataclasses
 import os
 import select
 import signal
-import sys
 import types
 from collections.abc import Callable
 from typing import Any
 
+from automock.sandbox.child.candidate_process import CandidateProcess, fork_candidate_process
 from automock.sandbox.child.channel import (
     ChannelError,
     NotPlainData,
@@ -43,11 +43,7 @@ from automock.sandbox.child.channel import (
 )
 from automock.sandbox.child.status import Status, exception_status
 
-__all__ = ["CandidateGone", "run_pair"]
-
-_REQ_FD, _REP_FD = 3, 4  # the candidate process's channel ends, after it tidied its fds
-_MAX_NAMES = 10_000
-_PR_SET_DUMPABLE = 4
+__all__ = ["CandidateGone", "CandidateProcess", "fork_candidate_process", "run_pair"]
 
 
 class CandidateGone(BaseException):
@@ -162,39 +158,25 @@ def run_pair(
     compile_source: Callable[[str, str], types.CodeType],
     print_exception: Callable[[BaseException], None],
     tests_fd: int | None = None,
+    forked: CandidateProcess | None = None,
+    seed: int | None = None,
 ) -> tuple[Status, int, str]:
     """Run ``candidate`` (code + tests) as two processes; ``(status, exit_code, detail)``.
 
     Called in the sandboxed child, which becomes the test process. With ``tests_fd``
     the tests' text is read from it only after the fork, so the candidate's process
     (a copy of this one's memory) never holds it: a candidate that reads its own
-    memory finds no tests to copy the answers from.
+    memory finds no tests to copy the answers from. ``forked``: the candidate's
+    process, forked before the candidate arrived (:func:`fork_candidate_process`),
+    which is sent the code and re-seeds itself with ``seed``; else it is forked now.
     """
-    from automock.sandbox.kernel.syscalls import raw_fork
-
-    req_r, req_w = os.pipe()
-    rep_r, rep_w = os.pipe()
-    with contextlib.suppress(OSError):  # before the fork: no window for the candidate
-        _prctl_dumpable(0)
-    # libc's fork when single-threaded: Python's at-fork hooks would reseed ``random`` (the
-    # candidate continues the seeded stream) and touch (copy) many pages
-    fork = raw_fork() or os.fork
-    pid = fork()
-    if pid == 0:  # the candidate process
-        code = 0
-        try:
-            _tidy_fds(req_r, rep_w)
-            _serve(candidate, compile_source, print_exception)
-        except BaseException:
-            code = 1
-        finally:
-            _flush()
-            os._exit(code)
-    os.close(req_r)
-    os.close(rep_w)
+    if forked is None or not forked.load(candidate.code, candidate.source, seed):
+        if forked is not None:
+            forked.discard()
+        forked = fork_candidate_process(compile_source, print_exception, candidate)
     if tests_fd is not None:
         candidate = dataclasses.replace(candidate, test=_read_all(tests_fd))
-    remote = Remote(pid, req_w, rep_r)
+    remote = Remote(forked.pid, forked.req_w, forked.rep_r)
     try:
         return _test_side(candidate, remote, compile_source, print_exception)
     finally:
@@ -207,86 +189,6 @@ def _read_all(fd: int) -> str:
         chunks.append(chunk)
     os.close(fd)
     return b"".join(chunks).decode("utf-8", "surrogatepass")
-
-
-def _prctl_dumpable(value: int) -> None:
-    from automock.sandbox.kernel.syscalls import prctl
-
-    prctl(_PR_SET_DUMPABLE, value)
-
-
-def _tidy_fds(req_r: int, rep_w: int) -> None:
-    """Keep stdio and the two channel ends (moved to 3 and 4); close the rest, including
-    the test process's verdict pipe."""
-    import fcntl
-
-    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 64) for fd in (req_r, rep_w)]
-    os.dup2(high[0], _REQ_FD)
-    os.dup2(high[1], _REP_FD)
-    os.closerange(_REP_FD + 1, 65536)
-
-
-def _flush() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(BaseException):
-            stream.flush()
-
-
-def _send(message: tuple[Any, ...]) -> None:
-    try:
-        payload = encode(message)
-    except NotPlainData as exc:
-        payload = encode(("bad", str(exc)))
-    _flush()  # what the candidate printed reaches the output before its answer
-    write_frame(_REP_FD, payload)
-
-
-def _serve(
-    candidate: Any,
-    compile_source: Callable[[str, str], types.CodeType],
-    print_exception: Callable[[BaseException], None],
-) -> None:
-    """The candidate process: load the code, say which functions it defines, answer calls."""
-    module = types.ModuleType("__candidate__")
-    module.__builtins__ = builtins  # type: ignore[attr-defined]
-    module.__file__ = candidate.source
-    sys.modules["__candidate__"] = module
-    sys.argv = [candidate.source]
-    namespace = module.__dict__
-    try:
-        exec(compile_source(candidate.code, candidate.source), namespace)
-    except (SystemExit, KeyboardInterrupt) as exc:
-        _send(("exited", f"{type(exc).__name__}: {exc}"[:200]))
-        return
-    except BaseException as exc:
-        with contextlib.suppress(BaseException):
-            print_exception(exc)
-        _send(("failed", f"{type(exc).__name__}: {exc}"[:300]))
-        return
-    names = [n for n, v in list(namespace.items()) if not n.startswith("__") and callable(v)]
-    _send(("ready", names[:_MAX_NAMES]))
-    while (raw := read_frame(_REQ_FD)) is not None:
-        request = decode(raw)
-        _, name, args, kwargs = request
-        function = namespace.get(name)
-        try:
-            if not callable(function):
-                raise NameError(f"name {name!r} is not defined")
-            result = function(*args, **kwargs)
-        except (SystemExit, KeyboardInterrupt, GeneratorExit) as exc:
-            _send(("exited", f"{type(exc).__name__}: {exc}"[:200]))
-            return
-        except BaseException as exc:
-            _send(("raise", type(exc).__name__, _text(exc)))
-            continue
-        _send(("ok", result))
-
-
-def _text(exc: BaseException) -> str:
-    try:
-        return str(exc)[:2000]
-    except BaseException:
-        return "<exception text unavailable>"
 
 
 def _compiled(

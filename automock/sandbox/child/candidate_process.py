@@ -1,0 +1,226 @@
+"""A pair's candidate process: the judged code loads here and answers calls, nothing more.
+
+The test process (:mod:`automock.sandbox.child.pair`) forks it: either when the
+candidate arrives, or ahead of it, while the sandbox waits for its candidate (a
+spare the pool expects to get a pair). Forked ahead, the process waits on its
+request pipe for one ``("load", code, source, seed)`` message from the test
+process (trusted, and carrying only the candidate's own code), re-seeds the
+runtime with the sample's seed exactly as the test process did after it forked,
+and goes on as if forked then: the fork (~1 ms) and the closing of descriptors
+are out of the pair's round trip. Either way the process closes every fd but its
+stdio and its two channel ends, and never holds the tests: they are read by the
+test process after the fork.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import os
+import signal
+import sys
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from automock.sandbox.child.channel import (
+    MAX_FRAME,
+    NotPlainData,
+    decode,
+    encode,
+    read_frame,
+    write_frame,
+)
+
+__all__ = ["CandidateProcess", "dumpable", "fork_candidate_process", "set_dumpable"]
+
+_REQ_FD, _REP_FD = 3, 4  # the candidate process's channel ends, after it tidied its fds
+_MAX_NAMES = 10_000
+_PR_GET_DUMPABLE, _PR_SET_DUMPABLE = 3, 4
+
+
+@dataclass
+class CandidateProcess:
+    """The test process's handle on its candidate's process and its channel ends."""
+
+    pid: int
+    req_w: int
+    rep_r: int
+    waiting: bool  # forked ahead: still to be sent its code (:meth:`load`)
+    was_dumpable: int = 0  # this process's PR_GET_DUMPABLE before the fork
+
+    def load(self, code: str, source: str, seed: int | None) -> bool:
+        """Send a process forked ahead its code; False if it cannot take it (then
+        :meth:`discard` it and fork one for the candidate)."""
+        if not self.waiting:
+            return True
+        try:
+            payload = encode(("load", code, source, seed))
+        except NotPlainData:
+            return False
+        if len(payload) > MAX_FRAME:
+            return False
+        try:
+            write_frame(self.req_w, payload)
+        except OSError:
+            return False
+        self.waiting = False
+        return True
+
+    def discard(self) -> None:
+        """Kill and reap it (the candidate was a program, or could not be sent); this
+        process is dumpable again as it was before the fork."""
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+        for fd in (self.req_w, self.rep_r):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        with contextlib.suppress(OSError):
+            set_dumpable(bool(self.was_dumpable))
+
+
+def fork_candidate_process(
+    compile_source: Callable[[str, str], types.CodeType],
+    print_exception: Callable[[BaseException], None],
+    candidate: Any = None,
+) -> CandidateProcess:
+    """Fork the candidate's process (``candidate`` None: ahead of it, waiting for its code).
+
+    This process (the test process) makes itself non-dumpable first, so the candidate,
+    with the same uid, can neither trace it nor read its memory or fds through ``/proc``.
+    """
+    from automock.sandbox.kernel.syscalls import raw_fork
+
+    req_r, req_w = os.pipe()
+    rep_r, rep_w = os.pipe()
+    was = dumpable()
+    with contextlib.suppress(OSError):  # before the fork: no window for the candidate
+        set_dumpable(False)
+    # libc's fork when single-threaded: Python's at-fork hooks would reseed ``random`` (the
+    # candidate continues the seeded stream) and touch (copy) many pages
+    fork = raw_fork() or os.fork
+    pid = fork()
+    if pid == 0:
+        code = 0
+        try:
+            _tidy_fds(req_r, rep_w)
+            _candidate_main(candidate, compile_source, print_exception)
+        except BaseException:
+            code = 1
+        finally:
+            _flush()
+            os._exit(code)
+    os.close(req_r)
+    os.close(rep_w)
+    return CandidateProcess(pid, req_w, rep_r, waiting=candidate is None, was_dumpable=was)
+
+
+def _candidate_main(
+    candidate: Any,
+    compile_source: Callable[[str, str], types.CodeType],
+    print_exception: Callable[[BaseException], None],
+) -> None:
+    if candidate is not None:
+        _serve(candidate.code, candidate.source, compile_source, print_exception)
+        return
+    raw = read_frame(_REQ_FD)  # from the test process
+    if raw is None:  # not needed after all
+        return
+    _, code, source, seed = decode(raw)
+    if seed is not None:  # as the test process did when the candidate arrived
+        from automock.runtime.entropy import reseed
+
+        reseed(seed)
+    _serve(code, source, compile_source, print_exception)
+
+
+def dumpable() -> int:
+    """``PR_GET_DUMPABLE`` of this process (0 when it cannot be read)."""
+    from automock.sandbox.kernel.syscalls import libc
+
+    return max(0, int(libc().prctl(_PR_GET_DUMPABLE, 0, 0, 0, 0)))
+
+
+def set_dumpable(value: bool) -> None:
+    """``PR_SET_DUMPABLE``: whether processes of the same uid may trace or read this one."""
+    from automock.sandbox.kernel.syscalls import prctl
+
+    prctl(_PR_SET_DUMPABLE, int(value))
+
+
+def _tidy_fds(req_r: int, rep_w: int) -> None:
+    """Keep stdio and the two channel ends (moved to 3 and 4); close the rest, including
+    the test process's verdict pipe."""
+    import fcntl
+
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 64) for fd in (req_r, rep_w)]
+    os.dup2(high[0], _REQ_FD)
+    os.dup2(high[1], _REP_FD)
+    os.closerange(_REP_FD + 1, 65536)
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BaseException):
+            stream.flush()
+
+
+def _send(message: tuple[Any, ...]) -> None:
+    try:
+        payload = encode(message)
+    except NotPlainData as exc:
+        payload = encode(("bad", str(exc)))
+    _flush()  # what the candidate printed reaches the output before its answer
+    write_frame(_REP_FD, payload)
+
+
+def _serve(
+    code: str,
+    source: str,
+    compile_source: Callable[[str, str], types.CodeType],
+    print_exception: Callable[[BaseException], None],
+) -> None:
+    """The candidate process: load the code, say which functions it defines, answer calls."""
+    module = types.ModuleType("__candidate__")
+    module.__builtins__ = builtins  # type: ignore[attr-defined]
+    module.__file__ = source
+    sys.modules["__candidate__"] = module
+    sys.argv = [source]
+    namespace = module.__dict__
+    try:
+        exec(compile_source(code, source), namespace)
+    except (SystemExit, KeyboardInterrupt) as exc:
+        _send(("exited", f"{type(exc).__name__}: {exc}"[:200]))
+        return
+    except BaseException as exc:
+        with contextlib.suppress(BaseException):
+            print_exception(exc)
+        _send(("failed", f"{type(exc).__name__}: {exc}"[:300]))
+        return
+    names = [n for n, v in list(namespace.items()) if not n.startswith("__") and callable(v)]
+    _send(("ready", names[:_MAX_NAMES]))
+    while (raw := read_frame(_REQ_FD)) is not None:
+        request = decode(raw)
+        _, name, args, kwargs = request
+        function = namespace.get(name)
+        try:
+            if not callable(function):
+                raise NameError(f"name {name!r} is not defined")
+            result = function(*args, **kwargs)
+        except (SystemExit, KeyboardInterrupt, GeneratorExit) as exc:
+            _send(("exited", f"{type(exc).__name__}: {exc}"[:200]))
+            return
+        except BaseException as exc:
+            _send(("raise", type(exc).__name__, _text(exc)))
+            continue
+        _send(("ok", result))
+
+
+def _text(exc: BaseException) -> str:
+    try:
+        return str(exc)[:2000]
+    except BaseException:
+        return "<exception text unavailable>"
