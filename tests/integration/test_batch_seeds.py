@@ -100,8 +100,7 @@ def test_mixed_pairs_and_programs_draw_the_same_whichever_spare_runs_them() -> N
     code = "import random\ndef draw():\n    return random.random()\n"
     tests = "theirs = draw()\nprint(theirs)\n"
     mixed = [
-        Candidate("m", i, code, tests) if i % 3 != 1 else Candidate("m", i, DRAW)
-        for i in range(6)
+        Candidate("m", i, code, tests) if i % 3 != 1 else Candidate("m", i, DRAW) for i in range(6)
     ]
     outputs = []
     for zygote in (True, False):
