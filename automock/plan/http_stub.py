@@ -20,6 +20,7 @@ __all__ = ["HTTP_METHODS", "MATCH_MODES", "HttpStub", "StubResponse"]
 
 MATCH_MODES = ("exact", "prefix", "regex")
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "*")
+_RESPONSE_FIELDS = ("status", "headers", "json", "text")
 
 
 def _fail(where: str, message: str) -> PlanError:
@@ -81,6 +82,10 @@ class StubResponse(JsonMixin):
         if not isinstance(data, dict):
             raise _fail(
                 where, f'expected an object like {{"status": 200, "json": {{}}}}, got {data!r}'
+            )
+        if default is not None and (unknown := sorted(set(data) - set(_RESPONSE_FIELDS))):
+            raise _fail(
+                f"{where}.{unknown[0]}", f"unknown field; expected {', '.join(_RESPONSE_FIELDS)}"
             )
         base = default or cls()
         status = _status(data.get("status", base.status), f"{where}.status")

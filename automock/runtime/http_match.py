@@ -89,17 +89,18 @@ class CompiledStub:
         )
 
     def describe(self) -> str:
-        """``stub #3 GET prefix https://api.example.com/current, query city=Oslo [entries[2], line 9]``."""
+        """``stub #3 (GET prefix https://api.example.com/current, query city=Oslo; plan
+        entries[2], line 9)``: the stub's number in the session, what it matches, its entry."""
         stub = self.stub
-        parts = [f"stub #{self.number} {stub.method} {stub.match} {stub.url}"]
+        parts = [f"{stub.method} {stub.match} {stub.url}"]
         parts += [f"query {k}={v}" for k, v in stub.query.items()]
         parts += [f"header {k}: {v}" for k, v in stub.request_headers.items()]
         if stub.body_json is not None:
             parts.append("body_json " + json.dumps(stub.body_json)[:60])
         if stub.sequence:
             parts.append(f"sequence of {len(stub.sequence)}")
-        text = ", ".join(parts)
-        return f"{text} [{stub.label}]" if stub.label else text
+        text = ", ".join(parts) + (f"; plan {stub.label}" if stub.label else "")
+        return f"stub #{self.number} ({text})"
 
     def check(self, request: Request) -> tuple[bool, str]:
         """``(matched, reason)``: every way the request misses this stub, or "matched"."""
