@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from automock.plan.model import HttpStub
@@ -52,10 +52,15 @@ class Request:
     headers: Mapping[str, str] = field(default_factory=dict)
     body: bytes | None = None
     form: CanonicalUrl = field(init=False)
+    sent: str = field(init=False)  # the URL without its fragment
+    decoded: str = field(init=False)  # the canonical form as text
 
     def __post_init__(self) -> None:
+        form = canonical(self.url)
         object.__setattr__(self, "method", self.method.upper())
-        object.__setattr__(self, "form", canonical(self.url))
+        object.__setattr__(self, "form", form)
+        object.__setattr__(self, "sent", self.url.split("#", 1)[0])
+        object.__setattr__(self, "decoded", form.text)
 
     def header(self, name: str) -> str | None:
         wanted = name.lower()
@@ -107,49 +112,53 @@ class CompiledStub:
         reasons = self.misses(request)
         return (False, "; ".join(reasons)) if reasons else (True, "matched")
 
+    def matches(self, request: Request) -> bool:
+        """Does the request match? (Stops at the first miss.)"""
+        return next(self._misses(request), None) is None
+
     def misses(self, request: Request) -> list[str]:
+        """Every way the request misses this stub ([] when it matches)."""
+        return list(self._misses(request))
+
+    def _misses(self, request: Request) -> Iterator[str]:
         stub = self.stub
-        reasons: list[str] = []
         if stub.method != "*" and stub.method != request.method:
-            reasons.append(f"method {request.method} != {stub.method}")
-        reasons += self._url_misses(request)
+            yield f"method {request.method} != {stub.method}"
+        yield from self._url_misses(request)
         for name, value in stub.query.items():
-            reasons += _miss(query_contains(request.form.query, name, value))
+            yield from _miss(query_contains(request.form.query, name, value))
         for name, value in stub.request_headers.items():
             got = request.header(name)
             if got is None:
-                reasons.append(f"header {name} missing")
+                yield f"header {name} missing"
             elif got.strip() != value.strip():
-                reasons.append(f"header {name}: {got[:40]!r} (wants {value[:40]!r})")
+                yield f"header {name}: {got[:40]!r} (wants {value[:40]!r})"
         if stub.body_json is not None:
-            reasons += _body_misses(stub.body_json, request.body)
-        return reasons
+            yield from _body_misses(stub.body_json, request.body)
 
-    def _url_misses(self, request: Request) -> list[str]:
+    def _url_misses(self, request: Request) -> Iterator[str]:
         got, want = request.form, self.form
         if self.pattern is not None:
-            if regex_search(self.pattern, request.url, got):
-                return []
-            return [f"URL does not match the regex {self.stub.url}"]
-        if (got.scheme, got.host) != (want.scheme, want.host):
-            return [f"host {got.origin} != {want.origin}"]
+            if not regex_search(self.pattern, request.sent, request.decoded):
+                yield f"URL does not match the regex {self.stub.url}"
+            return
+        if got.host != want.host or got.scheme != want.scheme:
+            yield f"host {got.origin} != {want.origin}"
+            return
         if self.stub.match == "exact":
-            reasons = [] if got.path == want.path else [f"path {got.path} != {want.path}"]
+            if got.path != want.path:
+                yield f"path {got.path} != {want.path}"
             if not same_query(want.query, got.query):
-                reasons.append(
-                    f"query {got.query_text or '(none)'} != {want.query_text or '(none)'}"
-                )
-            return reasons
-        reasons = (
-            [] if path_within(want.path, got.path) else [f"path {got.path} not under {want.path}"]
-        )
+                yield f"query {got.query_text or '(none)'} != {want.query_text or '(none)'}"
+            return
+        if not path_within(want.path, got.path):
+            yield f"path {got.path} not under {want.path}"
         for name, value in want.query:
-            reasons += _miss(query_contains(got.query, name, value or None))
-        return reasons
+            yield from _miss(query_contains(got.query, name, value or None))
 
 
-def _miss(result: tuple[bool, str]) -> list[str]:
-    return [] if result[0] else [result[1]]
+def _miss(result: tuple[bool, str]) -> tuple[str, ...]:
+    return () if result[0] else (result[1],)
 
 
 def _body_misses(expected: object, body: bytes | None) -> list[str]:
@@ -180,7 +189,7 @@ def compile_stubs(stubs: Sequence[HttpStub]) -> tuple[CompiledStub, ...]:
 
 def most_specific(stubs: Sequence[CompiledStub], request: Request) -> CompiledStub | None:
     """The matching stub of the highest :attr:`~CompiledStub.rank`, or None."""
-    matching = [s for s in stubs if not s.misses(request)]
+    matching = [s for s in stubs if s.matches(request)]
     return max(matching, key=lambda s: s.rank) if matching else None
 
 

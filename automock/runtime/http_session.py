@@ -96,8 +96,8 @@ class NetworkSession:
         self.compiled = compile_stubs(self.stubs)
         self.cassette = cassette
         self.allow = allow
-        # (method, url, status, number of the stub that served it)
-        self.served: list[tuple[str, str, int, int]] = []
+        # (method, url, status) of each request a stub served; the Access names the stub
+        self.served: list[tuple[str, str, int]] = []
         self._lock = threading.Lock()
         self._served_count: dict[int, int] = {}
 
@@ -153,7 +153,7 @@ class NetworkSession:
             served_by += f", response {min(n + 1, len(stub.sequence))} of {len(stub.sequence)}"
         target = f"{request.method} {request.url}"
         record("network", api, target, mocked=True, served_by=served_by)
-        self.served.append((request.method, request.url, response.status, chosen.number))
+        self.served.append((request.method, request.url, response.status))
         return response
 
     def cassette_miss(self, method: str, url: str, api: str) -> UnmockedAccessError:

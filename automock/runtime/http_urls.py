@@ -164,7 +164,6 @@ def regex_literal_prefix(pattern: str) -> str:
     return "".join(literal)
 
 
-def regex_search(pattern: re.Pattern[str], url: str, form: CanonicalUrl) -> bool:
+def regex_search(pattern: re.Pattern[str], sent: str, decoded: str) -> bool:
     """Does the regex find a match in the URL as sent (fragment dropped) or decoded?"""
-    sent = url.split("#", 1)[0]
-    return pattern.search(sent) is not None or pattern.search(form.text) is not None
+    return pattern.search(sent) is not None or pattern.search(decoded) is not None
