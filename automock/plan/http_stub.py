@@ -37,8 +37,11 @@ def _strings(value: Any, where: str, form: str) -> dict[str, str]:
 
 
 def _status(value: Any, where: str) -> int:
-    if type(value) is not int or not 100 <= value <= 599:
-        raise _fail(where, f"expected an integer HTTP status 100-599, got {value!r}"[:200])
+    form = "an integer HTTP status 100-599"
+    if type(value) is not int:
+        raise _fail(where, f"expected {form}, got {type(value).__name__} {value!r}"[:200])
+    if not 100 <= value <= 599:
+        raise _fail(where, f"expected {form}, got {value}")
     return value
 
 
@@ -177,7 +180,10 @@ class HttpStub(JsonMixin):
             )
         url = data.get("url")
         if not isinstance(url, str):
-            raise _fail(f"{where}.url", f"expected a URL or pattern string, got {url!r}")
+            raise _fail(
+                f"{where}.url",
+                f"expected a URL or pattern string, got {type(url).__name__} {url!r}"[:200],
+            )
         match = data.get("match", "prefix")
         if match not in MATCH_MODES:
             raise _fail(
