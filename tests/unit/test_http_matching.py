@@ -60,6 +60,17 @@ def test_prefix_respects_path_segments() -> None:
     assert "path /repos/x-y not under /repos/x" in message
 
 
+def test_query_in_a_prefix_url_and_regexes_on_the_decoded_url() -> None:
+    stubs = [
+        stub(f"{API}/search?q=", json="any q"),  # as drafted from f"{API}/search?q={q}"
+        stub(r"^https://api\.example\.com/wiki/Café$", "regex", json="cafe"),
+    ]
+    with mocked_network(stubs):
+        assert requests.get(f"{API}/search", params={"page": 2, "q": "x y"}).json() == "any q"
+        assert httpx.get(f"{API}/wiki/Caf%C3%A9").json() == "cafe"
+        assert "query param q missing" in refused(lambda: requests.get(f"{API}/search?page=2"))
+
+
 # -- the most specific stub wins -------------------------------------------------
 def test_most_specific_stub_wins_whatever_the_plan_order() -> None:
     stubs = [
