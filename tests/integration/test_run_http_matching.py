@@ -70,3 +70,20 @@ def test_report_names_the_serving_entry_and_the_nearest_stubs(
         "query": {"city": "Oslo"},
     }
     assert "fix: add a stub_http entry to the plan: " + json.dumps(fix)[:-1] in err
+
+
+def test_served_by_from_the_child_is_type_checked_by_the_judge() -> None:
+    from automock.sandbox.judge import valid_report
+
+    def done(served_by: object) -> dict[str, object]:
+        access = {"kind": "network", "api": "requests", "target": "GET x", "mocked": True}
+        return {
+            "phase": "done",
+            "exit_code": 0,
+            "status": "passed",
+            "accesses": [{**access, "fix": "", "served_by": served_by}],
+        }
+
+    assert valid_report(done("stub #1 (GET prefix https://x)")) is not None
+    assert valid_report(done(1)) is None
+    assert valid_report(done(["stub #1"])) is None
