@@ -55,15 +55,24 @@ def unmocked_request_error(
     method = request.method
     fix = f"add a stub_http entry to the plan: {json.dumps(fix_entry(request))}"
     target = f"{method} {url}"
-    record("network", api, target, mocked=False, fix=fix)
     compiled = compile_stubs(stubs)
     if compiled:
         near = nearest(compiled, request)
         reasons = "; ".join(f"{s.describe()}: {reason}" for s, reason in near)
         more = f"; and {len(compiled) - len(near)} more" if len(compiled) > len(near) else ""
         detail = f" (no stub matched; nearest: {reasons}{more})"
+        # the report shows the fix only: it also says why the nearest stub missed
+        closest, reason = near[0]
+        record(
+            "network",
+            api,
+            target,
+            mocked=False,
+            fix=f"{fix}; nearest {closest.describe()}: {reason}",
+        )
     else:
         detail = " (the plan has no HTTP stubs)"
+        record("network", api, target, mocked=False, fix=fix)
     return UnmockedAccessError(
         f"unmocked HTTP request {target} via {api}{why}{detail}",
         kind="network",

@@ -70,6 +70,10 @@ def test_report_names_the_serving_entry_and_the_nearest_stubs(
         "query": {"city": "Oslo"},
     }
     assert "fix: add a stub_http entry to the plan: " + json.dumps(fix)[:-1] in err
+    assert (
+        '"json": {}}; nearest stub #1 (GET prefix https://api.example.com/v1/weather; plan '
+        "entries[0], line 4): path /v2/forecast not under /v1/weather\n" in err
+    )
 
 
 def test_served_by_from_the_child_is_type_checked_by_the_judge() -> None:

@@ -202,7 +202,10 @@ def test_unmatched_request_lists_the_nearest_stubs_and_the_entry_to_add() -> Non
         "json": {},
     }
     (miss,) = log.unmocked
-    assert miss.fix == f"add a stub_http entry to the plan: {json.dumps(entry)}"
+    assert miss.fix == (
+        f"add a stub_http entry to the plan: {json.dumps(entry)}; nearest stub #5 (GET prefix"
+        f" {API}/v2/weather, query city=Oslo): query param city=Rome (wants city=Oslo)"
+    )
     with mocked_network([HttpStub.from_dict(entry, "fix")]):
         assert requests.get(f"{API}/v2/weather?city=Rome#now").json() == {}
 
