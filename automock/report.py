@@ -129,7 +129,7 @@ class RunReport(JsonMixin):
         lines.append(f"accesses at runtime, reported by the program: {counts}")
         if self.report_problem and self.report_problem not in self.detail:
             lines.append(f"  the program's report was unusable: {_line(self.report_problem)}")
-        lines += [_line(f"  {a.kind:<11} {a.api} {a.target}".rstrip()) for a in mocked]
+        lines += [_line(_access_line(a)) for a in mocked]
         for access in self.unmocked:
             lines.append(_line(f"  UNMOCKED {access.kind} {access.api} {access.target}".rstrip()))
             if access.fix:
@@ -148,6 +148,12 @@ class RunReport(JsonMixin):
         timing = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in self.timings.items())
         lines.append(f"timings: {timing}")
         return "\n".join(lines)
+
+
+def _access_line(access: Access) -> str:
+    """``  network     requests GET https://… → stub #3 (GET prefix https://…; plan …)``."""
+    text = f"  {access.kind:<11} {access.api} {access.target}".rstrip()
+    return f"{text} → {access.served_by}" if access.served_by else text
 
 
 def _line(text: str) -> str:

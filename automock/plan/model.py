@@ -46,6 +46,7 @@ from automock.plan.parts import (
     DatabaseFixture,
     HttpStub,
     PropertySpec,
+    StubResponse,
     _expect,
     _fail,
 )
@@ -63,6 +64,7 @@ __all__ = [
     "Plan",
     "PlanEntry",
     "PropertySpec",
+    "StubResponse",
 ]
 
 
@@ -139,7 +141,12 @@ class Plan(JsonMixin):
 
     # -- views the runtime uses ------------------------------------------------
     def http_stubs(self) -> tuple[HttpStub, ...]:
-        return tuple(e.http_stub() for e in self.entries if e.strategy == "stub_http")
+        """The HTTP stubs in plan order, each labelled with its entry (``entries[3], line 12``)."""
+        return tuple(
+            replace(e.http_stub(), label=f"entries[{i}], line {e.line}")
+            for i, e in enumerate(self.entries)
+            if e.strategy == "stub_http"
+        )
 
     def databases(self) -> tuple[DatabaseFixture, ...]:
         strategies = ("sqlite_memory", "sqlalchemy_sqlite", "fake_redis", "fake_mongo")

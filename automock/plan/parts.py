@@ -1,5 +1,7 @@
 """The value types a plan is made of: clock, cassette, HTTP stub, database, property.
 
+(``HttpStub`` lives in :mod:`automock.plan.http_stub`, re-exported here.)
+
 Each parses itself with ``from_dict(data, where)`` and raises a
 :class:`~automock.errors.PlanError` naming the field (``where``) and the
 expected form; :mod:`automock.plan.model` composes them into a ``Plan``.
@@ -7,7 +9,6 @@ expected form; :mod:`automock.plan.model` composes them into a ``Plan``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -15,6 +16,7 @@ from typing import Any
 
 from automock._serialize import JsonMixin
 from automock.errors import PlanError
+from automock.plan.http_stub import MATCH_MODES, HttpStub, StubResponse
 
 __all__ = [
     "DEFAULT_INSTANT",
@@ -29,6 +31,7 @@ __all__ = [
     "DatabaseFixture",
     "HttpStub",
     "PropertySpec",
+    "StubResponse",
 ]
 
 PLAN_VERSION = 1
@@ -51,10 +54,8 @@ STRATEGIES: Mapping[str, tuple[str, ...]] = {
     "fixed_env": ("environment",),
     "sorted_listing": ("filesystem",),
 }
-MATCH_MODES = ("exact", "prefix", "regex")
 NETWORK_MODES = ("deny", "allow")
 RECORD_MODES = ("none", "once", "new_episodes", "all")
-_HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "*")
 
 
 def _fail(where: str, message: str) -> PlanError:
@@ -120,107 +121,6 @@ class CassetteSettings(JsonMixin):
                 f"{where}.record_mode", f"expected one of {', '.join(RECORD_MODES)}, got {mode!r}"
             )
         return cls(path=path, record_mode=mode)
-
-
-@dataclass(frozen=True, slots=True)
-class HttpStub(JsonMixin):
-    """One canned HTTP response. Body is ``json`` (any JSON value) or ``text``."""
-
-    method: str
-    url: str
-    match: str = "prefix"
-    status: int = 200
-    headers: Mapping[str, str] = field(default_factory=dict)
-    json: Any = None
-    text: str | None = None
-
-    def matches(self, method: str, url: str) -> tuple[bool, str]:
-        """``(matched, reason)``: the reason explains a miss (responses-style)."""
-        if self.method != "*" and self.method != method.upper():
-            return False, f"method {method.upper()} != {self.method}"
-        if self.match == "exact":
-            ok = url == self.url
-        elif self.match == "prefix":
-            ok = url.startswith(self.url)
-        else:
-            ok = re.search(self.url, url) is not None
-        return (True, "matched") if ok else (False, f"URL does not {self.match}-match {self.url}")
-
-    def body_bytes(self) -> bytes:
-        import json as _json
-
-        if self.text is not None:
-            return self.text.encode("utf-8")
-        if self.json is None:
-            return b""
-        return _json.dumps(self.json).encode("utf-8")
-
-    def content_type(self) -> str:
-        if "Content-Type" in self.headers:
-            return self.headers["Content-Type"]
-        return (
-            "application/json"
-            if self.text is None and self.json is not None
-            else "text/plain; charset=utf-8"
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "method": self.method,
-            "url": self.url,
-            "match": self.match,
-            "status": self.status,
-            "headers": dict(self.headers),
-        }
-        if self.text is not None:
-            data["text"] = self.text
-        else:
-            data["json"] = self.json
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Any, where: str) -> HttpStub:
-        _expect(
-            data, dict, where, 'an object like {"method": "GET", "url": "https://...", "json": {}}'
-        )
-        method = _expect(
-            data.get("method", "GET"), str, f"{where}.method", "an HTTP method"
-        ).upper()
-        if method not in _HTTP_METHODS:
-            raise _fail(
-                f"{where}.method", f"expected one of {', '.join(_HTTP_METHODS)}, got {method!r}"
-            )
-        url = _expect(data.get("url"), str, f"{where}.url", "a URL or pattern string")
-        match = data.get("match", "prefix")
-        if match not in MATCH_MODES:
-            raise _fail(
-                f"{where}.match", f"expected one of {', '.join(MATCH_MODES)}, got {match!r}"
-            )
-        if match == "regex":
-            try:
-                re.compile(url)
-            except re.error as exc:
-                raise _fail(f"{where}.url", f"invalid regex ({exc})") from None
-        status = _expect(
-            data.get("status", 200), int, f"{where}.status", "an integer HTTP status 100-599"
-        )
-        if not 100 <= status <= 599:
-            raise _fail(f"{where}.status", f"expected an integer HTTP status 100-599, got {status}")
-        headers = _expect(data.get("headers", {}), dict, f"{where}.headers", "an object of strings")
-        for k, v in headers.items():
-            _expect(v, str, f"{where}.headers.{k}", "a string")
-        text = data.get("text")
-        if text is not None:
-            _expect(text, str, f"{where}.text", "a string")
-        return cls(
-            method=method,
-            url=url,
-            match=match,
-            status=status,
-            headers=dict(headers),
-            json=data.get("json"),
-            text=text,
-        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,9 @@ class Access(JsonMixin):
 
     ``mocked`` is False when the runtime had to refuse it (fail closed);
     ``fix`` then says what to add to the plan, e.g.
-    ``add a stub_http entry for GET https://api.example.com/v1/x``.
+    ``add a stub_http entry for GET https://api.example.com/v1/x``. ``served_by``
+    names what answered a mocked request (``stub #2 GET prefix https://... [entries[3],
+    line 12]``), "" for other accesses.
     """
 
     kind: str
@@ -50,18 +52,19 @@ class Access(JsonMixin):
     target: str = ""
     mocked: bool = True
     fix: str = ""
+    served_by: str = ""
 
 
 class AccessLog:
-    """Thread-safe, de-duplicating (by kind, api, target, mocked) list of accesses."""
+    """Thread-safe, de-duplicating (by kind, api, target, mocked, served_by) list of accesses."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._items: list[Access] = []
-        self._seen: set[tuple[str, str, str, bool]] = set()
+        self._seen: set[tuple[str, str, str, bool, str]] = set()
 
     def add(self, access: Access) -> None:
-        key = (access.kind, access.api, access.target, access.mocked)
+        key = (access.kind, access.api, access.target, access.mocked, access.served_by)
         with self._lock:
             if key in self._seen:
                 return
@@ -85,11 +88,19 @@ def current_log() -> AccessLog | None:
     return _stack[-1] if _stack else None
 
 
-def record(kind: str, api: str, target: str = "", *, mocked: bool = True, fix: str = "") -> None:
+def record(
+    kind: str,
+    api: str,
+    target: str = "",
+    *,
+    mocked: bool = True,
+    fix: str = "",
+    served_by: str = "",
+) -> None:
     """Record an access in the innermost active log (no-op outside one)."""
     log = current_log()
     if log is not None:
-        log.add(Access(kind=kind, api=api, target=target, mocked=mocked, fix=fix))
+        log.add(Access(kind, api, target, mocked, fix, served_by))
 
 
 @contextlib.contextmanager

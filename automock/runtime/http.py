@@ -13,10 +13,11 @@ anything else             the socket guard (:mod:`automock.runtime.guard`)
 ========================  =============================================
 
 Libraries are patched only if already imported, or when imported later in
-the block (an import hook), so nothing heavy is imported up front. A request
+the block (an import hook), so nothing heavy is imported up front. The most
+specific matching stub answers (:mod:`automock.runtime.http_match`). A request
 no stub matches raises :class:`~automock.errors.UnmockedAccessError` naming
-the method, URL and the plan entry to add, with every candidate stub and why
-it missed, and is recorded as an unmocked Access. Nothing reaches the
+the method, URL and the plan entry to add, with the nearest stubs and why
+each missed, and is recorded as an unmocked Access. Nothing reaches the
 network unless ``allow=True`` or a cassette records (``record_mode`` other
 than ``"none"``, an explicit choice).
 """

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from automock.plan.model import HttpStub
+from automock.plan.model import StubResponse
 from automock.runtime._base import Undo
 from automock.runtime.http_session import (
     passthrough_error,
@@ -39,6 +39,15 @@ def patchers(undo: Undo) -> dict[str, Callable[[ModuleType], None]]:
     }
 
 
+def _bytes(body: Any) -> bytes | None:
+    """A request body as bytes, when it is held in memory (a stream or file: None)."""
+    if isinstance(body, bytes | bytearray | memoryview):
+        return bytes(body)
+    if isinstance(body, str):
+        return body.encode("utf-8")
+    return None
+
+
 def _call_through(method: str, url: str, api: str, call: Callable[[], Any]) -> Any:
     try:
         return call()
@@ -57,7 +66,9 @@ def _patch_requests(undo: Undo, requests: ModuleType) -> None:
 
     def send(self: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
         method, url = request.method or "GET", request.url or ""
-        stub = require_session().resolve(method, url, "requests")
+        session = require_session()
+        body = _bytes(request.body) if session.wants_body else None
+        stub = session.resolve(method, url, "requests", request.headers, body)
         if stub is None:
             return _call_through(
                 method, url, "requests", lambda: original(self, request, *args, **kwargs)
@@ -84,21 +95,25 @@ def _patch_httpx(undo: Undo, httpx: ModuleType) -> None:
     original_sync = httpx.HTTPTransport.handle_request
     original_async = httpx.AsyncHTTPTransport.handle_async_request
 
-    def build(stub: HttpStub, request: Any) -> Any:
+    def build(stub: StubResponse, request: Any) -> Any:
         return httpx.Response(
             stub.status, headers=stub_headers(stub), content=stub.body_bytes(), request=request
         )
 
     def handle_request(self: Any, request: Any) -> Any:
         method, url = request.method, str(request.url)
-        stub = require_session().resolve(method, url, "httpx")
+        session = require_session()
+        body = request.read() if session.wants_body else None
+        stub = session.resolve(method, url, "httpx", request.headers, body)
         if stub is None:
             return _call_through(method, url, "httpx", lambda: original_sync(self, request))
         return build(stub, request)
 
     async def handle_async_request(self: Any, request: Any) -> Any:
         method, url = request.method, str(request.url)
-        stub = require_session().resolve(method, url, "httpx")
+        session = require_session()
+        body = (await request.aread()) if session.wants_body else None
+        stub = session.resolve(method, url, "httpx", request.headers, body)
         if stub is None:
             try:
                 return await original_async(self, request)
@@ -124,7 +139,7 @@ class _FakeSocket:
         return None
 
 
-def _raw_response(stub: HttpStub) -> bytes:
+def _raw_response(stub: StubResponse) -> bytes:
     lines = [f"HTTP/1.1 {stub.status} {reason_phrase(stub.status)}"]
     lines += [f"{k}: {v}" for k, v in stub_headers(stub).items()]
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + stub.body_bytes()
@@ -156,7 +171,9 @@ def _patch_connection_class(undo: Undo, client: ModuleType, connection: type) ->
 
     def request(self: Any, method: str, url: str, *args: Any, **kwargs: Any) -> None:
         target = full_url(self, url)
-        stub = require_session().resolve(method, target, "http.client")
+        body = kwargs.get("body", args[0] if args else None)
+        headers = kwargs.get("headers", args[1] if len(args) > 1 else None) or {}
+        stub = require_session().resolve(method, target, "http.client", headers, _bytes(body))
         if stub is None:
             self._automock_pending = (method.upper(), target, None)
             _call_through(
@@ -187,7 +204,7 @@ def _patch_connection_class(undo: Undo, client: ModuleType, connection: type) ->
 class _AiohttpResponse:
     """Enough of ``aiohttp.ClientResponse`` for common use."""
 
-    def __init__(self, aiohttp: ModuleType, method: str, url: Any, stub: HttpStub) -> None:
+    def __init__(self, aiohttp: ModuleType, method: str, url: Any, stub: StubResponse) -> None:
         from multidict import CIMultiDict, CIMultiDictProxy
 
         self._aiohttp = aiohttp
@@ -260,7 +277,14 @@ def _patch_aiohttp(undo: Undo, aiohttp: ModuleType) -> None:
         params = kwargs.get("params")
         if params:
             url = url.extend_query(params)
-        stub = require_session().resolve(method, str(url), "aiohttp")
+        headers = {
+            **dict(getattr(self, "headers", None) or {}),
+            **dict(kwargs.get("headers") or {}),
+        }
+        body = _bytes(kwargs.get("data"))
+        if kwargs.get("json") is not None:
+            body = json.dumps(kwargs["json"]).encode("utf-8")
+        stub = require_session().resolve(method, str(url), "aiohttp", headers, body)
         if stub is None:
             try:
                 return await original(self, method, str_or_url, *args, **kwargs)

@@ -9,15 +9,24 @@ imports the other's internals.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import threading
+from collections.abc import Mapping, Sequence
 
 from automock.errors import UnmockedAccessError
-from automock.plan.model import CassetteSettings, HttpStub
+from automock.plan.model import CassetteSettings, HttpStub, StubResponse
 from automock.runtime.events import record
+from automock.runtime.http_match import (
+    CompiledStub,
+    Request,
+    compile_stubs,
+    most_specific,
+    nearest,
+)
 
 __all__ = [
     "NetworkSession",
     "current_network",
+    "fix_entry",
     "passthrough_error",
     "pop_session",
     "push_session",
@@ -29,21 +38,41 @@ __all__ = [
 
 
 def unmocked_request_error(
-    method: str, url: str, api: str, stubs: Sequence[HttpStub], *, why: str = ""
+    method: str,
+    url: str,
+    api: str,
+    stubs: Sequence[HttpStub],
+    *,
+    why: str = "",
+    request: Request | None = None,
 ) -> UnmockedAccessError:
-    """The error (and the Access record) for a request nothing serves."""
-    method = method.upper()
-    entry = {"method": method, "url": url.split("?", 1)[0], "status": 200, "json": "..."}
-    fix = f"add a stub_http entry to the plan: {json.dumps(entry)}".replace('"..."', "...")
+    """The error (and the Access record) for a request nothing serves.
+
+    It lists the nearest stubs (same host, longest common URL) and why each
+    missed, and the plan entry that would serve the request.
+    """
+    request = request or Request(method, url)
+    method = request.method
+    fix = f"add a stub_http entry to the plan: {json.dumps(fix_entry(request))}"
     target = f"{method} {url}"
-    record("network", api, target, mocked=False, fix=fix)
-    if stubs:
-        reasons = "; ".join(
-            f"{s.method} {s.url} ({s.match}): {s.matches(method, url)[1]}" for s in stubs
+    compiled = compile_stubs(stubs)
+    if compiled:
+        near = nearest(compiled, request)
+        reasons = "; ".join(f"{s.describe()}: {reason}" for s, reason in near)
+        more = f"; and {len(compiled) - len(near)} more" if len(compiled) > len(near) else ""
+        detail = f" (no stub matched; nearest: {reasons}{more})"
+        # the report shows the fix only: it also says why the nearest stub missed
+        closest, reason = near[0]
+        record(
+            "network",
+            api,
+            target,
+            mocked=False,
+            fix=f"{fix}; nearest {closest.describe()}: {reason}",
         )
-        detail = f" (no stub matched: {reasons})"
     else:
         detail = " (the plan has no HTTP stubs)"
+        record("network", api, target, mocked=False, fix=fix)
     return UnmockedAccessError(
         f"unmocked HTTP request {target} via {api}{why}{detail}",
         kind="network",
@@ -53,6 +82,19 @@ def unmocked_request_error(
     )
 
 
+def fix_entry(request: Request) -> dict[str, object]:
+    """The ``stub_http`` data that serves ``request``: its URL, its query as a matcher."""
+    entry: dict[str, object] = {
+        "method": request.method,
+        "url": request.url.split("#", 1)[0].split("?", 1)[0],
+        "match": "prefix",
+    }
+    if request.form.query:
+        entry["query"] = dict(request.form.query)
+    entry.update({"status": 200, "json": {}})
+    return entry
+
+
 class NetworkSession:
     """The state behind one ``mocked_network`` block."""
 
@@ -60,35 +102,68 @@ class NetworkSession:
         self, stubs: Sequence[HttpStub], cassette: CassetteSettings | None, allow: bool
     ) -> None:
         self.stubs = tuple(stubs)
+        self.compiled = compile_stubs(self.stubs)
         self.cassette = cassette
         self.allow = allow
+        # (method, url, status) of each request a stub served; the Access names the stub
         self.served: list[tuple[str, str, int]] = []
+        self._lock = threading.Lock()
+        self._served_count: dict[int, int] = {}
+
+    @property
+    def wants_body(self) -> bool:
+        """Whether a stub matches on the request body (clients read it only then)."""
+        return any(s.body_json is not None for s in self.stubs)
 
     @property
     def passthrough(self) -> bool:
         """Whether unmatched requests go on to the real client (cassette or allow)."""
         return self.allow or self.cassette is not None
 
-    def resolve(self, method: str, url: str, api: str) -> HttpStub | None:
-        """The stub that serves this request, None to pass it on, or raise (fail closed)."""
-        method = method.upper()
-        for stub in self.stubs:
-            if stub.matches(method, url)[0]:
-                record("network", api, f"{method} {url}", mocked=True)
-                self.served.append((method, url, stub.status))
-                return stub
+    def resolve(
+        self,
+        method: str,
+        url: str,
+        api: str,
+        headers: Mapping[str, str] | None = None,
+        body: bytes | None = None,
+    ) -> StubResponse | None:
+        """The response that serves this request, None to pass it on, or raise (fail closed).
+
+        The most specific matching stub answers (:mod:`automock.runtime.http_match`); a
+        stub with a ``sequence`` gives its n-th response to its n-th request.
+        """
+        request = Request(method, url, headers or {}, body)
+        method = request.method
+        chosen = most_specific(self.compiled, request)
+        if chosen is not None:
+            return self._serve(chosen, request, api)
         if self.cassette is not None and self.cassette.record_mode != "none":
             # a real request, recorded (automock run --record: a person's choice)
             fix = f"a real request, recorded (record_mode {self.cassette.record_mode})"
             record("network", api, f"{method} {url}", mocked=False, fix=fix)
             return None
         if self.cassette is not None:
-            record("network", api, f"{method} {url}", mocked=True)
+            record("network", api, f"{method} {url}", mocked=True, served_by="cassette")
             return None
         if self.allow:
             record("network", api, f"{method} {url}", mocked=False, fix="network allowed")
             return None
-        raise unmocked_request_error(method, url, api, self.stubs)
+        raise unmocked_request_error(method, url, api, self.stubs, request=request)
+
+    def _serve(self, chosen: CompiledStub, request: Request, api: str) -> StubResponse:
+        stub = chosen.stub
+        with self._lock:
+            n = self._served_count.get(chosen.number, 0)
+            self._served_count[chosen.number] = n + 1
+        response = stub.response_at(n)
+        served_by = chosen.describe()
+        if stub.sequence:
+            served_by += f", response {min(n + 1, len(stub.sequence))} of {len(stub.sequence)}"
+        target = f"{request.method} {request.url}"
+        record("network", api, target, mocked=True, served_by=served_by)
+        self.served.append((request.method, request.url, response.status))
+        return response
 
     def cassette_miss(self, method: str, url: str, api: str) -> UnmockedAccessError:
         """Turn vcrpy's "cannot overwrite" into our fail-closed error."""
@@ -123,11 +198,12 @@ def require_session() -> NetworkSession:
     return _sessions[-1]
 
 
-def stub_headers(stub: HttpStub) -> dict[str, str]:
-    """Response headers for a stub: its own plus Content-Type and Content-Length."""
-    headers = {k: v for k, v in stub.headers.items()}
-    headers.setdefault("Content-Type", stub.content_type())
-    headers["Content-Length"] = str(len(stub.body_bytes()))
+def stub_headers(response: StubResponse | HttpStub) -> dict[str, str]:
+    """Response headers: the stub's own plus Content-Type and Content-Length."""
+    headers = {k: v for k, v in response.headers.items() if k.lower() != "content-length"}
+    if not any(k.lower() == "content-type" for k in headers):
+        headers["Content-Type"] = response.content_type()
+    headers["Content-Length"] = str(len(response.body_bytes()))
     return headers
 
 

@@ -56,6 +56,7 @@ _ACCESS_FIELDS: dict[str, type] = {
     "target": str,
     "mocked": bool,
     "fix": str,
+    "served_by": str,
 }
 _LAYER_FIELDS: dict[str, type] = {"name": str, "active": bool, "detail": str}
 

@@ -52,7 +52,10 @@ def test_json_report_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert report["deterministic"] is None and report["diff"] == ""
     assert report["stdout"] == "1704067200\n"  # the plan's default instant
     assert [t["api"] for t in report["touchpoints"]] == ["time.time"]
-    assert all(set(a) == {"kind", "api", "target", "mocked", "fix"} for a in report["accesses"])
+    assert all(
+        set(a) == {"kind", "api", "target", "mocked", "fix", "served_by"}
+        for a in report["accesses"]
+    )
     layers = {layer["name"]: layer for layer in report["layers"]}
     assert {
         "session",

@@ -119,8 +119,8 @@ def test_unplanned_request_fails_closed_with_the_fix(client: object, api: str) -
     text = str(error)
     assert f"unmocked HTTP request GET {url} via {api}" in text
     assert 'add a stub_http entry to the plan: {"method": "GET", "url": "' + url in text
-    assert f"GET {API}/items (prefix): URL does not prefix-match" in text
-    assert f"POST {API}/orders (exact): method GET != POST" in text
+    assert f"stub #1 (GET prefix {API}/items): host https://other.example.org != " in text
+    assert f"stub #2 (POST exact {API}/orders): method GET != POST; host" in text
     assert error.exit_code == 5
     (access,) = log.unmocked
     assert (access.kind, access.api, access.target) == ("network", api, f"GET {url}")
