@@ -121,7 +121,7 @@ class RunReport(JsonMixin):
         lines = [f"── automock run {self.file} (seed {self.seed}, plan: {self.plan or 'default'})"]
         if self.touchpoints:
             lines.append(f"touchpoints found statically: {len(self.touchpoints)}")
-            lines += [f"  {t.line}:{t.col} {t.kind:<11} {t.api}" for t in self.touchpoints]
+            lines += [f"  {t.position} {t.kind:<11} {t.api}" for t in self.touchpoints]
         else:
             lines.append("touchpoints found statically: none")
         mocked = [a for a in self.accesses if a.mocked]

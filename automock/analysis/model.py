@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from automock._positions import position
 from automock._serialize import JsonMixin
 
 __all__ = ["KINDS", "FileScan", "Kind", "ScanResult", "Touchpoint"]
@@ -40,6 +41,11 @@ class Touchpoint(JsonMixin):
     api: str
     symbol: str
     reason: str
+
+    @property
+    def position(self) -> str:
+        """``line:column`` as printed (1-based column, :func:`automock._positions.position`)."""
+        return position(self.line, self.col)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Touchpoint:

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from automock._positions import column
 from automock.analysis.model import KINDS, ScanResult, Touchpoint
 
 __all__ = ["RULES", "SARIF_SCHEMA", "SARIF_VERSION", "to_sarif"]
@@ -61,9 +62,9 @@ def _uri(path: str) -> dict[str, str]:
 def _region(tp: Touchpoint) -> dict[str, int]:
     return {
         "startLine": tp.line,
-        "startColumn": tp.col + 1,
+        "startColumn": column(tp.col),
         "endLine": tp.end_line,
-        "endColumn": tp.end_col + 1,
+        "endColumn": column(tp.end_col),
     }
 
 
