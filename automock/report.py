@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from automock import _schemas as schemas
 from automock._serialize import JsonMixin
 from automock.analysis.model import Touchpoint
 from automock.runtime.events import Access
@@ -95,6 +96,7 @@ class RunReport(JsonMixin):
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
+            "schema": schemas.RUN,
             "file": self.file,
             "exit_code": self.exit_code,
             "status": self.status,

@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from automock import _schemas as schemas
 from automock._positions import position
 from automock._serialize import JsonMixin
 
@@ -99,4 +100,8 @@ class ScanResult(JsonMixin):
         }
 
     def to_dict(self) -> dict[str, Any]:
-        return {"files": [f.to_dict() for f in self.files], "summary": self.summary()}
+        return {
+            "schema": schemas.SCAN,
+            "files": [f.to_dict() for f in self.files],
+            "summary": self.summary(),
+        }

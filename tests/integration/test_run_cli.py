@@ -12,6 +12,7 @@ from automock.cli import main
 from automock.pipeline.run import run_file, run_source
 
 REPORT_KEYS = {
+    "schema",
     "file",
     "exit_code",
     "status",
