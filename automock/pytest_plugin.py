@@ -36,6 +36,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Generator, Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -319,7 +320,8 @@ def _automock_class_clock(request: pytest.FixtureRequest) -> Iterator[None]:
 @pytest.fixture(scope="module", autouse=True)
 def _automock_module_clock(request: pytest.FixtureRequest) -> Iterator[None]:
     """A marked module's ``setUpModule``/``tearDownModule`` run on the frozen clock."""
-    names = vars(request.module)
+    module = getattr(request.node, "obj", None)  # None for a doctest text file
+    names = vars(module) if isinstance(module, ModuleType) else {}
     yield from _frozen_around(request, "setUpModule" in names or "tearDownModule" in names)
 
 

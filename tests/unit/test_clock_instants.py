@@ -167,3 +167,13 @@ def test_the_marker_takes_every_form_and_freezes_setup_module(pytester: pytest.P
     result.stdout.fnmatch_lines(
         ["*automock: @pytest.mark.automock at: cannot read 'yesterday-ish' as an instant*"]
     )
+
+
+def test_the_setup_clock_fixtures_leave_doctest_files_alone(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
+    pytester.maketxtfile(doc=">>> 1 + 1\n2\n")
+    pytester.makepyfile(mod='def f():\n    """\n    >>> 2\n    2\n    """\n')
+    result = pytester.runpytest_inprocess(
+        "-p", "no:randomly", "-p", "no:cacheprovider", "--doctest-glob=*.txt", "--doctest-modules"
+    )
+    result.assert_outcomes(passed=2)
