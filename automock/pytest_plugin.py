@@ -33,13 +33,15 @@ loads when a fixture first runs.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Generator, Iterator
-from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from automock._pytest_reseeds import entropy_of_test, restore, seeded, snapshot
 from automock._pytest_seeds import DEFAULT_SEED, SEED_CACHE_KEY, choose_session_seed
 from automock._seed import derive
 
@@ -58,8 +60,6 @@ MARKER = "automock"
 _SESSION_SEED = pytest.StashKey[int]()
 _SEED_NOTE = pytest.StashKey[str]()
 _USED = pytest.StashKey[tuple[int, Any]]()  # (test seed, access log or None)
-_ENTROPY = pytest.StashKey["EntropySource"]()  # the test's seeded block, while it is active
-_RANDOM_STATE = pytest.StashKey[tuple[Any, Any]]()  # (random state, numpy state or None)
 _WORKER_SEED = "automock_seed"  # pytest-xdist workerinput keys
 _WORKER_NOTE = "automock_seed_note"
 
@@ -146,53 +146,26 @@ def pytest_runtest_makereport(
     return report
 
 
-# -- automock's seed wins over other plugins' reseeds (pytest-randomly) -------------------
-#
-# pytest-randomly calls ``random.seed(...)`` (and numpy's) in plain ``pytest_runtest_setup``,
-# ``_call`` and ``_teardown`` hooks. Setup's runs before the fixtures, so the fixture's own
-# seeding comes after it; for call and teardown, a wrapper (which runs before every plain
-# hook) snapshots the generators and the state is put back after the plain hooks: in
-# ``pytest_pyfunc_call`` (inside ``item.runtest()``) and in an item finalizer (the first
-# one teardown runs, before any fixture's). The test sees one continuous stream.
-
-
-def _snapshot(item: pytest.Item) -> None:
-    source = item.stash.get(_ENTROPY, None)
-    if source is not None:
-        import random
-
-        numpy_state = source.numpy.get_state() if source.numpy is not None else None
-        item.stash[_RANDOM_STATE] = (random.getstate(), numpy_state)
-
-
-def _restore(item: pytest.Item) -> None:
-    source = item.stash.get(_ENTROPY, None)
-    saved = item.stash.get(_RANDOM_STATE, None)
-    if source is not None and saved is not None:
-        import random
-
-        random.setstate(saved[0])
-        if source.numpy is not None and saved[1] is not None:
-            source.numpy.set_state(saved[1])
+# -- automock's seed wins over other plugins' reseeds (automock._pytest_reseeds) ------------
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
-    _snapshot(item)
+    snapshot(item)
     return (yield)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, object, object]:
-    _restore(pyfuncitem)
+    restore(pyfuncitem)
     return (yield)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
-    if item.stash.get(_ENTROPY, None) is not None:
-        _snapshot(item)
-        item.addfinalizer(lambda: _restore(item))
+    if seeded(item):
+        snapshot(item)
+        item.addfinalizer(lambda: restore(item))
     return (yield)
 
 
@@ -281,8 +254,11 @@ def _plan_for(request: pytest.FixtureRequest, kwargs: dict[str, Any]) -> Plan:
     else:
         plan = _load_plan_file(_find_plan_file(request, value))
     if "at" in kwargs or "tick" in kwargs:
-        clock = {"at": kwargs.get("at", plan.clock.at), "tick": kwargs.get("tick", plan.clock.tick)}
-        try:
+        from automock.runtime.instants import parse_instant
+
+        try:  # any form the clock takes (datetime, date, epoch, "Jan 14th, 2012"), kept as ISO
+            at = parse_instant(kwargs.get("at", plan.clock.at), "@pytest.mark.automock at").iso()
+            clock = {"at": at, "tick": kwargs.get("tick", plan.clock.tick)}
             plan = replace(plan, clock=ClockSettings.from_dict(clock, "@pytest.mark.automock"))
         except AutomockError as exc:
             pytest.fail(f"automock: {exc}", pytrace=False)
@@ -298,25 +274,6 @@ def _test_seed(request: pytest.FixtureRequest, kwargs: dict[str, Any]) -> int:
             )
         return seed
     return derive_seed(request.config.stash[_SESSION_SEED], request.node.nodeid)
-
-
-@contextmanager
-def _entropy_of_test(
-    request: pytest.FixtureRequest, source: EntropySource | None
-) -> Iterator[None]:
-    """Mark ``source`` as the test's seeded block while it is active (see :func:`_restore`)."""
-    if source is None:
-        yield
-        return
-    outer = request.node.stash.get(_ENTROPY, None)  # the automock fixture's, under seeded_random
-    request.node.stash[_ENTROPY] = source
-    try:
-        yield
-    finally:
-        if outer is None:
-            del request.node.stash[_ENTROPY]
-        else:
-            request.node.stash[_ENTROPY] = outer
 
 
 def _mark_used(request: pytest.FixtureRequest, seed: int, log: AccessLog | None) -> None:
@@ -340,7 +297,7 @@ def automock(request: pytest.FixtureRequest) -> Iterator[RuntimeSession]:
     plan = _plan_for(request, kwargs)
     with deterministic(plan.with_seed(seed), seed=seed) as session:
         request.node.stash[_USED] = (seed, session.log)
-        with _entropy_of_test(request, session.entropy):
+        with entropy_of_test(request, session.entropy):
             yield session
 
 
@@ -349,6 +306,34 @@ def _automock_marker(request: pytest.FixtureRequest) -> None:
     """Apply the ``automock`` fixture to tests carrying ``@pytest.mark.automock``."""
     if request.node.get_closest_marker(MARKER) is not None:
         request.getfixturevalue("automock")
+
+
+@pytest.fixture(scope="class", autouse=True)
+def _automock_class_clock(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A marked ``unittest.TestCase``'s ``setUpClass``/``tearDownClass`` run on the frozen clock."""
+    unittest = sys.modules.get("unittest")
+    cls = request.cls
+    testcase = unittest is not None and isinstance(cls, type) and issubclass(cls, unittest.TestCase)
+    yield from _frozen_around(request, testcase)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _automock_module_clock(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A marked module's ``setUpModule``/``tearDownModule`` run on the frozen clock."""
+    module = getattr(request.node, "obj", None)  # None for a doctest text file
+    names = vars(module) if isinstance(module, ModuleType) else {}
+    yield from _frozen_around(request, "setUpModule" in names or "tearDownModule" in names)
+
+
+def _frozen_around(request: pytest.FixtureRequest, wanted: bool) -> Iterator[None]:
+    if not wanted or request.node.get_closest_marker(MARKER) is None:
+        yield
+        return
+    from automock.runtime.clock import frozen_clock as clock_patch
+
+    plan = _plan_for(request, _marker_kwargs(request))
+    with clock_patch(plan.clock.at, tick=plan.clock.tick):
+        yield
 
 
 @pytest.fixture
@@ -368,7 +353,7 @@ def seeded_random(request: pytest.FixtureRequest) -> Iterator[EntropySource]:
 
     seed = _test_seed(request, _marker_kwargs(request))
     _mark_used(request, seed, None)
-    with entropy_patch(seed) as source, _entropy_of_test(request, source):
+    with entropy_patch(seed) as source, entropy_of_test(request, source):
         yield source
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from automock import _schemas as schemas
 from automock._serialize import JsonMixin
 from automock.analysis.model import Touchpoint
 from automock.runtime.events import Access
@@ -95,6 +96,7 @@ class RunReport(JsonMixin):
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
+            "schema": schemas.RUN,
             "file": self.file,
             "exit_code": self.exit_code,
             "status": self.status,
@@ -121,7 +123,7 @@ class RunReport(JsonMixin):
         lines = [f"── automock run {self.file} (seed {self.seed}, plan: {self.plan or 'default'})"]
         if self.touchpoints:
             lines.append(f"touchpoints found statically: {len(self.touchpoints)}")
-            lines += [f"  {t.line}:{t.col} {t.kind:<11} {t.api}" for t in self.touchpoints]
+            lines += [f"  {t.position} {t.kind:<11} {t.api}" for t in self.touchpoints]
         else:
             lines.append("touchpoints found statically: none")
         mocked = [a for a in self.accesses if a.mocked]

@@ -6,6 +6,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from automock import _schemas as schemas
+from automock._positions import position
 from automock._serialize import JsonMixin
 
 __all__ = ["KINDS", "FileScan", "Kind", "ScanResult", "Touchpoint"]
@@ -40,6 +42,11 @@ class Touchpoint(JsonMixin):
     api: str
     symbol: str
     reason: str
+
+    @property
+    def position(self) -> str:
+        """``line:column`` as printed (1-based column, :func:`automock._positions.position`)."""
+        return position(self.line, self.col)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Touchpoint:
@@ -93,4 +100,8 @@ class ScanResult(JsonMixin):
         }
 
     def to_dict(self) -> dict[str, Any]:
-        return {"files": [f.to_dict() for f in self.files], "summary": self.summary()}
+        return {
+            "schema": schemas.SCAN,
+            "files": [f.to_dict() for f in self.files],
+            "summary": self.summary(),
+        }

@@ -3,7 +3,8 @@
 One rule per touchpoint kind (``automock/time``, ...), one result per
 touchpoint with a ``physicalLocation`` region (1-based lines and columns,
 columns counted in Unicode code points), and one tool execution notification
-per file that could not be scanned.
+per file that could not be scanned. Each result's ``partialFingerprints`` entry
+is unique within its file (:func:`_fingerprints`).
 """
 
 from __future__ import annotations
@@ -12,13 +13,15 @@ import os
 from pathlib import Path
 from typing import Any
 
+from automock._positions import column
 from automock.analysis.model import KINDS, ScanResult, Touchpoint
 
-__all__ = ["RULES", "SARIF_SCHEMA", "SARIF_VERSION", "to_sarif"]
+__all__ = ["FINGERPRINT", "RULES", "SARIF_SCHEMA", "SARIF_VERSION", "to_sarif"]
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/automock/automock"
+FINGERPRINT = "automockLocation/v2"  # kind:api:symbol:column:n (v1, api:symbol, was not unique)
 
 RULES: dict[str, tuple[str, str]] = {
     "time": (
@@ -61,13 +64,30 @@ def _uri(path: str) -> dict[str, str]:
 def _region(tp: Touchpoint) -> dict[str, int]:
     return {
         "startLine": tp.line,
-        "startColumn": tp.col + 1,
+        "startColumn": column(tp.col),
         "endLine": tp.end_line,
-        "endColumn": tp.end_col + 1,
+        "endColumn": column(tp.end_col),
     }
 
 
-def _result(tp: Touchpoint) -> dict[str, Any]:
+def _fingerprints(touchpoints: tuple[Touchpoint, ...]) -> list[str]:
+    """One fingerprint per result, unique within its file and stable when lines move.
+
+    ``kind:api:symbol:column:n``, where ``n`` counts the earlier results of the same
+    file with the same kind, api, symbol and column (the same call twice on
+    different lines).
+    """
+    seen: dict[tuple[str, str, str, str, int], int] = {}
+    out = []
+    for tp in touchpoints:
+        key = (tp.path, tp.kind, tp.api, tp.symbol, tp.col)
+        index = seen.get(key, 0)
+        seen[key] = index + 1
+        out.append(f"{tp.kind}:{tp.api}:{tp.symbol}:{column(tp.col)}:{index}")
+    return out
+
+
+def _result(tp: Touchpoint, fingerprint: str) -> dict[str, Any]:
     return {
         "ruleId": f"automock/{tp.kind}",
         "ruleIndex": KINDS.index(tp.kind),
@@ -76,7 +96,7 @@ def _result(tp: Touchpoint) -> dict[str, Any]:
         "locations": [
             {"physicalLocation": {"artifactLocation": _uri(tp.path), "region": _region(tp)}}
         ],
-        "partialFingerprints": {"automockApi/v1": f"{tp.api}:{tp.symbol}"},
+        "partialFingerprints": {FINGERPRINT: fingerprint},
         "properties": {"kind": tp.kind, "api": tp.api, "symbol": tp.symbol},
     }
 
@@ -122,7 +142,12 @@ def to_sarif(result: ScanResult, *, version: str = "0") -> dict[str, Any]:
                         "toolExecutionNotifications": notifications,
                     }
                 ],
-                "results": [_result(tp) for tp in result.touchpoints],
+                "results": [
+                    _result(tp, fingerprint)
+                    for tp, fingerprint in zip(
+                        result.touchpoints, _fingerprints(result.touchpoints), strict=True
+                    )
+                ],
             }
         ],
     }

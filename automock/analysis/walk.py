@@ -6,6 +6,7 @@ import fnmatch
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from automock.errors import InputError
 
@@ -36,42 +37,66 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
 _SOURCE_SUFFIXES = (".py", ".pyw")
 
 
-def _gitignore_patterns(directory: Path) -> list[str]:
-    """Simple lines of ``directory/.gitignore``: no negation, comments or blanks."""
-    try:
-        text = (directory / ".gitignore").read_text("utf-8", "replace")
-    except OSError:
-        return []
-    out = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", "!")):
-            continue
-        out.append(line.strip("/") if line.endswith("/") else line.lstrip("/"))
-    return [p for p in out if p]
+class _Ignores:
+    """The ``.gitignore`` files from the walk's root down to one directory, as git reads them.
+
+    Each file's patterns are relative to its directory (pathspec's gitignore
+    matching: ``/anchored``, ``dir/``, ``**``, ``!negation``); a deeper file's match
+    overrides a shallower one's, and within a file the last match wins.
+    """
+
+    def __init__(self, levels: tuple[tuple[str, Any], ...] = ()) -> None:
+        self.levels = levels  # (the directory's path from the root + "/", or "", its patterns)
+
+    def below(self, directory: Path, rel: str) -> _Ignores:
+        """These ignores plus ``directory/.gitignore`` (``rel``: its posix path from the root)."""
+        try:
+            text = (directory / ".gitignore").read_text("utf-8", "replace")
+        except OSError:
+            return self
+        import pathspec
+
+        spec = pathspec.GitIgnoreSpec.from_lines(text.splitlines())
+        return _Ignores((*self.levels, (f"{rel}/" if rel else "", spec)))
+
+    def ignored(self, rel: str, is_dir: bool) -> bool:
+        """Whether git would ignore ``rel`` (a posix path from the root)."""
+        verdict = False
+        for base, spec in self.levels:
+            include = spec.check_file(rel[len(base) :] + ("/" if is_dir else "")).include
+            if include is not None:
+                verdict = include
+        return verdict
 
 
 def _excluded(name: str, rel: str, patterns: Iterable[str]) -> bool:
     return any(fnmatch.fnmatch(name, p) or fnmatch.fnmatch(rel, p) for p in patterns)
 
 
+def _skipped(name: str, rel: str, is_dir: bool, patterns: Sequence[str], ignores: _Ignores) -> bool:
+    return _excluded(name, rel, patterns) or ignores.ignored(rel, is_dir)
+
+
 def _walk_dir(root: Path, excludes: Sequence[str]) -> list[Path]:
     found: list[Path] = []
-    base_patterns = [*DEFAULT_EXCLUDES, *excludes, *_gitignore_patterns(root)]
+    patterns = [*DEFAULT_EXCLUDES, *excludes]
+    ignores: dict[str, _Ignores] = {}
     for dirpath, dirnames, filenames in os.walk(root):
         current = Path(dirpath)
-        patterns = base_patterns
-        if current != root:
-            patterns = [*base_patterns, *_gitignore_patterns(current)]
-        rel_dir = current.relative_to(root)
+        rel_dir = current.relative_to(root).as_posix()
+        rel_dir = "" if rel_dir == "." else rel_dir
+        parent = ignores.get(rel_dir.rpartition("/")[0], _Ignores()) if rel_dir else _Ignores()
+        here = ignores[rel_dir] = parent.below(current, rel_dir)
+        prefix = f"{rel_dir}/" if rel_dir else ""
         dirnames[:] = sorted(
-            d for d in dirnames if not _excluded(d, (rel_dir / d).as_posix(), patterns)
+            d for d in dirnames if not _skipped(d, prefix + d, True, patterns, here)
         )
-        for name in sorted(filenames):
-            if name.endswith(_SOURCE_SUFFIXES) and not _excluded(
-                name, (rel_dir / name).as_posix(), patterns
-            ):
-                found.append(current / name)
+        found += [
+            current / name
+            for name in sorted(filenames)
+            if name.endswith(_SOURCE_SUFFIXES)
+            and not _skipped(name, prefix + name, False, patterns, here)
+        ]
     return found
 
 
@@ -82,7 +107,7 @@ def discover(
 
     Files named explicitly are always included (whatever their suffix);
     directories are walked recursively, skipping ``DEFAULT_EXCLUDES``,
-    ``excludes`` and simple ``.gitignore`` patterns.
+    ``excludes`` and what ``.gitignore`` files ignore (negation included).
     """
     out: list[Path] = []
     seen: set[Path] = set()

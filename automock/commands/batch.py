@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from automock import _schemas as schemas
 from automock._atomic import atomic_write_bytes, atomic_write_text
 from automock.errors import InputError
 
@@ -140,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
             from automock.sandbox.batch.pool import execute_many
 
             results = execute_many(candidates, on_result=advance, **options)
-    lines = "".join(r.to_json(indent=None) + "\n" for r in results)
+    lines = "".join(json.dumps({"schema": schemas.BATCH, **r.to_dict()}) + "\n" for r in results)
     if args.jsonl:
         atomic_write_text(args.jsonl, lines)
     else:
@@ -148,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     summary = estimate_pass_at_k(((r.task_id, r.passed) for r in results), ks)
     if args.summary:
-        atomic_write_text(args.summary, json.dumps(summary.to_dict(), indent=2) + "\n")
+        data = {"schema": schemas.BATCH_SUMMARY, **summary.to_dict()}
+        atomic_write_text(args.summary, json.dumps(data, indent=2) + "\n")
     if args.results_jsonl:
         _write_results(args.results_jsonl, records, results)
     counts: dict[str, int] = {}

@@ -71,8 +71,7 @@ def format_text(result: ScanResult) -> str:
             continue
         lines.append(scan.path)
         rows = [
-            (f"{t.line}:{t.col + 1}", t.kind, t.api, _shorten(t.symbol, 40), t.reason)
-            for t in scan.touchpoints
+            (t.position, t.kind, t.api, _shorten(t.symbol, 40), t.reason) for t in scan.touchpoints
         ]
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
         for row in rows:

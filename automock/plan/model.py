@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from automock._positions import position
 from automock._serialize import JsonMixin
 from automock.plan.parts import (
     DEFAULT_INSTANT,
@@ -83,7 +84,8 @@ class PlanEntry(JsonMixin):
 
     @property
     def location(self) -> str:
-        return f"{self.line}:{self.col}"
+        """``line:column`` as printed (1-based column, :func:`automock._positions.position`)."""
+        return position(self.line, self.col)
 
     def http_stub(self, where: str = "entry") -> HttpStub:
         return HttpStub.from_dict(dict(self.data), f"{where}.data")

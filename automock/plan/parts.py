@@ -72,7 +72,7 @@ def _expect(value: Any, typ: type | tuple[type, ...], where: str, form: str) -> 
 
 @dataclass(frozen=True, slots=True)
 class ClockSettings(JsonMixin):
-    """``at``: the frozen wall-clock instant (ISO 8601 with offset).
+    """``at``: the frozen wall-clock instant (ISO 8601; its offset is the local zone, none is UTC).
 
     ``tick``: seconds the virtual monotonic clock advances on each read, so
     ``while time.monotonic() < deadline`` loops still end.

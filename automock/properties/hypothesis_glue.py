@@ -10,12 +10,16 @@ reported is the simplest input Hypothesis could find that still fails.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import os
 import random
+import tempfile
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from automock._cache import user_cache_dir
 from automock.errors import InputError
 from automock.properties.checks import PropertyResult
 from automock.properties.runner import canonical_property, evaluate
@@ -23,7 +27,14 @@ from automock.properties.runner import canonical_property, evaluate
 if TYPE_CHECKING:  # pragma: no cover
     from hypothesis.strategies import SearchStrategy
 
-__all__ = ["check_property", "hint_strategy", "search_settings", "strategy_for", "type_of_value"]
+__all__ = [
+    "check_property",
+    "hint_strategy",
+    "outside_cwd",
+    "search_settings",
+    "strategy_for",
+    "type_of_value",
+]
 
 
 def type_of_value(value: Any) -> Any:
@@ -132,6 +143,34 @@ def search_settings(max_examples: int) -> Any:
     )
 
 
+@contextlib.contextmanager
+def outside_cwd() -> Iterator[None]:
+    """Keep Hypothesis's storage out of the current directory for a search.
+
+    With no example database Hypothesis still writes a cache (``constants/``) under
+    ``./.hypothesis``; a search automock runs for the user keeps it in automock's user
+    cache directory instead (a fresh temporary one if that cannot be made), unless
+    ``HYPOTHESIS_STORAGE_DIRECTORY`` says where it goes.
+    """
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        yield
+        return
+    from hypothesis import configuration
+
+    previous = getattr(configuration, "__hypothesis_home_directory", None)
+    with contextlib.ExitStack() as stack:
+        home = user_cache_dir("hypothesis")
+        try:
+            os.makedirs(home, mode=0o700, exist_ok=True)
+        except OSError:
+            home = stack.enter_context(tempfile.TemporaryDirectory(prefix="automock-hypothesis-"))
+        configuration.set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(previous)
+
+
 def check_property(
     fn: Callable[..., Any],
     prop: str,
@@ -163,7 +202,8 @@ def check_property(
     config = search_settings(max_examples)
     fresh = " fresh" if excluded else ""
     try:
-        minimal = find(candidates, breaks, settings=config, random=random.Random(seed))
+        with outside_cwd():
+            minimal = find(candidates, breaks, settings=config, random=random.Random(seed))
     except NoSuchExample:
         return PropertyResult(
             name, True, f"held for up to {max_examples}{fresh} generated inputs (seed {seed})"

@@ -135,7 +135,7 @@ def _fresh_outputs(
     from hypothesis import find
     from hypothesis.errors import NoSuchExample, Unsatisfiable
 
-    from automock.properties.hypothesis_glue import search_settings
+    from automock.properties.hypothesis_glue import outside_cwd, search_settings
 
     excluded = [list(e) for e in exclude]
     seen: list[tuple[tuple[Any, ...], Any]] = []
@@ -151,7 +151,7 @@ def _fresh_outputs(
     config = search_settings(max_examples)
     for args in neighbours(exclude, max_examples, seed):
         observe(args)
-    with contextlib.suppress(NoSuchExample, Unsatisfiable):
+    with contextlib.suppress(NoSuchExample, Unsatisfiable), outside_cwd():
         find(strategy, observe, settings=config, random=random.Random(seed))
     return seen
 

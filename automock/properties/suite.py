@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from automock import _schemas as schemas
 from automock._serialize import JsonMixin
 from automock.errors import InputError
 from automock.properties.checks import PropertyResult
@@ -46,6 +47,7 @@ class CheckReport(JsonMixin):
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "schema": schemas.CHECK,
             "function": self.function,
             "passed": self.passed,
             "seed": self.seed,

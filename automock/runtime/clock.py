@@ -17,13 +17,16 @@ timer jumps), so ``datetime.now()`` after ``time.sleep(2)`` is 2 s later and
 elapsed-time arithmetic stays sane. Per-read ticks only move the monotonic
 clock.
 
+Instants and zones: ``at`` is anything :func:`~automock.runtime.instants.parse_instant`
+reads (datetime, date, epoch seconds, ISO or free-form strings); the block's
+local time zone is the zone the instant names (UTC when it names none), so
+``time.localtime()`` and naive ``datetime.now()`` do not depend on the machine.
+The test moves time with :meth:`VirtualClock.advance`/``tick`` (forward, both
+clocks) and :meth:`VirtualClock.move_to` (anywhere, wall clock only).
+
 Access log: ``time.time`` and ``time.time_ns`` are recorded on their first
 call through the module (a wrapper that records, then puts the frozen
-builtin back). The ``datetime`` reads (``datetime.datetime.now/today/utcnow``,
-``datetime.date.today``) cannot be wrapped (immutable C types); time-machine
-asks the block's traveller for the time on every wall-clock read, so a small
-replacement of that call finds, once per call site, which datetime API the
-calling code called, and records it.
+builtin back); the ``datetime`` reads by :mod:`automock.runtime.clock_reads`.
 """
 
 from __future__ import annotations
@@ -32,14 +35,16 @@ import sys
 import threading
 import time as _time
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
-from types import CodeType, FrameType, ModuleType
+from datetime import UTC, datetime, timedelta, tzinfo
+from types import ModuleType
 from typing import Any, TypeVar
 
 from automock.plan.model import DEFAULT_INSTANT
 from automock.runtime._base import Patch, Undo
 from automock.runtime._imports import when_imported
+from automock.runtime.clock_reads import watch_datetime_reads
 from automock.runtime.events import record, record_first_calls
+from automock.runtime.instants import UTC_ZONE, InstantLike, parse_instant, use_zone
 
 __all__ = ["DEFAULT_INSTANT", "VirtualClock", "current_clock", "frozen_clock"]
 
@@ -55,12 +60,17 @@ _MONOTONIC_START = 1_000.0  # virtual monotonic clocks start here (seconds)
 
 
 class VirtualClock:
-    """The state behind one ``frozen_clock`` block."""
+    """The state behind one ``frozen_clock`` block (what ``with frozen_clock() as clock`` binds).
 
-    def __init__(self, at: datetime, tick: float, traveller: Any) -> None:
+    ``at`` is the block's starting instant, ``tick_seconds`` the monotonic step
+    per read, ``slept`` the total virtual time slept or advanced.
+    """
+
+    def __init__(self, at: datetime, tick: float, traveller: Any, undo: Undo) -> None:
         self.at = at
-        self.tick = tick
+        self.tick_seconds = tick
         self._traveller = traveller
+        self._undo = undo
         self._mono_ns = int(_MONOTONIC_START * 1e9)
         self._tick_ns = round(tick * 1e9)
         self._lock = threading.Lock()
@@ -73,8 +83,12 @@ class VirtualClock:
             self._mono_ns += self._tick_ns
             return value
 
-    def advance(self, seconds: float) -> None:
-        """Move both clocks forward (a sleep or an event-loop timer jump)."""
+    def advance(self, seconds: float | timedelta) -> None:
+        """Move both clocks forward by ``seconds`` (a number or a ``timedelta``).
+
+        Sleeps and event-loop timer jumps call this too; zero or less does nothing.
+        """
+        seconds = _seconds(seconds)
         if seconds <= 0:
             return
         with self._lock:
@@ -82,9 +96,38 @@ class VirtualClock:
             self.slept += seconds
             self._traveller.shift(seconds)
 
+    def tick(self, delta: float | timedelta = 1.0) -> datetime:
+        """freezegun's ``tick``: :meth:`advance` by ``delta`` (default 1 s) and return :meth:`now`."""
+        self.advance(delta)
+        return self.now()
+
+    def move_to(self, target: InstantLike) -> datetime:
+        """Put the wall clock at ``target`` (any ``at`` form), earlier or later; return :meth:`now`.
+
+        The monotonic clock does not move (it never goes back). A target that
+        names a zone makes it the local time zone until the block ends.
+        """
+        instant = parse_instant(target, "move_to")
+        with self._lock:
+            self._traveller.move_to(_destination(instant.at))
+        if instant.zone is not None:
+            use_zone(self._undo, instant.zone)
+        return self.now()
+
     def now(self) -> datetime:
         """The current (frozen + slept) wall-clock instant, timezone-aware."""
         return datetime.fromtimestamp(_WALL_TIME(), tz=UTC)
+
+
+def _seconds(value: float | timedelta) -> float:
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        try:
+            return float(value)  # Fraction, Decimal, numpy numbers
+        except (TypeError, ValueError):
+            raise TypeError(f"expected seconds or a timedelta, got {value!r}") from None
+    return float(value)
 
 
 _stack: list[VirtualClock] = []
@@ -148,11 +191,6 @@ def _make_asyncio_sleep(original: Callable[..., Awaitable[Any]]) -> Callable[...
     return sleep
 
 
-def _parse_instant(at: str | datetime) -> datetime:
-    instant = at if isinstance(at, datetime) else datetime.fromisoformat(at.replace("Z", "+00:00"))
-    return instant if instant.tzinfo else instant.replace(tzinfo=UTC)
-
-
 class _StandInType(type):
     """Class checks against a stand-in are checks against the real class once it is loaded.
 
@@ -211,6 +249,24 @@ def _import_time_machine() -> Any:
     return time_machine
 
 
+class _PlainUtc(tzinfo):
+    """UTC that time-machine does not recognise: the local zone is ours to set, not its."""
+
+    def utcoffset(self, dt: datetime | None) -> timedelta:
+        return timedelta(0)
+
+    def dst(self, dt: datetime | None) -> timedelta:
+        return timedelta(0)
+
+    def tzname(self, dt: datetime | None) -> str:
+        return "UTC"
+
+
+def _destination(at: datetime) -> datetime:
+    """``at`` for time-machine, which sets ``TZ`` itself for a ``UTC`` or ``ZoneInfo`` instant."""
+    return at.astimezone(_PlainUtc())
+
+
 class _LoopPatch:
     """Make selector event loops jump virtual time instead of blocking on timers."""
 
@@ -249,20 +305,22 @@ class frozen_clock(Patch[VirtualClock]):
     restores the previous clock (or the real one).
     """
 
-    def __init__(self, at: str | datetime = DEFAULT_INSTANT, *, tick: float = 0.001) -> None:
+    def __init__(self, at: InstantLike = DEFAULT_INSTANT, *, tick: float = 0.001) -> None:
         super().__init__()
         if tick < 0:
             raise ValueError("tick must be >= 0")
-        self.at = _parse_instant(at)
+        self.instant = parse_instant(at, "frozen_clock(at=...)")
+        self.at = self.instant.at
         self.tick = float(tick)
 
     def _start(self, undo: Undo) -> VirtualClock:
         time_machine = _import_time_machine()
-        travel = time_machine.travel(self.at, tick=False)
+        travel = time_machine.travel(_destination(self.at), tick=False)
         traveller = travel.start()
         undo.push(travel.stop)
-        clock = VirtualClock(self.at, self.tick, traveller)
-        _watch_datetime_reads(undo, traveller)
+        use_zone(undo, self.instant.zone or UTC_ZONE)
+        clock = VirtualClock(self.at, self.tick, traveller, undo)
+        watch_datetime_reads(undo, traveller)
         record_first_calls(undo, _time, _TIME_APIS, "time")
         first = not _stack
         _stack.append(clock)
@@ -270,106 +328,6 @@ class frozen_clock(Patch[VirtualClock]):
         if first:
             _install(undo)
         return clock
-
-
-# names under which a call reads the wall clock through datetime
-_DATETIME_NAMES = frozenset({"now", "utcnow", "today"})
-_LOADS = frozenset(
-    {"LOAD_ATTR", "LOAD_METHOD", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF"}
-)
-
-
-def _datetime_api(name: str, receiver: str) -> str:
-    if name == "today":
-        return "datetime.date.today" if receiver == "date" else "datetime.datetime.today"
-    return f"datetime.datetime.{name}"
-
-
-def _called_api(code: CodeType, lasti: int) -> str | None:
-    """The datetime API called by the instruction at ``lasti``, if any.
-
-    The callee is the last name loaded before the call whose source span
-    starts where the call's does (``dt.datetime.now`` in ``dt.datetime.now(tz)``);
-    the name loaded just before it is the receiver (``datetime``, ``date``).
-    Runs once per call site.
-    """
-    import dis
-
-    instructions = [i for i in dis.get_instructions(code) if i.offset <= lasti]
-    if not instructions or instructions[-1].positions is None:
-        return None
-    call = instructions[-1].positions
-    loads = [
-        str(i.argval)
-        for i in instructions[:-1]
-        if i.opname in _LOADS
-        and i.positions is not None
-        and (i.positions.lineno, i.positions.col_offset) == (call.lineno, call.col_offset)
-    ]
-    if not loads or loads[-1] not in _DATETIME_NAMES:
-        return None
-    return _datetime_api(loads[-1], loads[-2] if len(loads) > 1 else "")
-
-
-def _watch_datetime_reads(undo: Undo, traveller: Any) -> None:
-    """Record the datetime APIs read in the block, once per API.
-
-    time-machine's C functions call ``traveller.time_ns()`` on every wall-clock
-    read; an instance attribute shadows that method. The calling frame is the
-    Python code that called ``datetime.now`` (C functions have no frame). A
-    code object whose names include none of now/utcnow/today is remembered as
-    plain after one look; reads from code that does name them are classified
-    once per call site by :func:`_called_api`. A read from the same plain code
-    as the previous one costs a frame lookup and an identity test; once all
-    four APIs are recorded, only a truth test.
-    """
-    if getattr(traveller, "_tick", True) is not False or not hasattr(
-        traveller, "_destination_timestamp_ns"
-    ):
-        return  # an unknown time-machine: leave its traveller alone
-    # keyed by id(code); ``codes`` keeps them alive so ids are not reused
-    codes: list[CodeType] = []
-    plain: set[int] = set()
-    sites: dict[int, dict[int, str | None]] = {}
-    pending = {_datetime_api(name, r) for name in _DATETIME_NAMES for r in ("", "date")}
-    getframe = sys._getframe
-    # the code object of the last read from plain code: a hot loop re-reading
-    # from one place costs a frame lookup and an identity test
-    last_plain: CodeType | None = None
-    last_site: tuple[CodeType | None, int] = (None, -1)
-
-    def classify(frame: FrameType) -> None:
-        nonlocal last_plain, last_site
-        code = frame.f_code
-        lasti = frame.f_lasti
-        if last_site[0] is code and last_site[1] == lasti:
-            return  # the same datetime call site as last time
-        key = id(code)
-        calls = sites.get(key)
-        if calls is None:
-            if key in plain:
-                last_plain = code
-                return
-            codes.append(code)
-            if _DATETIME_NAMES.isdisjoint(code.co_names):
-                plain.add(key)
-                last_plain = code
-                return
-            calls = sites[key] = {}
-        last_site = (code, lasti)
-        if lasti not in calls:
-            api = calls[lasti] = _called_api(code, lasti)
-            if api is not None:
-                record("time", api, mocked=True)
-                pending.discard(api)
-
-    def time_ns() -> int:
-        if pending and getframe(1).f_code is not last_plain:
-            classify(getframe(1))
-        return traveller._destination_timestamp_ns  # type: ignore[no-any-return]
-
-    traveller.time_ns = time_ns
-    undo.push(lambda: vars(traveller).pop("time_ns", None))
 
 
 def _install(undo: Undo) -> None:

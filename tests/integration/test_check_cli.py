@@ -369,3 +369,18 @@ def test_a_function_that_raises_fails_uniform_instead_of_crashing(
     out = capsys.readouterr().out
     assert code == 1, out
     assert "ZeroDivisionError: boom" in out
+
+
+def test_check_leaves_no_hypothesis_directory_in_the_current_directory(deal: Path) -> None:
+    """Hypothesis's storage (its constants cache) goes to automock's user cache directory."""
+    from tests.conftest import automock_command
+
+    cache = deal.parent / "cache"
+    done = automock_command(
+        ["check", "deal.py::real_sort", "--examples", "20"],
+        cwd=deal.parent,
+        XDG_CACHE_HOME=str(cache),
+    )
+    assert done.returncode == 0, done.stderr
+    assert not (deal.parent / ".hypothesis").exists()
+    assert (cache / "automock" / "hypothesis").is_dir()

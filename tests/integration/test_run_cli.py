@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from automock.cli import main
 from automock.pipeline.run import run_file, run_source
 
 REPORT_KEYS = {
+    "schema",
     "file",
     "exit_code",
     "status",
@@ -267,3 +269,17 @@ def test_a_forged_result_message_is_not_trusted(
 
     assert code == 7
     assert report["status"] == "error"
+
+
+def test_scan_and_the_run_report_print_one_position_convention(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``line:column`` with 1-based columns, as compilers print them, in both outputs."""
+    path = tmp_path / "clock.py"
+    path.write_text("import time\nx = 1; print(int(time.time()))\n")  # time.time at column 18
+    assert main(["scan", str(path)]) == 0
+    scanned = capsys.readouterr().out
+    assert main(["run", str(path)]) == 0
+    reported = capsys.readouterr().err
+    assert re.search(r"^\s+2:18\s+time\s+time\.time", scanned, re.M), scanned
+    assert re.search(r"^\s+2:18 time\s+time\.time$", reported, re.M), reported

@@ -38,7 +38,7 @@ def test_text_output_is_grouped_by_file(project: Path, capsys: pytest.CaptureFix
 def test_json_output_shape(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scan", str(project), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"files", "summary"}
+    assert set(data) == {"schema", "files", "summary"}
     assert [Path(f["path"]).name for f in data["files"]] == ["clock.py", "dice.py", "pure.py"]
     assert data["files"][1]["touchpoints"][0]["api"] == "random.randint"
     assert data["summary"]["touchpoints"] == 2

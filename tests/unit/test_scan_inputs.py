@@ -104,7 +104,7 @@ def test_unknown_kind_lists_the_valid_ones() -> None:
 
 def test_result_serialises_to_the_documented_json_shape() -> None:
     data = json.loads(automock.scan(CLOCK).to_json())
-    assert set(data) == {"files", "summary"}
+    assert set(data) == {"schema", "files", "summary"}
     (entry,) = data["files"]
     assert set(entry) == {"path", "touchpoints"}
     (tp,) = entry["touchpoints"]

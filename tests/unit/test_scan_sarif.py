@@ -179,3 +179,39 @@ def test_sarif_for_source_text_is_valid(source: str) -> None:
     from automock.analysis.model import ScanResult
 
     _validate(to_sarif(ScanResult((scan_source(source),))))
+
+
+def _fingerprints(capsys: pytest.CaptureFixture[str], *paths: Path) -> dict[str, list[str]]:
+    import json
+
+    from automock.cli import main
+
+    assert main(["scan", "--sarif", *map(str, paths)]) == 0
+    (run,) = json.loads(capsys.readouterr().out)["runs"]
+    by_file: dict[str, list[str]] = {}
+    for res in run["results"]:
+        uri = res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        by_file.setdefault(uri, []).extend(res["partialFingerprints"].values())
+    return by_file
+
+
+def test_fingerprints_are_unique_within_a_file_and_survive_moved_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = (
+        "import random, time\n"
+        "a = random.random()\n"
+        "b = random.random()\n"  # the same call at the same column on another line
+        "c = random.random() + random.random()\n"  # twice on one line
+        "d = time.time()\n"
+    )
+    first, second = tmp_path / "a.py", tmp_path / "b.py"
+    first.write_text(source)
+    second.write_text(source)
+    found = _fingerprints(capsys, first, second)
+    assert len(found) == 2
+    for prints in found.values():
+        assert len(prints) == 5 and len(set(prints)) == 5
+    before = found[first.as_uri()]
+    first.write_text("# a new first line\n\n" + source)
+    assert _fingerprints(capsys, first)[first.as_uri()] == before

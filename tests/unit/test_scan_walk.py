@@ -77,3 +77,31 @@ def test_parallel_scan_matches_serial(tmp_path: Path) -> None:
     _tree(tmp_path, [f"m{i}.py" for i in range(6)])
     (tmp_path / "bad.py").write_bytes(b"\x00\x01")
     assert scan_paths([tmp_path], jobs=2) == scan_paths([tmp_path], jobs=1)
+
+
+def test_gitignore_negation_anchoring_and_nested_files_follow_git(tmp_path: Path) -> None:
+    _tree(
+        tmp_path,
+        [
+            "gen_a.py",
+            "gen_keep.py",
+            "src/gen_b.py",
+            "src/gen_local.py",
+            "logs/x.py",
+            "docs/build/conf.py",
+            "build.py",
+            "deep/a/b/tmp_x.py",
+        ],
+    )
+    (tmp_path / ".gitignore").write_text(
+        "gen_*.py\n!gen_keep.py\nlogs/\n/docs/build\n**/b/tmp_*.py\n"
+    )
+    (tmp_path / "src" / ".gitignore").write_text("!gen_local.py\n")  # a deeper file re-includes
+    found = [p.relative_to(tmp_path).as_posix() for p in discover([tmp_path])]
+    assert found == ["build.py", "gen_keep.py", "src/gen_local.py"]
+    # and what the scanner scans
+    assert [Path(f.path).name for f in scan_paths([tmp_path]).files] == [
+        "build.py",
+        "gen_keep.py",
+        "gen_local.py",
+    ]

@@ -57,8 +57,9 @@ def _bytecode_cache() -> str | None:
 
     if os.path.exists(importlib.util.cache_from_source(__file__)):
         return None  # installed with bytecode: nothing to gain
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    prefix = os.path.join(base, "automock", "pycache")
+    from automock._cache import user_cache_dir
+
+    prefix = user_cache_dir("pycache")
     try:
         os.makedirs(prefix, mode=0o700, exist_ok=True)
         info = os.stat(prefix)
