@@ -18,7 +18,11 @@ no stub matches raises :class:`~automock.errors.UnmockedAccessError` naming
 the method, URL and the plan entry to add, with every candidate stub and why
 it missed, and is recorded as an unmocked Access. Nothing reaches the
 network unless ``allow=True`` or a cassette records (``record_mode`` other
-than ``"none"``, an explicit choice).
+than ``"none"``, an explicit choice), or the host is in ``allow_hosts`` (a test's local
+server: ``allow_hosts=["127.0.0.1"]``). A mock library the test uses itself (respx,
+responses) answers the requests of the client it mocks
+(:mod:`automock.runtime.http_passthrough`); stubs can also be added inline
+(:mod:`automock.runtime.http_stubs`, ``automock.http.get(url, json=...)``).
 """
 
 from __future__ import annotations
@@ -54,7 +58,8 @@ __all__ = [
 
 
 class mocked_network(Patch[NetworkSession]):
-    """Serve HTTP from ``stubs`` (and a vcrpy ``cassette``); refuse everything else."""
+    """Serve HTTP from ``stubs`` (and a vcrpy ``cassette``); refuse everything else
+    (but ``allow_hosts``)."""
 
     def __init__(
         self,
@@ -62,19 +67,23 @@ class mocked_network(Patch[NetworkSession]):
         *,
         cassette: CassetteSettings | None = None,
         allow: bool = False,
+        allow_hosts: Iterable[str] = (),
     ) -> None:
         super().__init__()
         self.stubs = tuple(stubs)
         self.cassette = cassette
         self.allow = allow
+        self.allow_hosts = tuple(allow_hosts)
 
     def _start(self, undo: Undo) -> NetworkSession:
-        session = NetworkSession(self.stubs, self.cassette, self.allow)
+        session = NetworkSession(
+            self.stubs, self.cassette, self.allow, allow_hosts=self.allow_hosts
+        )
         recording_cassette = self.cassette is not None and self.cassette.record_mode != "none"
         if not self.allow and not recording_cassette:
             from automock.runtime.guard import socket_guard
 
-            guard = socket_guard()
+            guard = socket_guard(allow_hosts=self.allow_hosts)
             guard.__enter__()
             undo.push(lambda: guard.__exit__(None, None, None))
         if self.cassette is not None:

@@ -9,11 +9,17 @@ imports the other's internals.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from automock.errors import UnmockedAccessError
 from automock.plan.model import CassetteSettings, HttpStub
 from automock.runtime.events import record
+from automock.runtime.http_passthrough import (
+    allowed_hosts,
+    foreign_mock,
+    foreign_mocks_at_start,
+    url_host_allowed,
+)
 
 __all__ = [
     "NetworkSession",
@@ -57,12 +63,27 @@ class NetworkSession:
     """The state behind one ``mocked_network`` block."""
 
     def __init__(
-        self, stubs: Sequence[HttpStub], cassette: CassetteSettings | None, allow: bool
+        self,
+        stubs: Sequence[HttpStub],
+        cassette: CassetteSettings | None,
+        allow: bool,
+        *,
+        allow_hosts: Iterable[str] = (),
     ) -> None:
         self.stubs = tuple(stubs)
         self.cassette = cassette
         self.allow = allow
         self.served: list[tuple[str, str, int]] = []
+        # automock.runtime.http_passthrough: hosts let through, mock libraries that answer
+        self.allow_hosts = allowed_hosts(allow_hosts)
+        self.foreign = foreign_mocks_at_start()  # before the client patches go in
+        self._inline = 0
+
+    def add_stub(self, stub: HttpStub) -> None:
+        """Serve ``stub`` too (a test's inline stub): before the plan's, after earlier ones."""
+        at = self._inline
+        self.stubs = (*self.stubs[:at], stub, *self.stubs[at:])
+        self._inline += 1
 
     @property
     def passthrough(self) -> bool:
@@ -72,6 +93,10 @@ class NetworkSession:
     def resolve(self, method: str, url: str, api: str) -> HttpStub | None:
         """The stub that serves this request, None to pass it on, or raise (fail closed)."""
         method = method.upper()
+        library = foreign_mock(api, self.foreign)
+        if library is not None:  # the test's own mock library answers (or refuses) it
+            record("network", api, f"{method} {url}", mocked=True, fix=f"served by {library}")
+            return None
         for stub in self.stubs:
             if stub.matches(method, url)[0]:
                 record("network", api, f"{method} {url}", mocked=True)
@@ -87,6 +112,9 @@ class NetworkSession:
             return None
         if self.allow:
             record("network", api, f"{method} {url}", mocked=False, fix="network allowed")
+            return None
+        if url_host_allowed(url, self.allow_hosts):
+            record("network", api, f"{method} {url}", mocked=False, fix="allowed host")
             return None
         raise unmocked_request_error(method, url, api, self.stubs)
 
