@@ -90,7 +90,9 @@ class deterministic(Patch[RuntimeSession]):
         self.seed = plan.seed if seed is None else int(seed)
         self.apply_env = apply_env
         self.log = log
-        self.allow_hosts = tuple(allow_hosts)
+        from automock.runtime.http_passthrough import allowed_hosts
+
+        self.allow_hosts = tuple(sorted(allowed_hosts(allow_hosts)))  # ValueError names it
 
     def _start(self, undo: Undo) -> RuntimeSession:
         from automock.runtime.clock import frozen_clock

@@ -33,6 +33,7 @@ from automock.plan.model import CassetteSettings, HttpStub
 from automock.runtime._base import Patch, Undo
 from automock.runtime._imports import when_imported
 from automock.runtime.http_clients import patchers
+from automock.runtime.http_passthrough import allowed_hosts
 from automock.runtime.http_session import (
     NetworkSession,
     current_network,
@@ -73,7 +74,7 @@ class mocked_network(Patch[NetworkSession]):
         self.stubs = tuple(stubs)
         self.cassette = cassette
         self.allow = allow
-        self.allow_hosts = tuple(allow_hosts)
+        self.allow_hosts = tuple(sorted(allowed_hosts(allow_hosts)))  # ValueError names it
 
     def _start(self, undo: Undo) -> NetworkSession:
         session = NetworkSession(
