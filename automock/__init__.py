@@ -46,6 +46,7 @@ _EXPORTS: dict[str, str] = {
     "frozen_clock": "automock.runtime.clock",
     "seeded_random": "automock.runtime.entropy",
     "mocked_network": "automock.runtime.http",
+    "http": "automock.runtime.http_stubs",
     "faked_databases": "automock.runtime.databases",
     # sandbox
     "run_file": "automock.pipeline.run",
@@ -89,6 +90,7 @@ __all__ = [
     "execute_many",
     "faked_databases",
     "frozen_clock",
+    "http",
     "load_plan",
     "mocked_network",
     "pass_at_k",
@@ -125,6 +127,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from automock.runtime.databases import faked_databases
     from automock.runtime.entropy import seeded_random
     from automock.runtime.http import mocked_network
+    from automock.runtime.http_stubs import http
     from automock.sandbox.batch.passk import pass_at_k
     from automock.sandbox.batch.pool import execute_many
     from automock.sandbox.batch.task import CandidateResult

@@ -9,6 +9,7 @@ what to do about it.
 from __future__ import annotations
 
 __all__ = [
+    "DISTRIBUTION",
     "EXIT_INPUT",
     "EXIT_INTERNAL",
     "EXIT_MEMORY",
@@ -98,6 +99,9 @@ class SandboxError(AutomockError):
     exit_code = EXIT_VIOLATION
 
 
+DISTRIBUTION = "automock-sandbox"  # the name on the package index (imported as `automock`)
+
+
 class MissingExtraError(AutomockError, ImportError):
     """An optional backend is needed but its package is not installed."""
 
@@ -106,7 +110,7 @@ class MissingExtraError(AutomockError, ImportError):
     def __init__(self, package: str, extra: str, purpose: str) -> None:
         super().__init__(
             f"{purpose} needs the '{package}' package; install it with: "
-            f"pip install 'automock[{extra}]'"
+            f"pip install '{DISTRIBUTION}[{extra}]'"
         )
         self.package = package
         self.extra = extra

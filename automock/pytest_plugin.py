@@ -9,8 +9,9 @@ enough. It adds:
   and databases are faked; yields the runtime session (``.seed``, ``.log``);
 * fixtures ``frozen_clock``, ``seeded_random``, ``mocked_network``: thin
   wrappers over the runtime context managers of the same names;
-* marker ``@pytest.mark.automock(plan=..., seed=..., at=...)``: turns the
-  ``automock`` fixture on for the test and configures it;
+* marker ``@pytest.mark.automock(plan=..., seed=..., at=..., allow_hosts=[...])``: turns
+  the ``automock`` fixture on for the test and configures it; inline HTTP stubs with
+  ``automock.http.get(url, json=...)`` (:mod:`automock.runtime.http_stubs`);
 * option ``--automock-seed N|random|last``: the session seed (default 0, as
   ``automock run``, so sessions repeat with no flags; ``random`` explores a
   fresh one, printed in the header; ``last`` replays the previous run's).
@@ -41,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from automock._pytest_network import allow_hosts_of, cassette_beside
 from automock._pytest_reseeds import entropy_of_test, restore, seeded, snapshot
 from automock._pytest_seeds import DEFAULT_SEED, SEED_CACHE_KEY, choose_session_seed
 from automock._seed import derive
@@ -93,9 +95,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        f"{MARKER}(plan=None, seed=None, at=None): run the test under the automock runtime "
-        '(frozen clock, seeded RNGs, fail-closed network); plan="fixtures/x.automock.json" '
-        'adds its stubs and fakes, seed=N fixes the test seed, at="2024-01-01T00:00:00Z" the instant',
+        f"{MARKER}(plan=None, seed=None, at=None, allow_hosts=()): run the test under automock "
+        '(frozen clock, seeded RNGs, fail-closed network); plan="fixtures/x.automock.json" adds '
+        'its stubs and fakes, seed=N, at="2024-01-01T00:00:00Z", allow_hosts=["127.0.0.1"]',
     )
     workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
     if workerinput is not None and _WORKER_SEED in workerinput:
@@ -186,11 +188,11 @@ def _marker_kwargs(request: pytest.FixtureRequest) -> dict[str, Any]:
             f"{request.node.nodeid}: @pytest.mark.automock takes keywords only "
             '(plan="fixtures/x.automock.json", seed=1, at="2024-01-01T00:00:00Z")'
         )
-    unknown = sorted(set(marker.kwargs) - {"plan", "seed", "at", "tick"})
+    unknown = sorted(set(marker.kwargs) - {"plan", "seed", "at", "tick", "allow_hosts"})
     if unknown:
         raise pytest.UsageError(
             f"{request.node.nodeid}: unknown @pytest.mark.automock keyword {unknown[0]!r}; "
-            "expected plan, seed, at, tick"
+            "expected plan, seed, at, tick, allow_hosts"
         )
     return dict(marker.kwargs)
 
@@ -228,7 +230,7 @@ def _load_plan_file(path: Path) -> Plan:
             from automock.plan.model import Plan
 
             return Plan.from_dict(json.loads(path.read_text(encoding="utf-8")), where=str(path))
-        return load_plan(path)
+        return cassette_beside(load_plan(path), path)
     except AutomockError as exc:
         pytest.fail(f"automock: {exc}", pytrace=False)
     except ValueError as exc:
@@ -295,7 +297,8 @@ def automock(request: pytest.FixtureRequest) -> Iterator[RuntimeSession]:
     kwargs = _marker_kwargs(request)
     seed = _test_seed(request, kwargs)
     plan = _plan_for(request, kwargs)
-    with deterministic(plan.with_seed(seed), seed=seed) as session:
+    hosts = allow_hosts_of(request.node.nodeid, kwargs)
+    with deterministic(plan.with_seed(seed), seed=seed, allow_hosts=hosts) as session:
         request.node.stash[_USED] = (seed, session.log)
         with entropy_of_test(request, session.entropy):
             yield session
@@ -368,6 +371,9 @@ def mocked_network(request: pytest.FixtureRequest) -> Iterator[NetworkSession]:
     with recording() as log:
         _mark_used(request, _test_seed(request, kwargs), log)
         with network_patch(
-            plan.http_stubs(), cassette=plan.cassette, allow=plan.network == "allow"
+            plan.http_stubs(),
+            cassette=plan.cassette,
+            allow=plan.network == "allow",
+            allow_hosts=allow_hosts_of(request.node.nodeid, kwargs),
         ) as net:
             yield net

@@ -152,6 +152,16 @@ CASES: tuple[Case, ...] = (
             ),
         ),
     ),
+    Case(
+        "plan names a missing cassette",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "cassette": {"path": "fixtures/gone.yaml"}}),
+    ),
+    Case(
+        "--cassette file missing",
+        ("run", "prog.py", "--cassette", "gone.yaml"),
+        _write("prog.py", GOOD),
+    ),
     Case("--plan file missing", ("run", "prog.py", "--plan", "nope.json"), _write("prog.py", GOOD)),
     Case(
         "--plan is a directory",

@@ -3,8 +3,8 @@
 Cassette paths in a plan are relative to the directory that holds the plan's
 folder (for ``fixtures/app.automock.json`` that is the directory holding
 ``fixtures/``), so a plan written as ``"fixtures/app.cassette.yaml"`` works
-from there; when nothing exists there, the current directory and then the
-program's directory are tried. :func:`resolve_cassette` turns the path into
+from there; when nothing exists there, the plan's own folder, the current
+directory and then the program's directory are tried. :func:`resolve_cassette` turns the path into
 an absolute one for :func:`automock.pipeline.run.run_file`, which copies
 the file into the sandbox workdir (and a recording back out).
 
@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from automock.errors import PlanError
+from automock.plan.locate import cassette_file
 from automock.plan.model import CassetteSettings, Plan
 from automock.report import RunReport
 from automock.sandbox.kernel.layers import LayerStatus
@@ -52,9 +53,10 @@ def resolve_cassette(plan: Plan, plan_path: Path | None, file: Path) -> Plan:
     if plan.cassette is None or Path(plan.cassette.path).is_absolute():
         return plan
     rel = Path(plan.cassette.path)
-    bases = [_base(plan_path)] if plan_path is not None else []
-    bases += [Path.cwd(), file.resolve().parent]
-    found = next((b / rel for b in bases if (b / rel).is_file()), bases[0] / rel)
+    # the plan's place first (automock.plan.locate.cassette_file, as the pytest plugin does)
+    places = [Path(cassette_file(str(rel), plan_path))] if plan_path is not None else []
+    places += [Path.cwd() / rel, file.resolve().parent / rel]
+    found = next((p for p in places if p.is_file()), places[0])
     return replace(plan, cassette=replace(plan.cassette, path=str(found)))
 
 

@@ -13,7 +13,9 @@ automock's own errors per :mod:`automock.errors` (2 bad input, 3 bad plan).
 ``--record [--record-mode once|new_episodes|all]`` is the one way to reach
 the real network and keep what it said: the HTTP traffic is recorded into
 ``fixtures/<stem>.cassette.yaml`` and the plan then replays it offline (see
-:mod:`automock.commands._record`).
+:mod:`automock.commands._record`). ``--cassette PATH`` replays (or, with
+``--record``/``--record-mode``, records) that cassette instead of the plan's
+(:mod:`automock.commands._cassette`).
 """
 
 from __future__ import annotations
@@ -114,7 +116,14 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
         "--record-mode",
         choices=RECORD_CHOICES,
         default=None,
-        help="vcrpy record mode with --record (default once)",
+        help="vcrpy record mode with --record or --cassette (records; default once)",
+    )
+    parser.add_argument(
+        "--cassette",
+        metavar="PATH",
+        default=None,
+        help="replay this vcrpy cassette (instead of the plan's); with --record or "
+        "--record-mode, record into it",
     )
     parser.add_argument(
         "--plan",
@@ -194,14 +203,21 @@ def run(args: argparse.Namespace) -> int:
 
     # the sandbox child is forked from us (a no-op when cli.main restarted already)
     restart_for_run(args.seed, args.plan, str(file))
+    from automock.commands._cassette import check_replay, user_paths, with_cassette
     from automock.commands._record import Recording, replay_hint, resolve_cassette
     from automock.pipeline.run import run_file
     from automock.sandbox.kernel.isolation import Limits
 
     if args.record_mode is not None and not args.record:
-        raise InputError(f"--record-mode {args.record_mode}: only used with --record; add --record")
+        if args.cassette is None:
+            raise InputError(
+                f"--record-mode {args.record_mode}: only used with --record; add --record"
+            )
+        args.record = True  # --cassette PATH --record-mode MODE: record into PATH
     located = _find_plan(file, args.plan, save=not args.no_save)
     plan, label, notes, plan_path = located.plan, located.label, list(located.notes), located.path
+    if args.cassette is not None:
+        plan = with_cassette(plan, plan_path, args.cassette)
     recording = None
     if args.record:  # a person's explicit choice: the real network, recorded for replay
         recording = Recording.start(plan, plan_path, file, args.record_mode or "once")
@@ -209,6 +225,7 @@ def run(args: argparse.Namespace) -> int:
         notes += recording.notes
     else:
         run_plan = resolve_cassette(plan, plan_path, file)
+        check_replay(run_plan, file, args.cassette)
     repeat = max(args.repeat, 2) if args.check_determinism else args.repeat
     limits = Limits(cpu_seconds=int(args.timeout) + 1, memory_mb=args.memory_mb)
     # SIGTERM ends the run like Ctrl-C: the sandboxed child (own session) is killed first
@@ -243,6 +260,7 @@ def run(args: argparse.Namespace) -> int:
         after = replay_hint(report, run_plan, file)
     # plan notes (drafted/stale) follow the program's output, with the report
     after = notes + after
+    shown = user_paths(run_plan)  # the sandbox's copy of the cassette, named as the person's
     if args.json:
         data = report.to_dict()
         data["automock_exit_code"] = code
@@ -251,14 +269,14 @@ def run(args: argparse.Namespace) -> int:
             data["record"] = {**recording.result, "notes": after}
         import json
 
-        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        sys.stdout.write(shown(json.dumps(data, indent=2)) + "\n")
         return code
     sys.stdout.write(report.stdout)
     sys.stdout.flush()
-    sys.stderr.write(report.stderr)
+    sys.stderr.write(shown(report.stderr))
     if report.stderr and not report.stderr.endswith("\n"):
         sys.stderr.write("\n")
-    sys.stderr.write(report.render() + "\n")
+    sys.stderr.write(shown(report.render()) + "\n")
     for note in after:
         print(f"automock: {note}", file=sys.stderr)
     return code

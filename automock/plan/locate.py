@@ -19,6 +19,7 @@ import os
 __all__ = [
     "PLAN_DIR",
     "PLAN_SUFFIX",
+    "cassette_file",
     "existing_plan",
     "new_plan_dir",
     "plan_candidates",
@@ -55,3 +56,15 @@ def new_plan_dir(source: str | os.PathLike[str]) -> str:
     if os.path.commonpath([cwd, real]) == cwd:
         return PLAN_DIR
     return os.path.join(os.path.dirname(os.fspath(source)), PLAN_DIR)
+
+
+def cassette_file(cassette: str, plan_path: str | os.PathLike[str]) -> str:
+    """Where a plan's (relative) cassette path points: from the directory holding the plan's
+    folder (``fixtures/x.cassette.yaml`` beside ``fixtures/x.automock.json``), else from the
+    plan's own folder; the first when neither exists (where ``--record`` writes it)."""
+    if os.path.isabs(cassette):
+        return cassette
+    folder = os.path.dirname(os.path.abspath(os.fspath(plan_path)))
+    bases = (os.path.dirname(folder), folder)
+    found = [os.path.join(b, cassette) for b in bases if os.path.isfile(os.path.join(b, cassette))]
+    return found[0] if found else os.path.join(bases[0], cassette)

@@ -15,6 +15,7 @@ has imported or imports later.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from automock.runtime.databases import DatabaseSession
     from automock.runtime.entropy import EntropySource
     from automock.runtime.http_session import NetworkSession
+    from automock.runtime.http_stubs import HttpStubs
 
 # Patch, Undo and when_imported: the extension points (docs/runtime.md, "Extending")
 __all__ = ["Patch", "RuntimeSession", "Undo", "deterministic", "hash_seed_for", "when_imported"]
@@ -45,6 +47,14 @@ class RuntimeSession:
     network: NetworkSession | None = None
     databases: DatabaseSession | None = None
 
+    @property
+    def http(self) -> HttpStubs:
+        """Inline HTTP stubs on this session's network (``automock.http.get(url, json=...)``)."""
+        from automock.runtime.http_stubs import HttpStubs
+
+        network = self.network
+        return HttpStubs(lambda: network)
+
 
 def hash_seed_for(seed: int) -> str:
     """The PYTHONHASHSEED a fresh child interpreter should get for ``seed``."""
@@ -58,7 +68,8 @@ class deterministic(Patch[RuntimeSession]):
 
     ``apply_env`` also makes ``os.environ`` exactly ``plan.env`` (the sandbox
     sets the environment at spawn instead). ``log`` collects the accesses;
-    by default the log already recording, if any, else a new one.
+    by default the log already recording, if any, else a new one. ``allow_hosts``
+    lets requests and connections to those hosts through (a test's local server).
     """
 
     def __init__(
@@ -68,6 +79,7 @@ class deterministic(Patch[RuntimeSession]):
         seed: int | None = None,
         apply_env: bool = False,
         log: AccessLog | None = None,
+        allow_hosts: Iterable[str] = (),
     ) -> None:
         super().__init__()
         if plan is None:
@@ -78,6 +90,9 @@ class deterministic(Patch[RuntimeSession]):
         self.seed = plan.seed if seed is None else int(seed)
         self.apply_env = apply_env
         self.log = log
+        from automock.runtime.http_passthrough import allowed_hosts
+
+        self.allow_hosts = tuple(sorted(allowed_hosts(allow_hosts)))  # ValueError names it
 
     def _start(self, undo: Undo) -> RuntimeSession:
         from automock.runtime.clock import frozen_clock
@@ -98,7 +113,12 @@ class deterministic(Patch[RuntimeSession]):
         clock = stack.enter_context(frozen_clock(plan.clock.at, tick=plan.clock.tick))
         entropy = stack.enter_context(seeded_random(self.seed))
         network = stack.enter_context(
-            mocked_network(plan.http_stubs(), cassette=plan.cassette, allow=plan.network == "allow")
+            mocked_network(
+                plan.http_stubs(),
+                cassette=plan.cassette,
+                allow=plan.network == "allow",
+                allow_hosts=self.allow_hosts,
+            )
         )
         databases = stack.enter_context(faked_databases(plan.databases()))
         stack.enter_context(recorded_processes())

@@ -4,7 +4,8 @@
 fails closed (the HTTP patches turn vcrpy's error into
 :class:`~automock.errors.UnmockedAccessError`). The other modes (``once``,
 ``new_episodes``, ``all``) reach the real network and write the cassette;
-they are only used when chosen explicitly (``automock run --record``).
+they are only used when chosen explicitly (``automock run --record``). A replay
+whose cassette file is missing is refused when the block starts, naming the file.
 """
 
 from __future__ import annotations
@@ -15,28 +16,37 @@ from automock.errors import MissingExtraError, PlanError
 from automock.plan.model import RECORD_MODES, CassetteSettings
 from automock.runtime._base import Undo
 
-__all__ = ["enter_cassette"]
+__all__ = ["check_cassette", "enter_cassette"]
 
 
-def _check_cassette(path: str) -> None:
-    """A corrupt cassette is named in one line (and left alone), not a YAML traceback."""
+def check_cassette(path: str, *, shown: str | None = None) -> None:
+    """vcrpy is installed, and a cassette file at ``path`` is one (named ``shown`` in errors).
+
+    A corrupt cassette is named in one line (and left alone), not a YAML traceback; a
+    missing file passes (vcrpy replays nothing, failing closed, or records it).
+    """
+    try:
+        import vcr  # noqa: F401
+    except ImportError as exc:  # vcrpy is the `cassettes` extra
+        raise MissingExtraError("vcrpy", "cassettes", "replaying an HTTP cassette") from exc
     import yaml  # type: ignore[import-untyped]  # (PyYAML comes with vcrpy)
 
+    name = shown or path
     file = Path(path)
     if not file.is_file():
-        return  # missing: vcrpy replays nothing (fail closed) or records it
+        return
     try:
         data = yaml.safe_load(file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise PlanError(
-            f"{path}: not a readable cassette ({reason}); "
+            f"cassette {name}: not a readable cassette ({reason}); "
             "fix it or record it again with: automock run --record"
         ) from None
     if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
         raise PlanError(
-            f"{path}: not a vcrpy cassette (expected a mapping with an 'interactions' list); "
-            "fix it or record it again with: automock run --record"
+            f"cassette {name}: not a vcrpy cassette (expected a mapping with an 'interactions' "
+            "list); fix it or record it again with: automock run --record"
         )
 
 
@@ -47,11 +57,14 @@ def enter_cassette(undo: Undo, settings: CassetteSettings) -> None:
             f"cassette.record_mode: expected one of {', '.join(RECORD_MODES)}, "
             f"got {settings.record_mode!r}"
         )
-    try:
-        import vcr
-    except ImportError as exc:  # pragma: no cover - vcrpy is a core dependency
-        raise MissingExtraError("vcrpy", "vcr", "replaying an HTTP cassette") from exc
-    _check_cassette(settings.path)
+    check_cassette(settings.path)
+    if settings.record_mode == "none" and not Path(settings.path).is_file():
+        raise PlanError(
+            f"cassette {settings.path} not found (record it with: automock run FILE --record, "
+            'or give the plan\'s cassette "record_mode": "once" for one run)'
+        )
+    import vcr
+
     if settings.record_mode != "none":
         Path(settings.path).parent.mkdir(parents=True, exist_ok=True)
     recorder = vcr.VCR(record_mode=settings.record_mode, decode_compressed_response=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from automock.errors import UnmockedAccessError
 from automock.plan.model import CassetteSettings, HttpStub, StubResponse
@@ -21,6 +21,12 @@ from automock.runtime.http_match import (
     compile_stubs,
     most_specific,
     nearest,
+)
+from automock.runtime.http_passthrough import (
+    allowed_hosts,
+    foreign_mock,
+    foreign_mocks_at_start,
+    url_host_allowed,
 )
 
 __all__ = [
@@ -99,7 +105,12 @@ class NetworkSession:
     """The state behind one ``mocked_network`` block."""
 
     def __init__(
-        self, stubs: Sequence[HttpStub], cassette: CassetteSettings | None, allow: bool
+        self,
+        stubs: Sequence[HttpStub],
+        cassette: CassetteSettings | None,
+        allow: bool,
+        *,
+        allow_hosts: Iterable[str] = (),
     ) -> None:
         self.stubs = tuple(stubs)
         self.compiled = compile_stubs(self.stubs)
@@ -114,6 +125,18 @@ class NetworkSession:
     def wants_body(self) -> bool:
         """Whether a stub matches on the request body (clients read it only then)."""
         return any(s.body_json is not None for s in self.stubs)
+
+        # automock.runtime.http_passthrough: hosts let through, mock libraries that answer
+        self.allow_hosts = allowed_hosts(allow_hosts)
+        self.foreign = foreign_mocks_at_start()  # before the client patches go in
+        self._inline = 0
+
+    def add_stub(self, stub: HttpStub) -> None:
+        """Serve ``stub`` too (a test's inline stub): before the plan's, after earlier ones."""
+        at = self._inline
+        self.stubs = (*self.stubs[:at], stub, *self.stubs[at:])
+        self.compiled = compile_stubs(self.stubs)
+        self._inline += 1
 
     @property
     def passthrough(self) -> bool:
@@ -135,6 +158,10 @@ class NetworkSession:
         """
         request = Request(method, url, headers or {}, body)
         method = request.method
+        library = foreign_mock(api, self.foreign)
+        if library is not None:  # the test's own mock library answers (or refuses) it
+            record("network", api, f"{method} {url}", mocked=True, fix=f"served by {library}")
+            return None
         chosen = most_specific(self.compiled, request)
         if chosen is not None:
             return self._serve(chosen, request, api)
@@ -148,6 +175,9 @@ class NetworkSession:
             return None
         if self.allow:
             record("network", api, f"{method} {url}", mocked=False, fix="network allowed")
+            return None
+        if url_host_allowed(url, self.allow_hosts):
+            record("network", api, f"{method} {url}", mocked=False, fix="allowed host")
             return None
         raise unmocked_request_error(method, url, api, self.stubs, request=request)
 

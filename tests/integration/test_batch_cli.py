@@ -144,7 +144,7 @@ def test_ray_backend_names_the_extra(samples: Path, capsys: pytest.CaptureFixtur
     code = main(["batch", str(samples), "--backend", "ray"])
     err = capsys.readouterr().err
     assert code == 2
-    assert "pip install 'automock[ray]'" in err
+    assert "pip install 'automock-sandbox[ray]'" in err
 
 
 def test_ray_task_function_runs_a_candidate_directly() -> None:

@@ -380,7 +380,9 @@ def test_marker_rejects_unknown_keywords(pytester: pytest.Pytester) -> None:
 
 def test_marker_is_registered(pytester: pytest.Pytester) -> None:
     result = run(pytester, "--markers")
-    result.stdout.fnmatch_lines(["@pytest.mark.automock(plan=None, seed=None, at=None)*"])
+    result.stdout.fnmatch_lines(
+        ["@pytest.mark.automock(plan=None, seed=None, at=None, allow_hosts=())*"]
+    )
 
 
 def test_state_is_restored_after_the_test(pytester: pytest.Pytester) -> None:
