@@ -316,7 +316,7 @@ class ResponseFlow:
                     return markup_method(self, base, func.attr, node)
                 return self.method(base, func.attr, node, env)
         if (
-            qual in ("json.loads", "orjson.loads", "ujson.loads")
+            qual in ("json.loads", "json.load", "orjson.loads", "ujson.loads")
             and args
             and isinstance(args[0], Ref)
         ):
@@ -362,11 +362,13 @@ class ResponseFlow:
                 ref = base.child("json")
                 self.note(ref)
                 return ref
-            if name in ("text", "read"):
+            if name in ("text", "read", "readall"):
                 ref = base.child("attr:text")
                 self.note(ref)
                 return ref
             return None
+        if base.path in (("attr:text",), ("attr:content",)) and name in ("decode", "strip"):
+            return base
         if name == "get" and node.args:
             key = node.args[0]
             if isinstance(key, ast.Constant) and isinstance(key.value, str):

@@ -58,7 +58,8 @@ def css_of_path(path: str) -> tuple[str, str | None]:
         tag, _, rest = step.partition("[")
         css = "" if tag in ("*", "node()") else tag.split(":")[-1]
         for attr, value in re.findall(r"@([\w-]+)\s*=\s*['\"]([^'\"]*)['\"]", rest):
-            css += f".{value.split()[0]}" if attr == "class" else f'[{attr}="{value}"]'
+            classes = "".join(f".{c}" for c in value.split())
+            css += classes if attr == "class" else f'[{attr}="{value}"]'
         for attr, value in re.findall(r"contains\(@([\w-]+)\s*,\s*['\"]([^'\"]*)['\"]", rest):
             css += f".{value}" if attr == "class" else f'[{attr}="{value}"]'
         out.append(css or "div")

@@ -40,6 +40,8 @@ PARSERS = {
     "lxml.etree.XML": "xml",
     "xml.etree.ElementTree.fromstring": "xml",
     "xml.etree.ElementTree.XML": "xml",
+    "xml.etree.ElementTree.parse": "xml",
+    "lxml.etree.parse": "xml",
     "xml.dom.minidom.parseString": "xml",
 }
 REGEX_CALLS = ("re.search", "re.match", "re.findall", "re.finditer", "re.fullmatch")
@@ -48,7 +50,16 @@ STR_METHODS = (
     "endswith", "title", "capitalize", "encode", "splitlines", "zfill", "casefold",
 )  # fmt: skip
 _ONE = ("find", "select_one", "find_next", "find_parent", "findChild")
-_MANY = ("find_all", "findAll", "select", "findChildren", "find_all_next", "iter", "iterfind")
+_MANY = (
+    "find_all",
+    "findAll",
+    "findall",
+    "select",
+    "findChildren",
+    "find_all_next",
+    "iter",
+    "iterfind",
+)
 _NEUTRAL = ("attrs", "attrib", "parent", "next_sibling", "previous_sibling", "getroot")
 _API = ("name", "tag", "children", "contents", "descendants", "strings", "stripped_strings")
 
@@ -87,10 +98,10 @@ def markup_method(flow: Any, base: Any, name: str, node: ast.Call) -> Any:
             css = css_of_path(first)[0] if isinstance(first, str) else "item"
         else:
             css = _find_css(node)
-        return base.child(f"{'el' if name in _ONE else 'els'}:{css}")
+        return _noted(flow, base.child(f"{'el' if name in _ONE else 'els'}:{css}"))
     if name == "xpath" and isinstance(first, str):
         css, take = css_of_path(first)
-        ref = base.child(f"els:{css}")
+        ref = _noted(flow, base.child(f"els:{css}"))
         if take is None:
             return ref
         leaf = ref.child("attr:text" if take == "text" else f"key:{take[1:]}")
@@ -123,7 +134,12 @@ def markup_attribute(flow: Any, base: Any, attr: str) -> Any:
         return base
     if attr in _API or attr.startswith("_"):
         return None
-    return base.child(f"el:{attr}")
+    return _noted(flow, base.child(f"el:{attr}"))
+
+
+def _noted(flow: Any, ref: Ref) -> Ref:
+    flow.note(ref)
+    return ref
 
 
 def format_fields(template: str) -> list[str]:
@@ -200,6 +216,7 @@ def parse_call(flow: Any, qual: str, node: ast.Call, args: list[Any]) -> Ref | N
             flow.regexes.setdefault((target.site, target.path), pattern)
         return None
     source = args[0] if args else None
-    if isinstance(source, Ref) and source.path[:1] in (("attr:text",), ("attr:content",)):
-        return Ref(source.site, (PARSERS.get(qual, "html"),))
+    raw = isinstance(source, Ref) and source.path == () and qual.endswith(".parse")
+    if isinstance(source, Ref) and (raw or source.path[:1] in (("attr:text",), ("attr:content",))):
+        return _noted(flow, Ref(source.site, (PARSERS.get(qual, "html"),)))
     return None

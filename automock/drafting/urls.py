@@ -69,8 +69,11 @@ def url_pattern(module: Module, call: ast.Call) -> UrlPattern:
 
 def pattern_of_parts(parts: list[str]) -> UrlPattern:
     """The stub pattern for a URL known as literal parts around unknown ones."""
-    if len(parts) == 1:
-        return UrlPattern(url=parts[0], match="prefix")
+    if len(parts) == 1 and parts[0].startswith(("http://", "https://")):
+        # the query is left out: the client may encode or reorder it, and params= add to it
+        return UrlPattern(url=parts[0].split("?", 1)[0].split("#", 1)[0], match="prefix")
+    if len(parts) == 1:  # relative to a client's base_url
+        parts = ["", parts[0]]
     head, tail = parts[0], parts[-1]
     if not head.startswith(("http://", "https://")):
         literal = [p for p in parts if p.strip("/?&=")]
