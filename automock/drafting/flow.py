@@ -321,6 +321,8 @@ class ResponseFlow:
             and isinstance(args[0], Ref)
         ):
             return Ref(args[0].site, ("json",))
+        if qual in ("asyncio.run", "asyncio.wait_for") and args:
+            return args[0]
         if qual in ("asyncio.gather",):
             found = next((a for a in args if isinstance(a, Ref)), None)
             if found is not None:
