@@ -52,6 +52,7 @@ _PASSES = 3
 
 
 _CLIENT = object()
+_NUMBER_HINTS = {"int": "int", "float": "float"}
 
 
 class ResponseFlow:
@@ -341,11 +342,9 @@ class ResponseFlow:
                 return self.iterate(node.args[0], env)
             if name in ("len",) and isinstance(args[0] if args else None, Ref):
                 self.note(args[0], "list")
-            if name in ("sum", "min", "max", "round", "abs", "float", "int") and args:
-                value = args[0]
-                if isinstance(value, Ref):
-                    hint = {"int": "int", "float": "float"}.get(name, "number")
-                    self.note(Ref(value.site, value.path), hint)
+            numeric = name in ("sum", "min", "max", "round", "abs", "float", "int")
+            if numeric and args and isinstance(value := args[0], Ref):
+                self.note(Ref(value.site, value.path), _NUMBER_HINTS.get(name, "number"))
             if name in self.module.functions:
                 target = self.module.functions[name]
                 params = [a.arg for a in (*target.args.posonlyargs, *target.args.args)]
