@@ -97,7 +97,7 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
             if variant is not None and value is not None:
                 pattern, query = _variant_pattern(flow, call, variant, value, pattern)
             guessed: list[str] = ["/url"] if pattern.guessed else []
-            headers, body, text = _body(flow, site, guessed, number * 3)
+            headers, body, text = _body(flow, site, guessed, number * 7)  # 7: coprime to word lists
             out.append(
                 HttpShape(
                     line=key[0],
