@@ -91,6 +91,9 @@ class Module:
             if node.id in self.constants:
                 return self.render(self.constants[node.id], _depth=_depth + 1)
             func = self.enclosing_function(node)
+            local = _single_assignment(func, node.id) if func is not None else None
+            if local is not None:
+                return self.render(local, _depth=_depth + 1)
             if func is not None:
                 options = {
                     self.render(a, _depth=_depth + 1).text for a in self.callers_args(func, node.id)
@@ -111,6 +114,19 @@ class Module:
             right = self.render(node.right, _depth=_depth + 1).text
             return Rendered(left + right)
         return Rendered(PLACEHOLDER)
+
+
+def _single_assignment(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.expr | None:
+    """The value of ``name = value`` when it is the function's only assignment to ``name``."""
+    values = [
+        stmt.value
+        for stmt in ast.walk(func)
+        if isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and stmt.targets[0].id == name
+    ]
+    return values[0] if len(values) == 1 else None
 
 
 def _module_constants(tree: ast.Module) -> dict[str, ast.expr]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from automock.drafting._source import Module
@@ -27,25 +26,33 @@ from automock.drafting.http_calls import (
     named_like_client,
     qualname,
 )
+from automock.drafting.literals import (
+    KEY_SEP,
+    Lits,
+    Ref,
+    constant_hint,
+    literal_strings,
+    looks_like_index,
+)
+from automock.drafting.scrape_flow import (
+    PARSERS,
+    REGEX_CALLS,
+    STR_METHODS,
+    bind_key_function,
+    markup_attribute,
+    markup_method,
+    parse_call,
+    record_variant,
+    string_method,
+)
 
 __all__ = ["CLIENT_TYPES", "HTTP_MODULES", "Ref", "ResponseFlow", "import_aliases"]
 
 _PASSES = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
-    """A value derived from the response of HTTP call site ``site`` by ``path``."""
-
-    site: int
-    path: tuple[str, ...] = ()
-    wrap: int = 0  # >0: a Python list whose elements are this value
-
-    def child(self, segment: str) -> Ref:
-        return Ref(self.site, (*self.path, segment))
-
-
 _CLIENT = object()
+_NUMBER_HINTS = {"int": "int", "float": "float"}
 
 
 class ResponseFlow:
@@ -61,6 +68,8 @@ class ResponseFlow:
         self.hints: dict[tuple[int, tuple[str, ...]], str] = {}
         self.returns: dict[str, Any] = {}
         self.params: dict[tuple[str, str], Any] = {}
+        self.variants: dict[int, tuple[str, str, tuple[str, ...]]] = {}
+        self.regexes: dict[tuple[int, tuple[str, ...]], str] = {}
 
     # -- driver -----------------------------------------------------------------
     def run(self) -> None:
@@ -134,6 +143,12 @@ class ResponseFlow:
                 self.returns.setdefault(func.name, value)
         elif isinstance(stmt, ast.For | ast.AsyncFor):
             self.bind(stmt.target, self.iterate(stmt.iter, env), env)
+            lits = literal_strings(self.module, stmt.iter)
+            target = stmt.target
+            if lits and isinstance(target, ast.Tuple | ast.List) and target.elts:
+                target = target.elts[0]
+            if lits and isinstance(target, ast.Name):
+                env[target.id] = Lits(lits)
             self.block(stmt.body, env)
             self.block(stmt.orelse, env)
         elif isinstance(stmt, ast.While | ast.If):
@@ -194,14 +209,14 @@ class ResponseFlow:
     # -- expressions ------------------------------------------------------------
     def eval(self, node: ast.expr, env: dict[str, Any]) -> Any:
         if isinstance(node, ast.Name):
-            return env.get(node.id)
+            return env.get(node.id, self.constant(node.id))
         if isinstance(node, ast.Await):
             return self.eval(node.value, env)
         if isinstance(node, ast.Call):
             return self.call(node, env)
         if isinstance(node, ast.Subscript):
             base = self.eval(node.value, env)
-            self.eval(node.slice, env)
+            known = self.eval(node.slice, env)
             if not isinstance(base, Ref):
                 return None
             if base.wrap:
@@ -212,8 +227,10 @@ class ResponseFlow:
             elif isinstance(key, ast.Slice):
                 self.note(base, "list")
                 return base
+            elif isinstance(known, Lits):
+                ref = base.child(f"key:{KEY_SEP.join(known.values)}")
             else:
-                ref = base.child("index")
+                ref = base.child("index" if looks_like_index(key) else "key:*")
             self.note(ref)
             return ref
         if isinstance(node, ast.Attribute):
@@ -222,6 +239,8 @@ class ResponseFlow:
                 ref = base.child(f"attr:{node.attr}")
                 self.note(ref)
                 return ref
+            if isinstance(base, Ref) and base.path[:1] in (("html",), ("xml",)) and not base.wrap:
+                return markup_attribute(self, base, node.attr)
             return None
         if isinstance(node, ast.JoinedStr):
             for part in node.values:
@@ -238,10 +257,9 @@ class ResponseFlow:
         if isinstance(node, ast.BinOp):
             left, right = self.eval(node.left, env), self.eval(node.right, env)
             for side, other in ((left, node.right), (right, node.left)):
-                if isinstance(side, Ref) and not (
-                    isinstance(other, ast.Constant) and isinstance(other.value, str)
-                ):
-                    self.note(side, "number")
+                if isinstance(side, Ref):
+                    is_str = isinstance(other, ast.Constant) and isinstance(other.value, str)
+                    self.note(side, "str" if is_str else "number")
             return None
         if isinstance(node, ast.Compare):
             values = [self.eval(n, env) for n in (node.left, *node.comparators)]
@@ -250,7 +268,7 @@ class ResponseFlow:
             ]
             for value in values:
                 if isinstance(value, Ref) and consts:
-                    self.note(value, _constant_hint(consts[0]))
+                    self.note(value, constant_hint(consts[0]))
             return None
         if isinstance(node, ast.BoolOp | ast.IfExp):
             found = [
@@ -284,20 +302,28 @@ class ResponseFlow:
         args = [self.eval(a, env) for a in node.args]
         kwargs = {kw.arg: self.eval(kw.value, env) for kw in node.keywords}
         if self.is_http_call(node, env):
-            return Ref(self.site(node))
+            return record_variant(self, self.site(node), node, env)
         qual = qualname(func, self.aliases)
+        if qual in PARSERS or qual in REGEX_CALLS or qual.endswith("BeautifulSoup"):
+            return parse_call(self, qual, node, args)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant):
+            string_method(self, func, node, args, env)
         if qual in CLIENT_TYPES:
             return _CLIENT
         if isinstance(func, ast.Attribute):
             base = self.eval(func.value, env)
             if isinstance(base, Ref) and not base.wrap:
+                if base.path[:1] in (("html",), ("xml",)):
+                    return markup_method(self, base, func.attr, node)
                 return self.method(base, func.attr, node, env)
         if (
-            qual in ("json.loads", "orjson.loads", "ujson.loads")
+            qual in ("json.loads", "json.load", "orjson.loads", "ujson.loads")
             and args
             and isinstance(args[0], Ref)
         ):
             return Ref(args[0].site, ("json",))
+        if qual in ("asyncio.run", "asyncio.wait_for") and args:
+            return args[0]
         if qual in ("asyncio.gather",):
             found = next((a for a in args if isinstance(a, Ref)), None)
             if found is not None:
@@ -309,42 +335,27 @@ class ResponseFlow:
         if isinstance(func, ast.Name):
             name = func.id
             if name in ("sorted", "min", "max", "filter") and args:
-                self._bind_key_function(node, env)
+                bind_key_function(self, node, env)
             if name in ("sorted", "list", "reversed", "tuple") and args:
                 return args[0]
             if name in ("min", "max", "next") and len(node.args) == 1 and isinstance(args[0], Ref):
                 return self.iterate(node.args[0], env)
             if name in ("len",) and isinstance(args[0] if args else None, Ref):
                 self.note(args[0], "list")
-            if name in ("sum", "min", "max", "round", "abs", "float", "int") and args:
-                value = args[0]
-                if isinstance(value, Ref):
-                    hint = {"int": "int", "float": "float"}.get(name, "number")
-                    self.note(Ref(value.site, value.path), hint)
+            numeric = name in ("sum", "min", "max", "round", "abs", "float", "int")
+            if numeric and args and isinstance(value := args[0], Ref):
+                self.note(Ref(value.site, value.path), _NUMBER_HINTS.get(name, "number"))
             if name in self.module.functions:
                 target = self.module.functions[name]
                 params = [a.arg for a in (*target.args.posonlyargs, *target.args.args)]
                 for param, value in zip(params, args, strict=False):
-                    if isinstance(value, Ref | type(_CLIENT)) and value is not None:
+                    if isinstance(value, Ref | Lits | type(_CLIENT)) and value is not None:
                         self.params.setdefault((name, param), value)
                 for key, value in kwargs.items():
-                    if key is not None and isinstance(value, Ref):
+                    if key is not None and isinstance(value, Ref | Lits):
                         self.params.setdefault((name, key), value)
                 return self.returns.get(name)
         return None
-
-    def _bind_key_function(self, node: ast.Call, env: dict[str, Any]) -> None:
-        """``sorted(xs, key=lambda x: x["k"])``: the lambda's parameter is an element of ``xs``."""
-        lambdas = [kw.value for kw in node.keywords if kw.arg == "key"]
-        if isinstance(node.func, ast.Name) and node.func.id == "filter" and node.args:
-            lambdas, source = [node.args[0]], node.args[1:]
-        else:
-            source = node.args[:1]
-        for fn in lambdas:
-            if isinstance(fn, ast.Lambda) and fn.args.args and source:
-                inner = dict(env)
-                inner[fn.args.args[0].arg] = self.iterate(source[0], env)
-                self.eval(fn.body, inner)
 
     def method(self, base: Ref, name: str, node: ast.Call, env: dict[str, Any]) -> Any:
         if base.path == ():
@@ -352,33 +363,31 @@ class ResponseFlow:
                 ref = base.child("json")
                 self.note(ref)
                 return ref
-            if name in ("text", "read"):
+            if name in ("text", "read", "readall"):
                 ref = base.child("attr:text")
                 self.note(ref)
                 return ref
             return None
+        if base.path in (("attr:text",), ("attr:content",)) and name in ("decode", "strip"):
+            return base
         if name == "get" and node.args:
             key = node.args[0]
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 ref = base.child(f"key:{key.value}")
                 hint = None
                 if len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
-                    hint = _constant_hint(node.args[1].value)
+                    hint = constant_hint(node.args[1].value)
                 self.note(ref, hint)
                 return ref
         if name in ("items", "keys", "values"):
             self.note(base, "dict")
+        if name in STR_METHODS:
+            self.note(base, "str")
         return None
 
-
-def _constant_hint(value: object) -> str | None:
-    """The hint a response value gets from a constant it is compared with or defaults to."""
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, str):
-        return "str"
-    return None
+    def constant(self, name: str) -> Lits | None:
+        """A module-level string constant as a one-value :class:`Lits` (else None)."""
+        node = self.module.constants.get(name)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return Lits((node.value,))
+        return None

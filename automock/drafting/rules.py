@@ -193,9 +193,11 @@ def _network(tps: list[Touchpoint], shapes: list[HttpShape]) -> list[PlanEntry]:
         strategy = strategy_for(tp)
         candidates = [s for s in by_line.get(tp.line, []) if (s.line, s.col) not in claimed]
         if strategy == "stub_http" and candidates:
-            shape = min(candidates, key=lambda s: abs(s.col - tp.col))
-            claimed.add((shape.line, shape.col))
-            entries.append(_entry(tp, "stub_http", shape.stub_data(), shape.guessed))
+            nearest = min(candidates, key=lambda s: abs(s.col - tp.col))
+            claimed.add((nearest.line, nearest.col))
+            for shape in candidates:  # one stub per literal value the request is sent with
+                if shape.col == nearest.col:
+                    entries.append(_entry(tp, "stub_http", shape.stub_data(), shape.guessed))
         elif strategy == "stub_http":
             data = {
                 "method": "*",

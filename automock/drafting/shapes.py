@@ -13,16 +13,44 @@ elements), a ``:.1f`` format or arithmetic means a number.
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote_plus
 
-from automock.drafting._source import Module, parse_module
+from automock.drafting._source import PLACEHOLDER, Module, parse_module
 from automock.drafting.flow import ResponseFlow
-from automock.drafting.urls import method_of, url_pattern
+from automock.drafting.literals import KEY_SEP
+from automock.drafting.markup import render_markup
+from automock.drafting.regex_sample import sample
+from automock.drafting.urls import (
+    UrlPattern,
+    method_of,
+    pattern_of_parts,
+    url_argument,
+    url_pattern,
+)
 from automock.drafting.values import plausible
+from automock.plan.model import HttpStub
 
 __all__ = ["HttpShape", "infer_http", "infer_shapes"]
+
+# keys that end a ``while next:`` / ``if not data["has_more"]: break`` loop
+_PAGINATION: dict[str, Any] = {
+    "next": None,
+    "next_url": None,
+    "next_page": None,
+    "nextPageToken": None,
+    "next_page_token": None,
+    "next_cursor": None,
+    "cursor": None,
+    "has_more": False,
+    "hasNextPage": False,
+    "has_next": False,
+    "more": False,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,11 +67,11 @@ class HttpShape:
     json: Any = None
     text: str | None = None
     guessed: tuple[str, ...] = ()
+    query: dict[str, str] = field(default_factory=dict)
 
     def stub_data(self) -> dict[str, Any]:
         """The ``stub_http`` entry data: the plan's own HTTP stub serialisation."""
-        from automock.plan.model import HttpStub
-
+        extra: dict[str, Any] = {"query": dict(self.query)} if self.query else {}
         stub = HttpStub(
             method=self.method,
             url=self.url,
@@ -52,6 +80,7 @@ class HttpShape:
             headers=dict(self.headers),
             json=self.json,
             text=self.text,
+            **extra,
         )
         return stub.to_dict()
 
@@ -60,41 +89,92 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
     out = []
     for key, site in sorted(flow.sites.items()):
         call = flow.calls[site]
-        paths = list(flow.paths[site])
-        pattern = url_pattern(flow.module, call)
-        guessed: list[str] = ["/url"] if pattern.guessed else []
-        headers: dict[str, str] = {}
-        header_keys = [
-            p[1][4:]
-            for p in paths
-            if len(p) > 1 and p[0] == "attr:headers" and p[1].startswith("key:")
-        ]
-        for name in header_keys:
-            headers[name] = str(plausible(name))
-            guessed.append(f"/headers/{_escape(name)}")
-        json_paths = [p[1:] for p in paths if p[:1] == ("json",)]
-        text = None
-        body: Any = None
-        if json_paths:
-            tree = _build_tree(json_paths)
-            body = _render(tree, (), site, flow.hints, "/json", guessed, "", 0)
-        elif any(p[:1] == ("attr:text",) or p[:1] == ("attr:content",) for p in paths):
-            text = "example response text"
-            guessed.append("/text")
-        out.append(
-            HttpShape(
-                line=key[0],
-                col=key[1],
-                method=method_of(call),
-                url=pattern.url,
-                match=pattern.match,
-                headers=headers,
-                json=body,
-                text=text,
-                guessed=tuple(guessed),
+        variant = flow.variants.get(site)
+        values: tuple[str | None, ...] = variant[2] if variant else (None,)
+        for number, value in enumerate(values):
+            pattern = url_pattern(flow.module, call)
+            query: dict[str, str] = {}
+            if variant is not None and value is not None:
+                pattern, query = _variant_pattern(flow, call, variant, value, pattern)
+            guessed: list[str] = ["/url"] if pattern.guessed else []
+            headers, body, text = _body(flow, site, guessed, number * 7)  # 7: coprime to word lists
+            out.append(
+                HttpShape(
+                    line=key[0],
+                    col=key[1],
+                    method=method_of(call),
+                    url=pattern.url,
+                    match=pattern.match,
+                    headers=headers,
+                    json=body,
+                    text=text,
+                    guessed=tuple(guessed),
+                    query=query,
+                )
             )
-        )
     return out
+
+
+def _variant_pattern(
+    flow: ResponseFlow,
+    call: ast.Call,
+    variant: tuple[str, str, tuple[str, ...]],
+    value: str,
+    pattern: UrlPattern,
+) -> tuple[UrlPattern, dict[str, str]]:
+    """The URL pattern (and query matcher) of the stub for one literal value of a request."""
+    kind, where, _ = variant
+    if kind == "query" and pattern.match == "prefix":
+        if "query" in HttpStub.__dataclass_fields__:
+            return pattern, {where: value}
+        pair = re.escape(f"{quote_plus(where)}={quote_plus(value)}")
+        return UrlPattern(f"^{re.escape(pattern.url)}[^#]*[?&]{pair}(?:[&#]|$)", "regex"), {}
+    node = url_argument(call)
+    if kind == "path" and isinstance(node, ast.JoinedStr):
+        text = "".join(
+            value
+            if str(i) == where
+            else flow.module.render(
+                part.value if isinstance(part, ast.FormattedValue) else part
+            ).text
+            for i, part in enumerate(node.values)
+        )
+        return pattern_of_parts(text.split(PLACEHOLDER)), {}
+    return pattern, {}
+
+
+def _body(
+    flow: ResponseFlow, site: int, guessed: list[str], salt: int
+) -> tuple[dict[str, str], Any, str | None]:
+    """(headers, json body, text body) drafted from every path the code reads of ``site``."""
+    paths = list(flow.paths[site])
+    headers: dict[str, str] = {}
+    for p in paths:
+        if len(p) > 1 and p[0] == "attr:headers" and p[1].startswith("key:"):
+            headers[p[1][4:]] = str(plausible(p[1][4:]))
+            guessed.append(f"/headers/{_escape(p[1][4:])}")
+    json_paths = [p[1:] for p in paths if p[:1] == ("json",)]
+    if json_paths:
+        tree = _build_tree(json_paths)
+        ctx = _Ctx(site, flow.hints, guessed, salt)
+        return headers, _render(ctx, tree, (), "/json", "", 0), None
+    for root in ("html", "xml"):
+        markup = [p[1:] for p in paths if p[:1] == (root,)]
+        if markup:
+            guessed.append("/text")
+            tree = _build_tree(markup)
+            headers.setdefault("Content-Type", f"text/{root}; charset=utf-8")
+            return headers, None, render_markup(tree, root, site, flow.hints, flow.regexes, salt)
+    if any(p[:1] in (("attr:text",), ("attr:content",)) for p in paths):
+        guessed.append("/text")
+        lines = [
+            sample(pattern, salt + i) or ""
+            for (where, path), pattern in sorted(flow.regexes.items())
+            if where == site and path[:1] in (("attr:text",), ("attr:content",))
+            for i in range(2)
+        ]
+        return headers, None, "\n".join(lines) + "\n" if lines else "example response text"
+    return headers, None, None
 
 
 def _escape(token: str) -> str:
@@ -110,49 +190,43 @@ def _build_tree(paths: list[tuple[str, ...]]) -> dict[str, Any]:
     return root
 
 
+@dataclass(frozen=True, slots=True)
+class _Ctx:
+    site: int
+    hints: dict[tuple[int, tuple[str, ...]], str]
+    guessed: list[str]
+    salt: int
+
+
 def _render(
-    tree: dict[str, Any],
-    path: tuple[str, ...],
-    site: int,
-    hints: dict[tuple[int, tuple[str, ...]], str],
-    pointer: str,
-    guessed: list[str],
-    name: str,
-    index: int,
+    ctx: _Ctx, tree: dict[str, Any], path: tuple[str, ...], pointer: str, name: str, index: int
 ) -> Any:
     keys = [k for k in tree if k.startswith("key:")]
-    hint = hints.get((site, ("json", *path)))
+    hint = ctx.hints.get((ctx.site, ("json", *path)))
     if keys:
         obj: dict[str, Any] = {}
         for k in keys:
-            key = k[4:] if k != "key:*" else "example"
-            obj[key] = _render(
-                tree[k], (*path, k), site, hints, f"{pointer}/{_escape(key)}", guessed, key, index
-            )
+            for key in (k[4:] if k != "key:*" else "example").split(KEY_SEP):
+                at = f"{pointer}/{_escape(key)}"
+                obj[key] = _render(ctx, tree[k], (*path, k), at, key, index)
         return obj
     if "index" in tree or hint == "list":
         child = tree.get("index", {})
         element = name[:-1] if name.endswith("s") and len(name) > 3 else name
         return [
-            _render(
-                child,
-                (*path, "index"),
-                site,
-                hints,
-                f"{pointer}/{i}",
-                guessed,
-                element or "item",
-                i,
-            )
+            _render(ctx, child, (*path, "index"), f"{pointer}/{i}", element or "item", i)
             for i in range(2)
         ]
+    ctx.guessed.append(pointer)
     if hint == "dict":
-        guessed.append(pointer)
         return {}
-    guessed.append(pointer)
-    value = plausible(name or "value", index, hint if hint in ("float", "int", "bool") else None)
+    if name in _PAGINATION:
+        return _PAGINATION[name]
+    value = plausible(
+        name or "value", index + ctx.salt, hint if hint in ("float", "int", "bool") else None
+    )
     if hint == "number" and (isinstance(value, bool) or not isinstance(value, int | float)):
-        value = plausible(name or "value", index, "float")
+        value = plausible(name or "value", index + ctx.salt, "float")
     if hint == "str" and not isinstance(value, str):
         value = str(value)
     return value

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from automock.drafting._source import Module
 
-__all__ = ["UrlPattern", "method_of", "url_argument", "url_pattern"]
+__all__ = ["UrlPattern", "method_of", "pattern_of_parts", "url_argument", "url_pattern"]
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "head", "options")
 
@@ -64,12 +64,24 @@ def url_pattern(module: Module, call: ast.Call) -> UrlPattern:
     node = url_argument(call)
     if node is None:
         return UrlPattern(url=".*", match="regex", guessed=True)
-    parts = module.render(node).parts
-    if len(parts) == 1:
-        return UrlPattern(url=parts[0], match="prefix")
+    return pattern_of_parts(module.render(node).parts)
+
+
+def pattern_of_parts(parts: list[str]) -> UrlPattern:
+    """The stub pattern for a URL known as literal parts around unknown ones."""
+    if len(parts) == 1 and parts[0].startswith(("http://", "https://")):
+        # the query is left out: the client may encode or reorder it, and params= add to it
+        return UrlPattern(url=parts[0].split("?", 1)[0].split("#", 1)[0], match="prefix")
+    if len(parts) == 1:  # relative to a client's base_url
+        parts = ["", parts[0]]
     head, tail = parts[0], parts[-1]
     if not head.startswith(("http://", "https://")):
-        return UrlPattern(url=".*", match="regex", guessed=True)
+        literal = [p for p in parts if p.strip("/?&=")]
+        if not literal:
+            return UrlPattern(url=".*", match="regex", guessed=True)
+        # an unknown base (a parameter, an attribute): anchor on the literal path parts
+        pattern = "[^?#]*".join(re.escape(p) for p in parts)
+        return UrlPattern(url=f"^https?://[^?#]*{pattern}(?:[?#]|$)", match="regex")
     if all(p == "" for p in parts[1:]) or (len(parts) == 2 and tail.startswith(("?", "#"))):
         return UrlPattern(url=head, match="prefix")
     pattern = "^" + "[^/?#]+".join(re.escape(p) for p in parts)

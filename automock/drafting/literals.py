@@ -1,0 +1,96 @@
+"""Literal string values that reach a name: loop variables, constants, parameters.
+
+``for city in CITIES`` with ``CITIES = ["Lisbon", "Oslo"]`` binds ``city`` to
+:class:`Lits` ``("Lisbon", "Oslo")``; a response subscripted by it
+(``data["rates"][city]``) is drafted as an object keyed by those values, and
+a request whose URL or ``params=`` carry it gets one stub per value.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from automock.drafting._source import Module
+
+__all__ = ["KEY_SEP", "Lits", "Ref", "constant_hint", "literal_strings", "looks_like_index"]
+
+KEY_SEP = "\x1f"  # separates the keys of one ``key:`` path segment that stands for several
+_INDEX_NAMES = ("i", "j", "k", "n", "idx", "index", "pos", "position", "num", "count")
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A value derived from the response of HTTP call site ``site`` by ``path``."""
+
+    site: int
+    path: tuple[str, ...] = ()
+    wrap: int = 0  # >0: a Python list whose elements are this value
+
+    def child(self, segment: str) -> Ref:
+        return Ref(self.site, (*self.path, segment))
+
+
+@dataclass(frozen=True, slots=True)
+class Lits:
+    """A value known to be one of these literal strings."""
+
+    values: tuple[str, ...]
+
+
+def _strings(nodes: list[ast.expr]) -> tuple[str, ...] | None:
+    out = [n.value for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return tuple(dict.fromkeys(out)) if out and len(out) == len(nodes) else None
+
+
+def literal_strings(module: Module, node: ast.expr, *, _depth: int = 0) -> tuple[str, ...] | None:
+    """The strings an iterable literal (or a constant naming one) holds; dicts give their keys."""
+    if _depth > 4:
+        return None
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return _strings(list(node.elts))
+    if isinstance(node, ast.Dict):
+        return _strings([k for k in node.keys if k is not None])
+    if isinstance(node, ast.Name) and node.id in module.constants:
+        return literal_strings(module, module.constants[node.id], _depth=_depth + 1)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("items", "keys")
+    ):
+        return literal_strings(module, node.func.value, _depth=_depth + 1)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.args
+        and node.func.id in ("sorted", "list", "tuple", "set", "reversed")
+    ):
+        return literal_strings(module, node.args[0], _depth=_depth + 1)
+    return None
+
+
+def looks_like_index(node: ast.expr) -> bool:
+    """Whether a subscript key is an int: a number, arithmetic, ``len``, a name like ``i``."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int)
+    if isinstance(node, ast.UnaryOp | ast.BinOp):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id in ("len", "int", "min", "max", "abs")
+    if isinstance(node, ast.Name):
+        name = node.id.lower()
+        return name in _INDEX_NAMES or name.endswith(("_index", "_idx", "_i"))
+    return False
+
+
+def constant_hint(value: object) -> str | None:
+    """The hint a response value gets from a constant it is compared with or defaults to."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, str):
+        return "str"
+    return None

@@ -1,0 +1,154 @@
+"""HTML and XML bodies built from the selectors the code applies to a response.
+
+:mod:`automock.drafting.flow` records what a scraper looks for under the
+``html``/``xml`` root of a response: ``el:<css>`` (``find``, ``select_one``,
+``find("a", class_="x")``, an ElementTree ``find``), ``els:<css>``
+(``find_all``, ``select``, ``xpath``, ``findall``), ``key:<attr>`` (``["href"]``,
+``.get("href")``) and ``attr:text`` (``.text``, ``get_text()``). Here each
+becomes an element with those tags, classes, ids and attributes (two of each
+for the plural forms) and a plausible text, so the scraper's main path finds
+what it looks for.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from typing import Any
+
+from automock.drafting.regex_sample import sample
+from automock.drafting.values import plausible
+
+__all__ = ["TEXT_ATTRS", "css_of_find", "css_of_path", "render_markup"]
+
+TEXT_ATTRS = ("text", "string", "get_text", "getText", "text_content", "strip", "tail")
+_COMPOUND = re.compile(r"([\w-]*)((?:[.#][\w-]+|\[[^\]]*\])*)")
+_PART = re.compile(
+    r"\.([\w-]+)|#([\w-]+)|\[\s*([\w-]+)\s*(?:[~|^$*]?=\s*['\"]?([^'\"\]]*)['\"]?)?\]"
+)
+
+
+def css_of_find(name: Any, attrs: dict[str, Any]) -> str:
+    """The CSS selector equivalent of ``find(name, attrs)`` (values already literal)."""
+    css = name if isinstance(name, str) else ""
+    for key, value in attrs.items():
+        key = key.rstrip("_")
+        if key == "class" and isinstance(value, str):
+            css += "".join(f".{c}" for c in value.split())
+        elif key == "id" and isinstance(value, str):
+            css += f"#{value}"
+        elif isinstance(value, str):
+            css += f'[{key}="{value}"]'
+        else:
+            css += f"[{key}]"
+    return css or "div"
+
+
+def css_of_path(path: str) -> tuple[str, str | None]:
+    """An XPath or ElementTree path as CSS, and what it selects (``text``, ``@attr``, None)."""
+    path = path.strip()
+    take: str | None = None
+    steps = [s for s in re.split(r"/+", path) if s and s not in (".", "..")]
+    if steps and steps[-1] == "text()":
+        take, steps = "text", steps[:-1]
+    elif steps and steps[-1].startswith("@"):
+        take, steps = steps[-1], steps[:-1]
+    out = []
+    for step in steps:
+        tag, _, rest = step.partition("[")
+        css = "" if tag in ("*", "node()") else tag.split(":")[-1]
+        for attr, value in re.findall(r"@([\w-]+)\s*=\s*['\"]([^'\"]*)['\"]", rest):
+            classes = "".join(f".{c}" for c in value.split())
+            css += classes if attr == "class" else f'[{attr}="{value}"]'
+        for attr, value in re.findall(r"contains\(@([\w-]+)\s*,\s*['\"]([^'\"]*)['\"]", rest):
+            css += f".{value}" if attr == "class" else f'[{attr}="{value}"]'
+        out.append(css or "div")
+    return " ".join(out) or "div", take
+
+
+def _open_tag(compound: str, attrs: dict[str, str], xml: bool) -> tuple[str, str, str]:
+    """(opening tag, tag name, a name for its text) of one CSS compound selector."""
+    match = _COMPOUND.fullmatch(re.sub(r":[\w-]+(\([^)]*\))?", "", compound))
+    tag = (match.group(1) if match else "") or ("item" if xml else "div")
+    classes, ident = [], ""
+    for cls, id_, key, value in _PART.findall(match.group(2) if match else ""):
+        if cls:
+            classes.append(cls)
+        elif id_:
+            ident = id_
+        elif key:
+            attrs.setdefault(key, value or str(plausible(key)))
+    if classes:
+        attrs["class"] = " ".join(classes)
+    if ident:
+        attrs["id"] = ident
+    rendered = "".join(f' {k}="{escape(str(v))}"' for k, v in attrs.items())
+    return f"<{tag}{rendered}>", tag, (classes[0] if classes else ident or tag)
+
+
+def _text_for(name: str, hint: str | None, index: int, regex: str | None) -> str:
+    if regex is not None:
+        found = sample(regex, index)
+        if found is not None:
+            return found
+    value = plausible(name.replace("-", "_"), index, hint if hint in ("float", "int") else None)
+    if hint == "number" and not isinstance(value, int | float):
+        value = plausible(name, index, "float")
+    return str(value)
+
+
+def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...], n: int) -> str:
+    compounds = [c for c in re.split(r"\s*[>+~]\s*|\s+", seg[seg.index(":") + 1 :]) if c]
+    compounds = compounds or ["div"]
+    merged = {**subtree, **subtree.get("index", {})}
+    inner_parts = []
+    for i in range(n):
+        attrs = {k[4:]: str(plausible(k[4:], i + ctx.salt)) for k in merged if k.startswith("key:")}
+        if "href" in attrs:
+            attrs["href"] = f"/items/{i + 1 + ctx.salt}"
+        opening, tag, name = _open_tag(compounds[-1], attrs, ctx.xml)
+        text_path = (*path, seg, "attr:text")
+        hint = ctx.hints.get((ctx.site, text_path)) or ctx.hints.get(
+            (ctx.site, (*path, seg, "index", "attr:text"))
+        )
+        regex = ctx.regexes.get((ctx.site, text_path))
+        body = escape(_text_for(name, hint, i + ctx.salt, regex))
+        children = _children(ctx, merged, (*path, seg))
+        inner_parts.append(f"{opening}{body}{children}</{tag}>")
+    html = "".join(inner_parts)
+    for compound in reversed(compounds[:-1]):
+        opening, tag, _ = _open_tag(compound, {}, ctx.xml)
+        html = f"{opening}{html}</{tag}>"
+    return html
+
+
+def _children(ctx: Any, tree: dict[str, Any], path: tuple[str, ...]) -> str:
+    out = []
+    for seg, subtree in tree.items():
+        if seg.startswith("el:"):
+            out.append(_element(ctx, seg, subtree, path, 1))
+        elif seg.startswith("els:"):
+            out.append(_element(ctx, seg, subtree, path, 2))
+    return "".join(out)
+
+
+class _Ctx:
+    def __init__(self, site: int, hints: Any, regexes: Any, salt: int, xml: bool) -> None:
+        self.site, self.hints, self.regexes, self.salt, self.xml = site, hints, regexes, salt, xml
+
+
+def render_markup(
+    tree: dict[str, Any],
+    root: str,
+    site: int,
+    hints: dict[tuple[int, tuple[str, ...]], str],
+    regexes: dict[tuple[int, tuple[str, ...]], str],
+    salt: int = 0,
+) -> str:
+    """The document for the selector tree under ``root`` (``"html"`` or ``"xml"``)."""
+    ctx = _Ctx(site, hints, regexes, salt, root == "xml")
+    body = _children(ctx, tree, (root,))
+    if root == "xml":
+        return f'<?xml version="1.0" encoding="UTF-8"?>\n<root>{body}</root>\n'
+    title = escape(_text_for("title", None, salt, None))
+    return f"<!DOCTYPE html>\n<html><head><title>{title}</title></head><body>{body}</body></html>\n"

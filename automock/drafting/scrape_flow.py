@@ -1,0 +1,222 @@
+"""The scraper half of the response flow: parsers, selectors, regexes and literal values.
+
+:class:`automock.drafting.flow.ResponseFlow` hands over calls it does not
+handle itself: ``BeautifulSoup(r.text)`` / ``lxml.html.fromstring`` /
+``ElementTree.fromstring`` start an ``html``/``xml`` root; ``find``,
+``select``, ``xpath``, ``findall`` and attribute reads on it extend the path
+(see :mod:`automock.drafting.markup`); ``re.search(pattern, r.text)`` records
+the pattern; ``"{a} {b}".format(**d)`` and ``", ".join(xs)`` type what they use.
+"""
+
+from __future__ import annotations
+
+import ast
+import string
+from typing import Any
+
+from automock.drafting.literals import Lits, Ref
+from automock.drafting.markup import TEXT_ATTRS, css_of_find, css_of_path
+
+__all__ = [
+    "PARSERS",
+    "REGEX_CALLS",
+    "STR_METHODS",
+    "bind_key_function",
+    "format_fields",
+    "markup_attribute",
+    "markup_method",
+    "parse_call",
+    "record_variant",
+    "string_method",
+]
+
+PARSERS = {
+    "bs4.BeautifulSoup": "html",
+    "BeautifulSoup": "html",
+    "lxml.html.fromstring": "html",
+    "lxml.html.document_fromstring": "html",
+    "lxml.etree.HTML": "html",
+    "lxml.etree.fromstring": "xml",
+    "lxml.etree.XML": "xml",
+    "xml.etree.ElementTree.fromstring": "xml",
+    "xml.etree.ElementTree.XML": "xml",
+    "xml.etree.ElementTree.parse": "xml",
+    "lxml.etree.parse": "xml",
+    "xml.dom.minidom.parseString": "xml",
+}
+REGEX_CALLS = ("re.search", "re.match", "re.findall", "re.finditer", "re.fullmatch")
+STR_METHODS = (
+    "lower", "upper", "strip", "lstrip", "rstrip", "split", "replace", "startswith",
+    "endswith", "title", "capitalize", "encode", "splitlines", "zfill", "casefold",
+)  # fmt: skip
+_ONE = ("find", "select_one", "find_next", "find_parent", "findChild")
+_MANY = (
+    "find_all",
+    "findAll",
+    "findall",
+    "select",
+    "findChildren",
+    "find_all_next",
+    "iter",
+    "iterfind",
+)
+_NEUTRAL = ("attrs", "attrib", "parent", "next_sibling", "previous_sibling", "getroot")
+_API = ("name", "tag", "children", "contents", "descendants", "strings", "stripped_strings")
+
+
+def _literal(node: ast.expr | None) -> Any:
+    try:
+        return ast.literal_eval(node) if node is not None else None
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+
+def _find_css(node: ast.Call) -> str:
+    name = _literal(node.args[0]) if node.args else _literal(_kw(node, "name"))
+    attrs = _literal(node.args[1]) if len(node.args) > 1 else _literal(_kw(node, "attrs"))
+    attrs = dict(attrs) if isinstance(attrs, dict) else {}
+    if isinstance(name, list | tuple) and name:
+        name = name[0]
+    for kw in node.keywords:
+        if kw.arg not in (None, "name", "attrs", "recursive", "limit", "string", "text"):
+            attrs[kw.arg] = _literal(kw.value)
+    return css_of_find(name, attrs)
+
+
+def _kw(node: ast.Call, name: str) -> ast.expr | None:
+    return next((kw.value for kw in node.keywords if kw.arg == name), None)
+
+
+def markup_method(flow: Any, base: Any, name: str, node: ast.Call) -> Any:
+    """The value of ``base.name(...)`` where ``base`` is inside an html/xml root."""
+    first = _literal(node.args[0]) if node.args else None
+    if name in _ONE or name in _MANY:
+        xml = base.path[0] == "xml"
+        if name in ("select", "select_one"):
+            css = first if isinstance(first, str) else "div"
+        elif xml or name in ("iter", "iterfind"):
+            css = css_of_path(first)[0] if isinstance(first, str) else "item"
+        else:
+            css = _find_css(node)
+        return _noted(flow, base.child(f"{'el' if name in _ONE else 'els'}:{css}"))
+    if name == "xpath" and isinstance(first, str):
+        css, take = css_of_path(first)
+        ref = _noted(flow, base.child(f"els:{css}"))
+        if take is None:
+            return ref
+        leaf = ref.child("attr:text" if take == "text" else f"key:{take[1:]}")
+        flow.note(leaf)
+        return type(leaf)(leaf.site, leaf.path, 1)
+    if name in ("findtext",) and isinstance(first, str):
+        ref = base.child(f"el:{css_of_path(first)[0]}").child("attr:text")
+        flow.note(ref)
+        return ref
+    if name in TEXT_ATTRS:
+        ref = base.child("attr:text") if base.path[-1:] != ("attr:text",) else base
+        flow.note(ref)
+        return ref
+    if name == "get" and isinstance(first, str):
+        ref = base.child(f"key:{first}")
+        flow.note(ref)
+        return ref
+    return None
+
+
+def markup_attribute(flow: Any, base: Any, attr: str) -> Any:
+    """The value of ``base.attr`` inside an html/xml root (``soup.title``, ``tag.text``)."""
+    if base.path[-1:] == ("attr:text",):
+        return None
+    if attr in TEXT_ATTRS:
+        ref = base.child("attr:text")
+        flow.note(ref)
+        return ref
+    if attr in _NEUTRAL:
+        return base
+    if attr in _API or attr.startswith("_"):
+        return None
+    return _noted(flow, base.child(f"el:{attr}"))
+
+
+def _noted(flow: Any, ref: Ref) -> Ref:
+    flow.note(ref)
+    return ref
+
+
+def format_fields(template: str) -> list[str]:
+    """The named top-level fields of a ``str.format`` template."""
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError:
+        return []
+    names = [f[1].split(".")[0].split("[")[0] for f in parsed if f[1]]
+    return [n for n in names if n and not n.isdigit()]
+
+
+def string_method(
+    flow: Any, func: ast.Attribute, node: ast.Call, args: list[Any], env: dict[str, Any]
+) -> None:
+    """``", ".join(xs)`` (a list of strings) and ``"{a}".format(**d)`` (keys of ``d``)."""
+    template = func.value.value if isinstance(func.value, ast.Constant) else None
+    if func.attr == "join" and args and isinstance(args[0], Ref):
+        element = flow.iterate(node.args[0], env)
+        if isinstance(element, Ref):
+            flow.note(element, "str")
+    if func.attr == "format" and isinstance(template, str):
+        for kw in node.keywords:
+            value = flow.eval(kw.value, env) if kw.arg is None else None
+            if isinstance(value, Ref) and not value.wrap:
+                flow.note(value, "dict")
+                for field_name in format_fields(template):
+                    flow.note(value.child(f"key:{field_name}"))
+
+
+def record_variant(flow: Any, site: int, node: ast.Call, env: dict[str, Any]) -> Ref:
+    """The request's response; one whose ``params=`` value or URL part holds several literals: one stub each."""
+    if site in flow.variants:
+        return Ref(site)
+    params = next((kw.value for kw in node.keywords if kw.arg == "params"), None)
+    if isinstance(params, ast.Dict):
+        for key, value in zip(params.keys, params.values, strict=False):
+            found = flow.eval(value, env)
+            if isinstance(key, ast.Constant) and isinstance(found, Lits) and len(found.values) > 1:
+                flow.variants[site] = ("query", str(key.value), found.values)
+                return Ref(site)
+    from automock.drafting.urls import url_argument
+
+    url = url_argument(node)
+    if isinstance(url, ast.JoinedStr):
+        for index, part in enumerate(url.values):
+            found = flow.eval(part.value, env) if isinstance(part, ast.FormattedValue) else None
+            if isinstance(found, Lits) and len(found.values) > 1:
+                flow.variants[site] = ("path", str(index), found.values)
+                return Ref(site)
+    return Ref(site)
+
+
+def bind_key_function(flow: Any, node: ast.Call, env: dict[str, Any]) -> None:
+    """``sorted(xs, key=lambda x: x["k"])``: the lambda's parameter is an element of ``xs``."""
+    lambdas = [kw.value for kw in node.keywords if kw.arg == "key"]
+    if isinstance(node.func, ast.Name) and node.func.id == "filter" and node.args:
+        lambdas, source = [node.args[0]], node.args[1:]
+    else:
+        source = node.args[:1]
+    for fn in lambdas:
+        if isinstance(fn, ast.Lambda) and fn.args.args and source:
+            inner = dict(env)
+            inner[fn.args.args[0].arg] = flow.iterate(source[0], env)
+            flow.eval(fn.body, inner)
+
+
+def parse_call(flow: Any, qual: str, node: ast.Call, args: list[Any]) -> Ref | None:
+    """``BeautifulSoup(r.text)`` starts a markup root; ``re.search(p, r.text)`` records ``p``."""
+    if qual in REGEX_CALLS:
+        pattern = _literal(node.args[0]) if node.args else None
+        target = args[1] if len(args) > 1 else None
+        if isinstance(target, Ref) and isinstance(pattern, str):
+            flow.regexes.setdefault((target.site, target.path), pattern)
+        return None
+    source = args[0] if args else None
+    raw = isinstance(source, Ref) and source.path == () and qual.endswith(".parse")
+    if isinstance(source, Ref) and (raw or source.path[:1] in (("attr:text",), ("attr:content",))):
+        return _noted(flow, Ref(source.site, (PARSERS.get(qual, "html"),)))
+    return None

@@ -1,0 +1,15 @@
+# corpus: bs4_paged_titles (html)
+# source: (code search result; ssr1.scrape.center pages) :: paged titles
+# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+from __future__ import annotations
+
+import requests
+from bs4 import BeautifulSoup
+
+headers = {"User-Agent": "Mozilla/5.0"}
+for i in range(1, 3):
+    URL = f"https://ssr1.scrape.center/page/{i}"
+    resp = requests.get(URL, headers=headers)
+    soup = BeautifulSoup(resp.text, "html.parser")
+    for title in soup.find_all("h2", attrs={"class": "m-b-sm"}):
+        print("movie:", title.string)

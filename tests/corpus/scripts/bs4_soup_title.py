@@ -1,0 +1,13 @@
+# corpus: bs4_soup_title (html)
+# source: github.com/mushanmushan1/test :: gbdt.py
+# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+from __future__ import annotations
+
+import requests
+from bs4 import BeautifulSoup
+
+data = requests.get("http://www.pythonscraping.com/pages/page1.html").content
+soup = BeautifulSoup(data, "html.parser")
+print("page title:", soup.title.text)
+for link in soup.find_all("a"):
+    print("link:", link.get("href"))

@@ -1,0 +1,23 @@
+# corpus: coindesk_rate_float (json)
+# source: (code search result; repository not named) :: btc tool
+# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+from __future__ import annotations
+
+import requests
+
+
+def get_btcusd_price():
+    url = "https://api.coindesk.com/v1/bpi/currentprice.json"
+    try:
+        response = requests.get(url)
+        response.raise_for_status()
+        data = response.json()
+        btc_price_usd = data["bpi"]["USD"]["rate_float"]
+        return {"price": f"${btc_price_usd:,.2f}"}
+    except requests.RequestException as e:
+        return {"error": str(e)}
+
+
+result = get_btcusd_price()
+if "price" in result:
+    print("price:", result["price"])

@@ -1,0 +1,18 @@
+# corpus: owm_format_url (json)
+# source: github.com/kurodariuto/LINE_Bot_Weather_app :: scripingc_weather.py
+# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+from __future__ import annotations
+
+import json
+
+import requests
+
+city_name = "Mishima"
+api_key = "api_key"
+web_api = "http://api.openweathermap.org/data/2.5/weather?units=metric&q={city}&APPID={key}"
+url = web_api.format(city=city_name, key=api_key)
+
+resp = requests.get(url)
+data = resp.json()
+main = data["weather"][0]["main"]
+print("weather main:", json.dumps(main))

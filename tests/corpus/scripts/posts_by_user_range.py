@@ -1,0 +1,11 @@
+# corpus: posts_by_user_range (json)
+# source: (code search result; posts per userId in range) :: posts per user
+# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# held out: added after the drafter work, run once without tuning
+import requests
+
+BASE = "https://jsonplaceholder.typicode.com"
+for user in range(1, 4):
+    response = requests.get(url=f"{BASE}/posts?userId={user}", timeout=5)
+    data = response.json()
+    print(f"posts of user {user}:", len(data), data[0]["title"])
