@@ -120,16 +120,15 @@ class NetworkSession:
         self.served: list[tuple[str, str, int]] = []
         self._lock = threading.Lock()
         self._served_count: dict[int, int] = {}
+        # automock.runtime.http_passthrough: hosts let through, mock libraries that answer
+        self.allow_hosts = allowed_hosts(allow_hosts)
+        self.foreign = foreign_mocks_at_start()  # before the client patches go in
+        self._inline = 0
 
     @property
     def wants_body(self) -> bool:
         """Whether a stub matches on the request body (clients read it only then)."""
         return any(s.body_json is not None for s in self.stubs)
-
-        # automock.runtime.http_passthrough: hosts let through, mock libraries that answer
-        self.allow_hosts = allowed_hosts(allow_hosts)
-        self.foreign = foreign_mocks_at_start()  # before the client patches go in
-        self._inline = 0
 
     def add_stub(self, stub: HttpStub) -> None:
         """Serve ``stub`` too (a test's inline stub): before the plan's, after earlier ones."""
