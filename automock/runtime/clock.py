@@ -31,19 +31,17 @@ from __future__ import annotations
 import sys
 import threading
 import time as _time
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from functools import partial
 from types import CodeType, FrameType, ModuleType
-from typing import Any, TypeVar
+from typing import Any
 
 from automock.plan.model import DEFAULT_INSTANT
+from automock.runtime import event_loop, scheduler, threads
 from automock.runtime._base import Patch, Undo
-from automock.runtime._imports import when_imported
 from automock.runtime.events import record, record_first_calls
 
 __all__ = ["DEFAULT_INSTANT", "VirtualClock", "current_clock", "frozen_clock"]
-
-T = TypeVar("T")
 
 # captured at import so our replacements never call themselves
 _REAL_SLEEP = _time.sleep
@@ -81,6 +79,10 @@ class VirtualClock:
             self._mono_ns += round(seconds * 1e9)
             self.slept += seconds
             self._traveller.shift(seconds)
+
+    def now_ns(self) -> int:
+        """The monotonic clock, without a tick (the scheduler's now)."""
+        return self._mono_ns
 
     def now(self) -> datetime:
         """The current (frozen + slept) wall-clock instant, timezone-aware."""
@@ -132,20 +134,7 @@ def _sleep(seconds: float) -> None:
     if seconds < 0:
         raise ValueError("sleep length must be non-negative")
     record("time", "time.sleep", mocked=True)
-    _clock().advance(float(seconds))
-
-
-def _make_asyncio_sleep(original: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
-    async def sleep(delay: float, result: Any = None) -> Any:
-        if not _stack:
-            return await original(delay, result)
-        if delay > 0:
-            record("time", "asyncio.sleep", mocked=True)
-            _clock().advance(float(delay))
-        # still yield to the loop so other tasks (gather) make progress
-        return await original(0, result)
-
-    return sleep
+    scheduler.sleep(_clock(), float(seconds))
 
 
 def _parse_instant(at: str | datetime) -> datetime:
@@ -209,36 +198,6 @@ def _import_time_machine() -> Any:
         for module, _ in stand_ins:
             del sys.modules[module]
     return time_machine
-
-
-class _LoopPatch:
-    """Make selector event loops jump virtual time instead of blocking on timers."""
-
-    def __init__(self) -> None:
-        self.selectors: list[Any] = []
-
-    def virtualize(self, loop: Any) -> None:
-        selector = getattr(loop, "_selector", None)
-        if selector is None or "select" in vars(selector):
-            return
-        real_select = selector.select
-
-        def select(timeout: float | None = None) -> Any:
-            if timeout is None or timeout <= 0 or not _stack:
-                return real_select(timeout)
-            events = real_select(0)
-            if events:
-                return events
-            _clock().advance(timeout)
-            return []
-
-        selector.select = select
-        self.selectors.append(selector)
-
-    def restore(self) -> None:
-        for selector in self.selectors:
-            vars(selector).pop("select", None)
-        self.selectors.clear()
 
 
 class frozen_clock(Patch[VirtualClock]):
@@ -378,22 +337,7 @@ def _install(undo: Undo) -> None:
     undo.setattr(_time, "monotonic_ns", _monotonic_ns)
     undo.setattr(_time, "perf_counter_ns", _perf_counter_ns)
     undo.setattr(_time, "sleep", _sleep)
-    # asyncio costs ~25 ms to import: patch it only if the program uses it
-    when_imported(undo, {"asyncio": lambda module: _patch_asyncio(undo, module)})
-
-
-def _patch_asyncio(undo: Undo, asyncio: ModuleType) -> None:
-    import asyncio.base_events
-    import asyncio.tasks
-
-    undo.setattr(asyncio.tasks, "sleep", _make_asyncio_sleep(asyncio.tasks.sleep))
-    undo.setattr(asyncio, "sleep", asyncio.tasks.sleep)
-    loops = _LoopPatch()
-    undo.push(loops.restore)
-    original_call_at = asyncio.base_events.BaseEventLoop.call_at
-
-    def call_at(self: Any, when: float, callback: Any, *args: Any, context: Any = None) -> Any:
-        loops.virtualize(self)
-        return original_call_at(self, when, callback, *args, context=context)
-
-    undo.setattr(asyncio.base_events.BaseEventLoop, "call_at", call_at)
+    # the scheduler: threads and event loops wake in virtual-time order (scheduler.py)
+    undo.push(partial(scheduler.stop, scheduler.start(current_clock)))
+    threads.install(undo)
+    event_loop.install(undo, current_clock)
