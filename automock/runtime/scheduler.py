@@ -35,6 +35,7 @@ import time as _time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from automock.runtime._waiting import _BLOCKED, _RUNNING, Entry, Waiter, thread_state
 from automock.runtime.events import record
 
 __all__ = ["BUSY_LIMIT", "GRACE", "Entry", "Scheduler", "Waiter", "active", "sleep"]
@@ -43,78 +44,11 @@ GRACE = 0.005  # real seconds without a scheduler event before a blocked thread 
 BUSY_LIMIT = 0.5  # real seconds a computing thread holds virtual time still
 
 _real_monotonic = _time.monotonic
-_RUNNING, _BLOCKED = 0, 1
 
 
 class ClockLike(Protocol):
     def now_ns(self) -> int: ...
     def advance(self, seconds: float) -> None: ...
-
-
-class Entry:
-    """One registered thread."""
-
-    __slots__ = (
-        "daemon",
-        "deadline",
-        "ended",
-        "ident",
-        "joiners",
-        "loop",
-        "name",
-        "native_id",
-        "notified",
-        "on_wake",
-        "seq",
-        "state",
-        "thread",
-        "waiter",
-        "wake",
-    )
-
-    def __init__(self, thread: Any) -> None:
-        self.thread = thread
-        self.name = str(getattr(thread, "name", "?"))
-        self.daemon = bool(getattr(thread, "daemon", False))
-        self.ident = 0
-        self.native_id = 0
-        self.state = _RUNNING
-        self.deadline: int | None = None
-        self.seq = 0
-        self.waiter: Waiter | None = None
-        self.notified = False
-        self.on_wake: Callable[[], object] | None = None
-        self.loop: object = None
-        self.joiners: list[Waiter] = []
-        self.ended = False
-        self.wake = _thread.allocate_lock()
-        self.wake.acquire()  # held while no wake is pending
-
-    def bind(self) -> None:
-        """Called by the thread itself once it runs."""
-        self.ident = _thread.get_ident()
-        self.native_id = _thread.get_native_id()
-
-
-class Waiter:
-    """What a blocked thread waits for besides its deadline (a notify, a thread's end).
-
-    ``release()`` is what ``Condition.notify`` calls on the objects in its
-    ``_waiters``: it raises RuntimeError when the waiter already gave up (timed
-    out), so ``notify(1)`` moves on to the next waiter, whatever the timing.
-    """
-
-    __slots__ = ("done", "entry", "notified", "scheduler")
-
-    def __init__(self, scheduler: Scheduler, entry: Entry) -> None:
-        self.scheduler = scheduler
-        self.entry = entry
-        self.notified = False
-        self.done = False
-
-    def release(self) -> None:
-        if not self.scheduler.notify(self):
-            raise RuntimeError("release unlocked lock")
 
 
 class Scheduler:
@@ -338,7 +272,7 @@ class Scheduler:
             if self._running <= 0 or not self._heap:
                 return seen, None
             running = [e for e in self._threads.values() if e.state == _RUNNING]
-        states = {e.name: _thread_state(e.native_id) for e in running}
+        states = {e.name: thread_state(e.native_id) for e in running}
         computing = [name for name, state in states.items() if state == "R"]
         if computing:
             now = _real_monotonic()
@@ -384,16 +318,6 @@ _FIX = (
     "virtual time advanced while this registered thread was outside the scheduler "
     "(real I/O, a lock created before the run, or computing); its timing may vary between runs"
 )
-
-
-def _thread_state(native_id: int) -> str:
-    """The kernel's state letter of a thread of this process (R running, S/D blocked), or ``?``."""
-    try:
-        with open(f"/proc/self/task/{native_id}/stat", "rb") as handle:
-            stat = handle.read()
-    except OSError:
-        return "?"
-    return stat[stat.rfind(b")") + 2 :][:1].decode("ascii", "replace")
 
 
 _active: Scheduler | None = None
