@@ -65,6 +65,7 @@ class Scheduler:
         self._running = 0
         self._progress = 0
         self.closed = False
+        self._closed_at = 0
 
     # -- the lock ---------------------------------------------------------------
     def __enter__(self) -> None:
@@ -173,8 +174,17 @@ class Scheduler:
             return True
         seen, busy = -1, None
         while not entry.wake.acquire(True, GRACE):
+            if self.closed:
+                self._wait_real(entry)
+                break
             seen, busy = self._check_stall(entry, seen, busy)
         return entry.notified
+
+    def _wait_real(self, entry: Entry) -> None:
+        """The clock is gone: wait out the rest of the deadline in real time (or the wake)."""
+        rest = None if entry.deadline is None else (entry.deadline - self._closed_at) / 1e9
+        if not entry.wake.acquire(True, -1 if rest is None else max(0.0, rest)):
+            self._resume(entry)
 
     def block_io(
         self, entry: Entry, deadline: int | None, poll: Callable[[], list[Any]], loop: object
@@ -187,6 +197,9 @@ class Scheduler:
             seen, busy = -1, None
             while True:
                 if entry.wake.acquire(False):
+                    return []
+                if self.closed:  # the loop's next select is real
+                    self._resume(entry)
                     return []
                 events = poll()
                 if events:
@@ -293,11 +306,11 @@ class Scheduler:
 
     # -- end and fork -----------------------------------------------------------
     def close(self) -> None:
-        """The clock is gone: waits with a deadline return now; the others wait for their wake."""
+        """The clock is gone: blocked threads wait out their deadlines in real time."""
+        clock = self._clock()
         with self:
+            self._closed_at = clock.now_ns() if clock is not None else 0
             self.closed = True
-            while self._advance_locked():
-                pass
 
     def after_fork(self) -> None:
         """In a forked child only the forking thread exists."""
