@@ -339,5 +339,5 @@ def _install(undo: Undo) -> None:
     undo.setattr(_time, "sleep", _sleep)
     # the scheduler: threads and event loops wake in virtual-time order (scheduler.py)
     undo.push(partial(scheduler.stop, scheduler.start(current_clock)))
-    threads.install(undo)
+    threads.install(undo, current_clock)
     event_loop.install(undo, current_clock)

@@ -8,7 +8,8 @@ Installed by the first active clock (:mod:`automock.runtime.clock`), undone with
 - ``Condition.wait`` waits in the scheduler; ``Event``, ``Semaphore``,
   ``Barrier``, ``Timer``, ``queue.Queue`` and ``concurrent.futures`` are built
   on it. ``threading``'s and ``queue``'s own clock reads (``_time``, ``time``)
-  become the virtual monotonic clock, so their remaining-timeout loops end.
+  read the virtual monotonic clock without a tick, so their remaining-timeout
+  loops end and do not move the program's clock.
 - ``threading.Lock()`` / ``RLock()`` made in the block are :class:`VirtualLock`
   based: a contended ``acquire`` (with or without timeout) waits in the
   scheduler and ``release`` wakes the first waiter.
@@ -26,6 +27,7 @@ import sys
 import threading
 import time as _time
 from collections import deque
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -35,6 +37,7 @@ from automock.runtime._imports import when_imported
 
 __all__ = ["VirtualLock", "install"]
 
+_real_monotonic = _time.monotonic
 _orig_start = threading.Thread.start
 _orig_bootstrap = threading.Thread._bootstrap_inner  # type: ignore[attr-defined]
 _orig_join = threading.Thread.join
@@ -210,20 +213,25 @@ def _register_exit_hook() -> None:
     _exit_hook_registered = True
 
 
-def _patch_queue(undo: Undo, queue: ModuleType) -> None:
-    undo.setattr(queue, "time", _time.monotonic)
+def _patch_queue(undo: Undo, queue: ModuleType, now: Callable[[], float]) -> None:
+    undo.setattr(queue, "time", now)
     undo.setattr(queue, "SimpleQueue", queue._PySimpleQueue)
 
 
-def install(undo: Undo) -> None:
+def install(undo: Undo, clock: Callable[[], _scheduler.ClockLike | None]) -> None:
     """Patch threading (and queue, now or when imported) for the active scheduler."""
     _register_exit_hook()
+
+    def now() -> float:  # timeout arithmetic reads the virtual clock without a tick
+        active = clock()
+        return active.now_ns() / 1e9 if active is not None else _real_monotonic()
+
     thread = threading.Thread
     undo.setattr(thread, "start", _start)
     undo.setattr(thread, "_bootstrap_inner", _bootstrap_inner)
     undo.setattr(thread, "join", _join)
     undo.setattr(threading.Condition, "wait", _wait)
-    undo.setattr(threading, "_time", _time.monotonic)  # the virtual one, installed by now
+    undo.setattr(threading, "_time", now)
     undo.setattr(threading, "Lock", VirtualLock)
     undo.setattr(threading, "RLock", _virtual_rlock)
-    when_imported(undo, {"queue": lambda module: _patch_queue(undo, module)})
+    when_imported(undo, {"queue": lambda module: _patch_queue(undo, module, now)})
