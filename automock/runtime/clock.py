@@ -6,10 +6,10 @@
 the C implementations, so ``from time import time`` done earlier is frozen
 too. time-machine has no virtual monotonic clock, so this module replaces
 ``time.monotonic``, ``time.perf_counter`` (and ``_ns``) with a counter that
-advances by ``tick`` seconds on every read, ``time.sleep`` and
-``asyncio.sleep`` with versions that return at once and advance the virtual
-clock by the slept time, and lets the asyncio event loop jump virtual time
-to its next timer instead of blocking (so ``wait_for`` timeouts fire).
+advances by ``tick`` seconds on every read and ``time.sleep`` with a
+version that waits in virtual time; ``scheduler.py`` wakes sleeping threads
+and event loops in virtual-time order (``threads.py``, ``event_loop.py``), so
+a sleep returns without waiting in real time.
 
 Wall clock and sleeps: the wall clock stays frozen between reads, but moves
 forward by every slept amount (``time.sleep``, ``asyncio.sleep``, event-loop

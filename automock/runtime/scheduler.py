@@ -173,11 +173,15 @@ class Scheduler:
         if not self._enter_block(entry, deadline, waiter):
             return True
         seen, busy = -1, None
-        while not entry.wake.acquire(True, GRACE):
-            if self.closed:
-                self._wait_real(entry)
-                break
-            seen, busy = self._check_stall(entry, seen, busy)
+        try:
+            while not entry.wake.acquire(True, GRACE):
+                if self.closed:
+                    self._wait_real(entry)
+                    break
+                seen, busy = self._check_stall(entry, seen, busy)
+        except BaseException:  # e.g. KeyboardInterrupt: the thread runs again, and unwinds
+            self._resume(entry)
+            raise
         return entry.notified
 
     def _wait_real(self, entry: Entry) -> None:
