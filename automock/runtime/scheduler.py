@@ -19,10 +19,11 @@ clock to threads:
   waiter running *before* it is released, so time cannot advance past it.
 - A registered thread blocked on something the scheduler does not see (real
   I/O, a lock created before the block) counts as running. When no scheduler
-  event has happened for :data:`GRACE` real seconds, blocked threads look at
-  the running ones (``/proc/self/task/<tid>/stat``): if none is on a CPU, time
-  advances; if one computes, it may for :data:`BUSY_LIMIT` real seconds. Each
-  such advance records an unmocked ``thread`` access naming the threads.
+  event has happened for :data:`STALL` real seconds, blocked threads (looking
+  every :data:`GRACE`) check the running ones (``/proc/self/task/<tid>/stat``):
+  if none is on a CPU, time advances; if one computes, it may for
+  :data:`BUSY_LIMIT` real seconds. Each such advance records an unmocked
+  ``thread`` access naming the threads.
 """
 
 from __future__ import annotations
@@ -38,9 +39,10 @@ from typing import Any, Protocol
 from automock.runtime._waiting import _BLOCKED, _RUNNING, Entry, Waiter, thread_state
 from automock.runtime.events import record
 
-__all__ = ["BUSY_LIMIT", "GRACE", "Entry", "Scheduler", "Waiter", "active", "sleep"]
+__all__ = ["BUSY_LIMIT", "GRACE", "STALL", "Entry", "Scheduler", "Waiter", "active", "sleep"]
 
-GRACE = 0.005  # real seconds without a scheduler event before a blocked thread looks around
+GRACE = 0.005  # real seconds between a blocked thread's looks around
+STALL = 0.05  # real seconds without a scheduler event before threads blocked elsewhere are passed
 BUSY_LIMIT = 0.5  # real seconds a computing thread holds virtual time still
 
 _real_monotonic = _time.monotonic
@@ -172,13 +174,13 @@ class Scheduler:
             return self.settle(waiter) if waiter is not None else False
         if not self._enter_block(entry, deadline, waiter):
             return True
-        seen, busy = -1, None
+        seen, since = -1, 0.0
         try:
             while not entry.wake.acquire(True, GRACE):
                 if self.closed:
                     self._wait_real(entry)
                     break
-                seen, busy = self._check_stall(entry, seen, busy)
+                seen, since = self._check_stall(entry, seen, since)
         except BaseException:  # e.g. KeyboardInterrupt: the thread runs again, and unwinds
             self._resume(entry)
             raise
@@ -198,7 +200,7 @@ class Scheduler:
         try:
             if not self._enter_block(entry, deadline, None):
                 return []
-            seen, busy = -1, None
+            seen, since = -1, 0.0
             while True:
                 if entry.wake.acquire(False):
                     return []
@@ -209,7 +211,7 @@ class Scheduler:
                 if events:
                     self._resume(entry)
                     return events
-                seen, busy = self._check_stall(entry, seen, busy)
+                seen, since = self._check_stall(entry, seen, since)
         finally:
             entry.loop = None
             entry.on_wake = None
@@ -281,23 +283,23 @@ class Scheduler:
         return False
 
     # -- threads outside the scheduler's view -----------------------------------
-    def _check_stall(self, entry: Entry, seen: int, busy: float | None) -> tuple[int, float | None]:
-        """After a quiet ``GRACE``: advance if the running threads are blocked in the kernel."""
+    def _check_stall(self, entry: Entry, seen: int, since: float) -> tuple[int, float]:
+        """Advance if nothing happened for ``STALL`` real seconds and the running threads are
+        blocked in the kernel (``BUSY_LIMIT`` if one is on a CPU). Returns (seen, since)."""
+        now = _real_monotonic()
         with self:
             if entry.state != _BLOCKED or self._progress != seen:
-                return self._progress, None
-            if self._running <= 0 or not self._heap:
-                return seen, None
+                return self._progress, now
+            if self._running <= 0 or not self._heap or now - since < STALL:
+                return seen, since
             running = [e for e in self._threads.values() if e.state == _RUNNING]
         states = {e.name: thread_state(e.native_id) for e in running}
         computing = [name for name, state in states.items() if state == "R"]
-        if computing:
-            now = _real_monotonic()
-            if busy is None or now - busy < BUSY_LIMIT:
-                return seen, busy if busy is not None else now
+        if computing and now - since < BUSY_LIMIT:
+            return seen, since
         with self:
             if self._progress != seen or not self._advance_locked():
-                return self._progress, None
+                return self._progress, now
             progress = self._progress
         for name in sorted(states):
             api = (
@@ -306,7 +308,7 @@ class Scheduler:
                 else "blocked outside the virtual clock"
             )
             record("thread", api, name, mocked=False, fix=_FIX)
-        return progress, None
+        return progress, now
 
     # -- end and fork -----------------------------------------------------------
     def close(self) -> None:
@@ -321,14 +323,19 @@ class Scheduler:
         self._lock = _thread.allocate_lock()
         self._owner = 0
         me = self._by_ident.get(_thread.get_ident())
-        self._threads = {me.thread: me} if me is not None else {}
-        self._by_ident = {me.ident: me} if me is not None else {}
+        if me is None:  # forked from a thread it did not know: the child's only thread is its main
+            import threading
+
+            me = Entry(threading.current_thread())
+            me.bind()
+        self._threads = {me.thread: me}
+        self._by_ident = {me.ident: me}
         self._heap = []
-        self._running = 1 if me is not None else 0
+        self._running = 1
         self._progress = 0
-        if me is not None:
-            me.native_id = _thread.get_native_id()
-            me.joiners = []
+        me.state = _RUNNING
+        me.native_id = _thread.get_native_id()
+        me.joiners = []
 
 
 _FIX = (
