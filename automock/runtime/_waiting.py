@@ -15,13 +15,11 @@ class Entry:
     """One registered thread."""
 
     __slots__ = (
-        "daemon",
         "deadline",
         "ended",
         "ident",
         "joiners",
         "loop",
-        "name",
         "native_id",
         "notified",
         "on_wake",
@@ -34,8 +32,6 @@ class Entry:
 
     def __init__(self, thread: Any) -> None:
         self.thread = thread
-        self.name = str(getattr(thread, "name", "?"))
-        self.daemon = bool(getattr(thread, "daemon", False))
         self.ident = 0
         self.native_id = 0
         self.state = _RUNNING
@@ -49,6 +45,10 @@ class Entry:
         self.ended = False
         self.wake = _thread.allocate_lock()
         self.wake.acquire()  # held while no wake is pending
+
+    @property
+    def name(self) -> str:
+        return str(getattr(self.thread, "name", "?"))
 
     def bind(self) -> None:
         """Called by the thread itself once it runs."""
