@@ -6,10 +6,10 @@
 the C implementations, so ``from time import time`` done earlier is frozen
 too. time-machine has no virtual monotonic clock, so this module replaces
 ``time.monotonic``, ``time.perf_counter`` (and ``_ns``) with a counter that
-advances by ``tick`` seconds on every read, ``time.sleep`` and
-``asyncio.sleep`` with versions that return at once and advance the virtual
-clock by the slept time, and lets the asyncio event loop jump virtual time
-to its next timer instead of blocking (so ``wait_for`` timeouts fire).
+advances by ``tick`` seconds on every read and ``time.sleep`` with a
+version that waits in virtual time; ``scheduler.py`` wakes sleeping threads
+and event loops in virtual-time order (``threads.py``, ``event_loop.py``), so
+a sleep returns without waiting in real time.
 
 Wall clock and sleeps: the wall clock stays frozen between reads, but moves
 forward by every slept amount (``time.sleep``, ``asyncio.sleep``, event-loop
@@ -34,21 +34,19 @@ from __future__ import annotations
 import sys
 import threading
 import time as _time
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta, tzinfo
+from functools import partial
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import Any
 
 from automock.plan.model import DEFAULT_INSTANT
+from automock.runtime import event_loop, scheduler, threads
 from automock.runtime._base import Patch, Undo
-from automock.runtime._imports import when_imported
 from automock.runtime.clock_reads import watch_datetime_reads
 from automock.runtime.events import record, record_first_calls
 from automock.runtime.instants import UTC_ZONE, InstantLike, parse_instant, use_zone
 
 __all__ = ["DEFAULT_INSTANT", "VirtualClock", "current_clock", "frozen_clock"]
-
-T = TypeVar("T")
 
 # captured at import so our replacements never call themselves
 _REAL_SLEEP = _time.sleep
@@ -114,6 +112,10 @@ class VirtualClock:
             use_zone(self._undo, instant.zone)
         return self.now()
 
+    def now_ns(self) -> int:
+        """The monotonic clock, without a tick (the scheduler's now)."""
+        return self._mono_ns
+
     def now(self) -> datetime:
         """The current (frozen + slept) wall-clock instant, timezone-aware."""
         return datetime.fromtimestamp(_WALL_TIME(), tz=UTC)
@@ -175,20 +177,7 @@ def _sleep(seconds: float) -> None:
     if seconds < 0:
         raise ValueError("sleep length must be non-negative")
     record("time", "time.sleep", mocked=True)
-    _clock().advance(float(seconds))
-
-
-def _make_asyncio_sleep(original: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
-    async def sleep(delay: float, result: Any = None) -> Any:
-        if not _stack:
-            return await original(delay, result)
-        if delay > 0:
-            record("time", "asyncio.sleep", mocked=True)
-            _clock().advance(float(delay))
-        # still yield to the loop so other tasks (gather) make progress
-        return await original(0, result)
-
-    return sleep
+    scheduler.sleep(_clock(), float(seconds))
 
 
 class _StandInType(type):
@@ -267,36 +256,6 @@ def _destination(at: datetime) -> datetime:
     return at.astimezone(_PlainUtc())
 
 
-class _LoopPatch:
-    """Make selector event loops jump virtual time instead of blocking on timers."""
-
-    def __init__(self) -> None:
-        self.selectors: list[Any] = []
-
-    def virtualize(self, loop: Any) -> None:
-        selector = getattr(loop, "_selector", None)
-        if selector is None or "select" in vars(selector):
-            return
-        real_select = selector.select
-
-        def select(timeout: float | None = None) -> Any:
-            if timeout is None or timeout <= 0 or not _stack:
-                return real_select(timeout)
-            events = real_select(0)
-            if events:
-                return events
-            _clock().advance(timeout)
-            return []
-
-        selector.select = select
-        self.selectors.append(selector)
-
-    def restore(self) -> None:
-        for selector in self.selectors:
-            vars(selector).pop("select", None)
-        self.selectors.clear()
-
-
 class frozen_clock(Patch[VirtualClock]):
     """Freeze the wall clock at ``at`` and run a virtual monotonic clock.
 
@@ -336,22 +295,7 @@ def _install(undo: Undo) -> None:
     undo.setattr(_time, "monotonic_ns", _monotonic_ns)
     undo.setattr(_time, "perf_counter_ns", _perf_counter_ns)
     undo.setattr(_time, "sleep", _sleep)
-    # asyncio costs ~25 ms to import: patch it only if the program uses it
-    when_imported(undo, {"asyncio": lambda module: _patch_asyncio(undo, module)})
-
-
-def _patch_asyncio(undo: Undo, asyncio: ModuleType) -> None:
-    import asyncio.base_events
-    import asyncio.tasks
-
-    undo.setattr(asyncio.tasks, "sleep", _make_asyncio_sleep(asyncio.tasks.sleep))
-    undo.setattr(asyncio, "sleep", asyncio.tasks.sleep)
-    loops = _LoopPatch()
-    undo.push(loops.restore)
-    original_call_at = asyncio.base_events.BaseEventLoop.call_at
-
-    def call_at(self: Any, when: float, callback: Any, *args: Any, context: Any = None) -> Any:
-        loops.virtualize(self)
-        return original_call_at(self, when, callback, *args, context=context)
-
-    undo.setattr(asyncio.base_events.BaseEventLoop, "call_at", call_at)
+    # the scheduler: threads and event loops wake in virtual-time order (scheduler.py)
+    undo.push(partial(scheduler.stop, scheduler.start(current_clock)))
+    threads.install(undo, current_clock)
+    event_loop.install(undo, current_clock)

@@ -26,3 +26,4 @@ def test_time_sleep_is_virtual(attack: Attack) -> None:
     outcome = attack("sleep_virtual", timeout=5)
     assert outcome.exit_code == 0, outcome.explain()
     assert "slept 3600" in outcome.stdout, outcome.explain()
+    assert "waited 10800" in outcome.stdout, outcome.explain()  # the longer wait, not the sum
