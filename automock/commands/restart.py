@@ -161,6 +161,9 @@ def restart_run_early(argv: Sequence[str]) -> None:
     """For ``automock run`` as a command: restart with the run's hash seed right away."""
     if not argv or argv[0] != "run":
         return
+    head = argv[1 : argv.index("--")] if "--" in argv else argv[1:]
+    if "--no-stable-addresses" not in head:
+        return  # every run is a fresh interpreter: nothing is forked from this process
     read = _quick_read(argv[1:])
     if read is not None:
         restart_for_run(*read)

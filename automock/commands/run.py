@@ -131,6 +131,12 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
         "the interpreter, sys.path, system libraries and the workdir are readable",
     )
     parser.add_argument(
+        "--no-stable-addresses",
+        action="store_true",
+        help="fork runs from this process instead of a fresh interpreter with ASLR off per run "
+        "(faster; default reprs, id() and sets of plain objects then vary between runs)",
+    )
+    parser.add_argument(
         "--no-save",
         action="store_true",
         help="when no plan exists, draft one for this run without writing it under fixtures/ "
@@ -192,8 +198,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{file}: {describe_missing(file)}; give the path of a Python file to run")
     from automock.commands.restart import restart_for_run
 
-    # the sandbox child is forked from us (a no-op when cli.main restarted already)
-    restart_for_run(args.seed, args.plan, str(file))
+    if args.no_stable_addresses:  # the sandbox child may be forked from us (a no-op when
+        restart_for_run(args.seed, args.plan, str(file))  # cli.main restarted already)
     from automock.commands._record import Recording, replay_hint, resolve_cassette
     from automock.pipeline.run import run_file
     from automock.sandbox.kernel.isolation import Limits
@@ -228,6 +234,7 @@ def run(args: argparse.Namespace) -> int:
             plan_label=label,
             cache_dir=None if args.no_save else ".automock-cache",  # the scan, by content hash
             readable=args.read,
+            stable_addresses=not args.no_stable_addresses,
         )
     finally:
         if threading.current_thread() is threading.main_thread():

@@ -193,6 +193,7 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
         allow_network=bool(spec["allow_network"]),
         workdir=spec["workdir"],
         readable=tuple(spec.get("readable", ())),
+        tasks=int(spec["tasks"]) if "tasks" in spec else None,
     )
     if spec.get("cassette_path") and spec.get("plan"):  # staged in the workdir by the parent:
         runtime_cm, runtime_layer = _runtime_context(_with_cassette_at(spec, os.getcwd()), seed)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 import automock
+from automock.sandbox.kernel.addresses import fixed_layout, padded
 from automock.sandbox.kernel.workdir import Workdir
 
 __all__ = ["PACKAGE_ROOT", "ChildProcess", "Spawned", "spawn"]
@@ -82,8 +83,12 @@ class Spawned:
     go_w: int | None = None  # one byte here lets the child run the program (after observing it)
 
 
-def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
-    """Start the child interpreter for one run in ``work``; it waits for :func:`finish`."""
+def spawn(work: Workdir, env: dict[str, str], *, stable: bool = False) -> Spawned:
+    """Start the child interpreter for one run in ``work``; it waits for :func:`finish`.
+
+    ``stable``: with ASLR off (:mod:`automock.sandbox.kernel.addresses`), so every
+    run starts from the same address layout.
+    """
     started = time.perf_counter()
     prefix = _bytecode_cache()
     spec_r, spec_w = os.pipe()
@@ -99,23 +104,15 @@ def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
                 root=PACKAGE_ROOT,
                 bytecode=_BYTECODE.format(prefix=prefix) if prefix is not None else "",
             ),
-            str(spec_r),
-            str(result_w),
-            str(os.getpid()),  # the child dies with us (PR_SET_PDEATHSIG)
-            str(go_r),  # it waits here after isolating, until we observed it
+            padded(spec_r),  # fixed widths: the same start-up allocations every time
+            padded(result_w),
+            padded(os.getpid()),  # the child dies with us (PR_SET_PDEATHSIG)
+            padded(go_r),  # it waits here after isolating, until we observed it
         ]
         import subprocess  # only this path starts an interpreter (the command forks)
 
-        proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            pass_fds=(spec_r, result_w, go_r),
-            start_new_session=True,
-            env=env,
-            cwd=work.root / "src",
-        )
+        with fixed_layout(stable):
+            proc = _popen(subprocess, cmd, (spec_r, result_w, go_r), env, work)
     except BaseException:
         for fd in (spec_w, result_r, go_w):
             os.close(fd)
@@ -126,3 +123,19 @@ def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
     return Spawned(
         proc=proc, work=work, spec_w=spec_w, result_r=result_r, started=started, go_w=go_w
     )
+
+
+def _popen(
+    subprocess: Any, cmd: list[str], fds: tuple[int, ...], env: dict[str, str], work: Workdir
+) -> ChildProcess:
+    proc: ChildProcess = subprocess.Popen(
+        cmd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        pass_fds=fds,
+        start_new_session=True,
+        env=env,
+        cwd=work.root / "src",
+    )
+    return proc
