@@ -106,6 +106,13 @@ def _check_file(path: str | os.PathLike[str]) -> tuple[Path, str]:
     return target, source
 
 
+def _check_numbers(repeat: int, timeout: float) -> None:
+    if repeat < 1:
+        raise InputError(f"repeat={repeat} (--repeat): expected a number of runs >= 1")
+    if timeout <= 0:
+        raise InputError(f"timeout={timeout} (--timeout): expected a number of seconds > 0")
+
+
 def run_file(
     path: str | os.PathLike[str],
     plan: Plan | None = None,
@@ -130,16 +137,11 @@ def run_file(
     keeps the static scan by content hash, so an unchanged file is not parsed again.
     ``readable``: files or directories the program may read besides the interpreter,
     ``sys.path``, the system libraries and its workdir (``--read``).
-    ``stable_addresses``: each run in a fresh interpreter with ASLR off, so addresses
-    (default reprs, ``id()``, sets of plain objects) repeat; False lets runs be forked
-    from this process (faster, addresses vary).
+    ``stable_addresses=False`` lets runs fork from this process (addresses then vary).
     """
     t0 = time.perf_counter()
     target, source = _check_file(path)
-    if repeat < 1:
-        raise InputError(f"repeat={repeat} (--repeat): expected a number of runs >= 1")
-    if timeout <= 0:
-        raise InputError(f"timeout={timeout} (--timeout): expected a number of seconds > 0")
+    _check_numbers(repeat, timeout)
     run_seed = seed if seed is not None else (plan.seed if plan is not None else 0)
     scanning, extra = None, readable_paths(readable)
     env = plan.env if plan is not None else None
