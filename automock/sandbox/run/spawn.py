@@ -70,6 +70,60 @@ def _bytecode_cache() -> str | None:
     return prefix
 
 
+# modules every child imports (a sample: missing bytecode for any means a cold cache)
+_ALWAYS_IMPORTED = frozenset(
+    {
+        "/errors",
+        "plan/model",
+        "runtime/__init__",
+        "runtime/clock",
+        "runtime/entropy",
+        "runtime/children",
+        "sandbox/child/program",
+        "sandbox/child/fresh",
+        "sandbox/kernel/isolation",
+    }
+)
+
+
+def _cold(prefix: str) -> bool:
+    """Would a child compile some of automock's modules (none cached under ``prefix``, or stale)?
+
+    A child that compiles allocates differently from one that loads bytecode, so the first
+    run after automock changed would not start from the same allocation history as the next.
+    """
+    tag = sys.implementation.cache_tag
+    base = Path(PACKAGE_ROOT) / "automock"
+    for package in ("", "plan", "runtime", "sandbox/child", "sandbox/kernel"):
+        for source in (base / package).glob("*.py"):
+            cached = Path(prefix, str(source.parent).lstrip(os.sep), f"{source.stem}.{tag}.pyc")
+            try:
+                if cached.stat().st_mtime < source.stat().st_mtime:
+                    return True  # stale
+            except OSError:  # never compiled: cold only if every child imports it
+                if f"{package}/{source.stem}" in _ALWAYS_IMPORTED:
+                    return True
+    return False
+
+
+def _warm_cache(prefix: str, env: dict[str, str]) -> None:
+    """Compile what a child imports into ``prefix`` once, in a throw-away interpreter."""
+    import subprocess
+
+    code = _BOOTSTRAP.format(root=PACKAGE_ROOT, bytecode=_BYTECODE.format(prefix=prefix)).replace(
+        "import main; main()", "import warm_up; warm_up()"
+    )
+    subprocess.run(
+        [sys.executable, "-s", "-P", "-c", code],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+        timeout=60,
+    )
+
+
 @dataclass
 class Spawned:
     """A child that is starting up: waiting for its spec on ``spec_w``, or (forked) holding it."""
@@ -91,6 +145,8 @@ def spawn(work: Workdir, env: dict[str, str], *, stable: bool = False) -> Spawne
     """
     started = time.perf_counter()
     prefix = _bytecode_cache()
+    if stable and prefix is not None and _cold(prefix):
+        _warm_cache(prefix, env)
     spec_r, spec_w = os.pipe()
     result_r, result_w = os.pipe()
     go_r, go_w = os.pipe()
