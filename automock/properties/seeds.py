@@ -19,7 +19,7 @@ every seed (``hand: ...``).
 from __future__ import annotations
 
 import ast
-import os
+import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -69,14 +69,17 @@ def _number(items: Sequence[Any]) -> float | None:
 
 def _is_sorted(items: Sequence[Any]) -> bool:
     try:
-        return all(a <= b for a, b in zip(items, items[1:], strict=False))
+        return all(a <= b for a, b in itertools.pairwise(items))
     except TypeError:
         return False
 
 
 def suggest(values: Sequence[str]) -> tuple[tuple[str, ...], dict[str, Any]]:
     """(property names, their arguments) that every one of ``values`` satisfies."""
-    prefix = os.path.commonprefix(list(values))
+    prefix = min(values, key=len, default="")
+    for value in values:
+        while not value.startswith(prefix):
+            prefix = prefix[:-1]
     cut = max(prefix.rfind(" "), prefix.rfind(":"), prefix.rfind("="), -1) + 1
     seqs = [_elements(v[cut:]) for v in values]
     numbers = [_number(s) for s in seqs]
