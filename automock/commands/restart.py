@@ -38,7 +38,16 @@ __all__ = [
 ]
 
 # options of ``automock run`` that take a value (see automock.commands.run)
-_VALUED = ("--repeat", "--timeout", "--memory-mb", "--seed", "--record-mode", "--plan", "--read")
+_VALUED = (
+    "--repeat",
+    "--timeout",
+    "--memory-mb",
+    "--seed",
+    "--seeds",
+    "--record-mode",
+    "--plan",
+    "--read",
+)
 
 
 def invoked_as_cli() -> bool:
