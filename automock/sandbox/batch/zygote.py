@@ -202,9 +202,12 @@ def _spawn_interpreter(seed: int, sock: int, boot: int, mnt_fd: int) -> int:
         argv = [sys.executable, "-P", "-c", _BOOT]
         # nothing of the caller's signal set-up either: no blocked or ignored signal
         default = signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}
-        return os.posix_spawn(
-            sys.executable, argv, env, file_actions=actions, setsigmask=(), setsigdef=default
-        )
+        from automock.sandbox.kernel.addresses import fixed_layout
+
+        with fixed_layout():  # ASLR off: every pool's candidates start from one address layout
+            return os.posix_spawn(
+                sys.executable, argv, env, file_actions=actions, setsigmask=(), setsigdef=default
+            )
     finally:
         for fd in high:
             os.close(fd)
