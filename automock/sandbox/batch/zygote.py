@@ -46,6 +46,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from automock.sandbox.batch import zygote_child
+from automock.sandbox.kernel.addresses import fixed_layout
 from automock.sandbox.kernel.isolation import SANDBOX_UID, warm_isolation
 
 __all__ = ["Zygote"]
@@ -202,8 +203,6 @@ def _spawn_interpreter(seed: int, sock: int, boot: int, mnt_fd: int) -> int:
         argv = [sys.executable, "-P", "-c", _BOOT]
         # nothing of the caller's signal set-up either: no blocked or ignored signal
         default = signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}
-        from automock.sandbox.kernel.addresses import fixed_layout
-
         with fixed_layout():  # ASLR off: every pool's candidates start from one address layout
             return os.posix_spawn(
                 sys.executable, argv, env, file_actions=actions, setsigmask=(), setsigdef=default
