@@ -201,9 +201,8 @@ def _spawn_interpreter(seed: int, sock: int, boot: int, mnt_fd: int) -> int:
             for fd, target in zip(high, (_SOCK_FD, _BOOT_FD, _MNT_FD), strict=True)
         ]
         argv = [sys.executable, "-P", "-c", _BOOT]
-        # no blocked or ignored signal of the caller's; ASLR off: one address layout per pool
-        default = signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}
-        with fixed_layout():
+        default = signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}  # the caller's: none
+        with fixed_layout():  # ASLR off: one address layout per pool
             return os.posix_spawn(
                 sys.executable, argv, env, file_actions=actions, setsigmask=(), setsigdef=default
             )
