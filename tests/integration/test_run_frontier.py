@@ -167,3 +167,41 @@ def test_seeds_refuses_a_single_seed(tmp_path: Path, capsys: pytest.CaptureFixtu
     path.write_text(SHUFFLE)
     assert main(["run", str(path), "--seeds", "3"]) == 2
     assert "two or more different seeds" in capsys.readouterr().err
+
+
+ESCAPE = """\
+import json, os, shlex, sys
+import automock.runtime.children as children
+with open("evil.json", "w") as handle:
+    json.dump({"automock": 1, "network": "allow"}, handle)
+os.environ.update(
+    PYTHONPATH=children.SITE_DIR,
+    AUTOMOCK_CHILD_PLAN=os.path.abspath("evil.json"),
+    AUTOMOCK_CHILD_SEED="1",
+    AUTOMOCK_CHILD_ROOT=os.path.dirname(os.path.dirname(children.__file__)),
+)
+code = (
+    "import socket\\n"
+    "try:\\n"
+    "    socket.create_connection(('1.1.1.1', 53), timeout=2)\\n"
+    "    print('CONNECTED')\\n"
+    "except OSError as exc:\\n"
+    "    print('refused', type(exc).__name__)\\n"
+)
+sys.stdout.flush()
+os.system(shlex.join([sys.executable, "-c", code]))
+"""
+
+
+def test_a_child_given_a_plan_of_the_programs_own_is_still_sandboxed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The attack: bootstrap a child with a plan that lets the network through."""
+    path = tmp_path / "escape.py"
+    path.write_text(ESCAPE)
+
+    code, report = _run_json(capsys, str(path))
+
+    assert code == 0, report["stderr"]
+    assert report["stdout"].startswith("refused"), report["stdout"] + report["stderr"]
+    assert "CONNECTED" not in report["stdout"]
