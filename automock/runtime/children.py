@@ -29,7 +29,9 @@ program): an interpreter started with ``-I``, ``-E`` or ``-S`` (it ignores
 ``ProcessPoolExecutor.submit`` (and ``map``) also seed each *task*:
 ``derive(seed, "process pool task", pool, n)`` for the n-th task of the
 program's pool-th executor, applied in the worker just before the task runs,
-so what a task draws does not depend on which worker ran it.
+so what a task draws does not depend on which worker ran it; likewise the
+tasks of ``multiprocessing.Pool``'s ``map``/``imap``/``starmap`` (a chunk of
+``map`` is one task): ``derive(seed, "multiprocessing task", job, index)``.
 """
 
 from __future__ import annotations
@@ -192,6 +194,19 @@ def _patch_pool(undo: Undo, module: ModuleType) -> None:
     undo.setattr(executor, "submit", submit)
 
 
+def _patch_mp_pool(undo: Undo, module: ModuleType) -> None:
+    """``multiprocessing.Pool`` tasks of ``map``/``imap``/``starmap``: seeded per (job, index)."""
+    original = module.Pool._guarded_task_generation
+
+    def generate(self: Any, result_job: int, func: Any, iterable: Any) -> Any:
+        for job, i, fn, args, kwargs in original(self, result_job, func, iterable):
+            if _active:
+                fn = _SeededTask(fn, derive(_active[-1].seed, "multiprocessing task", job, i))
+            yield job, i, fn, args, kwargs
+
+    undo.setattr(module.Pool, "_guarded_task_generation", generate)
+
+
 def _patch_spawnv(undo: Undo, util: ModuleType) -> None:
     from automock.runtime.events import record
 
@@ -242,5 +257,6 @@ class followed_children(Patch[None]):
             {
                 "multiprocessing.util": lambda module: _patch_spawnv(undo, module),
                 "concurrent.futures.process": lambda module: _patch_pool(undo, module),
+                "multiprocessing.pool": lambda module: _patch_mp_pool(undo, module),
             },
         )

@@ -49,6 +49,8 @@ if __name__ == "__main__":
     with ProcessPoolExecutor(4, mp_context=mp.get_context("spawn")) as pool:
         for row in pool.map(work, range(8)):
             print(*row)
+    with mp.get_context("fork").Pool(2) as pool:
+        print("pool", [r for _, _, r in pool.map(work, range(4), chunksize=1)])
 """
 SHUFFLE = """\
 import random
@@ -136,7 +138,9 @@ def test_process_pool_workers_follow_the_plan(
 
     assert code == 0, report["stderr"]
     assert report["deterministic"] is True, report["diff"]
-    rows = [line.split() for line in report["stdout"].splitlines()]
+    *lines, mp_pool = report["stdout"].splitlines()
+    rows = [line.split() for line in lines]
+    assert mp_pool.startswith("pool [")
     assert [r[0] for r in rows] == [str(i) for i in range(8)]
     assert {r[1] for r in rows} == {"1704067200.0"}
     assert len({r[2] for r in rows}) == 8, "every task draws from its own seed"
