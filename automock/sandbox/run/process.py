@@ -69,6 +69,14 @@ def _fork_for(work: Workdir, seed: int, plan: Plan, spec: dict[str, Any]) -> Spa
         raise
 
 
+def _plan_as_seen(plan: Plan, work: Workdir) -> dict[str, Any]:
+    """The plan for the child, naming the file as the program sees it however the caller
+    named it, so the spec (and so the child's allocations) is the same from any directory."""
+    data = plan.to_dict()
+    data["source"] = {**data.get("source", {}), "path": work.script_rel}
+    return data
+
+
 def _spec(
     work: Workdir, plan: Plan, args: Sequence[str], limits: Limits, allow_network: bool
 ) -> dict[str, Any]:
@@ -76,7 +84,8 @@ def _spec(
         "workdir": str(work.root),
         "script_rel": work.script_rel,
         "args": list(args),
-        "plan": plan.to_dict(),
+        # the file as the program sees it, however the caller named it: the same spec bytes
+        "plan": _plan_as_seen(plan, work),
         "env": dict(plan.env),
         "seed": plan.seed,
         "limits": limits.to_dict(),
