@@ -27,7 +27,8 @@ class Node:
     def __init__(self, name):
         self.name = name
 
-print([n.name for n in {Node(f"n{i}") for i in range(16)}])
+nodes = {Node(f"n{i}") for i in range(16)}
+print([n.name for n in nodes], min(map(id, nodes)))
 print([v for _, v in sorted((id(k), v) for k, v in {object(): i for i in range(8)}.items())])
 """
 CHILD = """\
