@@ -38,7 +38,16 @@ __all__ = [
 ]
 
 # options of ``automock run`` that take a value (see automock.commands.run)
-_VALUED = ("--repeat", "--timeout", "--memory-mb", "--seed", "--record-mode", "--plan", "--read")
+_VALUED = (
+    "--repeat",
+    "--timeout",
+    "--memory-mb",
+    "--seed",
+    "--seeds",
+    "--record-mode",
+    "--plan",
+    "--read",
+)
 
 
 def invoked_as_cli() -> bool:
@@ -161,6 +170,9 @@ def restart_run_early(argv: Sequence[str]) -> None:
     """For ``automock run`` as a command: restart with the run's hash seed right away."""
     if not argv or argv[0] != "run":
         return
+    head = argv[1 : argv.index("--")] if "--" in argv else argv[1:]
+    if "--no-stable-addresses" not in head:
+        return  # every run is a fresh interpreter: nothing is forked from this process
     read = _quick_read(argv[1:])
     if read is not None:
         restart_for_run(*read)

@@ -31,6 +31,8 @@ from automock.errors import EXIT_NONDETERMINISTIC, InputError, describe_missing
 
 if TYPE_CHECKING:
     from automock.pipeline import LoadedPlan
+    from automock.plan.model import Plan
+    from automock.sandbox.kernel.isolation import Limits
 
 __all__ = ["RECORD_CHOICES", "add_arguments", "run"]
 
@@ -62,6 +64,13 @@ def _seed(text: str) -> int:
         return int(text, 0)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
+
+
+def _seed_list(text: str) -> list[int]:
+    seeds = [_seed(part.strip()) for part in text.split(",") if part.strip()]
+    if len(seeds) < 2 or len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"expected two or more different seeds, got {text!r}")
+    return seeds
 
 
 class _OptionParser(argparse.ArgumentParser):
@@ -104,6 +113,14 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
         help="seed for every random source (default: the plan's)",
     )
     parser.add_argument(
+        "--seeds",
+        type=_seed_list,
+        default=None,
+        metavar="S,S,...",
+        help="run once per seed and show which output lines depend on the seed, with the "
+        "properties they keep (e.g. 0,1,2)",
+    )
+    parser.add_argument(
         "--allow-network", action="store_true", help="no network namespace; real network allowed"
     )
     parser.add_argument(
@@ -138,6 +155,12 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="let the program read PATH (a file or directory; repeatable); beside it only "
         "the interpreter, sys.path, system libraries and the workdir are readable",
+    )
+    parser.add_argument(
+        "--no-stable-addresses",
+        action="store_true",
+        help="fork runs from this process instead of a fresh interpreter with ASLR off per run "
+        "(faster; default reprs, id() and sets of plain objects then vary between runs)",
     )
     parser.add_argument(
         "--no-save",
@@ -194,15 +217,64 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def _check_seeds(args: argparse.Namespace) -> None:
+    if args.seeds is None:
+        return
+    for given, flag in (
+        (args.seed is not None, "--seed"),
+        (args.repeat != 1 or args.check_determinism, "--repeat/--check-determinism"),
+        (args.record, "--record"),
+    ):
+        if given:
+            raise InputError(f"--seeds with {flag}: give one of them (--seeds runs once per seed)")
+
+
+def _run_seeds(
+    args: argparse.Namespace,
+    file: Path,
+    plan: Plan,
+    extra: list[str],
+    limits: Limits,
+    notes: list[str],
+) -> int:
+    """``--seeds``: one run per seed, the outputs compared line by line."""
+    from automock.pipeline.seeds import run_seeds
+
+    report = run_seeds(
+        file,
+        plan,
+        args.seeds,
+        args=extra,
+        timeout=args.timeout,
+        limits=limits,
+        allow_network=args.allow_network,
+        plan_label="",
+        cache_dir=None if args.no_save else ".automock-cache",
+        readable=args.read,
+        stable_addresses=not args.no_stable_addresses,
+    )
+    if args.json:
+        import json
+
+        data = {**report.to_dict(), "automock_exit_code": report.exit_code, "notes": notes}
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    else:
+        sys.stdout.write(report.render() + "\n")
+        for note in notes:
+            print(f"automock: {note}", file=sys.stderr)
+    return report.exit_code
+
+
 def run(args: argparse.Namespace) -> int:
     extra = _program_args(args)
     file = Path(args.file)
     if not file.is_file():
         raise InputError(f"{file}: {describe_missing(file)}; give the path of a Python file to run")
+    _check_seeds(args)
     from automock.commands.restart import restart_for_run
 
-    # the sandbox child is forked from us (a no-op when cli.main restarted already)
-    restart_for_run(args.seed, args.plan, str(file))
+    if args.no_stable_addresses:  # the sandbox child may be forked from us (a no-op when
+        restart_for_run(args.seed, args.plan, str(file))  # cli.main restarted already)
     from automock.commands._cassette import check_replay, user_paths, with_cassette
     from automock.commands._record import Recording, replay_hint, resolve_cassette
     from automock.pipeline.run import run_file
@@ -228,6 +300,8 @@ def run(args: argparse.Namespace) -> int:
         check_replay(run_plan, file, args.cassette)
     repeat = max(args.repeat, 2) if args.check_determinism else args.repeat
     limits = Limits(cpu_seconds=int(args.timeout) + 1, memory_mb=args.memory_mb)
+    if args.seeds is not None:
+        return _run_seeds(args, file, run_plan, extra, limits, notes)
     # SIGTERM ends the run like Ctrl-C: the sandboxed child (own session) is killed first
     previous = signal.getsignal(signal.SIGTERM)
     if threading.current_thread() is threading.main_thread():
@@ -245,6 +319,7 @@ def run(args: argparse.Namespace) -> int:
             plan_label=label,
             cache_dir=None if args.no_save else ".automock-cache",  # the scan, by content hash
             readable=args.read,
+            stable_addresses=not args.no_stable_addresses,
         )
     finally:
         if threading.current_thread() is threading.main_thread():

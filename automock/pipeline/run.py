@@ -106,6 +106,13 @@ def _check_file(path: str | os.PathLike[str]) -> tuple[Path, str]:
     return target, source
 
 
+def _check_numbers(repeat: int, timeout: float) -> None:
+    if repeat < 1:
+        raise InputError(f"repeat={repeat} (--repeat): expected a number of runs >= 1")
+    if timeout <= 0:
+        raise InputError(f"timeout={timeout} (--timeout): expected a number of seconds > 0")
+
+
 def run_file(
     path: str | os.PathLike[str],
     plan: Plan | None = None,
@@ -119,6 +126,7 @@ def run_file(
     plan_label: str = "",
     cache_dir: str | os.PathLike[str] | None = None,
     readable: Sequence[str | os.PathLike[str]] = (),
+    stable_addresses: bool = True,
 ) -> RunReport:
     """Run ``path`` as ``__main__`` in the sandbox ``repeat`` times and report.
 
@@ -129,16 +137,15 @@ def run_file(
     keeps the static scan by content hash, so an unchanged file is not parsed again.
     ``readable``: files or directories the program may read besides the interpreter,
     ``sys.path``, the system libraries and its workdir (``--read``).
+    ``stable_addresses=False`` lets runs fork from this process (addresses then vary).
     """
     t0 = time.perf_counter()
     target, source = _check_file(path)
-    if repeat < 1:
-        raise InputError(f"repeat={repeat} (--repeat): expected a number of runs >= 1")
-    if timeout <= 0:
-        raise InputError(f"timeout={timeout} (--timeout): expected a number of seconds > 0")
+    _check_numbers(repeat, timeout)
     run_seed = seed if seed is not None else (plan.seed if plan is not None else 0)
     scanning, extra = None, readable_paths(readable)
-    with Runner(target, run_seed, plan.env if plan is not None else None) as runner:
+    env = plan.env if plan is not None else None
+    with Runner(target, run_seed, env, stable_addresses=stable_addresses) as runner:
         try:
             if plan is not None and not runner.forking:  # only the report needs them: meanwhile
                 scanning = _Background(lambda: _scan(target, source, cache_dir))

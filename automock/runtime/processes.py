@@ -1,8 +1,9 @@
 """Recording the processes a program starts (diagnostics: nothing is mocked or refused).
 
-A new process runs without this runtime: a Python interpreter it starts reads
-the real clock and draws unseeded random numbers, and any command's output may
-vary. Inside :class:`recorded_processes`, starting one through
+A new process runs without this runtime (a Python interpreter started inside
+:class:`~automock.runtime.children.followed_children` is the exception: it
+follows the plan, and is recorded as a mocked access), and any command's output
+may vary. Inside :class:`recorded_processes`, starting one through
 ``subprocess`` (``Popen`` and everything built on it, ``os.popen`` included),
 ``os.system``, ``os.posix_spawn[p]`` or ``os.exec*`` records an *unmocked*
 ``process`` access naming the executable, with what to do about it, so the
@@ -26,6 +27,7 @@ from typing import Any
 
 from automock.runtime._base import Patch, Undo
 from automock.runtime._imports import when_imported
+from automock.runtime.children import child_environment
 from automock.runtime.events import record
 
 __all__ = ["recorded_processes"]
@@ -51,6 +53,24 @@ def _program(args: Any) -> str:
     return os.fsdecode(first) if isinstance(first, (str, bytes, os.PathLike)) else repr(first)
 
 
+def _argv(args: Any, kwargs: dict[str, Any]) -> list[str]:
+    """The command line ``Popen(args, **kwargs)`` runs (a shell command: its words)."""
+    if isinstance(args, (str, bytes, os.PathLike)):
+        text = os.fsdecode(args)
+        if not kwargs.get("shell"):
+            return [text]
+        import shlex
+
+        try:
+            return shlex.split(text)
+        except ValueError:
+            return []
+    try:
+        return [os.fsdecode(a) for a in args]
+    except TypeError:
+        return []
+
+
 def _recording(original: Callable[..., Any], api: str) -> Callable[..., Any]:
     @functools.wraps(original)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -67,12 +87,17 @@ def _patch_popen(undo: Undo, subprocess: ModuleType) -> None:
     @functools.wraps(original)
     def __init__(self: Any, args: Any, *rest: Any, **kwargs: Any) -> None:
         executable = kwargs.get("executable")
+        env = (
+            None if rest else child_environment(_argv(args, kwargs), executable, kwargs.get("env"))
+        )
+        if env is not None:  # a Python interpreter: it follows the plan
+            kwargs["env"] = env
         record(
             "process",
             "subprocess.Popen",
             _program(executable if executable is not None else args),
-            mocked=False,
-            fix=FIX,
+            mocked=env is not None,
+            fix="" if env is not None else FIX,
         )
         _inside.popen = True
         try:

@@ -125,13 +125,17 @@ def run_attack(name: str, *args: str, timeout: float = 10.0, extra: Sequence[str
 def cli_attack(name: str, *args: str, timeout: float = 10.0, extra: Sequence[str] = ()) -> Outcome:
     """The same through the real command, ``python -m automock run ...``, in a new process.
 
-    The command restarts itself with the run's hash seed and a scrubbed environment, then forks
-    the sandbox child from its warm process (``start == "fork"``): the path a user's command takes.
+    With ``--no-stable-addresses`` the command restarts itself with the run's hash seed and a
+    scrubbed environment, then forks the sandbox child from its warm process (``start ==
+    "fork"``): the path whose child shares the command's memory (the default path, a fresh
+    interpreter per run, is the one :func:`attack` takes).
     Whatever the test put in ``os.environ`` (e.g. a secret) is in the command's environment.
     """
     with tempfile.TemporaryDirectory(prefix="automock-adv-cwd-") as scratch:
         done = automock_command(
-            _run_argv(name, args, timeout, extra), cwd=scratch, timeout=timeout + 60
+            _run_argv(name, args, timeout, ("--no-stable-addresses", *extra)),
+            cwd=scratch,
+            timeout=timeout + 60,
         )
     outcome = _from_report("cli", done.returncode, done.stdout, done.stderr)
     assert [r["start"] for r in outcome.raw["runs"]] == ["fork"], outcome.explain()

@@ -77,8 +77,8 @@ def test_examples_are_deterministic(example: str, capsys: pytest.CaptureFixture[
 def test_nondeterminism_left_unmocked_gives_a_verdict_and_diff(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "address.py"
-    path.write_text("print('same line')\nprint(id(object()))\n")
+    path = tmp_path / "cpu.py"  # CPU time is not mocked (addresses now repeat: test_run_frontier)
+    path.write_text("import time\nprint('same line')\nprint(time.process_time_ns())\n")
 
     code, report = _run_json(capsys, str(path), "--repeat", "2")
 

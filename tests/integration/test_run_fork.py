@@ -1,4 +1,5 @@
-"""The command's fork path: ``automock run`` restarts with its hash seed and forks its child.
+"""The command's fork path (``--no-stable-addresses``): ``automock run`` restarts with its hash
+seed and forks its child.
 
 Run as a user runs it (``python -m automock run`` in a new process), the child is
 forked from the warm command (``runs[].start == "fork"``); with ``AUTOMOCK_SPAWN=1``,
@@ -45,7 +46,11 @@ def _command(
     cwd: Path, *argv: str, ignoring: tuple[int, ...] = (), **env_extra: str
 ) -> tuple[int, dict[str, object]]:
     done = automock_command(
-        ["run", "--json", *argv], cwd=cwd, ignoring=ignoring, TZ="America/New_York", **env_extra
+        ["run", "--json", "--no-stable-addresses", *argv],
+        cwd=cwd,
+        ignoring=ignoring,
+        TZ="America/New_York",
+        **env_extra,
     )
     assert done.stdout.startswith("{"), done.stderr[-2000:]
     return done.returncode, json.loads(done.stdout)
@@ -149,7 +154,8 @@ def test_a_forked_childs_environment_shows_in_proc_whatever_the_commands_own(
     )
     env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "PYTHONPATH": str(REPO)}
     env["CALLER_SECRET"] = "s3cr3t"
-    cmd = [sys.executable, "-m", "automock", "run", "--json", "wait.py", "--plan", str(plan)]
+    cmd = [sys.executable, "-m", "automock", "run", "--json", "--no-stable-addresses"]
+    cmd += ["wait.py", "--plan", str(plan)]
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True)
     try:
         seen = _environ_of_process_with(marker.encode(), time.monotonic() + 30)

@@ -47,15 +47,16 @@ def test_clock_and_random_reads_are_listed_once_and_mocked(
     assert report["unmocked"] == []
 
 
-def test_a_child_interpreter_is_listed_as_an_unmocked_process_access(
+def test_an_isolated_child_interpreter_is_listed_as_an_unmocked_process_access(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The runtime does not reach into a new interpreter: the report says so, with the fix;
-    the process still runs."""
+    """The runtime cannot reach into an interpreter started with -I (it ignores PYTHONPATH):
+    the report says so, with the fix; the process still runs. (A plain Python child follows
+    the plan: tests/integration/test_run_frontier.py.)"""
     path = tmp_path / "child.py"
     path.write_text(
         "import subprocess, sys\n"
-        "out = subprocess.run([sys.executable, '-c', 'import random; print(random.random())'],\n"
+        "out = subprocess.run([sys.executable, '-I', '-c', 'import random; print(random.random())'],\n"
         "                     capture_output=True, text=True).stdout\n"
         "print(out.strip() != '')\n"
     )

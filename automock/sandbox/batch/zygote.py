@@ -44,6 +44,8 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from automock.sandbox.kernel.addresses import fixed_layout
+
 __all__ = ["BOOT_FD", "MNT_FD", "SOCK_FD", "Zygote"]
 
 
@@ -200,11 +202,11 @@ def _spawn_interpreter(seed: int, sock: int, boot: int, mnt_fd: int) -> int:
             for fd, target in zip(high, (SOCK_FD, BOOT_FD, MNT_FD), strict=True)
         ]
         argv = [sys.executable, "-P", "-c", _BOOT]
-        # nothing of the caller's signal set-up either: no blocked or ignored signal
-        default = signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}
-        return os.posix_spawn(
-            sys.executable, argv, env, file_actions=actions, setsigmask=(), setsigdef=default
-        )
+        default = signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}  # the caller's: none
+        with fixed_layout():  # ASLR off: one address layout per pool
+            return os.posix_spawn(
+                sys.executable, argv, env, file_actions=actions, setsigmask=(), setsigdef=default
+            )
     finally:
         for fd in high:
             os.close(fd)

@@ -70,6 +70,22 @@ def _runtime_context(
     return deterministic(plan, seed=seed), LayerStatus("runtime", True, detail)
 
 
+def _children_context(spec: dict[str, Any], root: str, seed: int) -> AbstractContextManager[Any]:
+    """Python interpreters the program starts follow its plan (:mod:`automock.runtime.children`):
+    the plan is written into the workdir (outside the program's directory) for them."""
+    if spec.get("plan") is None:
+        return nullcontext()
+    try:
+        from automock.runtime.children import followed_children
+    except ImportError:
+        return nullcontext()
+    plan = _with_cassette_at(spec, root) if spec.get("cassette_path") else spec["plan"]
+    path = os.path.join(root, ".automock-plan.json")
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump({**plan, "seed": seed}, handle)
+    return followed_children(path, seed, spec["package_root"])
+
+
 def _with_cassette_at(spec: dict[str, Any], root: str) -> dict[str, Any]:
     """The plan with its cassette at an absolute path in this view of the workdir (``root``),
     so vcrpy finds it (and saves a recording) even if the program changes directory."""
@@ -193,6 +209,7 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
         allow_network=bool(spec["allow_network"]),
         workdir=spec["workdir"],
         readable=tuple(spec.get("readable", ())),
+        tasks=int(spec["tasks"]) if "tasks" in spec else None,
     )
     if spec.get("cassette_path") and spec.get("plan"):  # staged in the workdir by the parent:
         runtime_cm, runtime_layer = _runtime_context(_with_cassette_at(spec, os.getcwd()), seed)
@@ -214,9 +231,10 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
     setup = time.perf_counter() - started
     me = os.getpid()
     session_log = None
+    children_cm = _children_context(spec, root, seed)
     with _recording() as log:
         try:
-            with runtime_cm as session:
+            with runtime_cm as session, children_cm:
                 session_log = getattr(session, "log", None)
                 code, status, exception, detail = _run_program(script, spec.get("args", ()), limits)
                 fresh.interpreter_exit()  # late threads and atexit handlers: still deterministic

@@ -61,6 +61,7 @@ __all__ = [
     "LayerStatus",
     "Limits",
     "enter_isolation",
+    "tasks_for_child",
 ]
 
 SANDBOX_UID = 65534  # nobody
@@ -173,6 +174,15 @@ def _tasks_of(uid: int) -> int:
     return count
 
 
+def tasks_for_child(uid: int | None = SANDBOX_UID) -> int:
+    """The tasks a child's ``RLIMIT_NPROC`` is counted on top of (``tasks=`` of
+    :func:`enter_isolation`): counted by the parent, so the child's own memory does
+    not depend on how many processes the machine runs (address-stable runs)."""
+    if sys.platform.startswith("linux") and os.geteuid() == 0:
+        return _tasks_of(uid) if uid is not None else 0
+    return _tasks_of(os.getuid())
+
+
 def _rlimits(limits: Limits, uid: int | None, existing: int | None = None) -> LayerStatus:
     """Set the limits; ``processes`` is counted on top of what ``uid`` already runs."""
     mib = 1024 * 1024
@@ -197,13 +207,10 @@ def _rlimits(limits: Limits, uid: int | None, existing: int | None = None) -> La
             # CPU: SIGXCPU at the soft limit (reported as a timeout), SIGKILL a second later
             hard = value * unit + (1 if which == resource.RLIMIT_CPU else 0)
             resource.setrlimit(which, (value * unit, hard))
+            # nproc as asked (no count of other tasks in the text: the child's memory stays
+            # the same whatever else runs; the parent's observation names the count)
             shown = limits.processes if name == "nproc" else value
-            extra = (
-                f" (on top of {existing} tasks of uid {uid})"
-                if name == "nproc" and existing
-                else ""
-            )
-            set_.append(f"{name}={shown}{'MiB' if unit == mib else ''}{extra}")
+            set_.append(f"{name}={shown}{'MiB' if unit == mib else ''}")
         except (OSError, ValueError) as exc:
             failed.append(f"{name} ({exc})")
     detail = ", ".join(set_) + (f"; failed: {', '.join(failed)}" if failed else "")
@@ -300,6 +307,7 @@ def enter_isolation(
     readable: Sequence[str] = (),
     count_tasks: bool = True,
     landlock: bool = True,
+    tasks: int | None = None,
 ) -> tuple[LayerStatus, ...]:
     """Enter every available isolation layer; return what is (and is not) in force.
 
@@ -313,6 +321,7 @@ def enter_isolation(
     unprivileged uid must be able to read (``sys.path`` is included).
     ``count_tasks=False`` says the caller knows ``uid`` runs no task yet
     (a fresh PID namespace with a private ``/proc``): skip counting them.
+    ``tasks``: ``uid``'s tasks as the caller's parent counted them (:func:`tasks_for_child`).
     ``landlock``: end with the read allow-list (:mod:`automock.sandbox.kernel.landlock`).
     """
     work = os.fspath(workdir) if workdir is not None else None
@@ -321,7 +330,9 @@ def enter_isolation(
     root = linux and os.geteuid() == 0
     # count the target uid's tasks system-wide now, before a private /proc hides them
     existing: int | None = None
-    if not count_tasks:
+    if tasks is not None:
+        existing = tasks
+    elif not count_tasks:
         existing = 0
     elif root and uid is not None and limits.processes is not None:
         existing = _tasks_of(uid)

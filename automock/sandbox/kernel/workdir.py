@@ -161,7 +161,8 @@ def make_workdir(script: str | os.PathLike[str], *, copy_tree: bool = True) -> W
     """Copy ``script``'s directory (bounded) into a fresh temp dir."""
     source = Path(script).resolve()
     sweep_stale_workdirs()
-    root = Path(tempfile.mkdtemp(prefix=f"{RUN_PREFIX}{os.getpid()}-")).resolve()
+    # a fixed-length name (pid padded): the child's environment has the same size every run
+    root = Path(tempfile.mkdtemp(prefix=f"{RUN_PREFIX}{os.getpid():07d}-")).resolve()
     os.chmod(root, 0o755)
     for sub in ("home", "tmp"):
         (root / sub).mkdir()

@@ -21,8 +21,9 @@ from typing import Any
 
 from automock.plan.model import Plan
 from automock.sandbox.child import fresh
+from automock.sandbox.kernel.addresses import padded
 from automock.sandbox.kernel.environment import fixed_environment
-from automock.sandbox.kernel.isolation import Limits
+from automock.sandbox.kernel.isolation import Limits, tasks_for_child
 from automock.sandbox.kernel.workdir import Workdir, make_workdir
 from automock.sandbox.run.cassettes import CassetteFile
 from automock.sandbox.run.forked import can_fork, fork_child, warm
@@ -34,12 +35,17 @@ __all__ = ["Runner"]
 
 
 def _spawn_for(
-    target: Path, seed: int, env: dict[str, str] | None, work: Workdir | None = None
+    target: Path,
+    seed: int,
+    env: dict[str, str] | None,
+    work: Workdir | None = None,
+    *,
+    stable: bool = False,
 ) -> Spawned:
     """A fresh interpreter for one run, in ``work`` (default: a new copy of the tree)."""
     work = work or make_workdir(target)
     try:
-        return spawn(work, fixed_environment(work.root, seed, env))
+        return spawn(work, fixed_environment(work.root, seed, env), stable=stable)
     except BaseException:
         work.cleanup()
         raise
@@ -63,6 +69,14 @@ def _fork_for(work: Workdir, seed: int, plan: Plan, spec: dict[str, Any]) -> Spa
         raise
 
 
+def _plan_as_seen(plan: Plan, work: Workdir) -> dict[str, Any]:
+    """The plan for the child, naming the file as the program sees it however the caller
+    named it, so the spec (and so the child's allocations) is the same from any directory."""
+    data = plan.to_dict()
+    data["source"] = {**data.get("source", {}), "path": work.script_rel}
+    return data
+
+
 def _spec(
     work: Workdir, plan: Plan, args: Sequence[str], limits: Limits, allow_network: bool
 ) -> dict[str, Any]:
@@ -70,7 +84,8 @@ def _spec(
         "workdir": str(work.root),
         "script_rel": work.script_rel,
         "args": list(args),
-        "plan": plan.to_dict(),
+        # the file as the program sees it, however the caller named it: the same spec bytes
+        "plan": _plan_as_seen(plan, work),
         "env": dict(plan.env),
         "seed": plan.seed,
         "limits": limits.to_dict(),
@@ -107,6 +122,9 @@ def _first_divergence(runs: Sequence[RunOutcome]) -> str:
 class Runner:
     """The runs of ``target``: the first child starts now, the plan comes later.
 
+    ``stable_addresses`` (the default): every run is a fresh interpreter started
+    with ASLR off (:mod:`automock.sandbox.kernel.addresses`), so default reprs,
+    ``id()`` and sets of identity-hashed objects repeat; False allows forking.
     With ``seed`` fixed up front (it decides the child's string-hash seed), the
     runner either forks its children from this warm process (:func:`can_fork`)
     or spawns a fresh interpreter for the first run at once, so it warms up
@@ -114,10 +132,22 @@ class Runner:
     child is killed on exit).
     """
 
-    def __init__(self, target: Path, seed: int, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        target: Path,
+        seed: int,
+        env: Mapping[str, str] | None = None,
+        *,
+        stable_addresses: bool = True,
+    ) -> None:
         self.target, self.seed = target, seed
-        self.forking = can_fork(seed)
-        self._first = None if self.forking else _spawn_for(target, seed, dict(env or {}) or None)
+        self.stable = stable_addresses  # a fresh interpreter per run, ASLR off: never forks
+        self.forking = not stable_addresses and can_fork(seed)
+        self._first = (
+            None
+            if self.forking
+            else _spawn_for(target, seed, dict(env or {}) or None, stable=self.stable)
+        )
 
     def __enter__(self) -> Runner:
         return self
@@ -162,10 +192,12 @@ class Runner:
             warm()
         cassette = CassetteFile.for_plan(plan, self.target)
         outcomes: list[RunOutcome] = []
-        for _ in range(repeat):
+        for index in range(repeat):
             work = self._first.work if self._first is not None else make_workdir(self.target)
             spec = _spec(work, plan, args, limits, network)
             spec["readable"] += list(readable)  # absolute, checked (readable_paths)
+            # counted here, padded: the child's memory is the same whatever else runs
+            spec["tasks"] = padded(tasks_for_child())
             collect = None
             if cassette is not None:  # the child sees a copy; a recording is copied back
                 staged = spec["cassette_path"] = cassette.stage(work.root)
@@ -175,8 +207,14 @@ class Runner:
             if self.forking and threading.active_count() == 1:
                 child = _fork_for(work, self.seed, plan, spec)
             if child is None:
-                child = self._first or _spawn_for(self.target, self.seed, dict(plan.env), work)
+                child = self._first or _spawn_for(
+                    self.target, self.seed, dict(plan.env), work, stable=self.stable
+                )
             self._first = None  # from here on, finish() owns it
+            if not self.forking and index + 1 < repeat:  # the next run's interpreter starts
+                self._first = _spawn_for(  # up while this one runs
+                    self.target, self.seed, dict(plan.env), stable=self.stable
+                )
             outcomes.append(finish(child, spec, timeout, limits, collect=collect))
         runs = tuple(outcomes)
         return RunSet(runs, _first_divergence(runs) if repeat > 1 else "")

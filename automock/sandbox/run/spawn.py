@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 import automock
+from automock.sandbox.kernel.addresses import fixed_layout, padded
 from automock.sandbox.kernel.workdir import Workdir
 
 __all__ = ["PACKAGE_ROOT", "ChildProcess", "Spawned", "spawn"]
@@ -70,6 +71,60 @@ def _bytecode_cache() -> str | None:
     return prefix
 
 
+# modules every child imports (a sample: missing bytecode for any means a cold cache)
+_ALWAYS_IMPORTED = frozenset(
+    {
+        "/errors",
+        "plan/model",
+        "runtime/__init__",
+        "runtime/clock",
+        "runtime/entropy",
+        "runtime/children",
+        "sandbox/child/program",
+        "sandbox/child/fresh",
+        "sandbox/kernel/isolation",
+    }
+)
+
+
+def _cold(prefix: str) -> bool:
+    """Would a child compile some of automock's modules (none cached under ``prefix``, or stale)?
+
+    A child that compiles allocates differently from one that loads bytecode, so the first
+    run after automock changed would not start from the same allocation history as the next.
+    """
+    tag = sys.implementation.cache_tag
+    base = Path(PACKAGE_ROOT) / "automock"
+    for package in ("", "plan", "runtime", "sandbox/child", "sandbox/kernel"):
+        for source in (base / package).glob("*.py"):
+            cached = Path(prefix, str(source.parent).lstrip(os.sep), f"{source.stem}.{tag}.pyc")
+            try:
+                if cached.stat().st_mtime < source.stat().st_mtime:
+                    return True  # stale
+            except OSError:  # never compiled: cold only if every child imports it
+                if f"{package}/{source.stem}" in _ALWAYS_IMPORTED:
+                    return True
+    return False
+
+
+def _warm_cache(prefix: str, env: dict[str, str]) -> None:
+    """Compile what a child imports into ``prefix`` once, in a throw-away interpreter."""
+    import subprocess
+
+    code = _BOOTSTRAP.format(root=PACKAGE_ROOT, bytecode=_BYTECODE.format(prefix=prefix)).replace(
+        "import main; main()", "import warm_up; warm_up()"
+    )
+    subprocess.run(
+        [sys.executable, "-s", "-P", "-c", code],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+        timeout=60,
+    )
+
+
 @dataclass
 class Spawned:
     """A child that is starting up: waiting for its spec on ``spec_w``, or (forked) holding it."""
@@ -83,10 +138,16 @@ class Spawned:
     go_w: int | None = None  # one byte here lets the child run the program (after observing it)
 
 
-def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
-    """Start the child interpreter for one run in ``work``; it waits for :func:`finish`."""
+def spawn(work: Workdir, env: dict[str, str], *, stable: bool = False) -> Spawned:
+    """Start the child interpreter for one run in ``work``; it waits for :func:`finish`.
+
+    ``stable``: with ASLR off (:mod:`automock.sandbox.kernel.addresses`), so every
+    run starts from the same address layout.
+    """
     started = time.perf_counter()
     prefix = _bytecode_cache()
+    if stable and prefix is not None and _cold(prefix):
+        _warm_cache(prefix, env)
     spec_r, spec_w = os.pipe()
     result_r, result_w = os.pipe()
     go_r, go_w = os.pipe()
@@ -100,23 +161,15 @@ def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
                 root=PACKAGE_ROOT,
                 bytecode=_BYTECODE.format(prefix=prefix) if prefix is not None else "",
             ),
-            str(spec_r),
-            str(result_w),
-            str(os.getpid()),  # the child dies with us (PR_SET_PDEATHSIG)
-            str(go_r),  # it waits here after isolating, until we observed it
+            padded(spec_r),  # fixed widths: the same start-up allocations every time
+            padded(result_w),
+            padded(os.getpid()),  # the child dies with us (PR_SET_PDEATHSIG)
+            padded(go_r),  # it waits here after isolating, until we observed it
         ]
         import subprocess  # only this path starts an interpreter (the command forks)
 
-        proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            pass_fds=(spec_r, result_w, go_r),
-            start_new_session=True,
-            env=env,
-            cwd=work.root / "src",
-        )
+        with fixed_layout(stable):
+            proc = _popen(subprocess, cmd, (spec_r, result_w, go_r), env, work)
     except BaseException:
         for fd in (spec_w, result_r, go_w):
             os.close(fd)
@@ -127,3 +180,19 @@ def spawn(work: Workdir, env: dict[str, str]) -> Spawned:
     return Spawned(
         proc=proc, work=work, spec_w=spec_w, result_r=result_r, started=started, go_w=go_w
     )
+
+
+def _popen(
+    subprocess: Any, cmd: list[str], fds: tuple[int, ...], env: dict[str, str], work: Workdir
+) -> ChildProcess:
+    proc: ChildProcess = subprocess.Popen(
+        cmd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        pass_fds=fds,
+        start_new_session=True,
+        env=env,
+        cwd=work.root / "src",
+    )
+    return proc
