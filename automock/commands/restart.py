@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from automock.plan.locate import existing_plan  # os only: cheap before the restart
 
@@ -35,6 +35,8 @@ __all__ = [
     "restart_for_run",
     "restart_run_early",
     "restart_with_hash_seed",
+    "restarted_environment",
+    "scrubbed",
 ]
 
 # options of ``automock run`` that take a value (see automock.commands.run)
@@ -61,7 +63,7 @@ ROOM = "AUTOMOCK_ENV_ROOM"
 _BASE_ROOM = 4096
 
 
-def _scrubbed(environ: dict[str, str]) -> dict[str, str]:
+def scrubbed(environ: Mapping[str, str]) -> dict[str, str]:
     """The variables the CLI needs (locale, paths, automock's own); no tokens or keys.
 
     Sandbox children get a fixed environment of their own, but a forked child
@@ -69,6 +71,21 @@ def _scrubbed(environ: dict[str, str]) -> dict[str, str]:
     can dig out of it.
     """
     return {k: v for k, v in environ.items() if k in _KEPT or k.startswith(_KEPT_PREFIXES)}
+
+
+def restarted_environment(seed: int, *, scrub: bool = True, room: int = 0) -> dict[str, str]:
+    """The environment of ``python -P -m automock ...`` restarted for ``seed`` (see below)."""
+    from automock._seed import hash_seed_for
+
+    env = scrubbed(os.environ) if scrub else dict(os.environ)
+    env.update(PYTHONHASHSEED=hash_seed_for(seed), **{RESTARTED: "1"})
+    if room > 0:
+        env[ROOM] = "." * room
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if root not in sys.path[1:]:  # a checkout run as `python -m automock` from its directory:
+        # -P drops the current directory, so name it (an installed automock needs nothing)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    return env
 
 
 def restart_with_hash_seed(seed: int, *, scrub: bool = True, room: int = 0) -> None:
@@ -82,16 +99,7 @@ def restart_with_hash_seed(seed: int, *, scrub: bool = True, room: int = 0) -> N
     """
     if "PYTHONHASHSEED" in os.environ or not invoked_as_cli():
         return
-    from automock._seed import hash_seed_for
-
-    env = _scrubbed(dict(os.environ)) if scrub else dict(os.environ)
-    env.update(PYTHONHASHSEED=hash_seed_for(seed), **{RESTARTED: "1"})
-    if room > 0:
-        env[ROOM] = "." * room
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    if root not in sys.path[1:]:  # a checkout run as `python -m automock` from its directory:
-        # -P drops the current directory, so name it (an installed automock needs nothing)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    env = restarted_environment(seed, scrub=scrub, room=room)
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     # -P: no current-directory entry on sys.path (the sandbox child inherits sys.path)
@@ -138,15 +146,20 @@ def _quick_read(tokens: Sequence[str]) -> tuple[int | None, str | None, str] | N
     return (seed, plan, file) if file is not None else None
 
 
-def restart_for_run(seed: int | None, plan: str | None, file: str) -> None:
+def restart_for_run(
+    seed: int | None, plan: str | None, file: str, *, served: Sequence[str] | None = None
+) -> int | None:
     """:func:`restart_with_hash_seed` for a run of ``file`` (the plan is read only if it will).
+
+    With ``served`` (the whole command line), a warm server for the run's hash seed
+    runs it instead when one is up (:mod:`automock.commands.client`): its exit code.
 
     Room is reserved for the child's environment: :data:`_BASE_ROOM` plus the
     plan file's size, which bounds the variables it sets (a JSON entry
     ``"k": "v",`` is never shorter than its ``k=v\\0``).
     """
     if "PYTHONHASHSEED" in os.environ or not invoked_as_cli():
-        return
+        return None
     path = plan if plan is not None else existing_plan(file)
     try:
         size = os.path.getsize(path) if path is not None else 0
@@ -154,13 +167,20 @@ def restart_for_run(seed: int | None, plan: str | None, file: str) -> None:
         size = 0
     if seed is None:
         seed = _seed_in(path) if path is not None and size else 0
+    if served is not None:
+        from automock.commands.client import run_remotely
+
+        code = run_remotely(seed, served)
+        if code is not None:
+            return code
     restart_with_hash_seed(seed, room=_BASE_ROOM + size)
+    return None
 
 
-def restart_run_early(argv: Sequence[str]) -> None:
-    """For ``automock run`` as a command: restart with the run's hash seed right away."""
+def restart_run_early(argv: Sequence[str]) -> int | None:
+    """For ``automock run`` as a command: a warm server's exit code for it, or (no server)
+    restart with the run's hash seed right away."""
     if not argv or argv[0] != "run":
-        return
+        return None
     read = _quick_read(argv[1:])
-    if read is not None:
-        restart_for_run(*read)
+    return restart_for_run(*read, served=argv) if read is not None else None

@@ -1,0 +1,125 @@
+"""The thin client: hand ``automock run`` to a warm server when one is up for it.
+
+Called by :func:`automock.commands.restart.restart_for_run` in the ``automock``
+command, before anything heavy is imported, once the run's seed is known. If a
+server for this interpreter, this automock and that string-hash seed listens in
+the user's private socket directory (:mod:`automock.commands.channel`), the
+client sends it the command line, the current directory, the umask, the
+scrubbed environment (what the restarted CLI would get:
+:func:`automock.commands.restart.scrubbed`) and its own stdin, stdout and
+stderr, then waits for the exit code. The server's forked handler runs the
+command exactly as the restarted CLI would (:mod:`automock.commands.serve`).
+
+Any doubt means no server (``None``: the caller restarts as usual): no
+socket, a socket of someone else, a refusal (a different environment,
+automock's code changed since the server started). ``AUTOMOCK_SERVER=0``
+turns the client off. Ctrl-C and ``SIGTERM`` are passed on to the handler,
+which ends the run as the CLI would (exit 130). Once the server has accepted
+the run, its end is the command's end: nothing is run twice.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sys
+from collections.abc import Sequence
+
+from automock.commands.channel import Connection, identity, socket_dir, socket_path
+from automock.errors import EXIT_INTERNAL
+
+__all__ = ["run_remotely"]
+
+
+def _connect(seed: int) -> Connection | None:
+    directory = socket_dir()
+    if directory is None:
+        return None
+    from automock._seed import hash_seed_for
+
+    path = socket_path(directory, hash_seed_for(seed))
+    if not os.path.exists(path):
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+        conn = Connection(sock)
+        if conn.peer_uid() == os.geteuid():
+            return conn
+    except OSError:
+        pass
+    sock.close()
+    return None
+
+
+def _stdio() -> tuple[int, int, int]:
+    """Descriptors 0, 1 and 2, or ``/dev/null`` for any that is closed."""
+    found = []
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+            found.append(fd)
+        except OSError:
+            found.append(os.open(os.devnull, os.O_RDWR))
+    return found[0], found[1], found[2]
+
+
+def _request(argv: Sequence[str]) -> dict[str, object]:
+    from automock.commands.restart import scrubbed
+
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return {
+        "kind": "run",
+        "argv": list(argv),
+        "cwd": os.getcwd(),
+        "umask": umask,
+        "env": scrubbed(os.environ),
+        "identity": identity(os.environ),
+    }
+
+
+def run_remotely(seed: int, argv: Sequence[str]) -> int | None:
+    """The exit code of ``automock <argv>`` run by a warm server, or None (no server)."""
+    if os.environ.get("AUTOMOCK_SERVER") == "0":
+        return None
+    conn = _connect(seed)
+    if conn is None:
+        return None
+    with conn.sock:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        try:
+            conn.send(_request(argv), fds=_stdio())
+            reply, _ = conn.receive()
+        except OSError:
+            return None
+        if reply is None or not isinstance(reply.get("pid"), int):
+            return None  # refused: run it here
+        return _wait(conn, reply["pid"])
+
+
+def _wait(conn: Connection, handler: int) -> int:
+    """The handler's exit code; Ctrl-C and SIGTERM are passed on to it meanwhile."""
+
+    def forward(signum: int, frame: object) -> None:
+        try:
+            os.kill(handler, signum)
+        except OSError:
+            pass
+
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
+    try:
+        reply, _ = conn.receive()
+    except OSError:
+        reply = None
+    if reply is None or not isinstance(reply.get("exit"), int):
+        print(
+            "automock: error: the warm server's run ended without an exit code "
+            "(see `automock server status`; AUTOMOCK_SERVER=0 runs without it)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+    return int(reply["exit"])
