@@ -8,24 +8,29 @@ can connect to a server or put a fake one in its place; both ends also check the
 other's uid (``SO_PEERCRED``). One server serves one interpreter, one checkout of
 automock and one string-hash seed: that triple names its socket (:func:`socket_path`).
 
-Messages are one line of JSON each; the client's first one carries its stdin,
-stdout and stderr as ``SCM_RIGHTS`` descriptors. Only ``os``, ``socket`` and
-``json`` are imported: the client runs this before anything heavy.
+Messages are ``marshal``-ed dicts of plain data, each behind its length; the
+client's first one carries its stdin, stdout and stderr as ``SCM_RIGHTS``
+descriptors. Only modules built into the interpreter are imported: the client
+runs this before anything else.
 """
 
 from __future__ import annotations
 
-import json
+import _socket
+import marshal
 import os
-import socket
 import stat
 import sys
 import zlib
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: the client imports as little as it can
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "IDENTITY_ENV",
     "Connection",
+    "connect",
     "identity",
     "socket_dir",
     "socket_path",
@@ -89,47 +94,77 @@ def identity(environ: dict[str, str] | os._Environ[str]) -> dict[str, Any]:
 
 
 class Connection:
-    """One end of a client-server connection: JSON lines, descriptors with the first."""
+    """One end of a client-server connection: length-prefixed ``marshal`` messages of plain
+    data (dicts, lists, str, int), descriptors with the first byte of a message.
 
-    def __init__(self, sock: socket.socket) -> None:
+    ``marshal`` and ``_socket`` are built into the interpreter: the client imports nothing.
+    Both ends are the same user (``SO_PEERCRED``, a ``0700`` directory) and every field is
+    type-checked by its reader, so a message is data, never code.
+    """
+
+    def __init__(self, sock: _socket.socket) -> None:
         self.sock = sock
         self._buffer = b""
         self._fds: list[int] = []
 
     def peer_uid(self) -> int:
-        """The uid of the process at the other end (``SO_PEERCRED``)."""
-        import struct
-
-        size = struct.calcsize("3i")
-        creds = self.sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, size)
-        return int(struct.unpack("3i", creds)[1])
+        """The uid of the process at the other end (``SO_PEERCRED``: pid, uid, gid)."""
+        creds = self.sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
+        return int.from_bytes(creds[4:8], sys.byteorder)
 
     def send(self, message: dict[str, Any], fds: tuple[int, ...] = ()) -> None:
-        """One JSON line (with ``fds`` attached to its first byte)."""
-        data = (json.dumps(message) + "\n").encode()
+        """One message (with ``fds`` attached to its first byte)."""
+        body = marshal.dumps(message)
+        data = len(body).to_bytes(4, "big") + body
         if fds:
-            sent = socket.send_fds(self.sock, [data], list(fds))
+            rights = b"".join(fd.to_bytes(4, sys.byteorder, signed=True) for fd in fds)
+            sent = self.sock.sendmsg([data], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, rights)])
             data = data[sent:]
-        self.sock.sendall(data)
+        while data:
+            data = data[self.sock.send(data) :]
 
     def receive(self) -> tuple[dict[str, Any] | None, list[int]]:
-        """The next JSON object and the descriptors that came with it; None at end of file
-        or on anything that is not one line of JSON object."""
-        while b"\n" not in self._buffer:
-            if len(self._buffer) > _MAX_MESSAGE:
+        """The next message and the descriptors that came with it; None at end of file or
+        for anything that is not a dict."""
+        while len(self._buffer) < 4 or len(self._buffer) < 4 + self._size():
+            if self._buffer[:4] and self._size() > _MAX_MESSAGE:
                 return None, self._take_fds()
-            data, fds, _, _ = socket.recv_fds(self.sock, 65536, 4)
-            self._fds += fds
+            data, ancillary, _, _ = self.sock.recvmsg(65536, _socket.CMSG_SPACE(4 * 4))
+            for level, kind, payload in ancillary:
+                if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+                    usable = len(payload) - len(payload) % 4
+                    self._fds += [
+                        int.from_bytes(payload[i : i + 4], sys.byteorder, signed=True)
+                        for i in range(0, usable, 4)
+                    ]
             if not data:
                 return None, self._take_fds()
             self._buffer += data
-        line, self._buffer = self._buffer.split(b"\n", 1)
+        size = self._size()
+        body, self._buffer = self._buffer[4 : 4 + size], self._buffer[4 + size :]
         try:
-            message = json.loads(line)
-        except ValueError:
+            message = marshal.loads(body)
+        except (ValueError, EOFError, TypeError):
             return None, self._take_fds()
-        return (message if isinstance(message, dict) else None), self._take_fds()
+        return (message if type(message) is dict else None), self._take_fds()
+
+    def _size(self) -> int:
+        return int.from_bytes(self._buffer[:4], "big")
 
     def _take_fds(self) -> list[int]:
         fds, self._fds = self._fds, []
         return fds
+
+
+def connect(path: str) -> Connection | None:
+    """A connection to the server at ``path`` run by this user, or None."""
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+        conn = Connection(sock)
+        if conn.peer_uid() == os.geteuid():
+            return conn
+    except OSError:
+        pass
+    sock.close()
+    return None

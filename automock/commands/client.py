@@ -1,7 +1,7 @@
 """The thin client: hand ``automock run`` to a warm server when one is up for it.
 
-Called by :func:`automock.commands.restart.restart_for_run` in the ``automock``
-command, before anything heavy is imported, once the run's seed is known. If a
+Called by :func:`automock.commands.restart.restart_run_early` in the ``automock``
+command, before anything else is imported, with the run's ``--seed`` (default 0). If a
 server for this interpreter, this automock and that string-hash seed listens in
 the user's private socket directory (:mod:`automock.commands.channel`), the
 client sends it the command line, the current directory, the umask, the
@@ -11,8 +11,8 @@ stderr, then waits for the exit code. The server's forked handler runs the
 command exactly as the restarted CLI would (:mod:`automock.commands.serve`).
 
 Any doubt means no server (``None``: the caller restarts as usual): no
-socket, a socket of someone else, a refusal (a different environment,
-automock's code changed since the server started). ``AUTOMOCK_SERVER=0``
+socket, a socket of someone else, a refusal (a different environment, a plan
+with another seed, automock's code changed since the server started). ``AUTOMOCK_SERVER=0``
 turns the client off. Ctrl-C and ``SIGTERM`` are passed on to the handler,
 which ends the run as the CLI would (exit 130). Once the server has accepted
 the run, its end is the command's end: nothing is run twice.
@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import sys
 from collections.abc import Sequence
 
-from automock.commands.channel import Connection, identity, socket_dir, socket_path
+from automock.commands.channel import Connection, connect, identity, socket_dir, socket_path
 from automock.errors import EXIT_INTERNAL
 
 __all__ = ["run_remotely"]
@@ -39,18 +38,7 @@ def _connect(seed: int) -> Connection | None:
     from automock._seed import hash_seed_for
 
     path = socket_path(directory, hash_seed_for(seed))
-    if not os.path.exists(path):
-        return None
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        sock.connect(path)
-        conn = Connection(sock)
-        if conn.peer_uid() == os.geteuid():
-            return conn
-    except OSError:
-        pass
-    sock.close()
-    return None
+    return connect(path) if os.path.exists(path) else None
 
 
 def _stdio() -> tuple[int, int, int]:
@@ -87,7 +75,7 @@ def run_remotely(seed: int, argv: Sequence[str]) -> int | None:
     conn = _connect(seed)
     if conn is None:
         return None
-    with conn.sock:
+    try:
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
         try:
@@ -98,6 +86,8 @@ def run_remotely(seed: int, argv: Sequence[str]) -> int | None:
         if reply is None or not isinstance(reply.get("pid"), int):
             return None  # refused: run it here
         return _wait(conn, reply["pid"])
+    finally:
+        conn.sock.close()
 
 
 def _wait(conn: Connection, handler: int) -> int:

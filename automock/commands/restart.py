@@ -36,6 +36,7 @@ __all__ = [
     "restart_run_early",
     "restart_with_hash_seed",
     "restarted_environment",
+    "run_seed",
     "scrubbed",
 ]
 
@@ -146,41 +147,58 @@ def _quick_read(tokens: Sequence[str]) -> tuple[int | None, str | None, str] | N
     return (seed, plan, file) if file is not None else None
 
 
-def restart_for_run(
-    seed: int | None, plan: str | None, file: str, *, served: Sequence[str] | None = None
-) -> int | None:
-    """:func:`restart_with_hash_seed` for a run of ``file`` (the plan is read only if it will).
+def _plan_and_size(plan: str | None, file: str) -> tuple[str | None, int]:
+    path = plan if plan is not None else existing_plan(file)
+    try:
+        return path, os.path.getsize(path) if path is not None else 0
+    except OSError:
+        return path, 0
 
-    With ``served`` (the whole command line), a warm server for the run's hash seed
-    runs it instead when one is up (:mod:`automock.commands.client`): its exit code.
+
+def run_seed(argv: Sequence[str]) -> int | None:
+    """The seed ``automock <argv>`` will run with (``--seed``, else its plan's), or None
+    if ``argv`` is not a run this quick reading understands."""
+    read = _quick_read(argv[1:]) if argv[:1] == ["run"] else None
+    if read is None:
+        return None
+    seed, plan, file = read
+    if seed is None:
+        path, size = _plan_and_size(plan, file)
+        seed = _seed_in(path) if path is not None and size else 0
+    return seed
+
+
+def restart_for_run(seed: int | None, plan: str | None, file: str) -> None:
+    """:func:`restart_with_hash_seed` for a run of ``file`` (the plan is read only if it will).
 
     Room is reserved for the child's environment: :data:`_BASE_ROOM` plus the
     plan file's size, which bounds the variables it sets (a JSON entry
     ``"k": "v",`` is never shorter than its ``k=v\\0``).
     """
     if "PYTHONHASHSEED" in os.environ or not invoked_as_cli():
-        return None
-    path = plan if plan is not None else existing_plan(file)
-    try:
-        size = os.path.getsize(path) if path is not None else 0
-    except OSError:
-        size = 0
+        return
+    path, size = _plan_and_size(plan, file)
     if seed is None:
         seed = _seed_in(path) if path is not None and size else 0
-    if served is not None:
-        from automock.commands.client import run_remotely
-
-        code = run_remotely(seed, served)
-        if code is not None:
-            return code
     restart_with_hash_seed(seed, room=_BASE_ROOM + size)
-    return None
 
 
 def restart_run_early(argv: Sequence[str]) -> int | None:
-    """For ``automock run`` as a command: a warm server's exit code for it, or (no server)
-    restart with the run's hash seed right away."""
+    """For ``automock run`` as a command: a warm server's exit code for it, or (no server,
+    or it refused) restart with the run's hash seed right away.
+
+    The server is asked first, before the plan is read: the one for ``--seed`` (default 0,
+    a drafted plan's seed); it refuses a run whose plan has another seed.
+    """
     if not argv or argv[0] != "run":
         return None
     read = _quick_read(argv[1:])
-    return restart_for_run(*read, served=argv) if read is not None else None
+    if read is None or "PYTHONHASHSEED" in os.environ or not invoked_as_cli():
+        return None
+    from automock.commands.client import run_remotely
+
+    code = run_remotely(read[0] if read[0] is not None else 0, argv)
+    if code is not None:
+        return code
+    restart_for_run(*read)
+    return None

@@ -202,6 +202,16 @@ def _refusal(message: dict[str, Any] | None, fds: list[int], expected: dict[str,
     return None
 
 
+def _seed_matches(argv: list[str]) -> bool:
+    """Is the run's hash seed (``--seed``, else its plan's, read in the client's directory)
+    this server's? Only then may its sandbox child be forked from here."""
+    from automock._seed import hash_seed_for
+    from automock.commands.restart import run_seed
+
+    seed = run_seed(argv)
+    return seed is not None and hash_seed_for(seed) == os.environ.get("PYTHONHASHSEED")
+
+
 def _become_client(message: dict[str, Any], fds: list[int]) -> None:  # pragma: no cover
     """Take the client's stdio, directory, umask and (scrubbed) environment."""
     from automock.commands.restart import RESTARTED, scrubbed

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import subprocess
 import sys
 import time
 
-from automock.commands.channel import Connection, identity, socket_dir, socket_path
+from automock.commands.channel import connect, identity, socket_dir, socket_path
 from automock.errors import InputError, SandboxError
 
 __all__ = ["add_arguments", "run"]
@@ -58,18 +57,16 @@ def _path(seed: int, *, create: bool = False) -> str:
 
 def _ask(path: str, kind: str) -> dict[str, object] | None:
     """The server's answer to ``kind`` (status or stop), or None if none answers."""
-    if not os.path.exists(path):
+    conn = connect(path) if os.path.exists(path) else None
+    if conn is None:
         return None
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        try:
-            sock.connect(path)
-            conn = Connection(sock)
-            if conn.peer_uid() != os.geteuid():
-                return None
-            conn.send({"kind": kind})
-            return conn.receive()[0]
-        except OSError:
-            return None
+    try:
+        conn.send({"kind": kind})
+        return conn.receive()[0]
+    except OSError:
+        return None
+    finally:
+        conn.sock.close()
 
 
 def _start(path: str, seed: int, idle: float) -> int:
