@@ -44,24 +44,29 @@ __all__ = ["serve"]
 _IDENTITY = "AUTOMOCK_SERVER_IDENTITY"  # the starting client's identity (automock server start)
 
 
-def _code_stamp() -> dict[str, tuple[int, int]]:
-    """(mtime, size) of automock's source files and of every directory on ``sys.path``."""
+def _watched() -> list[str]:
+    """automock's source files and directories, every directory on ``sys.path`` (a package
+    installed or removed changes it) and the interpreter: what a stale server would miss."""
     import automock
 
     package = os.path.dirname(os.path.abspath(automock.__file__))
-    stamp: dict[str, tuple[int, int]] = {}
+    paths = [sys.executable, *(p for p in sys.path if p)]
     for top, dirs, files in os.walk(package):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
-        for name in files:
-            if name.endswith(".py"):
-                with contextlib.suppress(OSError):
-                    info = os.stat(os.path.join(top, name))
-                    stamp[os.path.join(top, name)] = (info.st_mtime_ns, info.st_size)
-    for entry in [*sys.path, sys.executable]:
-        with contextlib.suppress(OSError):
-            info = os.stat(entry or ".")
-            stamp[entry] = (info.st_mtime_ns, info.st_size)
-    return stamp
+        paths += [top, *(os.path.join(top, name) for name in files if name.endswith(".py"))]
+    return paths
+
+
+def _stamp(paths: list[str]) -> list[tuple[int, int] | None]:
+    """(mtime, size) of each of ``paths`` (None: gone)."""
+    found: list[tuple[int, int] | None] = []
+    for path in paths:
+        try:
+            info = os.stat(path)
+            found.append((info.st_mtime_ns, info.st_size))
+        except OSError:
+            found.append(None)
+    return found
 
 
 def _warm() -> None:
@@ -113,17 +118,18 @@ def serve(path: str, *, idle: float) -> int:
     """Serve commands on ``path`` until idle, stopped, stale or replaced; the exit code."""
     expected = json.loads(os.environ.pop(_IDENTITY, "null")) or identity(os.environ)
     _warm()
-    stamp = _code_stamp()
+    watched = _watched()
+    stamp = _stamp(watched)
     stopping: list[int] = []
     signal.signal(signal.SIGTERM, lambda signum, frame: stopping.append(signum))
     listener = _listen(path)
     inode = os.stat(path).st_ino
     handlers: set[int] = set()
+    served = 0  # connections handled before (the status answer shows them)
     last = time.monotonic()
     try:
         while not stopping and _still_ours(path, inode):
-            with contextlib.suppress(InterruptedError):
-                ready, _, _ = select.select([listener], [], [], 1.0)
+            ready, _, _ = select.select([listener], [], [], 1.0)
             _reap(handlers)
             if not ready:
                 if not handlers and time.monotonic() - last > idle:
@@ -131,16 +137,17 @@ def serve(path: str, *, idle: float) -> int:
                 continue
             sock, _ = listener.accept()
             last = time.monotonic()
-            if _code_stamp() != stamp:  # automock or a package changed: never run stale code
+            if _stamp(watched) != stamp:  # automock or a package changed: never run stale code
                 with sock:
                     Connection(sock).send({"refuse": "automock changed since the server started"})
                 break
             pid = os.fork()
             if pid == 0:  # pragma: no cover - the handler (tested through the CLI)
                 listener.close()
-                _handle(sock, expected)
+                _handle(sock, expected, served)
             sock.close()
             handlers.add(pid)
+            served += 1
     finally:
         listener.close()
         if _still_ours(path, inode):
@@ -148,7 +155,7 @@ def serve(path: str, *, idle: float) -> int:
     return 0
 
 
-def _handle(sock: socket.socket, expected: dict[str, Any]) -> NoReturn:  # pragma: no cover
+def _handle(sock: socket.socket, expected: dict[str, Any], before: int) -> NoReturn:  # pragma: no cover
     """One connection, in a forked handler: check it, take over the client, run it."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -160,7 +167,7 @@ def _handle(sock: socket.socket, expected: dict[str, Any]) -> NoReturn:  # pragm
         message, fds = conn.receive()
         kind = message.get("kind") if message is not None else None
         if kind in ("status", "stop"):
-            conn.send({"server": os.getppid(), "identity": expected})
+            conn.send({"server": os.getppid(), "connections": before, "identity": expected})
             if kind == "stop":
                 os.kill(os.getppid(), signal.SIGTERM)
             os._exit(0)
@@ -169,6 +176,9 @@ def _handle(sock: socket.socket, expected: dict[str, Any]) -> NoReturn:  # pragm
             conn.send({"refuse": reason})
             os._exit(0)
         _become_client(message, fds)
+        if not _seed_matches(message["argv"]):  # the plan's seed is not this server's
+            conn.send({"refuse": "the run's seed is not this server's"})
+            os._exit(0)
         conn.send({"pid": os.getpid()})
         from automock.commands.dispatch import dispatch
 

@@ -62,7 +62,8 @@ def _ask(path: str, kind: str) -> dict[str, object] | None:
         return None
     try:
         conn.send({"kind": kind})
-        return conn.receive()[0]
+        answer = conn.receive()[0]
+        return answer if answer is not None and "server" in answer else None  # else refused
     except OSError:
         return None
     finally:
@@ -119,5 +120,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"automock: no warm server for seed {args.seed}")
         return 1 if args.action == "status" else 0
     verb = "stopping" if args.action == "stop" else "running"
-    print(f"automock: warm server for seed {args.seed} {verb} (pid {answer['server']}, {path})")
+    print(
+        f"automock: warm server for seed {args.seed} {verb} (pid {answer['server']}, {path}; "
+        f"{answer.get('connections', 0)} connections served)"
+    )
     return 0
