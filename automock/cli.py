@@ -39,9 +39,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is not None:
         return dispatch(argv)
     args_list = sys.argv[1:]
-    from automock.commands.restart import restart_run_early
+    from automock.commands.client import run_early
 
-    served = restart_run_early(args_list)  # may exec itself; a warm server's exit code
+    served = run_early(args_list)  # may exec itself; a warm server's exit code
     if served is not None:
         _exit_now(served)
     code = dispatch(args_list)

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 TARGETS = {"trivial": 3.0, "1 second": 1.5}
 TRIVIAL = "print('hello')\n"
-SECOND = '''import datetime
+SECOND = """import datetime
 import json
 import random
 import resource
@@ -79,12 +79,12 @@ def main(iterations: int, reads: int, work: int) -> None:
 
 if __name__ == "__main__":
     main(*(int(a) for a in sys.argv[1:4]))
-'''
+"""
 ITERATIONS, READS = 100, 50  # per second of program: 100 HTTP calls, 25,000 reads and draws
 
 
 class _Answer(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:
         body = b'{"value": 1.5}'
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -116,9 +116,7 @@ def _env(package_root: Path, **extra: str) -> dict[str, str]:
     return {**env, "PYTHONPATH": str(package_root), **extra}
 
 
-def _command(
-    cmd: list[str], cwd: Path, env: dict[str, str]
-) -> Callable[[], tuple[float, bytes]]:
+def _command(cmd: list[str], cwd: Path, env: dict[str, str]) -> Callable[[], tuple[float, bytes]]:
     """Run ``cmd`` once; its wall ms and stdout (its exit code must be 0)."""
 
     def go() -> tuple[float, bytes]:
@@ -132,7 +130,9 @@ def _command(
     return go
 
 
-def _alternating(commands: dict[str, Callable[[], tuple[float, bytes]]], runs: int) -> dict[str, list[tuple[float, bytes]]]:
+def _alternating(
+    commands: dict[str, Callable[[], tuple[float, bytes]]], runs: int
+) -> dict[str, list[tuple[float, bytes]]]:
     for go in commands.values():
         go()  # page cache, plan drafted, scan cached, server warm
     results: dict[str, list[tuple[float, bytes]]] = {name: [] for name in commands}
@@ -146,7 +146,9 @@ def _calibrate(python: str, path: Path, env: dict[str, str]) -> int:
     """The ``work`` per iteration that makes ``python FILE`` run for about 1 s."""
     work = 2000
     for _ in range(4):
-        run = _command([python, str(path), str(ITERATIONS), str(READS), str(work)], path.parent, env)
+        run = _command(
+            [python, str(path), str(ITERATIONS), str(READS), str(work)], path.parent, env
+        )
         wall = min(run()[0] for _ in range(2))
         work = max(100, int(work * 1000 / max(wall, 1.0)))
     return work
@@ -188,7 +190,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         package_root = _installed_copy(Path(tmp))
         env = _env(package_root)
-        files = {"trivial": Path(tmp) / "trivial" / "prog.py", "1 second": Path(tmp) / "second" / "prog.py"}
+        files = {
+            "trivial": Path(tmp) / "trivial" / "prog.py",
+            "1 second": Path(tmp) / "second" / "prog.py",
+        }
         for name, path in files.items():
             path.parent.mkdir()
             path.write_text(TRIVIAL if name == "trivial" else SECOND.format(port=port))

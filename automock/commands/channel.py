@@ -80,9 +80,7 @@ def socket_path(directory: str, hash_seed: str) -> str:
 def identity(environ: dict[str, str] | os._Environ[str]) -> dict[str, Any]:
     """What must be equal in client and server for the server to stand in for the CLI."""
     env = {
-        k: v
-        for k, v in environ.items()
-        if k.startswith(IDENTITY_ENV) and k not in _NOT_IDENTITY
+        k: v for k, v in environ.items() if k.startswith(IDENTITY_ENV) and k not in _NOT_IDENTITY
     }
     return {
         "python": os.path.realpath(sys.executable),

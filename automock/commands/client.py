@@ -1,6 +1,6 @@
 """The thin client: hand ``automock run`` to a warm server when one is up for it.
 
-Called by :func:`automock.commands.restart.restart_run_early` in the ``automock``
+Called by :func:`run_early` in the ``automock``
 command, before anything else is imported, with the run's ``--seed`` (default 0). If a
 server for this interpreter, this automock and that string-hash seed listens in
 the user's private socket directory (:mod:`automock.commands.channel`), the
@@ -20,6 +20,7 @@ the run, its end is the command's end: nothing is run twice.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -28,7 +29,7 @@ from collections.abc import Sequence
 from automock.commands.channel import Connection, connect, identity, socket_dir, socket_path
 from automock.errors import EXIT_INTERNAL
 
-__all__ = ["run_remotely"]
+__all__ = ["run_early", "run_remotely"]
 
 
 def _connect(seed: int) -> Connection | None:
@@ -94,10 +95,8 @@ def _wait(conn: Connection, handler: int) -> int:
     """The handler's exit code; Ctrl-C and SIGTERM are passed on to it meanwhile."""
 
     def forward(signum: int, frame: object) -> None:
-        try:
+        with contextlib.suppress(OSError):
             os.kill(handler, signum)
-        except OSError:
-            pass
 
     signal.signal(signal.SIGTERM, forward)
     signal.signal(signal.SIGINT, forward)
@@ -113,3 +112,24 @@ def _wait(conn: Connection, handler: int) -> int:
         )
         return EXIT_INTERNAL
     return int(reply["exit"])
+
+
+def run_early(argv: Sequence[str]) -> int | None:
+    """For ``automock run`` as a command: a warm server's exit code for it, or (no server,
+    or it refused) restart with the run's hash seed right away (no return).
+
+    The server is asked first, before the plan is read: the one for ``--seed`` (default 0,
+    a drafted plan's seed); it refuses a run whose plan has another seed.
+    """
+    from automock.commands.restart import invoked_as_cli, quick_read, restart_for_run
+
+    if not argv or argv[0] != "run":
+        return None
+    read = quick_read(argv[1:])
+    if read is None or "PYTHONHASHSEED" in os.environ or not invoked_as_cli():
+        return None
+    code = run_remotely(read[0] if read[0] is not None else 0, argv)
+    if code is not None:
+        return code
+    restart_for_run(*read)
+    return None

@@ -11,10 +11,12 @@ no second process to wait for) and costs one bare interpreter start, paid
 once instead of by every child.
 
 For ``automock run`` the restart happens first thing in
-:func:`automock.cli.main` (:func:`restart_run_early`), from a quick reading
-of the arguments, before argparse or anything else is imported. Whatever
-that reading gets wrong only costs speed: the sandbox forks only when the
-hash seed matches the run's, and starts a fresh interpreter otherwise.
+:func:`automock.cli.main` (:func:`automock.commands.client.run_early`, which
+first offers the command to a warm server), from a quick reading
+(:func:`quick_read`) of the arguments, before argparse or anything else is
+imported. Whatever that reading gets wrong only costs speed: the sandbox forks
+only when the hash seed matches the run's, and starts a fresh interpreter
+otherwise (in the CLI and in a server's handler alike).
 
 An explicit ``PYTHONHASHSEED`` in the environment is respected; in-process
 calls (``automock.cli.main(argv)`` in tests, the Python API) are never
@@ -32,8 +34,8 @@ from automock.plan.locate import existing_plan  # os only: cheap before the rest
 __all__ = [
     "RESTARTED",
     "invoked_as_cli",
+    "quick_read",
     "restart_for_run",
-    "restart_run_early",
     "restart_with_hash_seed",
     "restarted_environment",
     "run_seed",
@@ -119,7 +121,7 @@ def _seed_in(path: str) -> int:
     return found if type(found) is int else 0
 
 
-def _quick_read(tokens: Sequence[str]) -> tuple[int | None, str | None, str] | None:
+def quick_read(tokens: Sequence[str]) -> tuple[int | None, str | None, str] | None:
     """(--seed, --plan, FILE) from ``automock run`` arguments, or None if unsure."""
     seed: int | None = None
     plan: str | None = None
@@ -158,7 +160,7 @@ def _plan_and_size(plan: str | None, file: str) -> tuple[str | None, int]:
 def run_seed(argv: Sequence[str]) -> int | None:
     """The seed ``automock <argv>`` will run with (``--seed``, else its plan's), or None
     if ``argv`` is not a run this quick reading understands."""
-    read = _quick_read(argv[1:]) if argv[:1] == ["run"] else None
+    read = quick_read(argv[1:]) if argv[:1] == ["run"] else None
     if read is None:
         return None
     seed, plan, file = read
@@ -181,24 +183,3 @@ def restart_for_run(seed: int | None, plan: str | None, file: str) -> None:
     if seed is None:
         seed = _seed_in(path) if path is not None and size else 0
     restart_with_hash_seed(seed, room=_BASE_ROOM + size)
-
-
-def restart_run_early(argv: Sequence[str]) -> int | None:
-    """For ``automock run`` as a command: a warm server's exit code for it, or (no server,
-    or it refused) restart with the run's hash seed right away.
-
-    The server is asked first, before the plan is read: the one for ``--seed`` (default 0,
-    a drafted plan's seed); it refuses a run whose plan has another seed.
-    """
-    if not argv or argv[0] != "run":
-        return None
-    read = _quick_read(argv[1:])
-    if read is None or "PYTHONHASHSEED" in os.environ or not invoked_as_cli():
-        return None
-    from automock.commands.client import run_remotely
-
-    code = run_remotely(read[0] if read[0] is not None else 0, argv)
-    if code is not None:
-        return code
-    restart_for_run(*read)
-    return None

@@ -155,7 +155,9 @@ def serve(path: str, *, idle: float) -> int:
     return 0
 
 
-def _handle(sock: socket.socket, expected: dict[str, Any], before: int) -> NoReturn:  # pragma: no cover
+def _handle(
+    sock: socket.socket, expected: dict[str, Any], before: int
+) -> NoReturn:  # pragma: no cover
     """One connection, in a forked handler: check it, take over the client, run it."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -194,7 +196,9 @@ def _handle(sock: socket.socket, expected: dict[str, Any], before: int) -> NoRet
     os._exit(code)
 
 
-def _refusal(message: dict[str, Any] | None, fds: list[int], expected: dict[str, Any]) -> str | None:
+def _refusal(
+    message: dict[str, Any] | None, fds: list[int], expected: dict[str, Any]
+) -> str | None:
     """Why this request will not run here (None: it will)."""
     if message is None:
         return "not a request"
@@ -203,7 +207,11 @@ def _refusal(message: dict[str, Any] | None, fds: list[int], expected: dict[str,
     if message.get("identity") != expected:
         return "the client's interpreter, automock or start-up environment differs"
     argv, env = message.get("argv"), message.get("env")
-    if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv) or argv[:1] != ["run"]:
+    if (
+        not isinstance(argv, list)
+        or not all(isinstance(a, str) for a in argv)
+        or argv[:1] != ["run"]
+    ):
         return "not an `automock run` command line"
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         return "bad environment"
@@ -240,4 +248,6 @@ def _become_client(message: dict[str, Any], fds: list[int]) -> None:  # pragma: 
     encoding, errors = sys.stdout.encoding, sys.stdout.errors
     sys.stdin = open(0, encoding=encoding, closefd=False)  # noqa: SIM115
     sys.stdout = open(1, "w", encoding=encoding, errors=errors, closefd=False)  # noqa: SIM115
-    sys.stderr = open(2, "w", buffering=1, encoding=encoding, errors="backslashreplace", closefd=False)  # noqa: SIM115
+    sys.stderr = open(  # noqa: SIM115
+        2, "w", buffering=1, encoding=encoding, errors="backslashreplace", closefd=False
+    )

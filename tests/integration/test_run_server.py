@@ -32,7 +32,9 @@ def runtime_dir(tmp_path: Path) -> Iterator[Path]:
     automock_command(["server", "stop"], cwd=tmp_path, XDG_RUNTIME_DIR=str(run))
 
 
-def _server(cwd: Path, runtime_dir: Path, action: str, **env: str) -> subprocess.CompletedProcess[str]:
+def _server(
+    cwd: Path, runtime_dir: Path, action: str, **env: str
+) -> subprocess.CompletedProcess[str]:
     return automock_command(["server", action], cwd=cwd, XDG_RUNTIME_DIR=str(runtime_dir), **env)
 
 
@@ -81,10 +83,15 @@ def test_exit_codes_and_errors_come_back(tmp_path: Path, runtime_dir: Path) -> N
 
     assert (failed.returncode, failed.stdout) == (7, "out\n")
     assert missing.returncode == 2
-    assert missing.stderr.startswith("automock: error: nowhere.py") and "Traceback" not in missing.stderr
+    assert (
+        missing.stderr.startswith("automock: error: nowhere.py")
+        and "Traceback" not in missing.stderr
+    )
 
 
-def test_a_plan_with_another_seed_is_refused_and_run_here(tmp_path: Path, runtime_dir: Path) -> None:
+def test_a_plan_with_another_seed_is_refused_and_run_here(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
     (tmp_path / "sets.py").write_text("print({'alpha', 'beta', 'gamma', 'delta'})\n")
     _server(tmp_path, runtime_dir, "start")
     reference = _run(tmp_path, runtime_dir, "--json", "--seed", "5", "sets.py", AUTOMOCK_SERVER="0")
@@ -103,7 +110,9 @@ def test_a_plan_with_another_seed_is_refused_and_run_here(tmp_path: Path, runtim
 
 def test_a_changed_automock_is_never_served(tmp_path: Path, runtime_dir: Path) -> None:
     site = tmp_path / "site"
-    shutil.copytree(REPO / "automock", site / "automock", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "automock", site / "automock", ignore=shutil.ignore_patterns("__pycache__")
+    )
     (tmp_path / "app.py").write_text("print('hi')\n")
     env = {"PYTHONPATH": str(site)}
     assert _server(tmp_path, runtime_dir, "start", **env).returncode == 0
@@ -129,7 +138,9 @@ def test_a_socket_directory_others_can_enter_is_not_used(tmp_path: Path, runtime
     (runtime_dir / "automock").chmod(0o700)
     assert done.returncode == 0 and done.stdout == "hi\n"
     assert _connections(tmp_path, runtime_dir) == before + 1  # only this status: the run was local
-    assert refused.returncode == 2 and refused.stderr.startswith("automock: error: no private socket")
+    assert refused.returncode == 2 and refused.stderr.startswith(
+        "automock: error: no private socket"
+    )
 
 
 def test_ctrl_c_on_the_client_ends_the_served_run(tmp_path: Path, runtime_dir: Path) -> None:
@@ -150,7 +161,7 @@ def test_ctrl_c_on_the_client_ends_the_served_run(tmp_path: Path, runtime_dir: P
             break
     time.sleep(0.5)  # the client has the handler's pid by now
     client.send_signal(signal.SIGINT)
-    out, err = client.communicate(timeout=60)
+    _, err = client.communicate(timeout=60)
 
     assert client.returncode == 130, err
     assert "automock: interrupted" in err
