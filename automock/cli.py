@@ -15,13 +15,11 @@ import os
 import sys
 from collections.abc import Sequence
 
-from automock.commands.dispatch import COMMANDS, dispatch
-
 TYPE_CHECKING = False  # not typing's: the command must not import typing before it restarts
 if TYPE_CHECKING:
     from typing import NoReturn
 
-__all__ = ["COMMANDS", "main"]
+__all__ = ["main"]
 
 
 def _exit_now(code: int) -> NoReturn:
@@ -36,16 +34,17 @@ def _exit_now(code: int) -> NoReturn:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code instead of exiting (testable in-process)."""
-    if argv is not None:
-        return dispatch(argv)
-    args_list = sys.argv[1:]
-    from automock.commands.client import run_early
+    if argv is None:
+        from automock.commands.client import run_early
 
-    served = run_early(args_list)  # may exec itself; a warm server's exit code
-    if served is not None:
-        _exit_now(served)
+        served = run_early(sys.argv[1:])  # may exec itself; a warm server's exit code
+        if served is not None:
+            _exit_now(served)
+    from automock.commands.dispatch import dispatch  # after the restart: imported once
+
+    args_list = list(sys.argv[1:] if argv is None else argv)
     code = dispatch(args_list)
-    if args_list[:1] == ["run"]:  # everything the run made is cleaned up already
+    if argv is None and args_list[:1] == ["run"]:  # the run removed what it made already
         _exit_now(code)
     return code
 

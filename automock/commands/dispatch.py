@@ -22,7 +22,7 @@ TYPE_CHECKING = False  # not typing's: the command must not import typing before
 if TYPE_CHECKING:
     import argparse
 
-__all__ = ["COMMANDS", "dispatch"]
+__all__ = ["COMMANDS", "build_parser", "dispatch"]
 
 COMMANDS: dict[str, str] = {
     "scan": "find time/random/network/database/... touchpoints in Python files",
@@ -55,8 +55,8 @@ def _module(name: str):  # type: ignore[no-untyped-def]
     return importlib.import_module(f"automock.commands.{name}")
 
 
-def dispatch(args_list: Sequence[str]) -> int:
-    """Run the command line ``args_list`` (without the program name); its exit code."""
+def build_parser(chosen: str | None) -> argparse.ArgumentParser:
+    """The ``automock`` parser, with the arguments of subcommand ``chosen`` only."""
     parser_class = _parser_class()
     parser = parser_class(
         prog="automock", description="Make nondeterministic Python code run deterministically."
@@ -66,11 +66,24 @@ def dispatch(args_list: Sequence[str]) -> int:
     parser.add_argument("--version", action="version", version=f"automock {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=parser_class)
     sub.required = True
-    chosen = _chosen_command(args_list)
     for name, help_text in COMMANDS.items():
         cmd_parser = sub.add_parser(name, help=help_text, description=help_text)
         if chosen == name:
             _module(name).add_arguments(cmd_parser)
+    return parser
+
+
+def dispatch(
+    args_list: Sequence[str], parsers: dict[str, argparse.ArgumentParser] | None = None
+) -> int:
+    """Run the command line ``args_list`` (without the program name); its exit code.
+
+    ``parsers`` holds parsers built ahead by :func:`build_parser` (e.g. in the warm server),
+    by chosen subcommand; parsing does not change them.
+    """
+    chosen = _chosen_command(args_list)
+    ready = (parsers or {}).get(chosen or "")
+    parser = ready if ready is not None else build_parser(chosen)
     try:
         args = parser.parse_args(list(args_list))
     except SystemExit as exc:

@@ -27,6 +27,7 @@ client runs the command itself) and exits, so stale code never runs.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import os
@@ -41,6 +42,7 @@ from automock.commands.channel import Connection, identity
 
 __all__ = ["serve"]
 
+_PARSERS: dict[str, argparse.ArgumentParser] = {}  # built once, before the first connection
 _IDENTITY = "AUTOMOCK_SERVER_IDENTITY"  # the starting client's identity (automock server start)
 
 
@@ -76,8 +78,10 @@ def _warm() -> None:
     import automock.sandbox.run.forked as forked
 
     forked.warm()
-    for name in ("_record", "dispatch"):
-        __import__(f"automock.commands.{name}")
+    import automock.commands._record
+    from automock.commands.dispatch import build_parser
+
+    _PARSERS["run"] = build_parser("run")
     del automock
 
 
@@ -184,7 +188,7 @@ def _handle(
         conn.send({"pid": os.getpid()})
         from automock.commands.dispatch import dispatch
 
-        code = dispatch(message["argv"])
+        code = dispatch(message["argv"], _PARSERS)
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()
