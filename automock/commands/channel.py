@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "HANDLER_ENV",
     "IDENTITY_ENV",
     "Connection",
     "connect",
@@ -37,6 +38,29 @@ __all__ = [
 ]
 
 _MAX_MESSAGE = 1 << 20
+# The only variables a client passes on, and a server keeps of its own start-up environment
+# (beside the identity ones, which must be equal anyway): what automock itself reads. A value
+# a server's handler receives stays in its heap, where a forked sandbox child could read it,
+# so nothing else (a token, a key, an AUTOMOCK_* variable automock does not read) goes there.
+HANDLER_ENV = (
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "TMPDIR",
+    "TZ",
+    "TERM",
+    "COLUMNS",
+    "LINES",
+    "NO_COLOR",
+    "FORCE_COLOR",
+    "XDG_CACHE_HOME",
+    "XDG_RUNTIME_DIR",
+    "VIRTUAL_ENV",
+    "AUTOMOCK_DEBUG",
+    "AUTOMOCK_SPAWN",
+    "AUTOMOCK_MODEL",
+)
 # what a client's environment must share with the server's for the server to run its command:
 # the interpreter's start-up settings and the locale (fixed when the server started)
 IDENTITY_ENV = ("PYTHON", "LANG", "LC_")

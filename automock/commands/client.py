@@ -5,8 +5,8 @@ command, before anything else is imported, with the run's ``--seed`` (default 0)
 server for this interpreter, this automock and that string-hash seed listens in
 the user's private socket directory (:mod:`automock.commands.channel`), the
 client sends it the command line, the current directory, the umask, the
-scrubbed environment (what the restarted CLI would get:
-:func:`automock.commands.restart.scrubbed`) and its own stdin, stdout and
+variables automock reads (:data:`automock.commands.channel.HANDLER_ENV`; no
+token or key ever reaches the server) and its own stdin, stdout and
 stderr, then waits for the exit code. The server's forked handler runs the
 command exactly as the restarted CLI would (:mod:`automock.commands.serve`).
 
@@ -26,7 +26,14 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from automock.commands.channel import Connection, connect, identity, socket_dir, socket_path
+from automock.commands.channel import (
+    HANDLER_ENV,
+    Connection,
+    connect,
+    identity,
+    socket_dir,
+    socket_path,
+)
 from automock.errors import EXIT_INTERNAL
 
 __all__ = ["run_early", "run_remotely"]
@@ -55,8 +62,6 @@ def _stdio() -> tuple[int, int, int]:
 
 
 def _request(argv: Sequence[str]) -> dict[str, object]:
-    from automock.commands.restart import scrubbed
-
     umask = os.umask(0o022)
     os.umask(umask)
     return {
@@ -64,7 +69,7 @@ def _request(argv: Sequence[str]) -> dict[str, object]:
         "argv": list(argv),
         "cwd": os.getcwd(),
         "umask": umask,
-        "env": scrubbed(os.environ),
+        "env": {k: os.environ[k] for k in HANDLER_ENV if k in os.environ},
         "identity": identity(os.environ),
     }
 

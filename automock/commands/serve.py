@@ -38,7 +38,7 @@ import sys
 import time
 from typing import Any, NoReturn
 
-from automock.commands.channel import Connection, identity
+from automock.commands.channel import HANDLER_ENV, Connection, identity
 
 __all__ = ["serve"]
 
@@ -235,18 +235,17 @@ def _seed_matches(argv: list[str]) -> bool:
 
 
 def _become_client(message: dict[str, Any], fds: list[int]) -> None:  # pragma: no cover
-    """Take the client's stdio, directory, umask and (scrubbed) environment."""
-    from automock.commands.restart import RESTARTED, scrubbed
+    """Take the client's stdio, directory, umask and the variables automock reads."""
 
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
         os.close(fd)
     os.chdir(message["cwd"])
     os.umask(message["umask"])
-    seed = os.environ["PYTHONHASHSEED"]
-    os.environ.clear()
-    os.environ.update(scrubbed(message["env"]))
-    os.environ.update(PYTHONHASHSEED=seed, **{RESTARTED: "1"})
+    for name in HANDLER_ENV:  # the rest (PYTHON*, locale, AUTOMOCK_*) stays the server's
+        os.environ.pop(name, None)
+        if name in message["env"]:
+            os.environ[name] = message["env"][name]
     if hasattr(time, "tzset"):
         time.tzset()
     encoding, errors = sys.stdout.encoding, sys.stdout.errors

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 
-from automock.commands.channel import connect, identity, socket_dir, socket_path
+from automock.commands.channel import HANDLER_ENV, connect, identity, socket_dir, socket_path
 from automock.errors import InputError, SandboxError
 
 __all__ = ["add_arguments", "run"]
@@ -75,9 +75,13 @@ def _start(path: str, seed: int, idle: float) -> int:
     if answer is not None:
         print(f"automock: a warm server for seed {seed} is running (pid {answer['server']})")
         return 0
-    from automock.commands.restart import restarted_environment
+    from automock.commands.restart import RESTARTED, ROOM, restarted_environment
 
-    env = restarted_environment(seed, room=_ROOM)
+    env = {  # of automock's own variables only those it reads (see channel.HANDLER_ENV)
+        k: v
+        for k, v in restarted_environment(seed, room=_ROOM).items()
+        if not k.startswith("AUTOMOCK_") or k in (*HANDLER_ENV, RESTARTED, ROOM)
+    }
     import json
 
     env["AUTOMOCK_SERVER_IDENTITY"] = json.dumps(identity(os.environ))
