@@ -165,3 +165,32 @@ def test_ctrl_c_on_the_client_ends_the_served_run(tmp_path: Path, runtime_dir: P
 
     assert client.returncode == 130, err
     assert "automock: interrupted" in err
+
+
+def _sockets(runtime_dir: Path) -> list[Path]:
+    return list((runtime_dir / "automock").glob("*.sock"))
+
+
+def _ended(pid: int) -> bool:
+    """Wait (without connecting: a connection keeps a server alive) until ``pid`` is gone."""
+    for _ in range(150):  # a server checks its idle time and its socket once a second
+        if not Path(f"/proc/{pid}").exists() or " Z" in Path(f"/proc/{pid}/stat").read_text():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_an_idle_server_ends_and_a_removed_socket_ends_it(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
+    idle = automock_command(
+        ["server", "start", "--idle-timeout", "0.5"], cwd=tmp_path, XDG_RUNTIME_DIR=str(runtime_dir)
+    )
+    assert idle.returncode == 0, idle.stderr
+    assert _ended(int(re.findall(r"pid (\d+)", idle.stdout)[0]))
+    assert not list((runtime_dir / "automock").glob("*.sock"))  # removed on the way out
+
+    started = _server(tmp_path, runtime_dir, "start")
+    for sock in (runtime_dir / "automock").glob("*.sock"):
+        sock.unlink()
+    assert _ended(int(re.findall(r"pid (\d+)", started.stdout)[0]))
