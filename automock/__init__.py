@@ -7,8 +7,6 @@ load only when the function that needs them is called.
 
 from __future__ import annotations
 
-import importlib
-
 TYPE_CHECKING = False  # not typing's: `import automock` (the CLI, the plugin) stays cheap
 if TYPE_CHECKING:
     from typing import Any
@@ -140,6 +138,8 @@ def __getattr__(name: str) -> Any:
     module_name = _EXPORTS.get(name)
     if module_name is None:
         raise AttributeError(f"module 'automock' has no attribute {name!r}")
+    import importlib  # here: the CLI imports this package first thing
+
     module = importlib.import_module(module_name)
     value = module if name == "properties" else getattr(module, name)
     globals()[name] = value

@@ -1,99 +1,52 @@
-"""Command-line front end: ``automock scan | draft | run | check | batch``.
+"""Command-line front end: ``automock scan | draft | run | check | batch | server``.
 
-Each subcommand lives in ``automock/commands/<name>.py`` and exposes
-``add_arguments(parser)`` and ``run(args) -> int``; it is imported only when
-chosen, so ``automock --help`` stays fast. Every :class:`AutomockError`
-becomes a one-line ``automock: error: ...`` message and its exit code; no
-traceback reaches the user unless ``AUTOMOCK_DEBUG=1``.
+The parsing and the subcommands live in :mod:`automock.commands` (see
+:mod:`automock.commands.dispatch`). The command itself (``main()`` without
+arguments) first restarts ``automock run`` with the run's string-hash seed
+(:mod:`automock.commands.restart`), or hands the whole command to a warm
+server when one is running (:mod:`automock.commands.client`); a run ends the
+process at once when done: it removed what it made itself, and interpreter
+finalization would only cost time.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from collections.abc import Sequence
 
-from automock.errors import EXIT_INPUT, EXIT_INTERNAL, AutomockError
-
 TYPE_CHECKING = False  # not typing's: the command must not import typing before it restarts
 if TYPE_CHECKING:
-    import argparse
+    from typing import NoReturn
 
 __all__ = ["main"]
 
-COMMANDS: dict[str, str] = {
-    "scan": "find time/random/network/database/... touchpoints in Python files",
-    "draft": "draft a plan of mocks and fixtures for a file (fixtures/<stem>.automock.json)",
-    "run": "run a file deterministically in the sandbox with its touchpoints mocked",
-    "check": "check properties (permutation, subset, sorted, ...) of a function's outputs",
-    "batch": "run many candidate programs in the sandbox pool; pass@k",
-}
 
-
-def _parser_class() -> type[argparse.ArgumentParser]:
-    import argparse
-
-    class _Parser(argparse.ArgumentParser):
-        def error(self, message: str) -> None:  # type: ignore[override]
-            self.exit(EXIT_INPUT, f"{self.prog}: error: {message}\n")
-
-    return _Parser
-
-
-def _chosen_command(argv: Sequence[str]) -> str | None:
-    for arg in argv:
-        if not arg.startswith("-"):
-            return arg if arg in COMMANDS else None
-    return None
-
-
-def _module(name: str):  # type: ignore[no-untyped-def]
-    return importlib.import_module(f"automock.commands.{name}")
+def _exit_now(code: int) -> NoReturn:
+    """Flush the standard streams and end the process with ``code`` (no finalization)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe, as interpreter exit would say
+            code = code or 120
+    os._exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code instead of exiting (testable in-process)."""
+    if argv is None:
+        from automock.commands.client import run_early
+
+        served = run_early(sys.argv[1:])  # may exec itself; a warm server's exit code
+        if served is not None:
+            _exit_now(served)
+    from automock.commands.dispatch import dispatch  # after the restart: imported once
+
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if argv is None:  # the command itself: `automock run` restarts with its hash seed first
-        from automock.commands.restart import restart_run_early
-
-        restart_run_early(args_list)
-    parser_class = _parser_class()
-    parser = parser_class(
-        prog="automock", description="Make nondeterministic Python code run deterministically."
-    )
-    from automock import __version__
-
-    parser.add_argument("--version", action="version", version=f"automock {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=parser_class)
-    sub.required = True
-    chosen = _chosen_command(args_list)
-    for name, help_text in COMMANDS.items():
-        cmd_parser = sub.add_parser(name, help=help_text, description=help_text)
-        if chosen == name:
-            _module(name).add_arguments(cmd_parser)
-    try:
-        args = parser.parse_args(args_list)
-    except SystemExit as exc:
-        return int(exc.code) if isinstance(exc.code, int) else EXIT_INPUT
-    try:
-        return int(_module(args.command).run(args))
-    except AutomockError as exc:
-        print(f"automock: error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except KeyboardInterrupt:
-        print("automock: interrupted", file=sys.stderr)
-        return 130
-    except Exception as exc:  # our own bug: say so in one line unless debugging
-        if os.environ.get("AUTOMOCK_DEBUG"):
-            raise
-        print(
-            f"automock: internal error: {type(exc).__name__}: {exc} "
-            "(set AUTOMOCK_DEBUG=1 for a traceback and please report it)",
-            file=sys.stderr,
-        )
-        return EXIT_INTERNAL
+    code = dispatch(args_list)
+    if argv is None and args_list[:1] == ["run"]:  # the run removed what it made already
+        _exit_now(code)
+    return code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,10 +11,12 @@ no second process to wait for) and costs one bare interpreter start, paid
 once instead of by every child.
 
 For ``automock run`` the restart happens first thing in
-:func:`automock.cli.main` (:func:`restart_run_early`), from a quick reading
-of the arguments, before argparse or anything else is imported. Whatever
-that reading gets wrong only costs speed: the sandbox forks only when the
-hash seed matches the run's, and starts a fresh interpreter otherwise.
+:func:`automock.cli.main` (:func:`automock.commands.client.run_early`, which
+first offers the command to a warm server), from a quick reading
+(:func:`quick_read`) of the arguments, before argparse or anything else is
+imported. Whatever that reading gets wrong only costs speed: the sandbox forks
+only when the hash seed matches the run's, and starts a fresh interpreter
+otherwise (in the CLI and in a server's handler alike).
 
 An explicit ``PYTHONHASHSEED`` in the environment is respected; in-process
 calls (``automock.cli.main(argv)`` in tests, the Python API) are never
@@ -25,16 +27,19 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from automock.plan.locate import existing_plan  # os only: cheap before the restart
 
 __all__ = [
     "RESTARTED",
     "invoked_as_cli",
+    "quick_read",
     "restart_for_run",
-    "restart_run_early",
     "restart_with_hash_seed",
+    "restarted_environment",
+    "run_seed",
+    "scrubbed",
 ]
 
 # options of ``automock run`` that take a value (see automock.commands.run)
@@ -47,6 +52,7 @@ _VALUED = (
     "--record-mode",
     "--plan",
     "--read",
+    "--cassette",
 )
 
 
@@ -70,7 +76,7 @@ ROOM = "AUTOMOCK_ENV_ROOM"
 _BASE_ROOM = 4096
 
 
-def _scrubbed(environ: dict[str, str]) -> dict[str, str]:
+def scrubbed(environ: Mapping[str, str]) -> dict[str, str]:
     """The variables the CLI needs (locale, paths, automock's own); no tokens or keys.
 
     Sandbox children get a fixed environment of their own, but a forked child
@@ -78,6 +84,21 @@ def _scrubbed(environ: dict[str, str]) -> dict[str, str]:
     can dig out of it.
     """
     return {k: v for k, v in environ.items() if k in _KEPT or k.startswith(_KEPT_PREFIXES)}
+
+
+def restarted_environment(seed: int, *, scrub: bool = True, room: int = 0) -> dict[str, str]:
+    """The environment of ``python -P -m automock ...`` restarted for ``seed`` (see below)."""
+    from automock._seed import hash_seed_for
+
+    env = scrubbed(os.environ) if scrub else dict(os.environ)
+    env.update(PYTHONHASHSEED=hash_seed_for(seed), **{RESTARTED: "1"})
+    if room > 0:
+        env[ROOM] = "." * room
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if root not in sys.path[1:]:  # a checkout run as `python -m automock` from its directory:
+        # -P drops the current directory, so name it (an installed automock needs nothing)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    return env
 
 
 def restart_with_hash_seed(seed: int, *, scrub: bool = True, room: int = 0) -> None:
@@ -91,16 +112,7 @@ def restart_with_hash_seed(seed: int, *, scrub: bool = True, room: int = 0) -> N
     """
     if "PYTHONHASHSEED" in os.environ or not invoked_as_cli():
         return
-    from automock._seed import hash_seed_for
-
-    env = _scrubbed(dict(os.environ)) if scrub else dict(os.environ)
-    env.update(PYTHONHASHSEED=hash_seed_for(seed), **{RESTARTED: "1"})
-    if room > 0:
-        env[ROOM] = "." * room
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    if root not in sys.path[1:]:  # a checkout run as `python -m automock` from its directory:
-        # -P drops the current directory, so name it (an installed automock needs nothing)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    env = restarted_environment(seed, scrub=scrub, room=room)
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     # -P: no current-directory entry on sys.path (the sandbox child inherits sys.path)
@@ -119,7 +131,7 @@ def _seed_in(path: str) -> int:
     return found if type(found) is int else 0
 
 
-def _quick_read(tokens: Sequence[str]) -> tuple[int | None, str | None, str] | None:
+def quick_read(tokens: Sequence[str]) -> tuple[int | None, str | None, str] | None:
     """(--seed, --plan, FILE) from ``automock run`` arguments, or None if unsure."""
     seed: int | None = None
     plan: str | None = None
@@ -147,6 +159,27 @@ def _quick_read(tokens: Sequence[str]) -> tuple[int | None, str | None, str] | N
     return (seed, plan, file) if file is not None else None
 
 
+def _plan_and_size(plan: str | None, file: str) -> tuple[str | None, int]:
+    path = plan if plan is not None else existing_plan(file)
+    try:
+        return path, os.path.getsize(path) if path is not None else 0
+    except OSError:
+        return path, 0
+
+
+def run_seed(argv: Sequence[str]) -> int | None:
+    """The seed ``automock <argv>`` will run with (``--seed``, else its plan's), or None
+    if ``argv`` is not a run this quick reading understands."""
+    read = quick_read(argv[1:]) if argv[:1] == ["run"] else None
+    if read is None:
+        return None
+    seed, plan, file = read
+    if seed is None:
+        path, size = _plan_and_size(plan, file)
+        seed = _seed_in(path) if path is not None and size else 0
+    return seed
+
+
 def restart_for_run(seed: int | None, plan: str | None, file: str) -> None:
     """:func:`restart_with_hash_seed` for a run of ``file`` (the plan is read only if it will).
 
@@ -156,23 +189,7 @@ def restart_for_run(seed: int | None, plan: str | None, file: str) -> None:
     """
     if "PYTHONHASHSEED" in os.environ or not invoked_as_cli():
         return
-    path = plan if plan is not None else existing_plan(file)
-    try:
-        size = os.path.getsize(path) if path is not None else 0
-    except OSError:
-        size = 0
+    path, size = _plan_and_size(plan, file)
     if seed is None:
         seed = _seed_in(path) if path is not None and size else 0
     restart_with_hash_seed(seed, room=_BASE_ROOM + size)
-
-
-def restart_run_early(argv: Sequence[str]) -> None:
-    """For ``automock run`` as a command: restart with the run's hash seed right away."""
-    if not argv or argv[0] != "run":
-        return
-    head = argv[1 : argv.index("--")] if "--" in argv else argv[1:]
-    if "--no-stable-addresses" not in head:
-        return  # every run is a fresh interpreter: nothing is forked from this process
-    read = _quick_read(argv[1:])
-    if read is not None:
-        restart_for_run(*read)

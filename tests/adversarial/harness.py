@@ -142,6 +142,35 @@ def cli_attack(name: str, *args: str, timeout: float = 10.0, extra: Sequence[str
     return outcome
 
 
+def served_attack(
+    name: str, *args: str, timeout: float = 10.0, extra: Sequence[str] = ()
+) -> Outcome:
+    """The real command handed to a warm server (``automock server start``), both started
+    with whatever the test put in ``os.environ``; fails unless the server ran it. With
+    ``--no-stable-addresses``, as :func:`cli_attack`: the sandbox child is then forked from
+    the server's handler, whose memory it shares."""
+    with tempfile.TemporaryDirectory(prefix="automock-adv-cwd-") as scratch:
+        xdg = Path(scratch) / "xdg"
+        xdg.mkdir(mode=0o700)
+        env = {"XDG_RUNTIME_DIR": str(xdg)}
+        try:
+            started = automock_command(["server", "start"], cwd=scratch, **env)
+            assert started.returncode == 0, started.stderr
+            done = automock_command(
+                _run_argv(name, args, timeout, ("--no-stable-addresses", *extra)),
+                cwd=scratch,
+                timeout=timeout + 60,
+                **env,
+            )
+            status = automock_command(["server", "status"], cwd=scratch, **env).stdout
+        finally:
+            automock_command(["server", "stop"], cwd=scratch, **env)
+    assert "; 2 connections served" in status, status  # start's status, then the run
+    outcome = _from_report("served", done.returncode, done.stdout, done.stderr)
+    assert [r["start"] for r in outcome.raw["runs"]] == ["fork"], outcome.explain()
+    return outcome
+
+
 def candidate_source(name: str, *args: str) -> str:
     """The program's source with its argv baked in, for the batch pool (which runs sources)."""
     prelude = f"import sys as _s; _s.argv[:] = [{str(program(name))!r}, *{list(args)!r}]\n"

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import Attack, batch_attack, cli_attack, program, run_attack
+from .harness import Attack, batch_attack, cli_attack, program, run_attack, served_attack
 
 ATTACKS = [run_attack, cli_attack, batch_attack]
 IDS = ["run", "cli", "batch"]
 
 
-@pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
+@pytest.mark.parametrize("attack", [*ATTACKS, served_attack], ids=[*IDS, "served"])
 def test_parent_env_secret_not_visible(attack: Attack, secret_env: dict[str, str]) -> None:
     outcome = attack("secrets_env", secret_env["secret"])
     assert not outcome.escaped_claim, outcome.explain()
@@ -24,8 +24,9 @@ def test_parent_env_secret_not_visible(attack: Attack, secret_env: dict[str, str
         run_attack,
         cli_attack,
         batch_attack,  # children are forked from the zygote, a fresh interpreter
+        served_attack,  # forked from a warm server's handler: it never had the secret either
     ],
-    ids=IDS,
+    ids=[*IDS, "served"],
 )
 def test_parent_env_secret_not_in_the_childs_memory(
     attack: Attack, secret_env: dict[str, str]

@@ -54,11 +54,17 @@ def can_fork(seed: int) -> bool:
     return os.environ.get("PYTHONHASHSEED") == hash_seed_for(seed)
 
 
+_warmed: list[bool] = []
+
+
 def warm() -> None:
     """Import (once, in the parent) what every forked child needs."""
+    if _warmed:
+        return
     from automock.sandbox.child.program import warm_up
 
     warm_up()
+    _warmed.append(True)
 
 
 class ForkedProcess:

@@ -208,9 +208,19 @@ class _Observer:
         self.layers: tuple[LayerStatus, ...] | None = None
         self.cgroup: cg.Cgroup | str = "not made: the sandbox never started"
 
+    def confine_early(self) -> None:
+        """Make the cgroup and move the child in while it is still isolating itself: moving
+        a process waits for the kernel (an RCU grace period, milliseconds), and this way the
+        wait overlaps the child's own work. :meth:`__call__` checks it again, descendants
+        included, before the program may run."""
+        with contextlib.suppress(Exception):  # __call__ says what went wrong
+            self.cgroup = cg.create("run", self.limits.memory_mb, self.limits.processes)
+            cg.confine(self.spawned.proc.pid, self.cgroup)
+
     def __call__(self, first_line: bytes) -> None:
         try:
-            self.cgroup = cg.create("run", self.limits.memory_mb, self.limits.processes)
+            if not isinstance(self.cgroup, cg.Cgroup):
+                self.cgroup = cg.create("run", self.limits.memory_mb, self.limits.processes)
             confined = cg.confine(self.spawned.proc.pid, self.cgroup)
             started = parse(first_line + b"\n").started
             claimed = started["layers"] if started is not None else ()
@@ -257,6 +267,7 @@ def finish(
         if spawned.spec_w is not None:
             _send(spawned.spec_w, spec)
             spawned.spec_w = None
+        observer.confine_early()
         capture = _Capture(limits.output_bytes, observer)
         timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
         observer.go()  # no started line came: nothing to observe, nothing may wait for us

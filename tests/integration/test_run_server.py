@@ -1,0 +1,206 @@
+"""The warm server: ``automock run`` handed to it behaves as without it, or is not handed.
+
+Each test gets its own socket directory (``XDG_RUNTIME_DIR``) and stops its server.
+Which process ran a command shows in the server's connection count
+(``automock server status``), never in the command's own output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, automock_command
+from tests.integration.test_run_fork import PROBE
+
+
+@pytest.fixture
+def runtime_dir(tmp_path: Path) -> Iterator[Path]:
+    run = tmp_path / "xdg"
+    run.mkdir(mode=0o700)
+    yield run
+    automock_command(["server", "stop"], cwd=tmp_path, XDG_RUNTIME_DIR=str(run))
+
+
+def _server(
+    cwd: Path, runtime_dir: Path, action: str, **env: str
+) -> subprocess.CompletedProcess[str]:
+    return automock_command(["server", action], cwd=cwd, XDG_RUNTIME_DIR=str(runtime_dir), **env)
+
+
+def _connections(cwd: Path, runtime_dir: Path, **env: str) -> int:
+    """Connections the server handled so far; -1 when none is running."""
+    done = _server(cwd, runtime_dir, "status", **env)
+    found = re.search(r"(\d+) connections served", done.stdout)
+    return int(found[1]) if found else -1
+
+
+def _run(cwd: Path, runtime_dir: Path, *argv: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return automock_command(
+        ["run", *argv], cwd=cwd, XDG_RUNTIME_DIR=str(runtime_dir), TZ="America/New_York", **env
+    )
+
+
+def test_a_served_run_is_the_run_without_the_server(tmp_path: Path, runtime_dir: Path) -> None:
+    (tmp_path / "probe.py").write_text(PROBE)
+    started = _server(tmp_path, runtime_dir, "start")
+    assert started.returncode == 0, started.stderr
+    alone = _run(tmp_path, runtime_dir, "--json", "probe.py", "--", "a", AUTOMOCK_SERVER="0")
+    before = _connections(tmp_path, runtime_dir)
+
+    served = _run(tmp_path, runtime_dir, "--json", "probe.py", "--", "a")
+
+    assert _connections(tmp_path, runtime_dir) == before + 2  # the run, then this status
+    assert served.returncode == alone.returncode == 0, served.stderr
+    mine, theirs = json.loads(served.stdout), json.loads(alone.stdout)
+    assert mine["stdout"] == theirs["stdout"]  # same hash order, env, streams, signals, tz
+    assert [r["start"] for r in mine["runs"]] == [r["start"] for r in theirs["runs"]]
+    assert [(x["name"], x["active"]) for x in mine["layers"]] == [
+        (x["name"], x["active"]) for x in theirs["layers"]
+    ]
+    assert all(x["active"] for x in mine["layers"] if x["name"] != "userns")
+    text = _run(tmp_path, runtime_dir, "probe.py", "--", "a")  # the human report, on stderr
+    assert text.returncode == 0 and "status: passed, exit code 0" in text.stderr
+    assert text.stdout == mine["stdout"]
+
+
+def test_exit_codes_and_errors_come_back(tmp_path: Path, runtime_dir: Path) -> None:
+    (tmp_path / "fails.py").write_text("import sys\nprint('out')\nsys.exit(7)\n")
+    _server(tmp_path, runtime_dir, "start")
+
+    failed = _run(tmp_path, runtime_dir, "fails.py")
+    missing = _run(tmp_path, runtime_dir, "nowhere.py")
+
+    assert (failed.returncode, failed.stdout) == (7, "out\n")
+    assert missing.returncode == 2
+    assert (
+        missing.stderr.startswith("automock: error: nowhere.py")
+        and "Traceback" not in missing.stderr
+    )
+
+
+def test_a_plan_with_another_seed_is_refused_and_run_here(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
+    (tmp_path / "sets.py").write_text("print({'alpha', 'beta', 'gamma', 'delta'})\n")
+    _server(tmp_path, runtime_dir, "start")
+    # forked from the CLI (--no-stable-addresses): the hash seed is the restarted CLI's
+    reference = _run(
+        tmp_path,
+        runtime_dir,
+        "--json",
+        "--no-stable-addresses",
+        "--seed",
+        "5",
+        "sets.py",
+        AUTOMOCK_SERVER="0",
+    )
+    plan = tmp_path / "fixtures" / "sets.automock.json"
+    plan.write_text(json.dumps({**json.loads(plan.read_text()), "seed": 5}))
+    before = _connections(tmp_path, runtime_dir)
+
+    done = _run(tmp_path, runtime_dir, "--json", "--no-stable-addresses", "sets.py")
+
+    assert _connections(tmp_path, runtime_dir) == before + 2  # asked, refused
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["seed"] == 5 and [r["start"] for r in report["runs"]] == ["fork"]
+    assert report["stdout"] == json.loads(reference.stdout)["stdout"]
+
+
+def test_a_changed_automock_is_never_served(tmp_path: Path, runtime_dir: Path) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(
+        REPO / "automock", site / "automock", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    (tmp_path / "app.py").write_text("print('hi')\n")
+    env = {"PYTHONPATH": str(site)}
+    assert _server(tmp_path, runtime_dir, "start", **env).returncode == 0
+    assert _connections(tmp_path, runtime_dir, **env) == 1
+    module = site / "automock" / "report.py"
+    module.write_text(module.read_text() + "\n# changed\n")
+
+    done = _run(tmp_path, runtime_dir, "app.py", **env)
+
+    assert done.returncode == 0 and done.stdout == "hi\n", done.stderr
+    assert _connections(tmp_path, runtime_dir, **env) == -1  # the stale server is gone
+
+
+def test_a_socket_directory_others_can_enter_is_not_used(tmp_path: Path, runtime_dir: Path) -> None:
+    (tmp_path / "app.py").write_text("print('hi')\n")
+    _server(tmp_path, runtime_dir, "start")
+    before = _connections(tmp_path, runtime_dir)
+    (runtime_dir / "automock").chmod(0o755)
+
+    done = _run(tmp_path, runtime_dir, "app.py")
+    refused = _server(tmp_path, runtime_dir, "start")
+
+    (runtime_dir / "automock").chmod(0o700)
+    assert done.returncode == 0 and done.stdout == "hi\n"
+    assert _connections(tmp_path, runtime_dir) == before + 1  # only this status: the run was local
+    assert refused.returncode == 2 and refused.stderr.startswith(
+        "automock: error: no private socket"
+    )
+
+
+def test_ctrl_c_on_the_client_ends_the_served_run(tmp_path: Path, runtime_dir: Path) -> None:
+    (tmp_path / "spin.py").write_text("print('spinning', flush=True)\nwhile True:\n    pass\n")
+    _server(tmp_path, runtime_dir, "start")
+    before = _connections(tmp_path, runtime_dir)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHASHSEED", "AUTOMOCK_SPAWN")}
+    client = subprocess.Popen(
+        [sys.executable, "-m", "automock", "run", "spin.py"],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(REPO), "XDG_RUNTIME_DIR": str(runtime_dir)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    for _ in range(600):  # until the server has the run (each status is a connection too)
+        if _connections(tmp_path, runtime_dir) > before + 2:
+            break
+    time.sleep(0.5)  # the client has the handler's pid by now
+    client.send_signal(signal.SIGINT)
+    _, err = client.communicate(timeout=60)
+
+    assert client.returncode == 130, err
+    assert "automock: interrupted" in err
+
+
+def _sockets(runtime_dir: Path) -> list[Path]:
+    return list((runtime_dir / "automock").glob("*.sock"))
+
+
+def _ended(pid: int) -> bool:
+    """Wait (without connecting: a connection keeps a server alive) until ``pid`` is gone."""
+    for _ in range(150):  # a server checks its idle time and its socket once a second
+        if not Path(f"/proc/{pid}").exists() or " Z" in Path(f"/proc/{pid}/stat").read_text():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_an_idle_server_ends_and_a_removed_socket_ends_it(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
+    idle = automock_command(
+        ["server", "start", "--idle-timeout", "0.5"], cwd=tmp_path, XDG_RUNTIME_DIR=str(runtime_dir)
+    )
+    assert idle.returncode == 0, idle.stderr
+    assert _ended(int(re.findall(r"pid (\d+)", idle.stdout)[0]))
+    assert not list((runtime_dir / "automock").glob("*.sock"))  # removed on the way out
+
+    started = _server(tmp_path, runtime_dir, "start")
+    for sock in (runtime_dir / "automock").glob("*.sock"):
+        sock.unlink()
+    assert _ended(int(re.findall(r"pid (\d+)", started.stdout)[0]))
