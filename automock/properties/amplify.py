@@ -1,0 +1,240 @@
+"""More inputs than the tests give: the tests' inputs mutated, and drawn from the type hints.
+
+:func:`generate_inputs` builds up to ``count`` argument tuples for a function
+from three sources, in this order:
+
+- the tests' own inputs (:func:`~automock.properties.testcases.cases_from_tests`);
+- type-aware mutations of them: ints moved by one, negated, set to the
+  boundaries ``0``, ``1``, ``-1``; strings and lists emptied, shrunk, grown,
+  reversed, edited element by element (nested structures too), plus the
+  small edits of :func:`~automock.properties.fresh.neighbours`;
+- Hypothesis: values like the examples (:func:`~automock.properties.fresh.strategy_like`)
+  and from the signature's type hints (:func:`~automock.properties.hypothesis_glue.strategy_for`),
+  drawn derandomized (the same inputs on every run).
+
+With a reference function, :func:`keep_reference_runs` keeps only the inputs on
+which it returns plain data without raising, within ``per_call`` seconds, and
+pairs each with its output. Inputs are ordered smallest first
+(:func:`~automock.properties.outputs.size_of`), so the first disagreement
+found is the smallest. :func:`shrink_steps` gives the smaller neighbours of a
+counterexample, for shrinking it further.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import math
+import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from automock.properties.fresh import neighbours, strategy_like
+from automock.properties.lookup import Overtime, time_limit
+from automock.properties.outputs import same_output, size_of
+from automock.properties.testcases import cases_from_tests, distinct_args
+
+__all__ = [
+    "DEFAULT_COUNT",
+    "generate_inputs",
+    "is_plain",
+    "keep_reference_runs",
+    "shrink_steps",
+    "source_text",
+]
+
+DEFAULT_COUNT = 200
+_PLAIN = (type(None), bool, int, float, complex, str, bytes)
+_NAMES = {"inf": math.inf, "nan": math.nan}
+
+
+def is_plain(value: Any, depth: int = 0) -> bool:
+    """Plain data that survives ``repr`` -> ``eval`` (the channel's types, not too deep)."""
+    kind = type(value)
+    if depth > 20:
+        return False
+    if kind in _PLAIN:
+        return not (kind is int and abs(value) > 10**300)
+    if kind in (list, tuple, set, frozenset):
+        return all(is_plain(v, depth + 1) for v in value)
+    if kind is dict:
+        return all(is_plain(k, depth + 1) and is_plain(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def source_text(value: Any) -> str:
+    """``value`` as Python source that ``eval`` rebuilds (``inf``/``nan`` as names)."""
+    return repr(value)
+
+
+def _round_trips(value: Any) -> bool:
+    try:
+        rebuilt = eval(source_text(value), {"__builtins__": {}, **_NAMES})
+    except Exception:
+        return False
+    return type(rebuilt) is type(value) and same_output(value, rebuilt)
+
+
+def _variants(value: Any, rng: random.Random) -> list[Any]:
+    """Type-aware mutations of one value (nested ones edited through their elements)."""
+    kind = type(value)
+    if kind is bool:
+        return [not value]
+    if kind is int:
+        return [value + 1, value - 1, -value, 0, 1, -1, value * 2]
+    if kind is float:
+        return [value + 1.0, value - 1.0, -value, 0.0, value / 2, value + 0.5]
+    if kind is str:
+        out = ["", value[::-1], value + value[-1:], value.upper(), value.lower(), value + " "]
+        if value:
+            i = rng.randrange(len(value))
+            out += [value[:i] + value[i + 1 :], value[:i] + value[i] * 2 + value[i + 1 :]]
+        return out
+    if kind in (list, tuple):
+        items = list(value)
+        out_items: list[list[Any]] = [[], items[::-1], items[:-1], items[1:], items + items[-1:]]
+        if items:
+            i = rng.randrange(len(items))
+            out_items += [[*items[:i], v, *items[i + 1 :]] for v in _variants(items[i], rng)[:4]]
+            shuffled = items[:]
+            rng.shuffle(shuffled)
+            out_items.append(shuffled)
+        return [kind(v) for v in out_items]
+    if kind is dict and value:
+        key = rng.choice(list(value))
+        smaller = {k: v for k, v in value.items() if k != key}
+        return [{}, smaller] + [{**value, key: v} for v in _variants(value[key], rng)[:3]]
+    return []
+
+
+def _mutations(examples: Sequence[tuple[Any, ...]], seed: int) -> Iterable[tuple[Any, ...]]:
+    rng = random.Random(seed)
+    for row in examples:
+        for i, value in enumerate(row):
+            for variant in _variants(value, rng):
+                yield (*row[:i], variant, *row[i + 1 :])
+    if examples:
+        yield from neighbours(examples, 4 * len(examples) + 40, seed)
+
+
+def _drawn(strategy: Any, count: int) -> list[tuple[Any, ...]]:
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    found: list[tuple[Any, ...]] = []
+
+    @settings(
+        max_examples=count,
+        database=None,
+        derandomize=True,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(strategy)
+    def draw(args: tuple[Any, ...]) -> None:
+        found.append(copy.deepcopy(args))
+
+    with contextlib.suppress(Exception):  # a strategy that cannot draw: what it drew is kept
+        draw()
+    return found
+
+
+def generate_inputs(
+    tests: str,
+    entry_point: str,
+    *,
+    count: int = DEFAULT_COUNT,
+    signature_of: Callable[..., Any] | None = None,
+    seed: int = 0,
+) -> list[tuple[Any, ...]]:
+    """Up to ``count * 3`` distinct candidate argument tuples (the reference filter comes next).
+
+    ``signature_of``: a function with ``entry_point``'s signature and type hints
+    (the reference, or the prompt's stub), for the Hypothesis draws.
+    """
+    try:
+        examples = distinct_args(cases_from_tests(tests, entry_point))
+    except Exception:  # tests that do not parse: the type hints alone
+        examples = []
+    pool: list[tuple[Any, ...]] = list(examples)
+    pool += list(_mutations(examples, seed))
+    if examples:
+        pool += _drawn(strategy_like(examples), count // 2)
+    if signature_of is not None:
+        from automock.properties.hypothesis_glue import strategy_for
+
+        with contextlib.suppress(Exception):  # no hints and no examples for a parameter
+            pool += _drawn(strategy_for(signature_of, examples=examples), count // 2)
+    seen: set[str] = set()
+    out: list[tuple[Any, ...]] = []
+    for args in pool:
+        if not is_plain(args) or not _round_trips(args):
+            continue
+        key = repr(args)
+        if key not in seen:
+            seen.add(key)
+            out.append(args)
+        if len(out) >= count * 3:
+            break
+    return out
+
+
+def keep_reference_runs(
+    reference: Callable[..., Any],
+    inputs: Sequence[tuple[Any, ...]],
+    *,
+    count: int = DEFAULT_COUNT,
+    per_call: float = 1.0,
+    budget: float = 20.0,
+) -> tuple[list[tuple[Any, ...]], list[Any], float]:
+    """``(inputs, outputs, seconds)``: up to ``count`` inputs the reference answers with plain
+    data in time (the tests' inputs first), smallest first; ``seconds`` its total time."""
+    import time
+
+    kept: list[tuple[tuple[Any, ...], Any]] = []
+    spent = 0.0
+    for args in inputs:
+        if len(kept) >= count or spent > budget:
+            break
+        started = time.perf_counter()
+        try:
+            with time_limit(per_call):
+                output = reference(*copy.deepcopy(args))
+        except (Exception, Overtime):
+            continue
+        finally:
+            spent += time.perf_counter() - started
+        if is_plain(output) and _round_trips(output):
+            kept.append((args, output))
+    kept.sort(key=lambda pair: size_of(pair[0]))
+    return [a for a, _ in kept], [o for _, o in kept], spent
+
+
+def shrink_steps(args: tuple[Any, ...], limit: int = 60) -> list[tuple[Any, ...]]:
+    """Smaller neighbours of ``args``: one argument made smaller (elements dropped, halves,
+    numbers toward 0, nested items shrunk), smallest first."""
+    out: list[tuple[Any, ...]] = []
+    for i, value in enumerate(args):
+        for smaller in _smaller(value):
+            out.append((*args[:i], smaller, *args[i + 1 :]))
+    unique = {repr(a): a for a in out if size_of(a) < size_of(args)}
+    return sorted(unique.values(), key=size_of)[:limit]
+
+
+def _smaller(value: Any) -> list[Any]:
+    kind = type(value)
+    if kind is int and not isinstance(value, bool):
+        return [v for v in {0, value // 2, value - 1 if value > 0 else value + 1} if v != value]
+    if kind is float:
+        return [v for v in (0.0, float(int(value)), value / 2) if v != value]
+    if kind in (str, list, tuple) and value:
+        n = len(value)
+        out = [value[: n // 2], value[n // 2 :]]
+        out += [value[:i] + value[i + 1 :] for i in range(min(n, 12))]
+        if kind is not str:
+            for i in range(min(n, 6)):
+                out += [value[:i] + kind([s]) + value[i + 1 :] for s in _smaller(value[i])[:2]]
+        return out
+    if kind is dict and value:
+        return [{k: v for k, v in value.items() if k != key} for key in list(value)[:8]]
+    return []
