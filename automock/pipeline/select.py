@@ -82,6 +82,7 @@ def select_many(
 
     ``options`` go to :func:`~automock.sandbox.batch.pool.execute_many`.
     """
+    options = {**options, "seed": seed}
     harness: dict[str, tuple[int, str, int]] = {}
     for cand in candidates:
         if cand.task_id not in harness:
