@@ -84,7 +84,7 @@ def _line(target: str, figure: str, ok: bool) -> None:
     print(f"{target:<58} {figure:<34} {'PASS' if ok else 'FAIL'}")
 
 
-def main() -> int:  # noqa: PLR0915 - one linear report
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--inputs", type=int, default=200)
@@ -117,7 +117,7 @@ def main() -> int:  # noqa: PLR0915 - one linear report
     print(
         f"problems: {len(problems)}; candidates: {len(cands)}; inputs per problem <= {args.inputs}"
     )
-    for c, _, p, a in firsts:
+    for c, _, _p, a in firsts:
         if not a.passed:
             print(f"  canonical rejected: {c.task_id}: {a.detail} {a.counterexample}")
     _line(

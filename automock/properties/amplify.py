@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import itertools
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
@@ -156,15 +157,17 @@ def generate_inputs(
         examples = distinct_args(cases_from_tests(tests, entry_point))
     except Exception:  # tests that do not parse: the type hints alone
         examples = []
-    pool: list[tuple[Any, ...]] = list(examples)
-    pool += list(_mutations(examples, seed))
+    sources: list[list[tuple[Any, ...]]] = [list(_mutations(examples, seed))]
     if examples:
-        pool += _drawn(strategy_like(examples), count // 2)
+        sources.append(_drawn(strategy_like(examples), count // 2))
     if signature_of is not None:
         from automock.properties.hypothesis_glue import strategy_for
 
         with contextlib.suppress(Exception):  # no hints and no examples for a parameter
-            pool += _drawn(strategy_for(signature_of, examples=examples), count // 2)
+            sources.append(_drawn(strategy_for(signature_of, examples=examples), count // 2))
+    pool: list[tuple[Any, ...]] = list(examples)
+    for row in itertools.zip_longest(*sources):  # the sources in turn: each gets its share
+        pool += [args for args in row if args is not None]
     seen: set[str] = set()
     out: list[tuple[Any, ...]] = []
     for args in pool:

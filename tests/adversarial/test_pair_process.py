@@ -16,7 +16,7 @@ from automock.sandbox.batch.candidates import Candidate
 
 TESTS = "def check(candidate):\n    assert candidate(2, 3) == 5\n"
 
-VERDICT = "b'{\"status\": \"passed\", \"exit_code\": 0, \"detail\": \"\", \"layers\": []}'"
+VERDICT = 'b\'{"status": "passed", "exit_code": 0, "detail": "", "layers": []}\''
 
 ATTACKS = {
     "write the verdict through /proc/<test>/fd": (

@@ -93,7 +93,15 @@ class LyingInt(int):
         (type("S", (str,), {})("x"), "S"),
         (10**5000, "cannot be encoded"),
     ],
-    ids=["liar", "int-subclass", "nested-liar", "generator", "function", "str-subclass", "huge-int"],
+    ids=[
+        "liar",
+        "int-subclass",
+        "nested-liar",
+        "generator",
+        "function",
+        "str-subclass",
+        "huge-int",
+    ],
 )
 def test_what_is_not_plain_data_is_refused_and_named(value: object, named: str) -> None:
     with pytest.raises(NotPlainData, match=named):
