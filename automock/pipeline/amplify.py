@@ -27,11 +27,13 @@ from typing import Any
 from automock._serialize import JsonMixin
 from automock.properties.amplify import (
     DEFAULT_COUNT,
+    deterministic,
     generate_inputs,
     keep_reference_runs,
     shrink_steps,
 )
 from automock.properties.harness import harness_tests, read_summary
+from automock.properties.infer import infer_properties
 from automock.properties.outputs import size_of
 from automock.sandbox.batch.candidates import Candidate
 
@@ -140,6 +142,12 @@ class _Problem:
     inputs: list[tuple[Any, ...]]
     expected: list[Any]
     seconds: float
+    properties: list[tuple[str, dict[str, Any]]] | None = None  # nondeterministic reference
+
+    def tests(self, inputs: Sequence[tuple[Any, ...]] | None = None, expected: Any = None) -> str:
+        if inputs is None:
+            inputs, expected = self.inputs, self.expected
+        return harness_tests(inputs, expected, properties=self.properties)
 
 
 def _verdict(result: Any, problem: _Problem) -> tuple[AmplifiedResult, int, str]:
@@ -181,7 +189,14 @@ def _prepare(
         signature_of=reference, seed=seed,
     )  # fmt: skip
     inputs, expected, seconds = keep_reference_runs(reference, pool, count=count, per_call=per_call)
-    return _Problem(reference, inputs, expected, seconds)
+    props = None
+    if not deterministic(reference, inputs[:20], per_call):
+        props = [
+            (p.property, dict(p.options))
+            for p in infer_properties(reference, name=candidate.entry_point)
+            if p.property not in ("uniform", "round_trip")
+        ]
+    return _Problem(reference, inputs, expected, seconds, props)
 
 
 def amplify_many(
@@ -211,17 +226,14 @@ def amplify_many(
                 )
             ref = references[cand.task_id]
             problems[cand.task_id] = _prepare(cand, ref, count, seed, per_call)
-    runs = [
-        _harnessed(c, harness_tests(problems[c.task_id].inputs, problems[c.task_id].expected))
-        for c in candidates
-    ]
+    runs = [_harnessed(c, problems[c.task_id].tests()) for c in candidates]
     results: list[AmplifiedResult] = []
     current: dict[int, tuple[tuple[Any, ...], Any, str]] = {}
     for n, result in enumerate(run_candidates(runs, options)):
         problem = problems[result.task_id]
         verdict, first, actual = _verdict(result, problem)
         results.append(verdict)
-        if first >= 0:
+        if first >= 0 and problem.properties is None:
             current[n] = (problem.inputs[first], problem.expected[first], actual)
     _shrink(candidates, current, problems, per_call, options)
     return [
@@ -252,7 +264,7 @@ def _shrink(
                 problem.reference, steps, count=len(steps), per_call=per_call, budget=5.0
             )
             if inputs:
-                runs.append(_harnessed(candidates[n], harness_tests(inputs, expected)))
+                runs.append(_harnessed(candidates[n], problem.tests(inputs, expected)))
                 owners.append(n)
                 tables.append((inputs, expected))
         if not runs:

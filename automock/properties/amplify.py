@@ -37,6 +37,7 @@ from automock.properties.testcases import cases_from_tests, distinct_args
 
 __all__ = [
     "DEFAULT_COUNT",
+    "deterministic",
     "generate_inputs",
     "is_plain",
     "keep_reference_runs",
@@ -211,6 +212,29 @@ def keep_reference_runs(
             kept.append((args, output))
     kept.sort(key=lambda pair: size_of(pair[0]))
     return [a for a, _ in kept], [o for _, o in kept], spent
+
+
+def deterministic(
+    reference: Callable[..., Any], inputs: Sequence[tuple[Any, ...]], per_call: float = 1.0
+) -> bool:
+    """Whether the reference gives the same outputs under two ``random`` seeds (the
+    multi-seed observation): if not, its answer is not unique and properties judge it."""
+    outputs: list[list[Any]] = []
+    state = random.getstate()
+    try:
+        for seed in (1, 2):
+            random.seed(seed)
+            seen = []
+            for args in inputs:
+                try:
+                    with time_limit(per_call):
+                        seen.append(reference(*copy.deepcopy(args)))
+                except (Exception, Overtime):
+                    seen.append(None)
+            outputs.append(seen)
+    finally:
+        random.setstate(state)
+    return all(same_output(a, b) for a, b in zip(*outputs, strict=True))
 
 
 def shrink_steps(args: tuple[Any, ...], limit: int = 60) -> list[tuple[Any, ...]]:

@@ -45,6 +45,17 @@ def _elapsed():
         return 0.0
 
 
+def _broken(candidate, args):
+    # the first property of _PROPERTIES the candidate breaks on args ("" if none)
+    from automock.properties.runner import evaluate
+
+    for name, options in _PROPERTIES:
+        result = evaluate(candidate, list(args), name, options)
+        if not result.passed:
+            return name + ": " + result.detail
+    return ""
+
+
 def check(candidate):
     import hashlib as _hashlib
     import json as _json
@@ -60,11 +71,18 @@ def check(candidate):
             out = ("raise", type(exc).__name__ + ": " + str(exc)[:60])
         tried += 1
         prints.append(fingerprint(out[1]) if out[0] == "ok" else out[0] + ":" + out[1].split(":")[0])
-        if _MODE == "compare" and not (out[0] == "ok" and same_output(_EXPECTED[i], out[1])):
+        wrong = ""
+        if out[0] != "ok" and _MODE != "select":
+            wrong = "raised " + out[1]
+        elif _MODE == "compare" and not same_output(_EXPECTED[i], out[1]):
+            wrong = repr(out[1])
+        elif _MODE == "properties":
+            wrong = _broken(candidate, args)
+        if wrong:
             bad += 1
             if first < 0:
                 first = i
-                actual = repr(out[1]) if out[0] == "ok" else "raised " + out[1]
+                actual = wrong
     for args, expected, compare, tolerance, wrapper, wrapper_args in _CASES:
         try:
             output = candidate(*args)
@@ -98,10 +116,16 @@ def harness_tests(
     inputs: Sequence[tuple[Any, ...]],
     expected: Sequence[Any] | None = None,
     cases: Sequence[Any] = (),
+    properties: Sequence[tuple[str, dict[str, Any]]] | None = None,
 ) -> str:
-    """The tests' text: compare against ``expected`` when given, else only record behaviour
-    (``select``). ``cases``: :class:`~automock.properties.testcases.TestCase` values whose
+    """The tests' text: check ``properties`` (``[(name, options)]``, the functions of
+    :func:`automock.properties.runner.evaluate`; a raise where the reference returned also
+    disagrees) when given, else compare against ``expected`` when given, else only record
+    behaviour (``select``). ``cases``: :class:`~automock.properties.testcases.TestCase` values whose
     assertions are counted (CodeT's test agreement)."""
+    mode = (
+        "properties" if properties is not None else "compare" if expected is not None else "select"
+    )
     rows = [
         (c.args, c.expected, c.compare, c.tolerance, c.wrapper, c.wrapper_args)
         for c in cases
@@ -112,7 +136,8 @@ def harness_tests(
         _module_source(),
         f"_MARKER = {MARKER!r}",
         f"_SHOWN = {_SHOWN}",
-        f"_MODE = {'compare' if expected is not None else 'select'!r}",
+        f"_MODE = {mode!r}",
+        "_PROPERTIES = " + source_text([tuple(p) for p in properties or ()]),
         "_INPUTS = " + source_text(list(inputs)),
         "_EXPECTED = " + source_text(list(expected or [])),
         "_CASES = " + source_text(rows),

@@ -78,6 +78,22 @@ def test_floats_compare_with_the_documented_tolerance() -> None:
     assert not off.passed and off.counterexample is not None
 
 
+def test_a_reference_with_no_unique_answer_is_judged_by_its_properties() -> None:
+    prompt = 'import random\n\n\ndef shuffle_list(xs: list[int]) -> list[int]:\n    """xs, shuffled."""\n'
+    reference = prompt + "    return random.sample(xs, len(xs))\n"
+    test = "def check(candidate):\n    assert sorted(candidate([3, 1, 2])) == [1, 2, 3]\n"
+    other_shuffle = "    ys = list(xs)\n    random.shuffle(ys)\n    return ys\n"
+    loses_one = "    return random.sample(xs, max(len(xs) - 1, 3))\n"  # passes the test
+    cands = [
+        Candidate("s/0", i, prompt + body, test, "shuffle_list", prompt=prompt)
+        for i, body in enumerate((other_shuffle, loses_one))
+    ]
+    ref = {"s/0": reference_function(reference, "shuffle_list")}
+    good, bad = amplify_many(cands, ref, count=40, timeout=10)
+    assert good.passed, good  # not equal to the reference's draw, but a permutation
+    assert not bad.passed and bad.disagreements > 0
+
+
 def test_select_prefers_the_largest_agreeing_cluster() -> None:
     bodies = [WRONG, "    return 3\n", RIGHT, RIGHT, RIGHT, "    return sum(xs) + 1\n"]
     cands = [_cand(i, body) for i, body in enumerate(bodies)]
