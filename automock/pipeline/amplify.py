@@ -235,11 +235,23 @@ def amplify_many(
         results.append(verdict)
         if first >= 0 and problem.properties is None:
             current[n] = (problem.inputs[first], problem.expected[first], actual)
-    _shrink(candidates, current, problems, per_call, options)
+        elif first >= 0:  # judged by properties: no single expected value, not shrunk
+            wanted = ", ".join(name for name, _ in problem.properties or ()) or "no exception"
+            current[n] = (problem.inputs[first], _Shown(f"<{wanted}>"), actual)
+    shrinkable = {n: c for n, c in current.items() if type(c[1]) is not _Shown}
+    _shrink(candidates, shrinkable, problems, per_call, options)
+    current.update(shrinkable)
     return [
         replace(res, counterexample=_counterexample(*current[n])) if n in current else res
         for n, res in enumerate(results)
     ]
+
+
+class _Shown(str):
+    """An expectation that is a description, shown as is."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 def _counterexample(args: tuple[Any, ...], expected: Any, actual: str) -> dict[str, str]:

@@ -83,7 +83,9 @@ def test_a_reference_with_no_unique_answer_is_judged_by_its_properties() -> None
     reference = prompt + "    return random.sample(xs, len(xs))\n"
     test = "def check(candidate):\n    assert sorted(candidate([3, 1, 2])) == [1, 2, 3]\n"
     other_shuffle = "    ys = list(xs)\n    random.shuffle(ys)\n    return ys\n"
-    loses_one = "    return random.sample(xs, max(len(xs) - 1, 3))\n"  # passes the test
+    loses_one = (
+        "    return xs[:-1] if len(xs) > 3 else random.sample(xs, len(xs))\n"  # passes the test
+    )
     cands = [
         Candidate("s/0", i, prompt + body, test, "shuffle_list", prompt=prompt)
         for i, body in enumerate((other_shuffle, loses_one))
@@ -92,6 +94,8 @@ def test_a_reference_with_no_unique_answer_is_judged_by_its_properties() -> None
     good, bad = amplify_many(cands, ref, count=40, timeout=10)
     assert good.passed, good  # not equal to the reference's draw, but a permutation
     assert not bad.passed and bad.disagreements > 0
+    assert bad.counterexample is not None and "permutation" in bad.counterexample["actual"]
+    assert bad.counterexample["expected"] == "<permutation>"
 
 
 def test_select_prefers_the_largest_agreeing_cluster() -> None:
