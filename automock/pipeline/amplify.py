@@ -205,7 +205,7 @@ def amplify_many(
     *,
     count: int = DEFAULT_COUNT,
     seed: int = 0,
-    per_call: float = 1.0,
+    per_call: float = 0.25,
     **options: Any,
 ) -> list[AmplifiedResult]:
     """Each candidate against its task's reference on generated inputs (see the module).

@@ -2,7 +2,9 @@
 
 :func:`select_many` runs every candidate of a problem on the same generated
 inputs (:func:`~automock.properties.amplify.generate_inputs`: the tests'
-inputs, their mutations, draws from the prompt's type hints) in the sandbox,
+inputs, their mutations, draws like them; draws from the prompt's type hints
+only when the tests have no readable case, since nothing filters the inputs
+here and a hint-drawn size of 10**9 costs every candidate) in the sandbox,
 through the same trusted harness as :func:`~automock.pipeline.amplify.amplify_many`
 (the inputs live only in the test process). Candidates whose outputs agree on
 every input form a cluster. A cluster's score is its size times the number of
@@ -42,7 +44,11 @@ def _tests_of(candidate: Candidate, count: int, seed: int) -> tuple[int, str, in
     except Exception:  # tests that do not parse: no agreement with them
         cases = []
     pool = generate_inputs(
-        tests, entry, count=count, signature_of=prompt_function(candidate), seed=seed
+        tests,
+        entry,
+        count=count,
+        signature_of=None if cases else prompt_function(candidate),
+        seed=seed,
     )
     inputs = sorted(pool[:count], key=size_of)
     return len(inputs), harness_tests(inputs, None, cases), len(cases)

@@ -46,21 +46,32 @@ __all__ = [
 ]
 
 DEFAULT_COUNT = 200
+MAX_ITEMS = 2_000  # values in one input or output
+MAX_TEXT = 20_000  # characters of strings and bytes in one input or output
 _PLAIN = (type(None), bool, int, float, complex, str, bytes)
 _NAMES = {"inf": math.inf, "nan": math.nan}
 
 
-def is_plain(value: Any, depth: int = 0) -> bool:
-    """Plain data that survives ``repr`` -> ``eval`` (the channel's types, not too deep)."""
+def is_plain(value: Any, budget: list[int] | None = None, depth: int = 0) -> bool:
+    """Small plain data that survives ``repr`` -> ``eval``: the channel's types, at most
+    ``MAX_ITEMS`` values and ``MAX_TEXT`` characters in all (a huge input or output judges
+    nothing a small one would not, and costs every candidate)."""
+    left = budget if budget is not None else [MAX_ITEMS, MAX_TEXT]
+    left[0] -= 1
     kind = type(value)
-    if depth > 20:
+    if left[0] < 0 or depth > 30:
         return False
+    if kind in (str, bytes):
+        left[1] -= len(value)
+        return left[1] >= 0
     if kind in _PLAIN:
         return not (kind is int and abs(value) > 10**300)
     if kind in (list, tuple, set, frozenset):
-        return all(is_plain(v, depth + 1) for v in value)
+        return all(is_plain(v, left, depth + 1) for v in value)
     if kind is dict:
-        return all(is_plain(k, depth + 1) and is_plain(v, depth + 1) for k, v in value.items())
+        return all(
+            is_plain(k, left, depth + 1) and is_plain(v, left, depth + 1) for k, v in value.items()
+        )
     return False
 
 
@@ -188,8 +199,8 @@ def keep_reference_runs(
     inputs: Sequence[tuple[Any, ...]],
     *,
     count: int = DEFAULT_COUNT,
-    per_call: float = 1.0,
-    budget: float = 20.0,
+    per_call: float = 0.25,
+    budget: float = 10.0,
 ) -> tuple[list[tuple[Any, ...]], list[Any], float]:
     """``(inputs, outputs, seconds)``: up to ``count`` inputs the reference answers with plain
     data in time (the tests' inputs first), smallest first; ``seconds`` its total time."""
