@@ -2,9 +2,9 @@
 
 :func:`select_many` runs every candidate of a problem on the same generated
 inputs (:func:`~automock.properties.amplify.generate_inputs`: the tests'
-inputs, their mutations, draws like them; draws from the prompt's type hints
-only when the tests have no readable case, since nothing filters the inputs
-here and a hint-drawn size of 10**9 costs every candidate) in the sandbox,
+inputs, their mutations, draws like them and from the prompt's type hints,
+with ints bounded (:func:`~automock.properties.amplify.bounded`): nothing
+times the inputs here, and a drawn size of 10**9 would cost every candidate) in the sandbox,
 through the same trusted harness as :func:`~automock.pipeline.amplify.amplify_many`
 (the inputs live only in the test process). Candidates whose outputs agree on
 every input form a cluster. A cluster's score is its size times the number of
@@ -27,7 +27,7 @@ from automock.pipeline.amplify import (
     prompt_function,
     run_candidates,
 )
-from automock.properties.amplify import DEFAULT_COUNT, generate_inputs
+from automock.properties.amplify import DEFAULT_COUNT, bounded, generate_inputs
 from automock.properties.harness import harness_tests, read_summary
 from automock.properties.outputs import size_of
 from automock.properties.testcases import TestCase, cases_from_tests
@@ -44,13 +44,9 @@ def _tests_of(candidate: Candidate, count: int, seed: int) -> tuple[int, str, in
     except Exception:  # tests that do not parse: no agreement with them
         cases = []
     pool = generate_inputs(
-        tests,
-        entry,
-        count=count,
-        signature_of=None if cases else prompt_function(candidate),
-        seed=seed,
+        tests, entry, count=count, signature_of=prompt_function(candidate), seed=seed
     )
-    inputs = sorted(pool[:count], key=size_of)
+    inputs = sorted(bounded(pool, [c.args for c in cases])[:count], key=size_of)
     return len(inputs), harness_tests(inputs, None, cases), len(cases)
 
 

@@ -37,6 +37,7 @@ from automock.properties.testcases import cases_from_tests, distinct_args
 
 __all__ = [
     "DEFAULT_COUNT",
+    "bounded",
     "deterministic",
     "generate_inputs",
     "is_plain",
@@ -192,6 +193,43 @@ def generate_inputs(
         if len(out) >= count * 3:
             break
     return out
+
+
+def _largest_int(value: Any) -> int:
+    kind = type(value)
+    if kind is int:
+        return int(abs(value))
+    if kind in (list, tuple, set, frozenset):
+        return max((_largest_int(v) for v in value), default=0)
+    if kind is dict:
+        return max((_largest_int(v) for kv in value.items() for v in kv), default=0)
+    if kind in (str, bytes):
+        return len(value)
+    return 0
+
+
+def _clamp(value: Any, limit: int) -> Any:
+    kind = type(value)
+    if kind is int and abs(value) > limit:
+        return value % limit if value > 0 else -(-value % limit)
+    if kind in (list, tuple, set, frozenset):
+        return kind(_clamp(v, limit) for v in value)
+    if kind is dict:
+        return {_clamp(k, limit): _clamp(v, limit) for k, v in value.items()}
+    if kind in (str, bytes) and len(value) > limit:
+        return value[:limit]
+    return value
+
+
+def bounded(
+    inputs: Sequence[tuple[Any, ...]], examples: Sequence[tuple[Any, ...]], floor: int = 1000
+) -> list[tuple[Any, ...]]:
+    """The inputs with ints (and string lengths) brought within ``max(floor, 10 * the
+    examples' largest)`` (modulo it), each once: with no reference to time them, a drawn
+    size of 10**9 would only cost every candidate a timeout."""
+    limit = max(floor, 10 * max((_largest_int(e) for e in examples), default=0))
+    found = {repr(c): c for c in (_clamp(args, limit) for args in inputs)}
+    return list(found.values())
 
 
 def keep_reference_runs(
