@@ -182,7 +182,12 @@ def _verdict(result: Any, problem: _Problem) -> tuple[AmplifiedResult, int, str]
 
 
 def _prepare(
-    candidate: Candidate, reference: Callable[..., Any], count: int, seed: int, per_call: float
+    candidate: Candidate,
+    reference: Callable[..., Any],
+    count: int,
+    seed: int,
+    per_call: float,
+    plan: Any = None,
 ) -> _Problem:
     pool = generate_inputs(
         candidate.test or "", candidate.entry_point or "", count=count,
@@ -193,7 +198,9 @@ def _prepare(
     if not deterministic(reference, inputs[:20], per_call):
         props = [
             (p.property, dict(p.options))
-            for p in infer_properties(reference, name=candidate.entry_point)
+            for p in infer_properties(
+                reference, name=candidate.entry_point, specs=getattr(plan, "properties", ())
+            )
             if p.property not in ("uniform", "round_trip")
         ]
     return _Problem(reference, inputs, expected, seconds, props)
@@ -225,7 +232,8 @@ def amplify_many(
                     "--problems, or --reference FILE::FUNCTION) and an entry_point"
                 )
             ref = references[cand.task_id]
-            problems[cand.task_id] = _prepare(cand, ref, count, seed, per_call)
+            plan = options.get("plan")
+            problems[cand.task_id] = _prepare(cand, ref, count, seed, per_call, plan)
     runs = [_harnessed(c, problems[c.task_id].tests()) for c in candidates]
     results: list[AmplifiedResult] = []
     current: dict[int, tuple[tuple[Any, ...], Any, str]] = {}
