@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import gc
 import itertools
 import math
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from automock.properties.fresh import neighbours, strategy_like
@@ -232,6 +233,18 @@ def bounded(
     return list(found.values())
 
 
+@contextlib.contextmanager
+def _no_gc_callbacks() -> Iterator[None]:
+    """Without ``gc.callbacks`` (Hypothesis installs one) while the reference runs: a time
+    limit's signal that lands in a callback is printed and ignored, not raised."""
+    saved = gc.callbacks[:]
+    gc.callbacks.clear()
+    try:
+        yield
+    finally:
+        gc.callbacks[:] = saved
+
+
 def keep_reference_runs(
     reference: Callable[..., Any],
     inputs: Sequence[tuple[Any, ...]],
@@ -251,7 +264,7 @@ def keep_reference_runs(
             break
         started = time.perf_counter()
         try:
-            with time_limit(per_call):
+            with _no_gc_callbacks(), time_limit(per_call):
                 output = reference(*copy.deepcopy(args))
         except (Exception, Overtime):
             continue
@@ -276,7 +289,7 @@ def deterministic(
             seen = []
             for args in inputs:
                 try:
-                    with time_limit(per_call):
+                    with _no_gc_callbacks(), time_limit(per_call):
                         seen.append(reference(*copy.deepcopy(args)))
                 except (Exception, Overtime):
                     seen.append(None)
