@@ -27,6 +27,7 @@ from typing import Any
 from automock._serialize import JsonMixin
 from automock.properties.amplify import (
     DEFAULT_COUNT,
+    bounded,
     deterministic,
     generate_inputs,
     keep_reference_runs,
@@ -35,6 +36,7 @@ from automock.properties.amplify import (
 from automock.properties.harness import harness_tests, read_summary
 from automock.properties.infer import infer_properties
 from automock.properties.outputs import size_of
+from automock.properties.testcases import cases_from_tests, distinct_args
 from automock.sandbox.batch.candidates import Candidate
 
 __all__ = [
@@ -193,6 +195,13 @@ def _prepare(
         candidate.test or "", candidate.entry_point or "", count=count,
         signature_of=reference, seed=seed,
     )  # fmt: skip
+    try:  # ints and lengths within max(1000, 10 x the tests' largest): the reference's time
+        examples = distinct_args(
+            cases_from_tests(candidate.test or "", candidate.entry_point or "")
+        )
+    except Exception:  # tests that do not parse
+        examples = []
+    pool = bounded(pool, examples)
     inputs, expected, seconds = keep_reference_runs(reference, pool, count=count, per_call=per_call)
     props = None
     if not deterministic(reference, inputs[:20], per_call):
