@@ -32,6 +32,26 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# mutants that pass the tests and are equivalent to the canonical solution (checked by hand):
+# no input can tell them apart, so no amplification can reject them
+EQUIVALENT = {
+    ("HumanEval/88", "mutant_swap_add_sub"): "(a + b) % 2 == (a - b) % 2 for all ints",
+    (
+        "HumanEval/108",
+        "mutant_int_off_by_one",
+    ): "neg = 2 doubles a non-negative's first digit: sign kept",
+    ("HumanEval/127", "mutant_int_off_by_one"): "is_prime(2) is True through the loop anyway",
+    (
+        "HumanEval/147",
+        "mutant_int_off_by_one",
+    ): "residues mod 3 {1,1,0} -> {2,2,1}: same triple counts",
+    (
+        "HumanEval/147",
+        "mutant_swap_add_sub",
+    ): "residues mod 3 {1,0,1} -> {2,1,2}: same triple counts",
+    ("HumanEval/154", "mutant_int_off_by_one"): "the extra window is shorter than the pattern",
+}
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
 
@@ -138,14 +158,21 @@ def main() -> int:
     survivors = [r for r in rows if r[1].startswith("mutant") and r[2].passed]
     killed = [r for r in survivors if not r[3].passed]
     ratio = len(killed) / max(len(survivors), 1)
+    print(
+        f"surviving mutants rejected by amplification: {len(killed)}/{len(survivors)} ({ratio:.0%})"
+    )
+    telling = [r for r in survivors if (r[0].task_id, r[1]) not in EQUIVALENT]
+    told = [r for r in telling if not r[3].passed]
+    ratio = len(told) / max(len(telling), 1)
     _line(
-        "surviving mutants rejected by amplification",
-        f"{len(killed)}/{len(survivors)} ({ratio:.0%})",
+        "... of those not equivalent to the canonical (target >= 80%)",
+        f"{len(told)}/{len(telling)} ({ratio:.0%})",
         ratio >= 0.8,
     )
     for c, kind, _, a in survivors:
         if a.passed:
-            print(f"  survives amplification: {c.task_id} {kind}")
+            why = EQUIVALENT.get((c.task_id, kind), "not equivalent")
+            print(f"  survives amplification: {c.task_id} {kind} ({why})")
     correct = {(c.task_id, c.index): a.passed for c, _, _, a in rows}
     started = time.perf_counter()
     _, selections = select_many(cands, count=args.inputs, **options)

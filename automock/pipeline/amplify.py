@@ -244,6 +244,9 @@ def amplify_many(
             plan = options.get("plan")
             problems[cand.task_id] = _prepare(cand, ref, count, seed, per_call, plan)
     runs = [_harnessed(c, problems[c.task_id].tests()) for c in candidates]
+    # as long as a candidate SLOW_FACTOR times slower than the slowest reference may take
+    slowest = max((p.seconds for p in problems.values()), default=0.0)
+    options["timeout"] = float(options.get("timeout", 10.0)) + SLOW_FACTOR * slowest
     results: list[AmplifiedResult] = []
     current: dict[int, tuple[tuple[Any, ...], Any, str]] = {}
     for n, result in enumerate(run_candidates(runs, options)):

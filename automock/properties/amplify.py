@@ -101,6 +101,7 @@ def _variants(value: Any, rng: random.Random) -> list[Any]:
         return [value + 1.0, value - 1.0, -value, 0.0, value / 2, value + 0.5]
     if kind is str:
         out = ["", value[::-1], value + value[-1:], value.upper(), value.lower(), value + " "]
+        out += [value + "0", "0" + value, value + "a"]  # a digit or a letter more at either end
         if value:
             i = rng.randrange(len(value))
             out += [value[:i] + value[i + 1 :], value[:i] + value[i] * 2 + value[i + 1 :]]
