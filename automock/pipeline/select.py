@@ -3,8 +3,9 @@
 :func:`select_many` runs every candidate of a problem on the same generated
 inputs (:func:`~automock.properties.amplify.generate_inputs`: the tests'
 inputs, their mutations, draws like them and from the prompt's type hints,
-with ints bounded (:func:`~automock.properties.amplify.bounded`): nothing
-times the inputs here, and a drawn size of 10**9 would cost every candidate) in the sandbox,
+with ints bounded near the tests' (:func:`~automock.properties.amplify.bounded`,
+``max(20, 2 x`` their largest): nothing times the inputs here, and a size the
+right candidates time out on leaves them out of every cluster) in the sandbox,
 through the same trusted harness as :func:`~automock.pipeline.amplify.amplify_many`
 (the inputs live only in the test process). Candidates whose outputs agree on
 every input form a cluster. A cluster's score is its size times the number of
@@ -46,7 +47,7 @@ def _tests_of(candidate: Candidate, count: int, seed: int) -> tuple[int, str, in
     pool = generate_inputs(
         tests, entry, count=count, signature_of=prompt_function(candidate), seed=seed
     )
-    inputs = sorted(bounded(pool, [c.args for c in cases])[:count], key=size_of)
+    inputs = sorted(bounded(pool, [c.args for c in cases], floor=20, factor=2)[:count], key=size_of)
     return len(inputs), harness_tests(inputs, None, cases), len(cases)
 
 

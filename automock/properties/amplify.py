@@ -224,12 +224,15 @@ def _clamp(value: Any, limit: int) -> Any:
 
 
 def bounded(
-    inputs: Sequence[tuple[Any, ...]], examples: Sequence[tuple[Any, ...]], floor: int = 1000
+    inputs: Sequence[tuple[Any, ...]],
+    examples: Sequence[tuple[Any, ...]],
+    floor: int = 1000,
+    factor: int = 10,
 ) -> list[tuple[Any, ...]]:
     """The inputs with ints (and string lengths) brought within ``max(floor, 10 * the
     examples' largest)`` (modulo it), each once: with no reference to time them, a drawn
     size of 10**9 would only cost every candidate a timeout."""
-    limit = max(floor, 10 * max((_largest_int(e) for e in examples), default=0))
+    limit = max(floor, factor * max((_largest_int(e) for e in examples), default=0))
     found = {repr(c): c for c in (_clamp(args, limit) for args in inputs)}
     return list(found.values())
 
