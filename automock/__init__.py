@@ -51,6 +51,9 @@ _EXPORTS: dict[str, str] = {
     "run_source": "automock.pipeline.run",
     "RunReport": "automock.report",
     "execute_many": "automock.sandbox.batch.pool",
+    "amplify_many": "automock.pipeline.amplify",
+    "select_many": "automock.pipeline.select",
+    "AmplifiedResult": "automock.pipeline.amplify",
     "pass_at_k": "automock.sandbox.batch.passk",
     "Candidate": "automock.sandbox.child.candidate",
     "CandidateResult": "automock.sandbox.batch.task",
@@ -62,6 +65,7 @@ _EXPORTS: dict[str, str] = {
 
 # literal, so type checkers see what is exported (tests keep it equal to _EXPORTS)
 __all__ = [
+    "AmplifiedResult",
     "AutomockError",
     "Candidate",
     "CandidateResult",
@@ -83,6 +87,7 @@ __all__ = [
     "Touchpoint",
     "UnmockedAccessError",
     "__version__",
+    "amplify_many",
     "deterministic",
     "draft",
     "execute_many",
@@ -99,6 +104,7 @@ __all__ = [
     "save_plan",
     "scan",
     "seeded_random",
+    "select_many",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -115,7 +121,9 @@ if TYPE_CHECKING:  # pragma: no cover
         SandboxError,
         UnmockedAccessError,
     )
+    from automock.pipeline.amplify import AmplifiedResult, amplify_many
     from automock.pipeline.run import run_file, run_source
+    from automock.pipeline.select import select_many
     from automock.plan.io import load_plan, save_plan
     from automock.plan.model import DatabaseFixture, HttpStub, Plan, PlanEntry
     from automock.refinement import Prepared, prepare

