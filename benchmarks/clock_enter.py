@@ -12,24 +12,13 @@ Run: ``python benchmarks/clock_enter.py [N]``
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks._timing import per_call_us as _per_call_us
+
 INSTANT = "2024-01-01T00:00:00+00:00"
-
-
-def _per_call_us(fn: Callable[[], None], n: int) -> float:
-    fn()  # warm up (first use imports and caches)
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        for _ in range(n):
-            fn()
-        best = min(best, time.perf_counter() - start)
-    return best / n * 1e6
 
 
 def main(argv: list[str]) -> int:

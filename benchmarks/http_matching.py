@@ -14,25 +14,14 @@ Run: ``python benchmarks/http_matching.py [N] [REQUESTS]``
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks._timing import per_call_us as _per_call_us
+
 API = "https://api.example.com"
 TARGET = 1.5
-
-
-def _per_call_us(fn: Callable[[], object], n: int) -> float:
-    fn()
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        for _ in range(n):
-            fn()
-        best = min(best, time.perf_counter() - start)
-    return best / n * 1e6
 
 
 def _stubs(n: int) -> list[object]:
