@@ -29,6 +29,7 @@ from automock._serialize import JsonMixin
 from automock.errors import EXIT_MEMORY
 from automock.sandbox.child.candidate import Candidate
 from automock.sandbox.child.status import Status, exit_code_for, signal_status
+from automock.sandbox.kernel.nullin import empty_stdin
 
 if TYPE_CHECKING:
     from automock.plan.model import Plan
@@ -214,7 +215,7 @@ def child_main(
         if os.getppid() not in (parent_pid, 0):  # the parent died before we armed the signal
             os._exit(1)
         # lift every fd we keep above the range we are about to overwrite
-        keep = [os.open(os.devnull, os.O_RDONLY), out_fd, err_fd, result_fd]
+        keep = [empty_stdin(), out_fd, err_fd, result_fd]
         keep += [fd for fd in (mnt_fd, task_fd) if fd is not None]
         lifted = [fcntl.fcntl(fd, fcntl.F_DUPFD, 64) for fd in keep]
         for target, fd in enumerate(lifted):

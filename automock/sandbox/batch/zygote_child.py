@@ -46,6 +46,7 @@ from automock.sandbox.child.status import exit_code_for
 from automock.sandbox.kernel import syscalls
 from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
 from automock.sandbox.kernel.mountns import join_prepared
+from automock.sandbox.kernel.nullin import empty_stdin
 
 __all__ = ["Template", "run"]
 
@@ -103,7 +104,7 @@ def _occupy_low_fds() -> Stdio:
     can ``dup2`` its pipe ends to 1-4 in any order without clobbering one.
     The stdio objects see a pipe on 1-2 and /dev/null on 0, as a child does.
     """
-    null = os.open(os.devnull, os.O_RDONLY)
+    null = empty_stdin()
     r, w = os.pipe()
     for target, fd in ((0, null), (1, w), (2, w), (3, null), (4, null)):
         if target != fd:

@@ -155,7 +155,9 @@ def _become_fresh(
 
     die_with_parent(parent)
     out_w, err_w, result_w, go_r = fds
-    null = os.open(os.devnull, os.O_RDONLY)
+    from automock.sandbox.kernel.nullin import empty_stdin
+
+    null = empty_stdin()
     os.dup2(null, 0)
     os.dup2(out_w, 1)
     os.dup2(err_w, 2)

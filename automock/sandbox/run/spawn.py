@@ -185,14 +185,20 @@ def spawn(work: Workdir, env: dict[str, str], *, stable: bool = False) -> Spawne
 def _popen(
     subprocess: Any, cmd: list[str], fds: tuple[int, ...], env: dict[str, str], work: Workdir
 ) -> ChildProcess:
-    proc: ChildProcess = subprocess.Popen(
-        cmd,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        pass_fds=fds,
-        start_new_session=True,
-        env=env,
-        cwd=work.root / "src",
-    )
+    from automock.sandbox.kernel.nullin import empty_stdin
+
+    stdin = empty_stdin()
+    try:
+        proc: ChildProcess = subprocess.Popen(
+            cmd,
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=fds,
+            start_new_session=True,
+            env=env,
+            cwd=work.root / "src",
+        )
+    finally:
+        os.close(stdin)
     return proc
