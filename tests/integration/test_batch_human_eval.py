@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +55,8 @@ def test_results_file_reads_back_like_human_evals_own(
     capsys.readouterr()
     assert _batch(str(samples), "--results-jsonl", str(ours_path), "--jsonl", "/dev/null") == 0
     ours = list(data.stream_jsonl(str(ours_path)))
+    null = os.stat(os.devnull)  # written to, not replaced by a renamed regular file
+    assert not stat.S_ISREG(null.st_mode) and null.st_size == 0
 
     assert len(ours) == len(theirs) == 4
     for mine, their in zip(ours, theirs, strict=True):

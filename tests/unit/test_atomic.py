@@ -37,3 +37,20 @@ def test_parent_that_is_a_file_is_a_named_plan_error(tmp_path: Path) -> None:
     with pytest.raises(PlanError, match="blocker"):
         atomic_write_text(tmp_path / "blocker" / "plan.json", "{}")
     assert (tmp_path / "blocker").read_text() == "x"
+
+
+def test_a_fifo_is_written_to_not_replaced(tmp_path: Path) -> None:
+    """A rename over a device or FIFO would replace it (``--jsonl /dev/null`` as root once
+    turned the host's /dev/null into a regular file)."""
+    import threading
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    atomic_write_text(fifo, "line\n")
+    reader.join(timeout=10)
+    assert got == [b"line\n"]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["out.fifo"]  # no temp file left
