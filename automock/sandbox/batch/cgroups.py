@@ -5,6 +5,11 @@ the zygote forks moves itself in while it gets ready (through ``cgroup.procs``
 files the pool opened: :meth:`LaneCgroups.procs_files`); right before the pool sends
 the candidate it checks, from the kernel's lists, that the child is in, or moves it
 (:meth:`LaneCgroups.confine`), and reads the lane's OOM-kill counter before and after.
+The checks read the kernel's own view: ``/proc/<pid>/cgroup`` of the child and of
+anything it forked (one small file each; the lane's ``cgroup.procs`` in two hierarchies
+would be two, and v1 caches those lists per open file, so they are opened anew each
+time), and the OOM-kill counter through a file the pool keeps open and re-reads
+from offset 0 (the kernel formats it anew on each such read).
 A lane is given to a new child only once its previous child was reaped, so the
 cgroup holds nothing of an earlier candidate. A cgroup per candidate would cost a ``mkdir`` and an
 ``rmdir`` in two hierarchies per candidate (~0.35 ms measured here) and leave the
@@ -18,12 +23,36 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from typing import Any
 
 from automock.sandbox.kernel import cgroup as cg
 from automock.sandbox.kernel.layers import LayerStatus
 
 __all__ = ["LaneCgroups"]
+
+_OOM_KILL = re.compile(rb"^oom_kill (\d+)$", re.M)
+
+
+def _inside(pid: int, group: cg.Cgroup) -> bool:
+    """Whether the kernel lists process ``pid`` in every directory of ``group``
+    (``/proc/<pid>/cgroup``: ``hierarchy:controllers:path`` per line)."""
+    try:
+        with open(f"/proc/{pid}/cgroup", "rb") as handle:
+            lines = handle.read().decode("ascii", "replace").splitlines()
+    except OSError:
+        return False
+    wanted = ("memory", "pids") if group.version == 1 else ("",)
+    for directory, controller in zip(group.dirs, wanted, strict=True):
+        name = os.path.basename(directory)
+        for line in lines:
+            _, controllers, path = line.split(":", 2)
+            ok = controller in controllers.split(",") if controller else controllers == ""
+            if ok and os.path.basename(path) == name and directory.endswith(path):
+                break
+        else:
+            return False
+    return True
 
 
 class LaneCgroups:
@@ -34,6 +63,7 @@ class LaneCgroups:
         self._lanes: dict[int, cg.Cgroup | str] = {}
         self._runs: dict[int, tuple[LayerStatus, int]] = {}  # pid -> layer, OOM kills before
         self._files: dict[int, tuple[int, ...]] = {}  # lane -> its open cgroup.procs files
+        self._counters: dict[int, int] = {}  # lane -> its OOM-kill counter file, open to read
 
     def _group(self, lane: int) -> cg.Cgroup | str:
         group = self._lanes.get(lane)
@@ -62,18 +92,42 @@ class LaneCgroups:
         """Move child ``pid`` (and anything it forked) into ``lane``'s cgroup, unless the
         kernel shows they are all in already."""
         group = self._group(lane)
-        layer = cg.confine(pid, group)
-        before = group.oom_kills() if isinstance(group, cg.Cgroup) else 0
-        self._runs[pid] = (layer, before)
+        if isinstance(group, cg.Cgroup) and all(_inside(p, group) for p in cg.process_tree(pid)):
+            layer = LayerStatus("cgroup", True, group.describe())
+        else:
+            layer = cg.confine(pid, group)
+        self._runs[pid] = (layer, self._oom_kills(lane, group))
 
     def finish(self, pid: int, lane: int) -> tuple[dict[str, Any], int]:
         """(the cgroup layer of child ``pid``, OOM kills in its lane since it was moved in)."""
         layer, before = self._runs.pop(pid, (LayerStatus("cgroup", False, "not confined"), 0))
         group = self._lanes.get(lane)
-        kills = group.oom_kills() - before if isinstance(group, cg.Cgroup) and layer.active else 0
+        kills = self._oom_kills(lane, group) - before if group is not None and layer.active else 0
         return layer.to_dict(), kills
 
+    def _oom_kills(self, lane: int, group: cg.Cgroup | str | None) -> int:
+        """The lane's OOM-kill counter, read through a file kept open (else as a new read)."""
+        if not isinstance(group, cg.Cgroup):
+            return 0
+        fd = self._counters.get(lane)
+        if fd is None:
+            name = "memory.oom_control" if group.version == 1 else "memory.events"
+            try:
+                fd = os.open(os.path.join(group.dirs[0], name), os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                return group.oom_kills()
+            self._counters[lane] = fd
+        try:
+            match = _OOM_KILL.search(os.pread(fd, 4096, 0))
+        except OSError:
+            return group.oom_kills()
+        return int(match[1]) if match else group.oom_kills()
+
     def close(self) -> None:
+        for fd in self._counters.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._counters.clear()
         for files in self._files.values():
             for fd in files:
                 with contextlib.suppress(OSError):
