@@ -7,7 +7,9 @@ time: the baseline reads and ``ast.parse``-s every file; automock scans the
 same list with a cold in-memory cache (no disk cache), once in one process
 and once with ``--jobs`` worker processes. The three measurements alternate
 for ``--rounds`` rounds and the best time of each is kept, so a busy machine
-disturbs the ratio less. Prints lines/s for each and the ratio to ast.parse.
+disturbs the ratio less. Prints lines/s for each and the ratio to ast.parse, and
+issue 16's target for one process (>= 0.4x ``ast.parse``) with PASS or FAIL; the exit
+status is 1 when it fails.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+TARGET = 0.4  # issue 16: the scan keeps at least 0.4x ast.parse's lines/s
 
 
 def stdlib_files(limit: int | None) -> list[Path]:
@@ -86,7 +90,10 @@ def main() -> int:
         print(f"{label:<28}: {rate:>10,.0f} lines/s ({best[label]:.2f} s){ratio}")
     touchpoints, errors = scan_all(files, args.jobs)
     print(f"{touchpoints} touchpoints, {errors} files that could not be analyzed")
-    return 0
+    one = (lines / best[labels[1]]) / base_rate
+    verdict = "PASS" if one >= TARGET else "FAIL"
+    print(f"target: automock scan, 1 process >= {TARGET}x ast.parse: {one:.3f}x [{verdict}]")
+    return 0 if verdict == "PASS" else 1
 
 
 if __name__ == "__main__":
