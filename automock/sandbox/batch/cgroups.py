@@ -88,11 +88,18 @@ class LaneCgroups:
             self._files[lane] = files
         return self._files[lane]
 
-    def confine(self, pid: int, lane: int) -> None:
-        """Move child ``pid`` (and anything it forked) into ``lane``'s cgroup, unless the
-        kernel shows they are all in already."""
+    def inside(self, pid: int, lane: int) -> bool:
+        """Whether the kernel shows child ``pid`` and anything it forked in ``lane``'s
+        cgroup (a child still on its way in: :meth:`confine` would wait for the kernel)."""
         group = self._group(lane)
-        if isinstance(group, cg.Cgroup) and all(_inside(p, group) for p in cg.process_tree(pid)):
+        return isinstance(group, cg.Cgroup) and all(_inside(p, group) for p in cg.process_tree(pid))
+
+    def confine(self, pid: int, lane: int, *, seen_inside: bool = False) -> None:
+        """Move child ``pid`` (and anything it forked) into ``lane``'s cgroup, unless the
+        kernel shows they are all in already (``seen_inside``: :meth:`inside` just did;
+        a child in its cgroup cannot leave it: only root moves processes)."""
+        group = self._group(lane)
+        if isinstance(group, cg.Cgroup) and (seen_inside or self.inside(pid, lane)):
             layer = LayerStatus("cgroup", True, group.describe())
         else:
             layer = cg.confine(pid, group)

@@ -67,6 +67,10 @@ __all__ = [
 ]
 
 _CHUNK = 65536
+# a spare not yet in its lane's cgroup (its own move waits for the kernel, ~1-10 ms):
+# the pool looks again every _RECHECK_S, and after _MOVE_AFTER_S moves it itself
+_RECHECK_S = 0.001
+_MOVE_AFTER_S = 0.05
 
 
 class WorkerPool:
@@ -107,6 +111,8 @@ class WorkerPool:
         self._dying: dict[int, int] = {}  # pid of a done child not yet reaped -> its lane
         self._expect_pairs = False  # spares fork a pair's candidate process ahead
         self._spares: list[Child] = []
+        # children given a candidate that is not sent yet: (child, slot, candidate, since)
+        self._entering: list[tuple[Child, int, Candidate, float]] = []
         self._cgroups = LaneCgroups(self.settings.limits or default_limits())
 
     def helper_cpu_seconds(self) -> float:
@@ -172,11 +178,12 @@ class WorkerPool:
         if spawner.exit_fd is not None:  # the zygote reports its children's exits
             sel.register(spawner.exit_fd, selectors.EVENT_READ, -1)
         try:
-            while pending or self._live:
-                while pending and len(self._live) < self.workers:
+            while pending or self._live or self._entering:
+                while pending and len(self._live) + len(self._entering) < self.workers:
                     slot, cand = pending.pop()
                     spare = self._spares.pop(0) if self._spares else self._fork(spawner)
-                    self._dispatch(spawner, sel, spare, slot, cand)
+                    self._entering.append((spare, slot, cand, time.monotonic()))
+                self._send_ready(spawner, sel)
                 for done in self._step(spawner, sel):
                     results[done.slot] = res = self._finish(spawner, sel, done)
                     if on_result is not None:
@@ -209,13 +216,39 @@ class WorkerPool:
             if lane is not None:
                 self._free_lanes.add(lane)
 
+    def _send_ready(self, spawner: Spawner, sel: selectors.BaseSelector) -> None:
+        """Dispatch the children given a candidate that are in their lane's cgroup.
+
+        A child of the zygote moves itself in; one still on its way (its move waits for
+        an RCU grace period) is looked at again on the next turn rather than moved by the
+        pool, whose own move would wait as long and stall every other child's results.
+        """
+        waiting = []
+        for entry in self._entering:
+            run, slot, cand, since = entry
+            spawner.resolve(run)
+            late = time.monotonic() - since > _MOVE_AFTER_S
+            inside = spawner.zygote and self._cgroups.inside(run.pid, run.lane)
+            if inside or late or not spawner.zygote:
+                self._dispatch(spawner, sel, run, slot, cand, seen_inside=inside)
+            else:
+                waiting.append(entry)
+        self._entering = waiting
+
     def _dispatch(
-        self, spawner: Spawner, sel: selectors.BaseSelector, run: Child, slot: int, cand: Candidate
+        self,
+        spawner: Spawner,
+        sel: selectors.BaseSelector,
+        run: Child,
+        slot: int,
+        cand: Candidate,
+        *,
+        seen_inside: bool = False,
     ) -> None:
         """Hand ``cand`` to the (already isolated) child ``run``; its clock starts now."""
         assert run.task_w is not None
         spawner.resolve(run)
-        self._cgroups.confine(run.pid, run.lane)  # before its candidate exists
+        self._cgroups.confine(run.pid, run.lane, seen_inside=seen_inside)  # before its candidate
         try:
             view = memoryview(encode_task(cand))
             while view:
@@ -238,7 +271,9 @@ class WorkerPool:
 
     def _step(self, spawner: Spawner, sel: selectors.BaseSelector) -> list[Child]:
         now = time.monotonic()
-        wait = min(r.deadline for r in self._live.values()) - now
+        wait = min((r.deadline for r in self._live.values()), default=now + _RECHECK_S) - now
+        if self._entering:
+            wait = min(wait, _RECHECK_S)
         if spawner.exit_fd is None and any(r.pidfd is None for r in self._live.values()):
             wait = min(wait, 0.005)  # exits are only seen by polling
         for key, _ in sel.select(max(0.0, wait)):
@@ -325,6 +360,10 @@ class WorkerPool:
         *,
         spares: bool = True,
     ) -> None:
+        for run, *_ in self._entering:  # given a candidate, never sent it: as a spare
+            if spawner.kill_spare(run):
+                self._live[run.pid] = run
+        self._entering.clear()
         for spare in self._spares if spares else ():
             if spawner.kill_spare(spare):
                 self._live[spare.pid] = spare
