@@ -50,6 +50,7 @@ SYSTEM_READ = (
 _PROC_READ = ("/proc", "/sys/devices/system/cpu")
 _DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 _WRITABLE = ("/tmp", "/dev/shm")
+_BENEATH_WRITABLE = tuple(f"{top}/" for top in _WRITABLE)
 _MOUNTED = (*_WRITABLE, "/proc")  # mounted afresh by each batch child: see _Prepared
 
 
@@ -96,6 +97,20 @@ def _add(syscall: Callable[..., int], ruleset: int, path: str, access: int) -> b
     finally:
         os.close(fd)
     return True
+
+
+def _add_directory(syscall: Callable[..., int], ruleset: int, path: str, access: int) -> None:
+    """:func:`_add` for a directory (``/tmp``: a child's own mount), with fewer calls."""
+    try:
+        fd = os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return  # absent here (or not a directory): nothing to allow
+    try:
+        rule = _PathBeneath(access, fd)
+        if syscall(ctypes.c_long(_ADD_RULE), ruleset, _PATH_BENEATH, ctypes.byref(rule), 0):
+            raise OSError(ctypes.get_errno(), f"landlock_add_rule({path})")
+    finally:
+        os.close(fd)
 
 
 def _rules(readable: Iterable[str], workdir: str | None, handled: int) -> list[tuple[str, int]]:
@@ -183,7 +198,7 @@ class _Prepared:
                     ):
                         raise OSError(ctypes.get_errno(), "landlock_add_rule")
                 for path, access in self.mounted:
-                    _add(call, ruleset, path, access)
+                    _add_directory(call, ruleset, path, access)
                 if call(ctypes.c_long(_RESTRICT), ruleset, 0):
                     raise OSError(ctypes.get_errno(), "landlock_restrict_self")
             finally:
@@ -252,7 +267,8 @@ def prepared_fds() -> tuple[int, ...]:
 
 
 def _covered(workdir: str | None) -> bool:
-    return workdir is None or any(os.path.commonpath((workdir, top)) == top for top in _WRITABLE)
+    """Is ``workdir`` (absolute, normalized: a cwd) beneath a writable rule's directory?"""
+    return workdir is None or workdir in _WRITABLE or workdir.startswith(_BENEATH_WRITABLE)
 
 
 def readable_paths(
