@@ -150,7 +150,8 @@ def run(
             os.dup2(fd, target)
         low = _LOW_FDS  # other children's pipes, the zygote's socket; not the rules' fds
         for fd in template.keep:
-            os.closerange(low, fd)
+            if fd > low:
+                os.closerange(low, fd)
             low = fd + 1
         os.closerange(low, 65536)
         install_stdio(template.stdio)
