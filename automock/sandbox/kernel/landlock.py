@@ -182,6 +182,7 @@ class _Prepared:
     mounted: tuple[tuple[str, int], ...]
     syscall: Callable[..., int]  # libc's syscall(), restype long
     detail: str
+    contiguous: bool = False  # fds are n, n+1, ...: closed with one call
 
     def restrict(self) -> LayerStatus:
         call = self.syscall
@@ -210,6 +211,9 @@ class _Prepared:
         return LayerStatus("landlock", True, self.detail)
 
     def close(self) -> None:
+        if self.contiguous:
+            os.closerange(self.fds[0], self.fds[-1] + 1)  # one close_range() for all
+            return
         for fd in self.fds:
             os.close(fd)
 
@@ -219,38 +223,39 @@ _prepared: dict[tuple[str, ...], _Prepared] = {}
 
 def prepare(readable: Sequence[str], low: int = 0) -> None:
     """In a process that forks sandbox children: open, once, the paths of the rules that
-    are the same for every child (at fds ``>= low``; the children keep them open until
-    :func:`restrict` uses and closes them: :func:`prepared_fds`). Its mount namespace must
-    be the children's before they mount their own ``/tmp``, ``/dev/shm`` and ``/proc``."""
+    are the same for every child (at consecutive fds above ``low`` and above every fd open
+    now; the children keep them open until :func:`restrict` uses and closes them:
+    :func:`prepared_fds`). Its mount namespace must be the children's before they mount
+    their own ``/tmp``, ``/dev/shm`` and ``/proc``."""
     version = abi()
     if version <= 0 or _prepared:
         return
     handled = _handled(version)
-    fds: list[int] = []
-    rules: list[Any] = []
+    opened: list[tuple[str, int, int]] = []  # path, access, a temporary fd
     mounted: list[tuple[str, int]] = []
-    allowed: list[str] = []
     for path, access in _rules(readable, None, handled):
         if path in _MOUNTED:
             mounted.append((path, access))
             continue
         try:
-            opened = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
         except OSError:
             continue  # absent here: nothing to allow
-        fd = fcntl.fcntl(opened, fcntl.F_DUPFD_CLOEXEC, low)
-        os.close(opened)
-        fds.append(fd)
-        allowed.append(path)
-        rules.append(_PathBeneath(access if os.path.isdir(path) else access & _FILE_ONLY, fd))
+        opened.append((path, access if os.path.isdir(path) else access & _FILE_ONLY, fd))
+    base = max([low - 1, *map(int, os.listdir("/proc/self/fd"))]) + 1
+    fds = []
+    for at, (_, _, fd) in enumerate(opened, base):  # consecutive: one close_range() for all
+        fds.append(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, at))
+        os.close(fd)
     _prepared[tuple(readable)] = _Prepared(
         version,
         ctypes.c_uint64(handled),
         tuple(fds),
-        tuple(rules),
+        tuple(_PathBeneath(access, fd) for (_, access, _), fd in zip(opened, fds, strict=True)),
         tuple(mounted),
         _libc().syscall,
-        _status(version, allowed, readable),
+        _status(version, [path for path, _, _ in opened], readable),
+        fds == list(range(base, base + len(fds))),
     )
 
 
