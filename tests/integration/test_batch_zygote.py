@@ -108,3 +108,18 @@ def test_the_zygote_runs_the_callers_automock(tmp_path) -> None:  # type: ignore
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
     )
     assert done.stdout.strip() == "passed the copy", (done.stdout, done.stderr[-2000:])
+
+
+def test_atexit_handlers_of_candidates_run_once_each() -> None:
+    """atexit is imported by the zygote (each child's interpreter exit needs it): a
+    candidate's handlers still run at its exit, once, last registered first, and no
+    handler of one candidate runs in the next."""
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(print, 'first', sys.argv[0])\n"
+        "atexit.register(print, 'second')\n"
+    )
+    out = _run(True, [code, "print('plain')", code])
+    assert out[0].split() == ["second", "first", out[0].split()[2]], out
+    assert out[1] == "plain\n", out
+    assert out[2].count("first") == 1, out
