@@ -103,6 +103,19 @@ def _join_lane_cgroup(procs_files: Sequence[int]) -> None:
             pass  # the pool sees it is not in, and moves it itself
 
 
+def _take_fds(pipes: Sequence[int], keep: Sequence[int]) -> None:
+    """Move the pipe ends to 1-4; close every other fd above 4 except ``keep`` (sorted):
+    other children's pipes, the zygote's socket."""
+    for target, fd in enumerate(pipes, 1):
+        os.dup2(fd, target)
+    low = _LOW_FDS
+    for fd in keep:
+        if fd > low:
+            os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 65536)
+
+
 def _occupy_low_fds() -> Stdio:
     """Fds 0-4 of the zygote: /dev/null and a dead pipe; the stdio objects over 0-2.
 
@@ -146,14 +159,7 @@ def run(
         if os.getppid() not in (zygote, 0):  # the zygote died before we armed the signal
             os._exit(1)
         _join_lane_cgroup(fds[_PIPES:])
-        for target, fd in enumerate(fds[:_PIPES], 1):
-            os.dup2(fd, target)
-        low = _LOW_FDS  # other children's pipes, the zygote's socket; not the rules' fds
-        for fd in template.keep:
-            if fd > low:
-                os.closerange(low, fd)
-            low = fd + 1
-        os.closerange(low, 65536)
+        _take_fds(fds[:_PIPES], template.keep)
         install_stdio(template.stdio)
         settings = template.settings
         verdict["layers"] = join_prepared(
