@@ -78,14 +78,37 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def _zygote_faults() -> int | None:
+    """Minor page faults of this process's zygote and the children it reaped (None: no zygote).
+
+    Each fault is a page copied from the zygote (or a fresh one): a per-candidate cost
+    figure that the machine's load does not change, unlike CPU time."""
+    for task in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{task}/children") as handle:
+            pids = handle.read().split()
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                    if b"zygote_server" not in handle.read():
+                        continue
+                with open(f"/proc/{pid}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            return int(fields[7]) + int(fields[8])  # minflt, cminflt
+    return None
+
+
 def measure_pool(n: int, workers: int, *, zygote: bool = True) -> dict[str, Any]:
     cands = [Candidate("bench", i, CODE) for i in range(n)]
     with WorkerPool(BatchSettings(timeout=10, zygote=zygote), workers=workers) as pool:
         pool.run(cands[: 2 * workers])  # warm-up (first forks fault in pages)
+        faults0 = _zygote_faults()
         cpu0, start = _cpu() + pool.helper_cpu_seconds(), time.perf_counter()
         results = pool.run(cands)
         elapsed = time.perf_counter() - start
         cpu = _cpu() + pool.helper_cpu_seconds() - cpu0
+        faults1 = _zygote_faults()
         # one candidate at a time, as a refinement loop submits them: the caller's round trip
         sequential = []
         for cand in cands[: max(20, n // 4)]:
@@ -112,6 +135,7 @@ def measure_pool(n: int, workers: int, *, zygote: bool = True) -> dict[str, Any]
         "p90_ms": _quantile(rtts, 0.9),
         "per_s": n / elapsed,
         "cpu_ms": cpu * 1000 / n,
+        "faults": None if faults0 is None or faults1 is None else (faults1 - faults0) / n,
         "sequential_p50_ms": statistics.median(sequential),
         "ready_p50_ms": statistics.median(ready),
         "layers": {layer["name"]: layer["active"] for layer in results[0].layers},
@@ -167,7 +191,8 @@ def measure_floor(n: int, workers: int) -> dict[str, Any]:
         return pid
 
     live: set[int] = set()
-    start, done, started = time.perf_counter(), 0, 0
+    faults0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
+    cpu0, start, done, started = _cpu(), time.perf_counter(), 0, 0
     while done < n:
         while len(live) < workers and started < n:
             live.add(child())
@@ -175,7 +200,9 @@ def measure_floor(n: int, workers: int) -> dict[str, Any]:
         pid, _ = os.wait()
         live.discard(pid)
         done += 1
-    return {"n": n, "per_s": n / (time.perf_counter() - start)}
+    elapsed, cpu = time.perf_counter() - start, _cpu() - cpu0
+    faults = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - faults0
+    return {"n": n, "per_s": n / elapsed, "cpu_ms": cpu * 1000 / n, "faults": faults / n}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -231,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
         },
         "rate_target_met": pool["per_s"] >= TARGET_RATE,
         "floor_fraction": pool["per_s"] / floor["per_s"],
+        # the same ratio in CPU per candidate: what the machine's load changes least
+        "floor_cpu_fraction": floor["cpu_ms"] / pool["cpu_ms"],
         "floor_target_met": pool["per_s"] >= TARGET_FLOOR_FRACTION * floor["per_s"],
         "load_average": os.getloadavg()[0],
     }
@@ -257,9 +286,15 @@ def main(argv: list[str] | None = None) -> int:
         f"  {bare['per_s']:7.1f} candidates/s  cpu {bare['cpu_ms']:5.2f} ms/candidate"
     )
     print(
-        f"floor: fork + new netns + exit from this process, {floor['per_s']:.1f}/s "
+        f"floor: fork + new netns + exit from this process, {floor['per_s']:.1f}/s, "
+        f"cpu {floor['cpu_ms']:.2f} ms and {floor['faults']:.0f} minor faults per child "
         "(no rlimits, uid, mounts, runtime or candidate)"
     )
+    if pool["faults"] is not None:
+        print(
+            f"pool minor faults per candidate (zygote and its children): {pool['faults']:.0f}; "
+            f"cpu: floor / pool = {report['floor_cpu_fraction']:.0%}"
+        )
     print(
         f"one at a time (caller's round trip, p50): pool {pool['sequential_p50_ms']:.2f} ms, "
         f"python -c {base['sequential_p50_ms']:.2f} ms"

@@ -111,3 +111,40 @@ def test_read_flag_refuses_a_missing_path(
     code = main(["run", str(program), "--no-save", "--read", str(tmp_path / "missing")])
     assert code == 2, capsys.readouterr()
     assert "--read" in capsys.readouterr().err
+
+
+_OWN_MOUNTS = r"""
+import os
+for path in ("/tmp/own.txt", "/tmp/automock/own.txt", "/dev/shm/own.txt"):
+    try:
+        with open(path, "w") as handle:
+            handle.write("mine")
+        with open(path) as handle:
+            print("OK", path, handle.read())
+    except OSError as exc:
+        print("REFUSED", path, exc.errno)
+with open("/proc/self/status") as handle:
+    print("OK /proc", handle.read().startswith("Name:"))
+try:
+    open("/etc/passwd").read()
+    print("ESCAPED /etc/passwd")
+except OSError:
+    print("DENIED /etc/passwd")
+print("FDS", sorted(int(fd) for fd in os.listdir("/proc/self/fd")))
+"""
+
+
+def test_batch_children_use_their_own_mounts_and_hold_no_rule_fd() -> None:
+    """The pool's zygote opens the rules' paths once; each child adds the rules on the
+    /tmp, /dev/shm and /proc it mounts itself (a rule on the directory a mount hides does
+    not reach into that mount). Every child of the batch: its own mounts are usable, the
+    host's files stay denied, and none of the zygote's fds reaches the program."""
+    from automock import execute_many
+
+    for result in execute_many([_OWN_MOUNTS] * 3, timeout=20):
+        out = result.stdout
+        assert "REFUSED" not in out and out.count("OK /") == 4, result
+        assert "OK /proc True" in out and "DENIED /etc/passwd" in out, result
+        fds = next(line for line in out.splitlines() if line.startswith("FDS"))
+        # 0-4: stdin, stdout, stderr, verdict, task; the listing's own fd is closed by now
+        assert fds == "FDS [0, 1, 2, 3, 4]", result

@@ -81,3 +81,45 @@ def test_zygote_children_are_whole_processes() -> None:
         "print(out, got, os.getpid())\n"
     )
     assert _run(True, [code, code]) == ["['thread', 7] ['signal'] 1\n"] * 2
+
+
+def test_the_zygote_runs_the_callers_automock(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A caller that imported automock from another directory than the installed one (a
+    checkout, a worktree) gets a zygote, and so children, running that same code."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import automock
+
+    copy = tmp_path / "checkout"
+    shutil.copytree(
+        Path(automock.__file__).parent, copy / "automock", ignore=shutil.ignore_patterns("*.pyc")
+    )
+    (copy / "automock" / "sandbox" / "batch" / "marker.py").write_text("HERE = 'the copy'\n")
+    script = (
+        f"import sys; sys.path.insert(0, {str(copy)!r})\n"
+        "from automock import execute_many\n"
+        "[r] = execute_many(['from automock.sandbox.batch import marker; print(marker.HERE)'])\n"
+        "print(r.status, r.stdout.strip(), r.stderr.strip()[-300:])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.stdout.strip() == "passed the copy", (done.stdout, done.stderr[-2000:])
+
+
+def test_atexit_handlers_of_candidates_run_once_each() -> None:
+    """atexit is imported by the zygote (each child's interpreter exit needs it): a
+    candidate's handlers still run at its exit, once, last registered first, and no
+    handler of one candidate runs in the next."""
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(print, 'first', sys.argv[0])\n"
+        "atexit.register(print, 'second')\n"
+    )
+    out = _run(True, [code, "print('plain')", code])
+    assert out[0].split() == ["second", "first", out[0].split()[2]], out
+    assert out[1] == "plain\n", out
+    assert out[2].count("first") == 1, out

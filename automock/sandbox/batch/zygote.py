@@ -192,7 +192,8 @@ def _spawn_interpreter(seed: int, sock: int, boot: int, mnt_fd: int) -> int:
     from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
 
     env = fixed_environment(Path(VIRTUAL_ROOT), seed)  # PYTHONHASHSEED: as `automock run`
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    root = os.path.dirname(package)  # the directory holding this automock package
     env["PYTHONPATH"] = root  # this automock; the caller's sys.path follows on the boot pipe
     # sources above the targets first, so that no dup2 overwrites a later one's source
     high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (sock, boot, mnt_fd)]

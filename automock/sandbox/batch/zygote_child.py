@@ -44,7 +44,9 @@ from automock.sandbox.child.fresh import Stdio, install_stdio, stdio
 from automock.sandbox.child.initsignals import die_as_usual
 from automock.sandbox.child.status import exit_code_for
 from automock.sandbox.kernel import syscalls
-from automock.sandbox.kernel.isolation import VIRTUAL_ROOT
+from automock.sandbox.kernel.isolation import VIRTUAL_ROOT, warm_isolation
+from automock.sandbox.kernel.landlock import prepared_fds
+from automock.sandbox.kernel.landlock import release as release_rules
 from automock.sandbox.kernel.mountns import join_prepared
 from automock.sandbox.kernel.nullin import empty_stdin
 
@@ -66,6 +68,7 @@ class Template:
     # the zygote's own stdio objects: referenced here, replacing them in a child does not
     # free them (freeing touches, and so copies, every page they span)
     previous: tuple[Any, ...]
+    keep: tuple[int, ...]  # fds (above 4) a child keeps: the Landlock rules' paths
 
     @classmethod
     def build(cls, settings: BatchSettings, prctl: Callable[..., int] | None) -> Template:
@@ -76,6 +79,9 @@ class Template:
         for name in ("unshare", "mount", "prctl", "setns", "syscall", "sethostname"):
             getattr(libc, name, None)
         limits = settings.limits if settings.limits is not None else default_limits()
+        # the paths of the Landlock rules, opened once: each child keeps these fds (and
+        # closes them once it restricted itself), instead of ~25 opens and stats of its own
+        warm_isolation(None, settings.readable, landlock_low=_LOW_FDS)
         previous = (
             sys.stdin,
             sys.stdout,
@@ -84,7 +90,7 @@ class Template:
             sys.__stdout__,
             sys.__stderr__,
         )
-        return cls(settings, limits, streams, prctl, previous)
+        return cls(settings, limits, streams, prctl, previous, prepared_fds())
 
 
 def _join_lane_cgroup(procs_files: Sequence[int]) -> None:
@@ -95,6 +101,19 @@ def _join_lane_cgroup(procs_files: Sequence[int]) -> None:
             os.write(fd, b"0")
         except OSError:
             pass  # the pool sees it is not in, and moves it itself
+
+
+def _take_fds(pipes: Sequence[int], keep: Sequence[int]) -> None:
+    """Move the pipe ends to 1-4; close every other fd above 4 except ``keep`` (sorted):
+    other children's pipes, the zygote's socket."""
+    for target, fd in enumerate(pipes, 1):
+        os.dup2(fd, target)
+    low = _LOW_FDS
+    for fd in keep:
+        if fd > low:
+            os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 65536)
 
 
 def _occupy_low_fds() -> Stdio:
@@ -140,9 +159,7 @@ def run(
         if os.getppid() not in (zygote, 0):  # the zygote died before we armed the signal
             os._exit(1)
         _join_lane_cgroup(fds[_PIPES:])
-        for target, fd in enumerate(fds[:_PIPES], 1):
-            os.dup2(fd, target)
-        os.closerange(_LOW_FDS, 65536)  # other children's pipes, the zygote's socket
+        _take_fds(fds[:_PIPES], template.keep)
         install_stdio(template.stdio)
         settings = template.settings
         verdict["layers"] = join_prepared(
@@ -153,6 +170,7 @@ def run(
             uid=uid,
             readable=settings.readable,
         )
+        release_rules()  # used and closed by the landlock layer: never the program's
         me = os.getpid()  # without pid_init the PID-namespace layer continues in a new process
         set_pdeathsig(template.prctl)  # the uid change cleared it; arm it again
         if me == 1:  # init of its PID namespace: die of SIGTERM & co. as python FILE would

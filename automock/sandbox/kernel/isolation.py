@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from automock._serialize import JsonMixin
 from automock.sandbox.kernel.fsview import VIRTUAL_ROOT, filesystem_layer, traversable
 from automock.sandbox.kernel.ipc import ipc_uts
+from automock.sandbox.kernel.landlock import prepare as _prepare_landlock
 from automock.sandbox.kernel.landlock import restrict as _landlock
 from automock.sandbox.kernel.layers import LayerStatus
 from automock.sandbox.kernel.pidns import pid_namespace as _enter_pid_namespace
@@ -263,12 +264,19 @@ def _unreachable(needed: tuple[str, ...], uid: int) -> list[str]:
     return _UNREACHABLE[needed, uid]
 
 
-def warm_isolation(uid: int | None, readable: Sequence[str] = ()) -> None:
-    """Compute, in a process that forks sandbox children, what each would compute the same."""
+def warm_isolation(
+    uid: int | None, readable: Sequence[str] = (), *, landlock_low: int | None = None
+) -> None:
+    """Compute, in a process that forks sandbox children, what each would compute the same.
+
+    ``landlock_low``: also open the paths of the Landlock rules, at fds from this one up,
+    which children must keep open (:func:`automock.sandbox.kernel.landlock.prepare`)."""
     needed = _needed_paths(readable)
     if uid is not None:
         _unreachable(tuple(needed), uid)
     _prepare_filter()  # the seccomp filter, exported once: children only load it
+    if landlock_low is not None and sys.platform.startswith("linux"):
+        _prepare_landlock(needed, landlock_low)
 
 
 def _filesystem(

@@ -20,12 +20,15 @@ after ``no_new_privs``; the domain is inherited by every descendant and cannot b
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from automock.sandbox.kernel.layers import LayerStatus
 
-__all__ = ["SYSTEM_READ", "abi", "readable_paths", "restrict"]
+__all__ = ["SYSTEM_READ", "abi", "prepare", "prepared_fds", "readable_paths", "release", "restrict"]
 
 _CREATE, _ADD_RULE, _RESTRICT = 444, 445, 446  # the same on every architecture (asm-generic)
 _VERSION = 1  # LANDLOCK_CREATE_RULESET_VERSION
@@ -47,6 +50,8 @@ SYSTEM_READ = (
 _PROC_READ = ("/proc", "/sys/devices/system/cpu")
 _DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 _WRITABLE = ("/tmp", "/dev/shm")
+_BENEATH_WRITABLE = tuple(f"{top}/" for top in _WRITABLE)
+_MOUNTED = (*_WRITABLE, "/proc")  # mounted afresh by each batch child: see _Prepared
 
 
 class _PathBeneath(ctypes.Structure):
@@ -78,7 +83,7 @@ def _handled(version: int) -> int:
     return rights
 
 
-def _add(libc: ctypes.CDLL, ruleset: int, path: str, access: int) -> bool:
+def _add(syscall: Callable[..., int], ruleset: int, path: str, access: int) -> bool:
     try:
         fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
     except OSError:
@@ -87,11 +92,25 @@ def _add(libc: ctypes.CDLL, ruleset: int, path: str, access: int) -> bool:
         if not os.path.isdir(path):
             access &= _FILE_ONLY
         rule = _PathBeneath(access, fd)
-        if libc.syscall(ctypes.c_long(_ADD_RULE), ruleset, _PATH_BENEATH, ctypes.byref(rule), 0):
+        if syscall(ctypes.c_long(_ADD_RULE), ruleset, _PATH_BENEATH, ctypes.byref(rule), 0):
             raise OSError(ctypes.get_errno(), f"landlock_add_rule({path})")
     finally:
         os.close(fd)
     return True
+
+
+def _add_directory(syscall: Callable[..., int], ruleset: int, path: str, access: int) -> None:
+    """:func:`_add` for a directory (``/tmp``: a child's own mount), with fewer calls."""
+    try:
+        fd = os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return  # absent here (or not a directory): nothing to allow
+    try:
+        rule = _PathBeneath(access, fd)
+        if syscall(ctypes.c_long(_ADD_RULE), ruleset, _PATH_BENEATH, ctypes.byref(rule), 0):
+            raise OSError(ctypes.get_errno(), f"landlock_add_rule({path})")
+    finally:
+        os.close(fd)
 
 
 def _rules(readable: Iterable[str], workdir: str | None, handled: int) -> list[tuple[str, int]]:
@@ -103,9 +122,26 @@ def _rules(readable: Iterable[str], workdir: str | None, handled: int) -> list[t
     return [(path, access & handled) for path, access in rules]
 
 
+def _status(version: int, allowed: Iterable[str], readable: Iterable[str]) -> str:
+    extra = sorted(set(readable) & set(allowed))
+    return (
+        f"Landlock ABI {version}: reads only system libraries, /proc, /tmp (the workdir) and "
+        f"/dev/shm, and {', '.join(extra) or 'nothing else'}"
+    )
+
+
 def restrict(readable: Sequence[str], workdir: str | None) -> LayerStatus:
     """Allow only the rules above (``readable``: read+execute; ``workdir``: read-write) to
-    this process and its descendants. Call after ``PR_SET_NO_NEW_PRIVS``."""
+    this process and its descendants. Call after ``PR_SET_NO_NEW_PRIVS``.
+
+    After :func:`prepare` for the same ``readable`` (and a ``workdir`` under ``/tmp``, whose
+    rule covers it), the rules on fds opened by the preparing process are reused."""
+    ready = _prepared.pop(tuple(readable), None)
+    release()  # any other: never left open for the program
+    if ready is not None:
+        if _covered(workdir):
+            return ready.restrict()
+        ready.close()
     version = abi()
     if version <= 0:
         why = os.strerror(-version) if version < 0 else "no ABI"
@@ -118,20 +154,126 @@ def restrict(readable: Sequence[str], workdir: str | None) -> LayerStatus:
         return LayerStatus("landlock", False, f"landlock_create_ruleset refused ({ruleset})")
     try:
         rules = _rules(readable, workdir, handled)
-        allowed = [path for path, access in rules if _add(libc, ruleset, path, access)]
+        allowed = [path for path, access in rules if _add(libc.syscall, ruleset, path, access)]
         if libc.syscall(ctypes.c_long(_RESTRICT), ruleset, 0):
             raise OSError(ctypes.get_errno(), "landlock_restrict_self")
     except OSError as exc:
         return LayerStatus("landlock", False, f"Landlock refused ({exc})")
     finally:
         os.close(ruleset)
-    extra = sorted(p for p in readable if p in allowed)
-    return LayerStatus(
-        "landlock",
-        True,
-        f"Landlock ABI {version}: reads only system libraries, /proc, /tmp (the workdir) and "
-        f"/dev/shm, and {', '.join(extra) or 'nothing else'}",
+    return LayerStatus("landlock", True, _status(version, allowed, readable))
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """What a forked child needs to restrict itself: all but the rules on its own mounts.
+
+    Landlock rules name inodes, and a rule on a directory that another mount hides does
+    not apply beneath that mount (the kernel's walk skips hidden mount points): the rules
+    on ``/tmp``, ``/dev/shm`` and ``/proc``, which each child mounts afresh, are added by
+    the child (``mounted``). Every other rule's path is opened once (``fds``), by the
+    process that forks the children, and its ``struct landlock_path_beneath`` built.
+    """
+
+    version: int
+    attr: Any  # ctypes.c_uint64: the handled rights
+    fds: tuple[int, ...]
+    rules: tuple[Any, ...]  # _PathBeneath over fds
+    mounted: tuple[tuple[str, int], ...]
+    syscall: Callable[..., int]  # libc's syscall(), restype long
+    detail: str
+    contiguous: bool = False  # fds are n, n+1, ...: closed with one call
+
+    def restrict(self) -> LayerStatus:
+        call = self.syscall
+        try:
+            ruleset = call(ctypes.c_long(_CREATE), ctypes.byref(self.attr), ctypes.c_size_t(8), 0)
+            if ruleset < 0:
+                return LayerStatus(
+                    "landlock", False, f"landlock_create_ruleset refused ({ruleset})"
+                )
+            try:
+                for rule in self.rules:
+                    if call(
+                        ctypes.c_long(_ADD_RULE), ruleset, _PATH_BENEATH, ctypes.byref(rule), 0
+                    ):
+                        raise OSError(ctypes.get_errno(), "landlock_add_rule")
+                for path, access in self.mounted:
+                    _add_directory(call, ruleset, path, access)
+                if call(ctypes.c_long(_RESTRICT), ruleset, 0):
+                    raise OSError(ctypes.get_errno(), "landlock_restrict_self")
+            finally:
+                os.close(ruleset)
+        except OSError as exc:
+            return LayerStatus("landlock", False, f"Landlock refused ({exc})")
+        finally:
+            self.close()
+        return LayerStatus("landlock", True, self.detail)
+
+    def close(self) -> None:
+        if self.contiguous:
+            os.closerange(self.fds[0], self.fds[-1] + 1)  # one close_range() for all
+            return
+        for fd in self.fds:
+            os.close(fd)
+
+
+_prepared: dict[tuple[str, ...], _Prepared] = {}
+
+
+def prepare(readable: Sequence[str], low: int = 0) -> None:
+    """In a process that forks sandbox children: open, once, the paths of the rules that
+    are the same for every child (at consecutive fds above ``low`` and above every fd open
+    now; the children keep them open until :func:`restrict` uses and closes them:
+    :func:`prepared_fds`). Its mount namespace must be the children's before they mount
+    their own ``/tmp``, ``/dev/shm`` and ``/proc``."""
+    version = abi()
+    if version <= 0 or _prepared:
+        return
+    handled = _handled(version)
+    opened: list[tuple[str, int, int]] = []  # path, access, a temporary fd
+    mounted: list[tuple[str, int]] = []
+    for path, access in _rules(readable, None, handled):
+        if path in _MOUNTED:
+            mounted.append((path, access))
+            continue
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            continue  # absent here: nothing to allow
+        opened.append((path, access if os.path.isdir(path) else access & _FILE_ONLY, fd))
+    base = max([low - 1, *map(int, os.listdir("/proc/self/fd"))]) + 1
+    fds = []
+    for at, (_, _, fd) in enumerate(opened, base):  # consecutive: one close_range() for all
+        fds.append(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, at))
+        os.close(fd)
+    _prepared[tuple(readable)] = _Prepared(
+        version,
+        ctypes.c_uint64(handled),
+        tuple(fds),
+        tuple(_PathBeneath(access, fd) for (_, access, _), fd in zip(opened, fds, strict=True)),
+        tuple(mounted),
+        _libc().syscall,
+        _status(version, [path for path, _, _ in opened], readable),
+        fds == list(range(base, base + len(fds))),
     )
+
+
+def release() -> None:
+    """Close what :func:`prepare` left open and :func:`restrict` did not use (none after it)."""
+    for ready in _prepared.values():
+        ready.close()
+    _prepared.clear()
+
+
+def prepared_fds() -> tuple[int, ...]:
+    """The fds :func:`prepare` left open in this process (sorted)."""
+    return tuple(sorted(fd for ready in _prepared.values() for fd in ready.fds))
+
+
+def _covered(workdir: str | None) -> bool:
+    """Is ``workdir`` (absolute, normalized: a cwd) beneath a writable rule's directory?"""
+    return workdir is None or workdir in _WRITABLE or workdir.startswith(_BENEATH_WRITABLE)
 
 
 def readable_paths(
