@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import json
+import sys
 from collections.abc import Mapping
-from datetime import date, datetime
-from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["JsonMixin", "to_jsonable"]
 
@@ -26,9 +27,13 @@ def to_jsonable(value: Any) -> Any:
         }
     if isinstance(value, enum.Enum):
         return to_jsonable(value.value)
-    if isinstance(value, PurePath):
+    # a value can only be a path or a date if its module was imported: this module does not
+    # import them (a batch zygote that never needs them stays smaller, and so do its forks)
+    pathlib = sys.modules.get("pathlib")
+    if pathlib is not None and isinstance(value, pathlib.PurePath):
         return str(value)
-    if isinstance(value, datetime | date):
+    datetime = sys.modules.get("datetime")
+    if datetime is not None and isinstance(value, datetime.date):  # datetime is a date
         return value.isoformat()
     if isinstance(value, Mapping):
         return {str(k): to_jsonable(v) for k, v in value.items()}
@@ -53,4 +58,6 @@ class JsonMixin:
         return result
 
     def to_json(self, *, indent: int | None = 2) -> str:
+        import json
+
         return json.dumps(self.to_dict(), indent=indent, sort_keys=False)

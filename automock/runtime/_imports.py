@@ -9,12 +9,15 @@ imported just to be patched, which keeps entering the runtime cheap.
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
 import sys
 import threading
 from collections.abc import Callable, Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import importlib.abc
+    import importlib.machinery
 
 from automock.runtime._base import Undo
 
@@ -23,7 +26,11 @@ __all__ = ["when_imported"]
 Callback = Callable[[ModuleType], None]
 
 
-class _PostImportFinder(importlib.abc.MetaPathFinder):
+# The finder and the loader proxy are plain classes, not importlib.abc's (the import
+# system only calls their methods): importlib.abc imports importlib.resources, and with
+# it pathlib, tempfile, shutil, bz2 and lzma, into every process that enters the runtime
+# (a batch zygote ~1 MB larger, which every fork copies page tables for).
+class _PostImportFinder:
     def __init__(self, callbacks: dict[str, Callback]) -> None:
         self.callbacks = callbacks
         self._busy = threading.local()
@@ -61,11 +68,11 @@ class _PostImportFinder(importlib.abc.MetaPathFinder):
                 callback(module)
 
         # a per-spec loader proxy so the shared loader object is not mutated
-        spec.loader = _LoaderProxy(loader, exec_module)
+        spec.loader = _LoaderProxy(loader, exec_module)  # type: ignore[assignment]
         return spec
 
 
-class _LoaderProxy(importlib.abc.Loader):
+class _LoaderProxy:
     def __init__(self, loader: importlib.abc.Loader, exec_module: Callable[[ModuleType], None]):
         self._loader = loader
         self._exec = exec_module

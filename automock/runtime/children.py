@@ -40,7 +40,6 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -85,6 +84,8 @@ _lock = threading.Lock()
 
 
 def _is_python(program: str, env: Mapping[str, str]) -> bool:
+    import shutil  # here: entering the runtime stays free of shutil (and bz2, lzma)
+
     found = program if os.sep in program else shutil.which(program, path=env.get("PATH"))
     if not found:
         return False

@@ -35,7 +35,6 @@ import importlib
 import itertools
 import os
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -85,6 +84,8 @@ def seed_sqlite(conn: sqlite3.Connection, fixture: DatabaseFixture) -> None:
 def _matches(fixture: DatabaseFixture, target: str) -> bool:
     if fixture.target in ("*", target):
         return True
+    from pathlib import Path  # here: entering the runtime stays free of pathlib
+
     return Path(fixture.target).name == Path(target).name and "://" not in fixture.target
 
 
@@ -117,6 +118,8 @@ class DatabaseSession:
             name = f"file:automock-{os.getpid()}-{next(_names)}?mode=memory&cache=shared"
             keeper = _real_sqlite_connect(name, uri=True, check_same_thread=False)
             if source_file is not None and os.path.isfile(source_file):
+                from pathlib import Path
+
                 ro = Path(source_file).resolve().as_uri() + "?mode=ro"
                 source = _real_sqlite_connect(ro, uri=True)
                 try:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from urllib.parse import urlsplit
 
 __all__ = [
     "allowed_hosts",
@@ -69,6 +68,8 @@ def url_host_allowed(url: str, allowed: frozenset[str]) -> bool:
     """Whether the host of ``url`` is allowed."""
     if not allowed:
         return False
+    from urllib.parse import urlsplit  # here: entering the runtime stays free of urllib
+
     try:
         host = urlsplit(url).hostname
     except ValueError:

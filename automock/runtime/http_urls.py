@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from urllib.parse import parse_qsl, unquote, urlsplit
 
 __all__ = [
     "CanonicalUrl",
@@ -56,6 +55,8 @@ class CanonicalUrl:
 
 def canonical(url: str) -> CanonicalUrl:
     """The canonical form of ``url`` (never raises: a malformed URL keeps what parses)."""
+    from urllib.parse import parse_qsl, urlsplit  # here: the runtime enters without urllib
+
     try:
         parts = urlsplit(url.strip())
     except ValueError:  # e.g. an unbalanced "[" in the host
@@ -84,6 +85,8 @@ def _host(host: str) -> str:
 
 
 def _path(path: str) -> str:
+    from urllib.parse import unquote
+
     out: list[str] = []
     segments = path.split("/")
     for i, raw in enumerate(segments):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import selectors
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +20,17 @@ from automock.sandbox.batch.task import CandidateResult, sample_seed
 from automock.sandbox.child.candidate import Candidate
 from automock.sandbox.judge import judge_candidate
 
-__all__ = ["Child", "exit_code_of", "needs_exit_status", "result_of", "verdict_of"]
+__all__ = [
+    "Child",
+    "drain",
+    "exit_code_of",
+    "needs_exit_status",
+    "read_ready",
+    "result_of",
+    "verdict_of",
+]
+
+CHUNK = 65536  # one read; also the bound on a verdict (the result pipe)
 
 
 @dataclass
@@ -122,3 +133,40 @@ def result_of(
         detail=detail,
         seed=sample_seed(batch_seed, run.candidate.task_id, run.candidate.index),
     )
+
+
+def read_ready(sel: selectors.BaseSelector, run: Child, fd: int, output_bytes: int) -> None:
+    """One read per readiness event (the selector reports the fd again if more is left);
+    ``output_bytes``: what is kept of stdout and of stderr."""
+    try:
+        data = os.read(fd, CHUNK)
+    except BlockingIOError:
+        return
+    except OSError:
+        data = b""
+    _consume(sel, run, fd, data, output_bytes)
+
+
+def drain(sel: selectors.BaseSelector, run: Child, output_bytes: int) -> None:
+    """Read what is buffered on ``run``'s pipes (non-blocking), then close them."""
+    for fd in list(run.fds):
+        while True:
+            try:
+                data = os.read(fd, CHUNK)
+            except OSError:  # BlockingIOError: nothing more buffered
+                data = b""
+            if not _consume(sel, run, fd, data, output_bytes):
+                break
+
+
+def _consume(
+    sel: selectors.BaseSelector, run: Child, fd: int, data: bytes, output_bytes: int
+) -> bool:
+    """Keep ``data`` from ``fd``, or close ``fd`` at end of file; is ``fd`` still open?"""
+    if not data:
+        sel.unregister(fd)
+        os.close(fd)
+        del run.fds[fd]
+        return False
+    run.take(fd, data, CHUNK if run.fds[fd] == "res" else output_bytes)
+    return True

@@ -38,7 +38,14 @@ from typing import TYPE_CHECKING
 from automock.errors import InputError
 from automock.sandbox.batch.candidates import Candidate, as_candidates, imported_modules
 from automock.sandbox.batch.cgroups import LaneCgroups
-from automock.sandbox.batch.children import Child, needs_exit_status, result_of, verdict_of
+from automock.sandbox.batch.children import (
+    Child,
+    drain,
+    needs_exit_status,
+    read_ready,
+    result_of,
+    verdict_of,
+)
 from automock.sandbox.batch.forking import Spawner
 from automock.sandbox.batch.lanes import (
     MAX_LANES,
@@ -66,7 +73,6 @@ __all__ = [
     "sweep_stale_dirs",
 ]
 
-_CHUNK = 65536
 # a spare not yet in its lane's cgroup (its own move waits for the kernel, ~1-10 ms):
 # the pool looks again every _RECHECK_S, and after _MOVE_AFTER_S moves it itself
 _RECHECK_S = 0.001
@@ -282,7 +288,7 @@ class WorkerPool:
                 continue
             run = self._live.get(key.data)
             if run is not None and key.fd in run.fds:
-                self._read(sel, run, key.fd)
+                read_ready(sel, run, key.fd, self.settings.output_bytes)
         done: list[Child] = []
         now = time.monotonic()
         for run in list(self._live.values()):
@@ -299,40 +305,9 @@ class WorkerPool:
         self._lanes_back(spawner.reap_exited())
         return done
 
-    def _read(self, sel: selectors.BaseSelector, run: Child, fd: int) -> None:
-        """One read per readiness event (the selector reports the fd again if more is left)."""
-        try:
-            data = os.read(fd, _CHUNK)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        self._consume(sel, run, fd, data)
-
-    def _drain(self, sel: selectors.BaseSelector, run: Child) -> None:
-        """Read what is buffered on ``run``'s pipes (non-blocking), then close them."""
-        for fd in list(run.fds):
-            while True:
-                try:
-                    data = os.read(fd, _CHUNK)
-                except OSError:  # BlockingIOError: nothing more buffered
-                    data = b""
-                if not self._consume(sel, run, fd, data):
-                    break
-
-    def _consume(self, sel: selectors.BaseSelector, run: Child, fd: int, data: bytes) -> bool:
-        """Keep ``data`` from ``fd``, or close ``fd`` at end of file; is ``fd`` still open?"""
-        if not data:
-            sel.unregister(fd)
-            os.close(fd)
-            del run.fds[fd]
-            return False
-        run.take(fd, data, _CHUNK if run.fds[fd] == "res" else self.settings.output_bytes)
-        return True
-
     def _finish(self, spawner: Spawner, sel: selectors.BaseSelector, run: Child) -> CandidateResult:
         kill_group(run.pid)  # leftovers the candidate forked into its group
-        self._drain(sel, run)
+        drain(sel, run, self.settings.output_bytes)
         if run.pidfd is not None:
             sel.unregister(run.pidfd)
             os.close(run.pidfd)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from pathlib import Path
 
 from automock._seed import hash_seed_for
 
@@ -21,7 +20,7 @@ __all__ = ["candidate_environment", "fixed_environment"]
 
 
 def fixed_environment(
-    workdir: Path, seed: int, extra: dict[str, str] | None = None
+    workdir: str | os.PathLike[str], seed: int, extra: dict[str, str] | None = None
 ) -> dict[str, str]:
     """The whole environment of a sandboxed program working in ``workdir``.
 
@@ -32,8 +31,8 @@ def fixed_environment(
         "PATH": os.pathsep.join(
             [os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"]
         ),
-        "HOME": str(workdir / "home"),
-        "TMPDIR": str(workdir / "tmp"),
+        "HOME": os.path.join(workdir, "home"),
+        "TMPDIR": os.path.join(workdir, "tmp"),
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",
         "TZ": "UTC",
@@ -53,7 +52,7 @@ def fixed_environment(
 @functools.cache
 def candidate_environment(root: str, seed: int) -> dict[str, str]:
     """The environment of a batch candidate working in ``root`` (computed once, in the parent)."""
-    env = fixed_environment(Path(root), seed)
+    env = fixed_environment(root, seed)
     env.pop("PYTHONHASHSEED", None)  # fixed at interpreter start: the pool's parent decides it
     env["PWD"] = root
     return env
