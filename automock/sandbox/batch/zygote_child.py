@@ -165,6 +165,8 @@ def run(
         ahead = fork_ahead() if pair else None
         candidate, tests_fd = receive(RESULT_FD + 1)
         seed = sample_seed(settings.seed, candidate.task_id, candidate.index)
+        if ahead is not None and candidate.is_pair:  # its process loads while this one re-seeds
+            ahead.load(candidate.code, candidate.source, seed)
         reseed(seed)  # its own seed
         status, exit_code, detail = run_candidate(candidate, tests_fd, ahead, seed)
         verdict.update(status=status, exit_code=exit_code, detail=detail)

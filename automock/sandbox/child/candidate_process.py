@@ -49,12 +49,17 @@ class CandidateProcess:
     rep_r: int
     waiting: bool  # forked ahead: still to be sent its code (:meth:`load`)
     was_dumpable: int = 0  # this process's PR_GET_DUMPABLE before the fork
+    refused: bool = False  # it could not be sent its code: discard it, fork one for the candidate
 
     def load(self, code: str, source: str, seed: int | None) -> bool:
         """Send a process forked ahead its code; False if it cannot take it (then
-        :meth:`discard` it and fork one for the candidate)."""
+        :meth:`discard` it and fork one for the candidate). Sent once: called again
+        (the sandbox sends it as soon as the candidate arrived, then the pair), it
+        only says how that went."""
         if not self.waiting:
-            return True
+            return not self.refused
+        self.waiting = False
+        self.refused = True  # until it was sent: a second call does not send it again
         try:
             payload = encode(("load", code, source, seed))
         except NotPlainData:
@@ -65,7 +70,7 @@ class CandidateProcess:
             write_frame(self.req_w, payload)
         except OSError:
             return False
-        self.waiting = False
+        self.refused = False
         return True
 
     def discard(self) -> None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import dataclasses
 import os
 import select
 import signal
@@ -42,6 +41,7 @@ from automock.sandbox.child.channel import (
     write_frame,
 )
 from automock.sandbox.child.status import Status, exception_status
+from automock.sandbox.child.trusted import filename, unpack
 
 __all__ = ["CandidateGone", "CandidateProcess", "fork_candidate_process", "run_pair"]
 
@@ -164,7 +164,9 @@ def run_pair(
     """Run ``candidate`` (code + tests) as two processes; ``(status, exit_code, detail)``.
 
     Called in the sandboxed child, which becomes the test process. With ``tests_fd``
-    the tests' text is read from it only after the fork, so the candidate's process
+    the tests (their text, and the tests and prompt as the pool compiled them once per
+    problem: :mod:`~automock.sandbox.child.trusted`) are read from it only after the
+    fork, so the candidate's process
     (a copy of this one's memory) never holds it: a candidate that reads its own
     memory finds no tests to copy the answers from. ``forked``: the candidate's
     process, forked before the candidate arrived (:func:`fork_candidate_process`),
@@ -174,48 +176,54 @@ def run_pair(
         if forked is not None:
             forked.discard()
         forked = fork_candidate_process(compile_source, print_exception, candidate)
-    if tests_fd is not None:
-        candidate = dataclasses.replace(candidate, test=_read_all(tests_fd))
+    trusted = _trusted(candidate, tests_fd, compile_source)
     remote = Remote(forked.pid, forked.req_w, forked.rep_r)
     try:
-        return _test_side(candidate, remote, compile_source, print_exception)
+        return _test_side(candidate, trusted, remote, print_exception)
     finally:
         remote.close()
 
 
-def _read_all(fd: int) -> str:
+def _trusted(
+    candidate: Any, tests_fd: int | None, compile_source: Callable[[str, str], types.CodeType]
+) -> tuple[types.CodeType | BaseException | None, types.CodeType | BaseException | None]:
+    """The prompt's and the tests' code: as the pool compiled them (read from ``tests_fd``,
+    :mod:`~automock.sandbox.child.trusted`), else compiled here. A compile error is
+    returned, to be raised where the code would run: the tests' own syntax error is
+    reported as it always was."""
+    prompt_text, test_text = getattr(candidate, "prompt", None), candidate.test
+    prompt_code: types.CodeType | None = None
+    test_code: types.CodeType | None = None
+    if tests_fd is not None:
+        got = unpack(_read_all(tests_fd), candidate.task_id, prompt_text)
+        test_text, test_code, prompt_code = got.test, got.test_code, got.prompt
+
+    def compiled(code: types.CodeType | None, text: str | None, part: str) -> Any:
+        if code is not None or not text:
+            return code
+        try:
+            return compile_source(text, filename(candidate.task_id, part))
+        except BaseException as exc:
+            return exc
+
+    return compiled(prompt_code, prompt_text, "prompt"), compiled(test_code, test_text, "test")
+
+
+def _read_all(fd: int) -> bytes:
     chunks = []
     while chunk := os.read(fd, 65536):
         chunks.append(chunk)
     os.close(fd)
-    return b"".join(chunks).decode("utf-8", "surrogatepass")
-
-
-def _compiled(
-    compile_source: Callable[[str, str], types.CodeType], text: str | None, filename: str
-) -> types.CodeType | BaseException | None:
-    """``text`` compiled, or the exception compiling it raised (raised later, where the
-    code would run: the tests' own syntax error is reported as it always was)."""
-    if not text:
-        return None
-    try:
-        return compile_source(text, filename)
-    except BaseException as exc:
-        return exc
+    return b"".join(chunks)
 
 
 def _test_side(
     candidate: Any,
+    trusted: tuple[types.CodeType | BaseException | None, types.CodeType | BaseException | None],
     remote: Remote,
-    compile_source: Callable[[str, str], types.CodeType],
     print_exception: Callable[[BaseException], None],
 ) -> tuple[Status, int, str]:
-    # compile the trusted prompt and tests while the candidate's process loads its code
-    # (on another CPU): the pair's round trip does not wait for both in turn
-    prompt = _compiled(
-        compile_source, getattr(candidate, "prompt", None), f"{candidate.source} (prompt)"
-    )
-    tests = _compiled(compile_source, candidate.test, f"{candidate.source} (test)")
+    prompt, tests = trusted
     try:
         hello = remote.receive("while its code was loading")
     except CandidateGone as gone:
