@@ -63,7 +63,7 @@ def fork_ahead() -> CandidateProcess:
     expects a pair): pass it to :func:`run_candidate` with the sample's seed."""
     from automock.sandbox.child.candidate_process import fork_candidate_process
 
-    return fork_candidate_process(_compile, _print_exception)
+    return fork_candidate_process(_compile, _print_brief)
 
 
 def run_candidate(
@@ -101,7 +101,7 @@ def _run(
     if candidate.test is not None:  # two processes: the tests never run the candidate's code
         from automock.sandbox.child.pair import run_pair
 
-        return run_pair(candidate, _compile, _print_exception, tests_fd, ahead, seed)
+        return run_pair(candidate, _compile, _print_brief, tests_fd, ahead, seed)
     namespace = main_module(candidate.source).__dict__
     sys.argv = [candidate.source]
     try:
@@ -142,3 +142,38 @@ def _print_exception(exc: BaseException) -> None:
     while tb is not None and os.path.dirname(tb.tb_frame.f_code.co_filename) == _HERE:
         tb = tb.tb_next
     traceback.print_exception(type(exc), exc, tb)
+
+
+def _print_brief(exc: BaseException) -> None:
+    """:func:`_print_exception` for a pair's two processes, at a fraction of its cost in a
+    freshly forked process (~50 pages copied instead of ~280): the same lines, but no
+    caret lines under the failing expression (Python finds them by parsing the source
+    line again). Chained exceptions, notes, syntax and recursion errors get the full
+    :func:`_print_exception`."""
+    context = exc.__context__ is not None and not exc.__suppress_context__
+    if exc.__cause__ is not None or context or getattr(exc, "__notes__", None):
+        _print_exception(exc)
+        return
+    if isinstance(exc, SyntaxError | RecursionError | MemoryError):
+        _print_exception(exc)
+        return
+    tb = exc.__traceback__
+    while tb is not None and os.path.dirname(tb.tb_frame.f_code.co_filename) == _HERE:
+        tb = tb.tb_next
+    lines = ["Traceback (most recent call last):\n"] if tb is not None else []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        lines.append(f'  File "{code.co_filename}", line {tb.tb_lineno}, in {code.co_name}\n')
+        if text := linecache.getline(code.co_filename, tb.tb_lineno).strip():
+            lines.append(f"    {text}\n")
+        tb = tb.tb_next
+    kind = type(exc)
+    name = kind.__qualname__
+    if kind.__module__ not in ("__main__", "builtins"):
+        name = f"{kind.__module__}.{name}"
+    try:
+        message = str(exc)
+    except BaseException:
+        message = "<exception str() failed>"
+    lines.append(f"{name}: {message}\n" if message else f"{name}\n")
+    sys.stderr.write("".join(lines))
