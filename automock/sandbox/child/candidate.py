@@ -62,8 +62,11 @@ def fork_ahead() -> CandidateProcess:
     """A pair's candidate process, forked before the candidate is known (a spare that
     expects a pair): pass it to :func:`run_candidate` with the sample's seed."""
     from automock.sandbox.child.candidate_process import fork_candidate_process
+    from automock.sandbox.child.rehearsal import rehearse_test_side
 
-    return fork_candidate_process(_compile, _print_brief)
+    ahead = fork_candidate_process(_compile, _print_brief)
+    rehearse_test_side(_brief_traceback)
+    return ahead
 
 
 def run_candidate(
@@ -150,13 +153,20 @@ def _print_brief(exc: BaseException) -> None:
     caret lines under the failing expression (Python finds them by parsing the source
     line again). Chained exceptions, notes, syntax and recursion errors get the full
     :func:`_print_exception`."""
+    text = _brief_traceback(exc)
+    if text is None:
+        _print_exception(exc)
+    else:
+        sys.stderr.write(text)
+
+
+def _brief_traceback(exc: BaseException) -> str | None:
+    """The traceback :func:`_print_brief` prints; None where the full one is needed."""
     context = exc.__context__ is not None and not exc.__suppress_context__
     if exc.__cause__ is not None or context or getattr(exc, "__notes__", None):
-        _print_exception(exc)
-        return
+        return None
     if isinstance(exc, SyntaxError | RecursionError | MemoryError):
-        _print_exception(exc)
-        return
+        return None
     tb = exc.__traceback__
     while tb is not None and os.path.dirname(tb.tb_frame.f_code.co_filename) == _HERE:
         tb = tb.tb_next
@@ -176,4 +186,4 @@ def _print_brief(exc: BaseException) -> None:
     except BaseException:
         message = "<exception str() failed>"
     lines.append(f"{name}: {message}\n" if message else f"{name}\n")
-    sys.stderr.write("".join(lines))
+    return "".join(lines)

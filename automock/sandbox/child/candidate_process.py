@@ -32,6 +32,7 @@ from automock.sandbox.child.channel import (
     read_frame,
     write_frame,
 )
+from automock.sandbox.child.rehearsal import rehearse_candidate_side
 
 __all__ = ["CandidateProcess", "dumpable", "fork_candidate_process", "set_dumpable"]
 
@@ -131,6 +132,7 @@ def _candidate_main(
     if candidate is not None:
         _serve(candidate.code, candidate.source, compile_source, print_exception)
         return
+    rehearse_candidate_side(compile_source)  # while it waits: see rehearsal
     raw = read_frame(_REQ_FD)  # from the test process
     if raw is None:  # not needed after all
         return
