@@ -127,35 +127,27 @@ class Remote:
         return call
 
     def close(self) -> None:
-        """End of the tests: the candidate process is told to quit, then killed, not waited
+        """End of the tests: the candidate process is told to quit, or killed; not waited
         for. It flushed its output before each answer; what it would print after the last
         one is not the tests' business (and its exit, or the PID namespace's, reaps it).
 
-        Told to quit, it closes its fds (stdio, channel) before it exits: the pool sees
-        the end of the pair's output without waiting for the kernel to tear down the
-        candidate's memory, which an exit does before it closes the fds. Whatever it
-        answers (or not) changes nothing: the verdict is decided; it is killed anyway."""
-        if self.pid:
-            if not self.broken:
-                self._quit()
+        Told to quit, it closes its fds (stdio, channel) before it exits, while this
+        process reports: the pool sees the end of the pair's output without waiting for
+        the kernel to tear down the candidate's memory, which an exit does before it
+        closes the fds. One that does not quit is killed with the PID namespace when this
+        process (its init) exits; outside one it is killed now. Nothing it does then can
+        change the verdict: it is decided."""
+        quitting = False
+        if self.pid and not self.broken:
+            with contextlib.suppress(OSError):
+                write_frame(self.req_w, encode(("quit",)))
+                quitting = os.getpid() == 1
+        if self.pid and not quitting:
             with contextlib.suppress(OSError):
                 os.kill(self.pid, signal.SIGKILL)
         for fd in (self.req_w, self.rep_r):
             with contextlib.suppress(OSError):
                 os.close(fd)
-
-
-    def _quit(self) -> None:
-        """Ask the candidate process to close its fds and exit; wait (up to 50 ms, and
-        ~64 KiB of whatever it sends instead) for it to close the channel."""
-        with contextlib.suppress(OSError):
-            write_frame(self.req_w, encode(("quit",)))
-            budget = 1 << 16
-            while budget > 0 and select.select([self.rep_r], [], [], 0.05)[0]:
-                chunk = os.read(self.rep_r, budget)
-                if not chunk:
-                    return
-                budget -= len(chunk)
 
 
 def _pause(seconds: float) -> None:
