@@ -31,7 +31,7 @@ from automock.sandbox.child.status import Status, exception_status, exit_code_fo
 if TYPE_CHECKING:
     from automock.sandbox.child.candidate_process import CandidateProcess
 
-__all__ = ["Candidate", "fork_ahead", "run_candidate"]
+__all__ = ["Candidate", "fork_ahead", "load_ahead", "run_candidate"]
 
 _HERE = os.path.dirname(__file__)  # the child core: its frames are not the candidate's
 
@@ -67,6 +67,14 @@ def fork_ahead() -> CandidateProcess:
     ahead = fork_candidate_process(_compile, _print_brief)
     rehearse_test_side(_brief_traceback)
     return ahead
+
+
+def load_ahead(ahead: CandidateProcess | None, candidate: Candidate, seed: int | None) -> None:
+    """Send a pair's code to its process forked ahead as soon as it is known, so that it
+    loads while this process re-seeds and reads the tests (:func:`run_candidate` then
+    finds it sent; a program leaves it waiting, to be discarded)."""
+    if ahead is not None and candidate.test is not None:
+        ahead.load(candidate.code, candidate.source, seed)
 
 
 def run_candidate(

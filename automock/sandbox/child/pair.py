@@ -236,6 +236,7 @@ def _test_side(
     print_exception: Callable[[BaseException], None],
 ) -> tuple[Status, int, str]:
     prompt, tests = trusted
+    namespace = _prompt_namespace(prompt)  # while the candidate's process loads its code
     try:
         hello = remote.receive("while its code was loading")
     except CandidateGone as gone:
@@ -247,7 +248,7 @@ def _test_side(
     names = hello[1] if hello[0] == "ready" and len(hello) == 2 else None
     if type(names) is not list or not all(type(n) is str and n.isidentifier() for n in names):
         return Status.FAILED, 1, "the candidate sent a malformed greeting"
-    namespace = _test_namespace(candidate, remote, names, prompt)
+    _add_proxies(namespace, candidate, remote, names)
     entry = candidate.entry_point
     try:
         if isinstance(tests, BaseException):
@@ -279,14 +280,8 @@ def _test_side(
     return Status.PASSED, 0, ""
 
 
-def _test_namespace(
-    candidate: Any,
-    remote: Remote,
-    names: list[str],
-    prompt: types.CodeType | BaseException | None,
-) -> dict[str, Any]:
-    """Where the tests run: the trusted prompt's definitions (its helpers), then a proxy
-    for each other function the candidate defines (never one shadowing a builtin)."""
+def _prompt_namespace(prompt: types.CodeType | BaseException | None) -> dict[str, Any]:
+    """Where the tests run: first the trusted prompt's definitions (its helpers)."""
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
     if prompt is not None:
         try:
@@ -295,7 +290,14 @@ def _test_namespace(
             exec(prompt, namespace)
         except BaseException:  # a prompt that is not a program on its own: no helpers
             namespace = {"__name__": "__main__", "__builtins__": builtins}
+    return namespace
+
+
+def _add_proxies(
+    namespace: dict[str, Any], candidate: Any, remote: Remote, names: list[str]
+) -> None:
+    """Then a proxy for each other function the candidate defines (never one shadowing a
+    builtin or a helper of the prompt; the entry point always)."""
     for name in names:
         if name == candidate.entry_point or (name not in namespace and not hasattr(builtins, name)):
             namespace[name] = remote.proxy(name)
-    return namespace

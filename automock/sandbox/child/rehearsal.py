@@ -64,7 +64,7 @@ def rehearse_candidate_side(compile_source: Callable[[str, str], types.CodeType]
     linecache.cache.pop(_NAME, None)
 
 
-def rehearse_test_side(format_failure: Callable[[BaseException], str]) -> None:
+def rehearse_test_side(format_failure: Callable[[BaseException], str | None]) -> None:
     """In the test process, after the fork of the candidate's: load compiled code, run it
     with a call over the codec, fail an assertion and format its traceback, for nothing."""
     with contextlib.suppress(Exception):
