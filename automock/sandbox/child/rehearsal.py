@@ -38,6 +38,9 @@ _SOURCE = (
     "def _check(candidate):\n    assert candidate(1) == [2]\n"
 )
 
+# compiled once, where this module is imported (the zygote): the test process compiles nothing
+_COMPILED = marshal.dumps(compile(_SOURCE, _NAME, "exec", dont_inherit=True))
+
 
 def _reseed() -> None:
     from automock.runtime.entropy import reseed
@@ -68,7 +71,7 @@ def rehearse_test_side(format_failure: Callable[[BaseException], str | None]) ->
     """In the test process, after the fork of the candidate's: load compiled code, run it
     with a call over the codec, fail an assertion and format its traceback, for nothing."""
     with contextlib.suppress(Exception):
-        code = marshal.loads(marshal.dumps(compile(_SOURCE, _NAME, "exec", dont_inherit=True)))
+        code = marshal.loads(_COMPILED)  # as the tests come: compiled by the pool
         _reseed()
         namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
         exec(code, namespace)
