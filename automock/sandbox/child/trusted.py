@@ -41,7 +41,8 @@ def _marshalled(text: str | None, name: str) -> bytes | None:
         if len(_compiled) >= _CACHE_LIMIT:
             _compiled.clear()
         try:
-            code = compile(text, name, "exec", dont_inherit=True)
+            # optimize=0: asserts stay, whatever flags the pool runs under (-O strips them)
+            code = compile(text, name, "exec", dont_inherit=True, optimize=0)
             _compiled[key] = marshal.dumps(code)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             _compiled[key] = None  # the test process compiles it and reports the error
