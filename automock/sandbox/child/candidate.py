@@ -15,6 +15,7 @@ for the file. The outcome is a ``(status, exit_code, detail)`` triple
 
 from __future__ import annotations
 
+import atexit  # noqa: F401 - imported here, in the zygote, not in each child at its exit
 import contextlib
 import linecache
 import os
