@@ -33,8 +33,10 @@ from automock.sandbox.child.channel import decode, encode
 __all__ = ["rehearse_candidate_side", "rehearse_test_side"]
 
 _NAME = "<automock rehearsal>"
-_SOURCE = (
-    "def _rehearsal(x, *, y=()):\n    return [x, {'k': (x, 1.5)}, y]\n\n\n"
+_SOURCE = (  # a module as a HumanEval prompt starts: an import of a module already loaded
+    "from typing import List as _List\n\n\n"
+    "def _rehearsal(x: _List[int], *, y: str = ()) -> _List[float]:\n"
+    "    return [x, {'k': (x, 1.5)}, y]\n\n\n"
     "def _check(candidate):\n    assert candidate(1) == [2]\n"
 )
 
