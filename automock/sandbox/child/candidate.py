@@ -61,7 +61,9 @@ class Candidate(JsonMixin):
 
 def fork_ahead() -> CandidateProcess:
     """A pair's candidate process, forked before the candidate is known (a spare that
-    expects a pair): pass it to :func:`run_candidate` with the sample's seed."""
+    expects a pair): pass it to :func:`run_candidate` with the sample's seed. Both
+    processes then rehearse their side of a pair while they wait
+    (:mod:`~automock.sandbox.child.rehearsal`)."""
     from automock.sandbox.child.candidate_process import fork_candidate_process
     from automock.sandbox.child.rehearsal import rehearse_test_side
 

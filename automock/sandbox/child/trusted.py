@@ -12,7 +12,9 @@ The code objects are named after the problem (``HumanEval/0 (test)``), not the
 sample, so one compile serves every sample; their lines are put in ``linecache``
 by the test process, so a failing test's traceback shows them. What cannot be
 compiled (a syntax error in the tests) is sent as text only: the test process
-compiles it and reports the error where the tests would run, as before.
+compiles it and reports the error where the tests would run, as before. The pool
+compiles with ``optimize=0`` and none of its own ``__future__`` flags: the tests'
+asserts stay even when the pool runs under ``python -O``.
 """
 
 from __future__ import annotations
