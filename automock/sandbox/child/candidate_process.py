@@ -32,7 +32,7 @@ from automock.sandbox.child.channel import (
     read_frame,
     write_frame,
 )
-from automock.sandbox.child.rehearsal import rehearse_candidate_side
+from automock.sandbox.child.rehearsal import rehearse_candidate_side, waiting
 
 __all__ = ["CandidateProcess", "dumpable", "fork_candidate_process", "set_dumpable"]
 
@@ -132,7 +132,8 @@ def _candidate_main(
     if candidate is not None:
         _serve(candidate.code, candidate.source, compile_source, print_exception)
         return
-    rehearse_candidate_side(compile_source)  # while it waits: see rehearsal
+    if waiting(_REQ_FD):  # its code has not come yet: rehearse meanwhile
+        rehearse_candidate_side(compile_source)
     raw = read_frame(_REQ_FD)  # from the test process
     if raw is None:  # not needed after all
         return

@@ -8,7 +8,8 @@ compiler, ``exec`` of a module, the runtime's re-seeding, a traceback. A
 spare forked for a pair (:func:`automock.sandbox.child.candidate.fork_ahead`)
 does that work once on throwaway values while it is idle, in each of its two
 processes after the fork that separates them, so the pages are already its
-own when the candidate arrives.
+own when the candidate arrives. A process whose candidate (or code) is already
+waiting for it skips the rehearsal: there it would only delay the round trip.
 
 Nothing rehearsed stays: the throwaway namespace and ``linecache`` entry are
 dropped, and the runtime is re-seeded with the sample's seed afterwards
@@ -23,6 +24,7 @@ import builtins
 import contextlib
 import linecache
 import marshal
+import select
 import sys
 import types
 from collections.abc import Callable
@@ -30,7 +32,7 @@ from typing import Any
 
 from automock.sandbox.child.channel import decode, encode
 
-__all__ = ["rehearse_candidate_side", "rehearse_test_side"]
+__all__ = ["rehearse_candidate_side", "rehearse_test_side", "waiting"]
 
 _NAME = "<automock rehearsal>"
 _SOURCE = (  # a module as a HumanEval prompt starts: an import of a module already loaded
@@ -49,6 +51,15 @@ def _reseed() -> None:
 
     with contextlib.suppress(RuntimeError):  # outside a runtime block: nothing to re-seed
         reseed(0)
+
+
+def waiting(fd: int) -> bool:
+    """Whether nothing is to be read on ``fd`` yet (the candidate has not come): a
+    rehearsal then costs the round trip nothing."""
+    try:
+        return not select.select([fd], [], [], 0)[0]
+    except (OSError, ValueError):
+        return False
 
 
 def rehearse_candidate_side(compile_source: Callable[[str, str], types.CodeType]) -> None:
