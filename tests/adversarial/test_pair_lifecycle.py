@@ -121,3 +121,19 @@ def test_the_rehearsal_leaves_nothing_for_the_candidate_to_find() -> None:
     # nothing rehearsed is left, and random starts from the sample's seed, as in a program
     # run alone with the same task id and index
     assert pair.stdout == alone.stdout, (pair.stdout, alone.stdout)
+
+
+def test_threads_and_exit_handlers_of_the_tests_still_run_after_them() -> None:
+    tests = (
+        "import atexit, threading\n"
+        "atexit.register(print, 'exit handler')\n"
+        "def late():\n"
+        "    print('late thread')\n"
+        "def check(candidate):\n"
+        "    assert candidate(2, 3) == 5\n"
+        "    threading.Timer(0.05, late).start()\n"
+    )
+    (result,) = execute_many([_pair(RIGHT, test=tests)], timeout=10)
+
+    assert result.status == "passed", result
+    assert result.stdout == "late thread\nexit handler\n", result

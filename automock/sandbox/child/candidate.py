@@ -15,7 +15,7 @@ for the file. The outcome is a ``(status, exit_code, detail)`` triple
 
 from __future__ import annotations
 
-import atexit  # noqa: F401 - imported here, in the zygote, not in each child at its exit
+import atexit  # imported here, in the zygote, not in each child at its exit
 import contextlib
 import linecache
 import os
@@ -104,8 +104,19 @@ def run_candidate(
         ahead = None
     outcome = _run(candidate, tests_fd, ahead, seed)
     with contextlib.suppress(BaseException):
-        interpreter_exit()
+        if candidate.test is None or _left_work():
+            interpreter_exit()
     return outcome
+
+
+def _left_work() -> bool:
+    """Whether a pair's tests left threads or ``atexit`` handlers behind (in the test
+    process: the candidate's are in its own). Most leave none; then there is nothing
+    for :func:`interpreter_exit` to do, and its bookkeeping would only copy pages
+    (the output is flushed with the verdict)."""
+    import threading
+
+    return threading.active_count() > 1 or atexit._ncallbacks() > 0
 
 
 def _run(
