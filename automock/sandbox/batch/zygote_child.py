@@ -39,7 +39,7 @@ from automock.sandbox.batch.task import (
     set_pdeathsig,
     signal_death,
 )
-from automock.sandbox.child.candidate import fork_ahead, run_candidate
+from automock.sandbox.child.candidate import fork_ahead, load_ahead, run_candidate
 from automock.sandbox.child.fresh import Stdio, install_stdio, stdio
 from automock.sandbox.child.initsignals import die_as_usual
 from automock.sandbox.child.status import exit_code_for
@@ -180,9 +180,10 @@ def run(
                 os.mkdir(path, 0o700)
             except OSError:
                 pass
-        ahead = fork_ahead() if pair else None
+        ahead = fork_ahead(RESULT_FD + 1) if pair else None
         candidate, tests_fd = receive(RESULT_FD + 1)
         seed = sample_seed(settings.seed, candidate.task_id, candidate.index)
+        load_ahead(ahead, candidate, seed)  # the candidate's process loads while this re-seeds
         reseed(seed)  # its own seed
         status, exit_code, detail = run_candidate(candidate, tests_fd, ahead, seed)
         verdict.update(status=status, exit_code=exit_code, detail=detail)

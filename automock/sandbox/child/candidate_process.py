@@ -32,6 +32,7 @@ from automock.sandbox.child.channel import (
     read_frame,
     write_frame,
 )
+from automock.sandbox.child.rehearsal import rehearse_candidate_side, waiting
 
 __all__ = ["CandidateProcess", "dumpable", "fork_candidate_process", "set_dumpable"]
 
@@ -49,12 +50,17 @@ class CandidateProcess:
     rep_r: int
     waiting: bool  # forked ahead: still to be sent its code (:meth:`load`)
     was_dumpable: int = 0  # this process's PR_GET_DUMPABLE before the fork
+    refused: bool = False  # it could not be sent its code: discard it, fork one for the candidate
 
     def load(self, code: str, source: str, seed: int | None) -> bool:
         """Send a process forked ahead its code; False if it cannot take it (then
-        :meth:`discard` it and fork one for the candidate)."""
+        :meth:`discard` it and fork one for the candidate). Sent once: called again
+        (the sandbox sends it as soon as the candidate arrived, then the pair), it
+        only says how that went."""
         if not self.waiting:
-            return True
+            return not self.refused
+        self.waiting = False
+        self.refused = True  # until it was sent: a second call does not send it again
         try:
             payload = encode(("load", code, source, seed))
         except NotPlainData:
@@ -65,7 +71,7 @@ class CandidateProcess:
             write_frame(self.req_w, payload)
         except OSError:
             return False
-        self.waiting = False
+        self.refused = False
         return True
 
     def discard(self) -> None:
@@ -126,6 +132,8 @@ def _candidate_main(
     if candidate is not None:
         _serve(candidate.code, candidate.source, compile_source, print_exception)
         return
+    if waiting(_REQ_FD):  # its code has not come yet: rehearse meanwhile
+        rehearse_candidate_side(compile_source)
     raw = read_frame(_REQ_FD)  # from the test process
     if raw is None:  # not needed after all
         return
@@ -204,6 +212,8 @@ def _serve(
     _send(("ready", names[:_MAX_NAMES]))
     while (raw := read_frame(_REQ_FD)) is not None:
         request = decode(raw)
+        if request == ("quit",):
+            _quit()
         _, name, args, kwargs = request
         function = namespace.get(name)
         try:
@@ -217,6 +227,15 @@ def _serve(
             _send(("raise", type(exc).__name__, _text(exc)))
             continue
         _send(("ok", result))
+
+
+def _quit() -> None:
+    """The tests are done: close every fd first (stdio, the channel), then exit. The pool
+    sees the end of the pair's output now, not after the kernel tore this process's
+    memory down (an exit closes the fds only after that)."""
+    _flush()
+    os.closerange(0, 65536)
+    os._exit(0)
 
 
 def _text(exc: BaseException) -> str:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import dataclasses
 import os
 import select
 import signal
@@ -42,6 +41,7 @@ from automock.sandbox.child.channel import (
     write_frame,
 )
 from automock.sandbox.child.status import Status, exception_status
+from automock.sandbox.child.trusted import filename, unpack
 
 __all__ = ["CandidateGone", "CandidateProcess", "fork_candidate_process", "run_pair"]
 
@@ -127,10 +127,22 @@ class Remote:
         return call
 
     def close(self) -> None:
-        """End of the tests: the candidate process is killed, not waited for. It flushed
-        its output before each answer; what it would print after the last one is not
-        the tests' business (and its exit, or the PID namespace's, reaps it)."""
-        if self.pid:
+        """End of the tests: the candidate process is told to quit, or killed; not waited
+        for. It flushed its output before each answer; what it would print after the last
+        one is not the tests' business (and its exit, or the PID namespace's, reaps it).
+
+        Told to quit, it closes its fds (stdio, channel) before it exits, while this
+        process reports: the pool sees the end of the pair's output without waiting for
+        the kernel to tear down the candidate's memory, which an exit does before it
+        closes the fds. One that does not quit is killed with the PID namespace when this
+        process (its init) exits; outside one it is killed now. Nothing it does then can
+        change the verdict: it is decided."""
+        quitting = False
+        if self.pid and not self.broken:
+            with contextlib.suppress(OSError):
+                write_frame(self.req_w, encode(("quit",)))
+                quitting = os.getpid() == 1
+        if self.pid and not quitting:
             with contextlib.suppress(OSError):
                 os.kill(self.pid, signal.SIGKILL)
         for fd in (self.req_w, self.rep_r):
@@ -164,7 +176,9 @@ def run_pair(
     """Run ``candidate`` (code + tests) as two processes; ``(status, exit_code, detail)``.
 
     Called in the sandboxed child, which becomes the test process. With ``tests_fd``
-    the tests' text is read from it only after the fork, so the candidate's process
+    the tests (their text, and the tests and prompt as the pool compiled them once per
+    problem: :mod:`~automock.sandbox.child.trusted`) are read from it only after the
+    fork, so the candidate's process
     (a copy of this one's memory) never holds it: a candidate that reads its own
     memory finds no tests to copy the answers from. ``forked``: the candidate's
     process, forked before the candidate arrived (:func:`fork_candidate_process`),
@@ -174,48 +188,55 @@ def run_pair(
         if forked is not None:
             forked.discard()
         forked = fork_candidate_process(compile_source, print_exception, candidate)
-    if tests_fd is not None:
-        candidate = dataclasses.replace(candidate, test=_read_all(tests_fd))
+    trusted = _trusted(candidate, tests_fd, compile_source)
     remote = Remote(forked.pid, forked.req_w, forked.rep_r)
     try:
-        return _test_side(candidate, remote, compile_source, print_exception)
+        return _test_side(candidate, trusted, remote, print_exception)
     finally:
         remote.close()
 
 
-def _read_all(fd: int) -> str:
+def _trusted(
+    candidate: Any, tests_fd: int | None, compile_source: Callable[[str, str], types.CodeType]
+) -> tuple[types.CodeType | BaseException | None, types.CodeType | BaseException | None]:
+    """The prompt's and the tests' code: as the pool compiled them (read from ``tests_fd``,
+    :mod:`~automock.sandbox.child.trusted`), else compiled here. A compile error is
+    returned, to be raised where the code would run: the tests' own syntax error is
+    reported as it always was."""
+    prompt_text, test_text = getattr(candidate, "prompt", None), candidate.test
+    prompt_code: types.CodeType | None = None
+    test_code: types.CodeType | None = None
+    if tests_fd is not None:
+        got = unpack(_read_all(tests_fd), candidate.task_id, prompt_text)
+        test_text, test_code, prompt_code = got.test, got.test_code, got.prompt
+
+    def compiled(code: types.CodeType | None, text: str | None, part: str) -> Any:
+        if code is not None or not text:
+            return code
+        try:
+            return compile_source(text, filename(candidate.task_id, part))
+        except BaseException as exc:
+            return exc
+
+    return compiled(prompt_code, prompt_text, "prompt"), compiled(test_code, test_text, "test")
+
+
+def _read_all(fd: int) -> bytes:
     chunks = []
     while chunk := os.read(fd, 65536):
         chunks.append(chunk)
     os.close(fd)
-    return b"".join(chunks).decode("utf-8", "surrogatepass")
-
-
-def _compiled(
-    compile_source: Callable[[str, str], types.CodeType], text: str | None, filename: str
-) -> types.CodeType | BaseException | None:
-    """``text`` compiled, or the exception compiling it raised (raised later, where the
-    code would run: the tests' own syntax error is reported as it always was)."""
-    if not text:
-        return None
-    try:
-        return compile_source(text, filename)
-    except BaseException as exc:
-        return exc
+    return b"".join(chunks)
 
 
 def _test_side(
     candidate: Any,
+    trusted: tuple[types.CodeType | BaseException | None, types.CodeType | BaseException | None],
     remote: Remote,
-    compile_source: Callable[[str, str], types.CodeType],
     print_exception: Callable[[BaseException], None],
 ) -> tuple[Status, int, str]:
-    # compile the trusted prompt and tests while the candidate's process loads its code
-    # (on another CPU): the pair's round trip does not wait for both in turn
-    prompt = _compiled(
-        compile_source, getattr(candidate, "prompt", None), f"{candidate.source} (prompt)"
-    )
-    tests = _compiled(compile_source, candidate.test, f"{candidate.source} (test)")
+    prompt, tests = trusted
+    namespace = _prompt_namespace(prompt)  # while the candidate's process loads its code
     try:
         hello = remote.receive("while its code was loading")
     except CandidateGone as gone:
@@ -227,7 +248,7 @@ def _test_side(
     names = hello[1] if hello[0] == "ready" and len(hello) == 2 else None
     if type(names) is not list or not all(type(n) is str and n.isidentifier() for n in names):
         return Status.FAILED, 1, "the candidate sent a malformed greeting"
-    namespace = _test_namespace(candidate, remote, names, prompt)
+    _add_proxies(namespace, candidate, remote, names)
     entry = candidate.entry_point
     try:
         if isinstance(tests, BaseException):
@@ -259,14 +280,8 @@ def _test_side(
     return Status.PASSED, 0, ""
 
 
-def _test_namespace(
-    candidate: Any,
-    remote: Remote,
-    names: list[str],
-    prompt: types.CodeType | BaseException | None,
-) -> dict[str, Any]:
-    """Where the tests run: the trusted prompt's definitions (its helpers), then a proxy
-    for each other function the candidate defines (never one shadowing a builtin)."""
+def _prompt_namespace(prompt: types.CodeType | BaseException | None) -> dict[str, Any]:
+    """Where the tests run: first the trusted prompt's definitions (its helpers)."""
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
     if prompt is not None:
         try:
@@ -275,7 +290,14 @@ def _test_namespace(
             exec(prompt, namespace)
         except BaseException:  # a prompt that is not a program on its own: no helpers
             namespace = {"__name__": "__main__", "__builtins__": builtins}
+    return namespace
+
+
+def _add_proxies(
+    namespace: dict[str, Any], candidate: Any, remote: Remote, names: list[str]
+) -> None:
+    """Then a proxy for each other function the candidate defines (never one shadowing a
+    builtin or a helper of the prompt; the entry point always)."""
     for name in names:
         if name == candidate.entry_point or (name not in namespace and not hasattr(builtins, name)):
             namespace[name] = remote.proxy(name)
-    return namespace

@@ -1,0 +1,94 @@
+"""A pair's trusted code (its tests and its problem's prompt), compiled once per problem.
+
+The tests and the prompt are the same for every sample of a problem, and they are
+trusted: the pool compiles each once (:func:`pack`, cached by text) and hands the
+test process the code objects, ``marshal``-ed, behind the candidate's own fields
+(:func:`automock.sandbox.batch.task.encode_task`). The test process reads them only
+after it forked the candidate's process, as it read the tests' text before, and
+loads them (:func:`unpack`) instead of compiling: a sample's pair no longer pays
+for parsing and compiling the same tests again.
+
+The code objects are named after the problem (``HumanEval/0 (test)``), not the
+sample, so one compile serves every sample; their lines are put in ``linecache``
+by the test process, so a failing test's traceback shows them. What cannot be
+compiled (a syntax error in the tests) is sent as text only: the test process
+compiles it and reports the error where the tests would run, as before. The pool
+compiles with ``optimize=0`` and none of its own ``__future__`` flags: the tests'
+asserts stay even when the pool runs under ``python -O``.
+"""
+
+from __future__ import annotations
+
+import linecache
+import marshal
+import types
+from typing import Any
+
+__all__ = ["TrustedCode", "filename", "pack", "unpack"]
+
+_CACHE_LIMIT = 4096  # problems' compiled tests and prompts kept in the pool's process
+_compiled: dict[tuple[str, str], bytes | None] = {}
+
+
+def filename(task_id: str, part: str) -> str:
+    """The name the trusted ``part`` (``"test"`` or ``"prompt"``) of a problem is compiled under."""
+    return f"{task_id} ({part})"
+
+
+def _marshalled(text: str | None, name: str) -> bytes | None:
+    if not text:
+        return None
+    key = (text, name)
+    if key not in _compiled:
+        if len(_compiled) >= _CACHE_LIMIT:
+            _compiled.clear()
+        try:
+            # optimize=0: asserts stay, whatever flags the pool runs under (-O strips them)
+            code = compile(text, name, "exec", dont_inherit=True, optimize=0)
+            _compiled[key] = marshal.dumps(code)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            _compiled[key] = None  # the test process compiles it and reports the error
+    return _compiled[key]
+
+
+def pack(task_id: str, test: str, prompt: str | None) -> bytes:
+    """The tests' text and the compiled tests and prompt, as the test process reads them."""
+    return marshal.dumps(
+        (
+            test,
+            _marshalled(test, filename(task_id, "test")),
+            _marshalled(prompt, filename(task_id, "prompt")),
+        )
+    )
+
+
+class TrustedCode:
+    """What the test process got: the tests' text and code, the prompt's code."""
+
+    __slots__ = ("prompt", "test", "test_code")
+
+    def __init__(self, test: str, test_code: types.CodeType | None, prompt: types.CodeType | None):
+        self.test, self.test_code, self.prompt = test, test_code, prompt
+
+
+def unpack(data: bytes, task_id: str, prompt_text: str | None) -> TrustedCode:
+    """Load what :func:`pack` made; put the trusted sources in ``linecache`` for tracebacks."""
+    test, test_code, prompt_code = marshal.loads(data)
+    for text, code, part in ((test, test_code, "test"), (prompt_text, prompt_code, "prompt")):
+        if code is not None and text:
+            _cache_lines(text, filename(task_id, part))
+    return TrustedCode(test, _code(test_code), _code(prompt_code))
+
+
+def _code(data: Any) -> types.CodeType | None:
+    if data is None:
+        return None
+    code = marshal.loads(data)
+    return code if isinstance(code, types.CodeType) else None
+
+
+def _cache_lines(text: str, name: str) -> None:
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    linecache.cache[name] = (len(text), None, lines, name)
