@@ -118,7 +118,82 @@ def _still_ours(path: str, inode: int) -> bool:
         return False
 
 
-def serve(path: str, *, idle: float) -> int:
+class _Spare:
+    """The server's waiting handler: a forked process that prepares the next run's sandbox
+    child (:mod:`automock.sandbox.run.spare`) while idle, then waits for a connection, which
+    the server passes to it over a socket pair. Started when no handler is busy (so it takes
+    no CPU from a run), replaced when it is used or dies, ended with the server."""
+
+    def __init__(self, listener: socket.socket, expected: dict[str, Any], seed: int) -> None:
+        self.listener, self.expected, self.seed = listener, expected, seed
+        self.pid: int | None = None
+        self.channel: socket.socket | None = None
+        self.busy: dict[int, int] = {}  # handler pid -> pidfd (readable when it ends)
+
+    def start(self, handlers: set[int]) -> None:
+        """Fork the waiting handler, unless one waits already or a handler is busy."""
+        if self.pid is not None or self.busy:
+            return
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the handler (tested through the CLI)
+            for fd in (self.listener.fileno(), mine.fileno(), *self.busy.values()):
+                os.close(fd)
+            _wait_as_spare(theirs, self.expected, self.seed)
+        theirs.close()
+        self.pid, self.channel = pid, mine
+        handlers.add(pid)
+
+    def hand(self, sock: socket.socket, served: int) -> bool:
+        """Pass the connection ``sock`` to the waiting handler; False if none took it."""
+        pid, channel, self.pid, self.channel = self.pid, self.channel, None, None
+        if pid is None or channel is None:
+            return False
+        try:
+            Connection(channel).send({"served": served}, fds=(sock.fileno(),))
+        except OSError:
+            return False  # it died: the connection gets a handler forked for it
+        finally:
+            channel.close()
+        self.watch(pid)
+        return True
+
+    def watch(self, pid: int) -> None:
+        """Count handler ``pid`` as busy until it ends (no spare is started meanwhile)."""
+        with contextlib.suppress(AttributeError, OSError):
+            self.busy[pid] = os.pidfd_open(pid)
+            return
+        self.busy[pid] = -1  # no pidfd: noticed when reaped, within a second
+
+    def update(self, handlers: set[int]) -> None:
+        """Forget ended handlers; replace a spare handler that died."""
+        for pid in [p for p in self.busy if p not in handlers or _ended(self.busy[p])]:
+            fd = self.busy.pop(pid)
+            if fd >= 0:
+                os.close(fd)
+        if self.pid is not None and self.pid not in handlers:  # it died unused
+            self.pid = None
+            if self.channel is not None:
+                self.channel.close()
+                self.channel = None
+        self.start(handlers)
+
+    def fds(self) -> list[int]:
+        return [fd for fd in self.busy.values() if fd >= 0]
+
+    def close(self) -> None:
+        """End the waiting handler (it sees end of file, discards its child and exits)."""
+        if self.channel is not None:
+            self.channel.close()
+        for fd in self.fds():
+            os.close(fd)
+
+
+def _ended(pidfd: int) -> bool:
+    return pidfd >= 0 and bool(select.select([pidfd], [], [], 0)[0])
+
+
+def serve(path: str, *, idle: float, seed: int = 0) -> int:
     """Serve commands on ``path`` until idle, stopped, stale or replaced; the exit code."""
     expected = json.loads(os.environ.pop(_IDENTITY, "null")) or identity(os.environ)
     _warm()
@@ -129,14 +204,16 @@ def serve(path: str, *, idle: float) -> int:
     listener = _listen(path)
     inode = os.stat(path).st_ino
     handlers: set[int] = set()
+    spare = _Spare(listener, expected, seed)
     served = 0  # connections handled before (the status answer shows them)
     last = time.monotonic()
     try:
         while not stopping and _still_ours(path, inode):
-            ready, _, _ = select.select([listener], [], [], 1.0)
             _reap(handlers)
-            if not ready:
-                if not handlers and time.monotonic() - last > idle:
+            spare.update(handlers)
+            ready, _, _ = select.select([listener.fileno(), *spare.fds()], [], [], 1.0)
+            if listener.fileno() not in ready:
+                if handlers <= {spare.pid} and time.monotonic() - last > idle:
                     break
                 continue
             sock, _ = listener.accept()
@@ -145,46 +222,73 @@ def serve(path: str, *, idle: float) -> int:
                 with sock:
                     Connection(sock).send({"refuse": "automock changed since the server started"})
                 break
-            pid = os.fork()
-            if pid == 0:  # pragma: no cover - the handler (tested through the CLI)
-                listener.close()
-                _handle(sock, expected, served)
+            if not spare.hand(sock, served):
+                pid = os.fork()
+                if pid == 0:  # pragma: no cover - the handler (tested through the CLI)
+                    listener.close()
+                    os._exit(_handle(sock, expected, served))
+                handlers.add(pid)
+                spare.watch(pid)
             sock.close()
-            handlers.add(pid)
             served += 1
     finally:
+        spare.close()
         listener.close()
         if _still_ours(path, inode):
             os.unlink(path)
     return 0
 
 
-def _handle(
-    sock: socket.socket, expected: dict[str, Any], before: int
+def _wait_as_spare(
+    channel: socket.socket, expected: dict[str, Any], seed: int
 ) -> NoReturn:  # pragma: no cover
-    """One connection, in a forked handler: check it, take over the client, run it."""
+    """The waiting handler: prepare the spare child, then serve the one connection passed on
+    ``channel`` (end of file: the server ended; discard the spare and exit)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    from automock.sandbox.run import spare
+
+    try:
+        spare.prepare(seed)
+    except Exception as exc:  # the run then starts its child itself
+        with contextlib.suppress(OSError):
+            os.write(2, f"automock: no spare sandbox child: {type(exc).__name__}: {exc}\n".encode())
+    code = 0
+    try:
+        message, fds = Connection(channel).receive()
+    except OSError:
+        message, fds = None, []
+    channel.close()
+    if message is not None and len(fds) == 1 and isinstance(message.get("served"), int):
+        code = _handle(socket.socket(fileno=fds[0]), expected, message["served"])
+    spare.discard()
+    os._exit(code)
+
+
+def _handle(sock: socket.socket, expected: dict[str, Any], before: int) -> int:  # pragma: no cover
+    """One connection, in a forked handler: check it, take over the client, run it; the
+    handler's exit code."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     code = 0
     conn = Connection(sock)
     try:
         if conn.peer_uid() != os.geteuid():
-            os._exit(0)
+            return 0
         message, fds = conn.receive()
         kind = message.get("kind") if message is not None else None
         if kind in ("status", "stop"):
             conn.send({"server": os.getppid(), "connections": before, "identity": expected})
             if kind == "stop":
                 os.kill(os.getppid(), signal.SIGTERM)
-            os._exit(0)
+            return 0
         reason = _refusal(message, fds, expected)
         if reason is not None or message is None:
             conn.send({"refuse": reason})
-            os._exit(0)
+            return 0
         _become_client(message, fds)
         if not _seed_matches(message["argv"]):  # the plan's seed is not this server's
             conn.send({"refuse": "the run's seed is not this server's"})
-            os._exit(0)
+            return 0
         conn.send({"pid": os.getpid()})
         from automock.commands.dispatch import dispatch
 
@@ -197,7 +301,7 @@ def _handle(
         with contextlib.suppress(BaseException):
             os.write(2, f"automock: server handler failed: {type(exc).__name__}: {exc}\n".encode())
         code = 70
-    os._exit(code)
+    return code
 
 
 def _refusal(

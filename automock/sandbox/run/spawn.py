@@ -19,6 +19,7 @@ from typing import IO, Any, Protocol
 
 import automock
 from automock.sandbox.kernel.addresses import fixed_layout, padded
+from automock.sandbox.kernel.cgroup import Cgroup
 from automock.sandbox.kernel.workdir import Workdir
 
 __all__ = ["PACKAGE_ROOT", "ChildProcess", "Spawned", "spawn"]
@@ -134,8 +135,9 @@ class Spawned:
     spec_w: int | None
     result_r: int
     started: float
-    start: str = "spawn"  # or "fork" (automock.sandbox.run.forked)
+    start: str = "spawn"  # or "fork" (automock.sandbox.run.forked), "spare" (.spare)
     go_w: int | None = None  # one byte here lets the child run the program (after observing it)
+    cgroup: Cgroup | None = None  # made ahead with the default limits, the child moved in (.spare)
 
 
 def spawn(work: Workdir, env: dict[str, str], *, stable: bool = False) -> Spawned:

@@ -179,6 +179,8 @@ def _close(spawned: Spawned) -> None:
         if stream is not None:
             stream.close()
     spawned.work.cleanup()
+    if spawned.cgroup is not None:  # a spare's, used or left for one with the run's limits
+        spawned.cgroup.remove()
 
 
 def abandon(spawned: Spawned) -> None:
@@ -213,8 +215,15 @@ class _Observer:
         a process waits for the kernel (an RCU grace period, milliseconds), and this way the
         wait overlaps the child's own work. :meth:`__call__` checks it again, descendants
         included, before the program may run."""
+        made, limits = self.spawned.cgroup, self.limits
         with contextlib.suppress(Exception):  # __call__ says what went wrong
-            self.cgroup = cg.create("run", self.limits.memory_mb, self.limits.processes)
+            if made is not None and (made.memory_mb, made.processes) == (
+                limits.memory_mb,
+                limits.processes,
+            ):  # a spare's, made ahead: the child is in already (confine checks, writes nothing)
+                self.cgroup = made
+            else:
+                self.cgroup = cg.create("run", limits.memory_mb, limits.processes)
             cg.confine(self.spawned.proc.pid, self.cgroup)
 
     def __call__(self, first_line: bytes) -> None:
