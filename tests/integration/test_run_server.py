@@ -216,7 +216,7 @@ def _spare_children(server: int) -> dict[int, int]:
     for entry in Path("/proc").iterdir():
         try:
             parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            if b"automock.sandbox.child.program" not in (entry / "cmdline").read_bytes():
+            if b"automock.sandbox.run.ending" not in (entry / "cmdline").read_bytes():
                 continue
             grand = int(Path(f"/proc/{parent}/stat").read_text().rsplit(")", 1)[1].split()[1])
         except (OSError, IndexError, ValueError):
