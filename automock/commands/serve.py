@@ -39,6 +39,7 @@ import time
 from typing import Any, NoReturn
 
 from automock.commands.channel import HANDLER_ENV, Connection, identity
+from automock.sandbox.run.watch import defer_removal, run_deferred
 
 __all__ = ["serve"]
 
@@ -292,6 +293,7 @@ def _handle(sock: socket.socket, expected: dict[str, Any], before: int) -> int: 
         conn.send({"pid": os.getpid()})
         from automock.commands.dispatch import dispatch
 
+        defer_removal()  # the client need not wait for the workdir and cgroup to go
         code = dispatch(message["argv"], _PARSERS)
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):
@@ -301,6 +303,8 @@ def _handle(sock: socket.socket, expected: dict[str, Any], before: int) -> int: 
         with contextlib.suppress(BaseException):
             os.write(2, f"automock: server handler failed: {type(exc).__name__}: {exc}\n".encode())
         code = 70
+    finally:
+        run_deferred()
     return code
 
 

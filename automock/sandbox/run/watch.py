@@ -35,7 +35,7 @@ from automock.sandbox.run.observe import observe, unobserved
 from automock.sandbox.run.result import RunOutcome
 from automock.sandbox.run.spawn import ChildProcess, Spawned
 
-__all__ = ["abandon", "finish"]
+__all__ = ["abandon", "defer_removal", "finish", "run_deferred"]
 
 _KILL_GRACE = 0.5  # seconds to keep draining after the program's main process ended
 
@@ -183,6 +183,34 @@ def _close(spawned: Spawned) -> None:
         spawned.cgroup.remove()
 
 
+_LATER: list[Callable[[], object]] = []
+_DEFER: list[bool] = []  # [True]: removal waits for run_deferred (in a server's handler)
+
+
+def defer_removal() -> None:
+    """From now on in this process, a finished run's workdir and cgroup are removed by
+    :func:`run_deferred` (after the exit code went out), not before :func:`finish` returns."""
+    _DEFER[:] = [True]
+
+
+def run_deferred() -> None:
+    """Remove what :func:`defer_removal` held back."""
+    while _LATER:
+        with contextlib.suppress(Exception):
+            _LATER.pop(0)()
+
+
+def _remove(spawned: Spawned, cgroup: cg.Cgroup | str, ended: bool) -> None:
+    """Close the child's pipes, remove its workdir and cgroup: now, or (deferred, the child
+    reaped: its PID namespace died with it) once the command's exit code went out."""
+    if ended and _DEFER:
+        _LATER.append(lambda: _remove(spawned, cgroup, False))
+        return
+    _close(spawned)
+    if isinstance(cgroup, cg.Cgroup):
+        cgroup.remove()
+
+
 def abandon(spawned: Spawned) -> None:
     """Kill a child that will not run (the parent failed before sending the spec)."""
     _kill_group(spawned.proc, None)
@@ -294,9 +322,7 @@ def finish(
             if ended and collect is not None:
                 collect(spawned.work.root)
         finally:
-            _close(spawned)
-            if isinstance(observer.cgroup, cg.Cgroup):
-                observer.cgroup.remove()
+            _remove(spawned, observer.cgroup, ended)
     report = parse(bytes(capture.data["result"]), capture.dropped["result"])
     report = report.checked_against(returncode, not timed_out and returncode >= 0)
     child = report.done
