@@ -142,6 +142,9 @@ class Bye:
         print("bye", self.name, flush=True)
 
 keep = Bye("global")
+cycle = Bye("cycle")
+cycle.me = cycle
+del cycle
 print("hello")
 sys.exit(3)
 """
@@ -162,5 +165,5 @@ def test_the_program_ends_as_under_python_file(tmp_path: Path) -> None:
     assert (
         (done.returncode, report["stdout"])
         == (plain.returncode, plain.stdout)
-        == (3, "hello\nbye global\n")
+        == (3, "hello\nbye cycle\nbye global\n")
     )
