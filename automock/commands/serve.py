@@ -299,6 +299,7 @@ def _handle(sock: socket.socket, expected: dict[str, Any], before: int) -> int: 
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()
         conn.send({"exit": code})
+        _release_client()  # a pipe reading the command's output ends now, not after removal
     except BaseException as exc:  # the client went away, or our own failure: end here
         with contextlib.suppress(BaseException):
             os.write(2, f"automock: server handler failed: {type(exc).__name__}: {exc}\n".encode())
@@ -306,6 +307,15 @@ def _handle(sock: socket.socket, expected: dict[str, Any], before: int) -> int: 
     finally:
         run_deferred()
     return code
+
+
+def _release_client() -> None:  # pragma: no cover - in the handler
+    """Let go of the client's stdin, stdout and stderr (``/dev/null`` in their place)."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        with contextlib.suppress(OSError):
+            os.dup2(null, fd)
+    os.close(null)
 
 
 def _refusal(
