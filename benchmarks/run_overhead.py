@@ -12,9 +12,11 @@ Targets (issue 16), as ratios of median wall times measured in the same run:
   runtime does not virtualize), so the runtime's per-call cost shows too.
 
 Each ``automock run`` is a fresh command, as a user types it, in two ways: without a
-server (``AUTOMOCK_SERVER=0``: the CLI restarts itself with the run's hash seed, imports,
-forks the sandbox child) and with a warm server (``automock server start``; the command is
-then a thin client, see ``automock/commands/serve.py``). The commands alternate, so load
+server (``AUTOMOCK_SERVER=0``: the CLI imports, scans the plan and spawns the sandbox
+child, a fresh interpreter with ASLR off) and with a warm server (``automock server start``;
+the command is then a thin client, see ``automock/commands/serve.py``, whose waiting
+handler holds the next run's sandbox child, started ahead: ``automock/sandbox/run/spare.py``;
+the last line says which child served a few more runs). The commands alternate, so load
 changes hit all alike; the load average is printed. The package is a copy with its
 bytecode compiled, as ``pip install`` leaves it.
 
@@ -236,6 +238,8 @@ def main() -> None:
                 if name != "trivial":
                     print(_spent(results))
             _phases(python, files["trivial"], env)
+            if serving:
+                _served(python, files["trivial"], env)
         finally:
             subprocess.run([*automock, "server", "stop"], env=env, cwd=tmp, capture_output=True)
             server.shutdown()
@@ -257,6 +261,21 @@ def _phases(python: str, path: Path, env: dict[str, str]) -> None:
         f"run_file phases (trivial, no server): {parts}; sandbox child {child['start']}ed, "
         f"its setup (isolation + runtime) {child['setup_seconds'] * 1000:.0f} ms"
     )
+
+
+def _served(python: str, path: Path, env: dict[str, str]) -> None:
+    """Which child served the warm server's runs (its spare, started ahead, or one spawned)."""
+    starts = []
+    for _ in range(3):
+        time.sleep(0.3)  # the spare is started once no run is busy
+        done = subprocess.run(
+            [python, "-m", "automock", "run", "--json", str(path)],
+            capture_output=True,
+            env=env,
+            cwd=path.parent,
+        )
+        starts += [run["start"] for run in json.loads(done.stdout)["runs"]]
+    print(f"warm server runs' sandbox children: {', '.join(starts)}")
 
 
 if __name__ == "__main__":
