@@ -17,10 +17,12 @@ child, a fresh interpreter with ASLR off) and with a warm server (``automock ser
 the command is then a thin client, see ``automock/commands/serve.py``, whose waiting
 handler holds the next run's sandbox child, started ahead: ``automock/sandbox/run/spare.py``;
 the last line says which child served a few more runs). The commands alternate, so load
-changes hit all alike; the load average is printed. The package is a copy with its
+changes hit all alike, with a pause before each (``--pause``, default 0.5 s: what one command
+leaves running, such as the server preparing its next spare, must not slow the next one
+down; a person's runs are seconds apart); the load average is printed. The package is a copy with its
 bytecode compiled, as ``pip install`` leaves it.
 
-    python benchmarks/run_overhead.py [--runs 7] [--python PATH]
+    python benchmarks/run_overhead.py [--runs 7] [--pause 0.5] [--python PATH] [--root CHECKOUT]
 """
 
 from __future__ import annotations
@@ -133,13 +135,17 @@ def _command(cmd: list[str], cwd: Path, env: dict[str, str]) -> Callable[[], tup
 
 
 def _alternating(
-    commands: dict[str, Callable[[], tuple[float, bytes]]], runs: int
+    commands: dict[str, Callable[[], tuple[float, bytes]]], runs: int, pause: float
 ) -> dict[str, list[tuple[float, bytes]]]:
+    """Each command ``runs`` times, alternating, ``pause`` seconds before each (what a
+    command leaves running after it, e.g. the server preparing its next spare, is done by
+    then, as between a person's runs, and does not slow the next command down)."""
     for go in commands.values():
         go()  # page cache, plan drafted, scan cached, server warm
     results: dict[str, list[tuple[float, bytes]]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, go in commands.items():
+            time.sleep(pause)
             results[name].append(go())
     return results
 
@@ -183,6 +189,9 @@ def _spent(results: dict[str, list[tuple[float, bytes]]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument(
+        "--pause", type=float, default=0.5, help="seconds before each command (default 0.5)"
+    )
     parser.add_argument("--python", default=sys.executable, help="interpreter to measure")
     parser.add_argument(
         "--root", type=Path, default=ROOT, help="checkout whose automock to measure (default this)"
@@ -233,7 +242,7 @@ def main() -> None:
                     commands["automock run, warm server"] = _command(
                         [*automock, "run", str(path), "--", *args[name]], path.parent, env
                     )
-                results = _alternating(commands, runs)
+                results = _alternating(commands, runs, options.pause)
                 print("\n".join(_row(name, results, TARGETS[name])))
                 if name != "trivial":
                     print(_spent(results))
