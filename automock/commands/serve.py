@@ -1,4 +1,4 @@
-"""The warm ``automock run`` server: a restarted CLI that forks one handler per command.
+"""The warm ``automock run`` server: a restarted CLI with one handler process per command.
 
 ``automock run`` spends most of its time before the program starts on work that is
 the same every time: a second interpreter start (the restart that fixes the
@@ -7,22 +7,28 @@ is a CLI process restarted for one hash seed (:mod:`automock.commands.restart`),
 with everything imported and warmed once; it listens on a socket in the user's
 private directory (:mod:`automock.commands.channel`).
 
-For each connection it forks a handler and goes back to waiting; it never reads a
-request itself, so nothing of one command is left in it for the next. The handler
+Each connection goes to a handler, a process forked from the server and used once; the
+server never reads a request itself, so nothing of one command is left in it for the
+next. While no handler is busy, the server forks the next one ahead (:class:`_Spare`):
+it prepares the next run's sandbox child (:mod:`automock.sandbox.run.spare`) and waits
+for the server to pass it a connection over a socket pair; a connection that comes
+while none waits gets a handler forked for it. The handler
 checks the peer's uid and that the client's interpreter, automock checkout,
 start-up environment variables and locale are the server's (else it refuses and
 the client runs the command itself), takes over the client's stdin, stdout,
 stderr, directory, umask and scrubbed environment, and runs the command line with
 :func:`automock.commands.dispatch.dispatch`, as the restarted CLI would. A run's
-sandbox child is forked from the handler exactly as from the CLI (same hash seed,
-same scrubbed environment, one thread), so every isolation layer and every
-observation of it is the same.
+sandbox child is the spare or one the handler starts exactly as the CLI does (a
+fresh interpreter; with ``--no-stable-addresses`` forked, with the same hash seed,
+scrubbed environment, one thread), so every isolation layer and every observation
+of it is the same.
 
 Lifetime: the server ends after ``idle`` seconds without a connection, when its
 socket is removed or replaced, on ``automock server stop`` (SIGTERM), and when
 any of automock's source files, or a directory on ``sys.path`` (a package
 installed or removed), changed since it started: it refuses that connection (the
-client runs the command itself) and exits, so stale code never runs.
+client runs the command itself) and exits, so stale code never runs (the waiting
+handler, and its spare, see end of file on the socket pair and end unused).
 """
 
 from __future__ import annotations
