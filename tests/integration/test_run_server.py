@@ -250,8 +250,15 @@ def test_the_spare_child_keeps_addresses_stable(tmp_path: Path, runtime_dir: Pat
         assert served["status"] == "passed", served["stderr"]
         outputs.append(served["stdout"])
 
+    _spare_ready(server)
+    repeated = json.loads(_run(tmp_path, runtime_dir, "--json", "--repeat", "3", "reprs.py").stdout)
+
     assert "object at 0x" in outputs[0]
     assert outputs[0] == outputs[1] == json.loads(alone.stdout)["stdout"]
+    # the spare, then children spawned for the run: all three print the same
+    assert [r["start"] for r in repeated["runs"]] == ["spare", "spawn", "spawn"]
+    assert repeated["deterministic"] is True, repeated["diff"]
+    assert repeated["stdout"] == outputs[0]
 
 
 def test_runs_the_spare_cannot_serve_start_their_own_child(
