@@ -144,7 +144,7 @@ class _Spare:
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the handler (tested through the CLI)
-            for fd in (self.listener.fileno(), mine.fileno(), *self.busy.values()):
+            for fd in (self.listener.fileno(), mine.fileno(), *self.fds()):
                 os.close(fd)
             _wait_as_spare(theirs, self.expected, self.seed)
         theirs.close()
