@@ -170,7 +170,7 @@ def _reap(proc: ChildProcess) -> tuple[int, float]:
     return proc.wait(), 0.0
 
 
-def _close(spawned: Spawned) -> None:
+def _close_pipes(spawned: Spawned) -> None:
     for fd in (spawned.spec_w, spawned.result_r, spawned.go_w):
         if fd is not None:
             with contextlib.suppress(OSError):
@@ -178,9 +178,19 @@ def _close(spawned: Spawned) -> None:
     for stream in (spawned.proc.stdout, spawned.proc.stderr):
         if stream is not None:
             stream.close()
+
+
+def _remove_made(spawned: Spawned, cgroup: cg.Cgroup | str | None = None) -> None:
+    """Remove the child's workdir, the spare's cgroup and ``cgroup``."""
     spawned.work.cleanup()
-    if spawned.cgroup is not None:  # a spare's, used or left for one with the run's limits
-        spawned.cgroup.remove()
+    for made in (spawned.cgroup, cgroup):  # a spare's, used or left for one with the run's limits
+        if isinstance(made, cg.Cgroup):
+            made.remove()
+
+
+def _close(spawned: Spawned) -> None:
+    _close_pipes(spawned)
+    _remove_made(spawned)
 
 
 _LATER: list[Callable[[], object]] = []
@@ -203,12 +213,11 @@ def run_deferred() -> None:
 def _remove(spawned: Spawned, cgroup: cg.Cgroup | str, ended: bool) -> None:
     """Close the child's pipes, remove its workdir and cgroup: now, or (deferred, the child
     reaped: its PID namespace died with it) once the command's exit code went out."""
+    _close_pipes(spawned)  # now: a --repeat of hundreds of runs must not run out of fds
     if ended and _DEFER:
-        _LATER.append(lambda: _remove(spawned, cgroup, False))
-        return
-    _close(spawned)
-    if isinstance(cgroup, cg.Cgroup):
-        cgroup.remove()
+        _LATER.append(lambda: _remove_made(spawned, cgroup))
+    else:
+        _remove_made(spawned, cgroup)
 
 
 def abandon(spawned: Spawned) -> None:
