@@ -12,13 +12,17 @@ Targets (issue 16), as ratios of median wall times measured in the same run:
   runtime does not virtualize), so the runtime's per-call cost shows too.
 
 Each ``automock run`` is a fresh command, as a user types it, in two ways: without a
-server (``AUTOMOCK_SERVER=0``: the CLI restarts itself with the run's hash seed, imports,
-forks the sandbox child) and with a warm server (``automock server start``; the command is
-then a thin client, see ``automock/commands/serve.py``). The commands alternate, so load
-changes hit all alike; the load average is printed. The package is a copy with its
+server (``AUTOMOCK_SERVER=0``: the CLI imports, scans the plan and spawns the sandbox
+child, a fresh interpreter with ASLR off) and with a warm server (``automock server start``;
+the command is then a thin client, see ``automock/commands/serve.py``, whose waiting
+handler holds the next run's sandbox child, started ahead: ``automock/sandbox/run/spare.py``;
+the last line says which child served a few more runs). The commands alternate, so load
+changes hit all alike, with a pause before each (``--pause``, default 0.5 s: what one command
+leaves running, such as the server preparing its next spare, must not slow the next one
+down; a person's runs are seconds apart); the load average is printed. The package is a copy with its
 bytecode compiled, as ``pip install`` leaves it.
 
-    python benchmarks/run_overhead.py [--runs 7] [--python PATH]
+    python benchmarks/run_overhead.py [--runs 7] [--pause 0.5] [--python PATH] [--root CHECKOUT]
 """
 
 from __future__ import annotations
@@ -131,13 +135,17 @@ def _command(cmd: list[str], cwd: Path, env: dict[str, str]) -> Callable[[], tup
 
 
 def _alternating(
-    commands: dict[str, Callable[[], tuple[float, bytes]]], runs: int
+    commands: dict[str, Callable[[], tuple[float, bytes]]], runs: int, pause: float
 ) -> dict[str, list[tuple[float, bytes]]]:
+    """Each command ``runs`` times, alternating, ``pause`` seconds before each (what a
+    command leaves running after it, e.g. the server preparing its next spare, is done by
+    then, as between a person's runs, and does not slow the next command down)."""
     for go in commands.values():
         go()  # page cache, plan drafted, scan cached, server warm
     results: dict[str, list[tuple[float, bytes]]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, go in commands.items():
+            time.sleep(pause)
             results[name].append(go())
     return results
 
@@ -181,6 +189,9 @@ def _spent(results: dict[str, list[tuple[float, bytes]]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument(
+        "--pause", type=float, default=0.5, help="seconds before each command (default 0.5)"
+    )
     parser.add_argument("--python", default=sys.executable, help="interpreter to measure")
     parser.add_argument(
         "--root", type=Path, default=ROOT, help="checkout whose automock to measure (default this)"
@@ -231,11 +242,13 @@ def main() -> None:
                     commands["automock run, warm server"] = _command(
                         [*automock, "run", str(path), "--", *args[name]], path.parent, env
                     )
-                results = _alternating(commands, runs)
+                results = _alternating(commands, runs, options.pause)
                 print("\n".join(_row(name, results, TARGETS[name])))
                 if name != "trivial":
                     print(_spent(results))
             _phases(python, files["trivial"], env)
+            if serving:
+                _served(python, files["trivial"], env)
         finally:
             subprocess.run([*automock, "server", "stop"], env=env, cwd=tmp, capture_output=True)
             server.shutdown()
@@ -257,6 +270,21 @@ def _phases(python: str, path: Path, env: dict[str, str]) -> None:
         f"run_file phases (trivial, no server): {parts}; sandbox child {child['start']}ed, "
         f"its setup (isolation + runtime) {child['setup_seconds'] * 1000:.0f} ms"
     )
+
+
+def _served(python: str, path: Path, env: dict[str, str]) -> None:
+    """Which child served the warm server's runs (its spare, started ahead, or one spawned)."""
+    starts = []
+    for _ in range(3):
+        time.sleep(0.3)  # the spare is started once no run is busy
+        done = subprocess.run(
+            [python, "-m", "automock", "run", "--json", str(path)],
+            capture_output=True,
+            env=env,
+            cwd=path.parent,
+        )
+        starts += [run["start"] for run in json.loads(done.stdout)["runs"]]
+    print(f"warm server runs' sandbox children: {', '.join(starts)}")
 
 
 if __name__ == "__main__":

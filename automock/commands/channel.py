@@ -21,7 +21,8 @@ import marshal
 import os
 import stat
 import sys
-import zlib
+
+from automock._sha256 import sha256  # built in (no OpenSSL); the client needs it anyway
 
 TYPE_CHECKING = False  # not typing's: the client imports as little as it can
 if TYPE_CHECKING:
@@ -97,8 +98,8 @@ def _package_root() -> str:
 
 def socket_path(directory: str, hash_seed: str) -> str:
     """The socket of the server for this interpreter, this automock and ``hash_seed``."""
-    key = zlib.crc32(f"{os.path.realpath(sys.executable)}\0{_package_root()}".encode())
-    return os.path.join(directory, f"run-{key:08x}-{hash_seed}.sock")
+    key = sha256(f"{os.path.realpath(sys.executable)}\0{_package_root()}".encode()).hexdigest()
+    return os.path.join(directory, f"run-{key[:8]}-{hash_seed}.sock")
 
 
 def identity(environ: dict[str, str] | os._Environ[str]) -> dict[str, Any]:

@@ -20,9 +20,8 @@ the run, its end is the command's end: nothing is run twice.
 
 from __future__ import annotations
 
-import contextlib
+import _signal  # type: ignore[import-not-found]  # not signal: its enums cost an import of enum
 import os
-import signal
 import sys
 from collections.abc import Sequence
 
@@ -100,11 +99,13 @@ def _wait(conn: Connection, handler: int) -> int:
     """The handler's exit code; Ctrl-C and SIGTERM are passed on to it meanwhile."""
 
     def forward(signum: int, frame: object) -> None:
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 - contextlib is one more import for every client
             os.kill(handler, signum)
+        except OSError:
+            pass
 
-    signal.signal(signal.SIGTERM, forward)
-    signal.signal(signal.SIGINT, forward)
+    _signal.signal(_signal.SIGTERM, forward)
+    _signal.signal(_signal.SIGINT, forward)
     try:
         reply, _ = conn.receive()
     except OSError:

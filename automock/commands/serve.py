@@ -1,4 +1,4 @@
-"""The warm ``automock run`` server: a restarted CLI that forks one handler per command.
+"""The warm ``automock run`` server: a restarted CLI with one handler process per command.
 
 ``automock run`` spends most of its time before the program starts on work that is
 the same every time: a second interpreter start (the restart that fixes the
@@ -7,22 +7,28 @@ is a CLI process restarted for one hash seed (:mod:`automock.commands.restart`),
 with everything imported and warmed once; it listens on a socket in the user's
 private directory (:mod:`automock.commands.channel`).
 
-For each connection it forks a handler and goes back to waiting; it never reads a
-request itself, so nothing of one command is left in it for the next. The handler
+Each connection goes to a handler, a process forked from the server and used once; the
+server never reads a request itself, so nothing of one command is left in it for the
+next. While no handler is busy, the server forks the next one ahead (:class:`_Spare`):
+it prepares the next run's sandbox child (:mod:`automock.sandbox.run.spare`) and waits
+for the server to pass it a connection over a socket pair; a connection that comes
+while none waits gets a handler forked for it. The handler
 checks the peer's uid and that the client's interpreter, automock checkout,
 start-up environment variables and locale are the server's (else it refuses and
 the client runs the command itself), takes over the client's stdin, stdout,
 stderr, directory, umask and scrubbed environment, and runs the command line with
 :func:`automock.commands.dispatch.dispatch`, as the restarted CLI would. A run's
-sandbox child is forked from the handler exactly as from the CLI (same hash seed,
-same scrubbed environment, one thread), so every isolation layer and every
-observation of it is the same.
+sandbox child is the spare or one the handler starts exactly as the CLI does (a
+fresh interpreter; with ``--no-stable-addresses`` forked, with the same hash seed,
+scrubbed environment, one thread), so every isolation layer and every observation
+of it is the same.
 
 Lifetime: the server ends after ``idle`` seconds without a connection, when its
 socket is removed or replaced, on ``automock server stop`` (SIGTERM), and when
 any of automock's source files, or a directory on ``sys.path`` (a package
 installed or removed), changed since it started: it refuses that connection (the
-client runs the command itself) and exits, so stale code never runs.
+client runs the command itself) and exits, so stale code never runs (the waiting
+handler, and its spare, see end of file on the socket pair and end unused).
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ import time
 from typing import Any, NoReturn
 
 from automock.commands.channel import HANDLER_ENV, Connection, identity
+from automock.sandbox.run.watch import defer_removal, run_deferred
 
 __all__ = ["serve"]
 
@@ -118,7 +125,82 @@ def _still_ours(path: str, inode: int) -> bool:
         return False
 
 
-def serve(path: str, *, idle: float) -> int:
+class _Spare:
+    """The server's waiting handler: a forked process that prepares the next run's sandbox
+    child (:mod:`automock.sandbox.run.spare`) while idle, then waits for a connection, which
+    the server passes to it over a socket pair. Started when no handler is busy (so it takes
+    no CPU from a run), replaced when it is used or dies, ended with the server."""
+
+    def __init__(self, listener: socket.socket, expected: dict[str, Any], seed: int) -> None:
+        self.listener, self.expected, self.seed = listener, expected, seed
+        self.pid: int | None = None
+        self.channel: socket.socket | None = None
+        self.busy: dict[int, int] = {}  # handler pid -> pidfd (readable when it ends)
+
+    def start(self, handlers: set[int]) -> None:
+        """Fork the waiting handler, unless one waits already or a handler is busy."""
+        if self.pid is not None or self.busy:
+            return
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the handler (tested through the CLI)
+            for fd in (self.listener.fileno(), mine.fileno(), *self.fds()):
+                os.close(fd)
+            _wait_as_spare(theirs, self.expected, self.seed)
+        theirs.close()
+        self.pid, self.channel = pid, mine
+        handlers.add(pid)
+
+    def hand(self, sock: socket.socket, served: int) -> bool:
+        """Pass the connection ``sock`` to the waiting handler; False if none took it."""
+        pid, channel, self.pid, self.channel = self.pid, self.channel, None, None
+        if pid is None or channel is None:
+            return False
+        try:
+            Connection(channel).send({"served": served}, fds=(sock.fileno(),))
+        except OSError:
+            return False  # it died: the connection gets a handler forked for it
+        finally:
+            channel.close()
+        self.watch(pid)
+        return True
+
+    def watch(self, pid: int) -> None:
+        """Count handler ``pid`` as busy until it ends (no spare is started meanwhile)."""
+        with contextlib.suppress(AttributeError, OSError):
+            self.busy[pid] = os.pidfd_open(pid)
+            return
+        self.busy[pid] = -1  # no pidfd: noticed when reaped, within a second
+
+    def update(self, handlers: set[int]) -> None:
+        """Forget ended handlers; replace a spare handler that died."""
+        for pid in [p for p in self.busy if p not in handlers or _ended(self.busy[p])]:
+            fd = self.busy.pop(pid)
+            if fd >= 0:
+                os.close(fd)
+        if self.pid is not None and self.pid not in handlers:  # it died unused
+            self.pid = None
+            if self.channel is not None:
+                self.channel.close()
+                self.channel = None
+        self.start(handlers)
+
+    def fds(self) -> list[int]:
+        return [fd for fd in self.busy.values() if fd >= 0]
+
+    def close(self) -> None:
+        """End the waiting handler (it sees end of file, discards its child and exits)."""
+        if self.channel is not None:
+            self.channel.close()
+        for fd in self.fds():
+            os.close(fd)
+
+
+def _ended(pidfd: int) -> bool:
+    return pidfd >= 0 and bool(select.select([pidfd], [], [], 0)[0])
+
+
+def serve(path: str, *, idle: float, seed: int = 0) -> int:
     """Serve commands on ``path`` until idle, stopped, stale or replaced; the exit code."""
     expected = json.loads(os.environ.pop(_IDENTITY, "null")) or identity(os.environ)
     _warm()
@@ -129,14 +211,16 @@ def serve(path: str, *, idle: float) -> int:
     listener = _listen(path)
     inode = os.stat(path).st_ino
     handlers: set[int] = set()
+    spare = _Spare(listener, expected, seed)
     served = 0  # connections handled before (the status answer shows them)
     last = time.monotonic()
     try:
         while not stopping and _still_ours(path, inode):
-            ready, _, _ = select.select([listener], [], [], 1.0)
             _reap(handlers)
-            if not ready:
-                if not handlers and time.monotonic() - last > idle:
+            spare.update(handlers)
+            ready, _, _ = select.select([listener.fileno(), *spare.fds()], [], [], 1.0)
+            if listener.fileno() not in ready:
+                if handlers <= {spare.pid} and time.monotonic() - last > idle:
                     break
                 continue
             sock, _ = listener.accept()
@@ -145,59 +229,99 @@ def serve(path: str, *, idle: float) -> int:
                 with sock:
                     Connection(sock).send({"refuse": "automock changed since the server started"})
                 break
-            pid = os.fork()
-            if pid == 0:  # pragma: no cover - the handler (tested through the CLI)
-                listener.close()
-                _handle(sock, expected, served)
+            if not spare.hand(sock, served):
+                pid = os.fork()
+                if pid == 0:  # pragma: no cover - the handler (tested through the CLI)
+                    listener.close()
+                    os._exit(_handle(sock, expected, served))
+                handlers.add(pid)
+                spare.watch(pid)
             sock.close()
-            handlers.add(pid)
             served += 1
     finally:
+        spare.close()
         listener.close()
         if _still_ours(path, inode):
             os.unlink(path)
     return 0
 
 
-def _handle(
-    sock: socket.socket, expected: dict[str, Any], before: int
+def _wait_as_spare(
+    channel: socket.socket, expected: dict[str, Any], seed: int
 ) -> NoReturn:  # pragma: no cover
-    """One connection, in a forked handler: check it, take over the client, run it."""
+    """The waiting handler: prepare the spare child, then serve the one connection passed on
+    ``channel`` (end of file: the server ended; discard the spare and exit)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    from automock.sandbox.run import spare
+
+    try:
+        spare.prepare(seed)
+    except Exception as exc:  # the run then starts its child itself
+        with contextlib.suppress(OSError):
+            os.write(2, f"automock: no spare sandbox child: {type(exc).__name__}: {exc}\n".encode())
+    code = 0
+    try:
+        message, fds = Connection(channel).receive()
+    except OSError:
+        message, fds = None, []
+    channel.close()
+    if message is not None and len(fds) == 1 and isinstance(message.get("served"), int):
+        code = _handle(socket.socket(fileno=fds[0]), expected, message["served"])
+    spare.discard()
+    os._exit(code)
+
+
+def _handle(sock: socket.socket, expected: dict[str, Any], before: int) -> int:  # pragma: no cover
+    """One connection, in a forked handler: check it, take over the client, run it; the
+    handler's exit code."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     code = 0
     conn = Connection(sock)
     try:
         if conn.peer_uid() != os.geteuid():
-            os._exit(0)
+            return 0
         message, fds = conn.receive()
         kind = message.get("kind") if message is not None else None
         if kind in ("status", "stop"):
             conn.send({"server": os.getppid(), "connections": before, "identity": expected})
             if kind == "stop":
                 os.kill(os.getppid(), signal.SIGTERM)
-            os._exit(0)
+            return 0
         reason = _refusal(message, fds, expected)
         if reason is not None or message is None:
             conn.send({"refuse": reason})
-            os._exit(0)
+            return 0
         _become_client(message, fds)
         if not _seed_matches(message["argv"]):  # the plan's seed is not this server's
             conn.send({"refuse": "the run's seed is not this server's"})
-            os._exit(0)
+            return 0
         conn.send({"pid": os.getpid()})
         from automock.commands.dispatch import dispatch
 
+        defer_removal()  # the client need not wait for the workdir and cgroup to go
         code = dispatch(message["argv"], _PARSERS)
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()
         conn.send({"exit": code})
+        _release_client()  # a pipe reading the command's output ends now, not after removal
     except BaseException as exc:  # the client went away, or our own failure: end here
         with contextlib.suppress(BaseException):
             os.write(2, f"automock: server handler failed: {type(exc).__name__}: {exc}\n".encode())
         code = 70
-    os._exit(code)
+    finally:
+        run_deferred()
+    return code
+
+
+def _release_client() -> None:  # pragma: no cover - in the handler
+    """Let go of the client's stdin, stdout and stderr (``/dev/null`` in their place)."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        with contextlib.suppress(OSError):
+            os.dup2(null, fd)
+    os.close(null)
 
 
 def _refusal(

@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
 
         if os.environ.get("PYTHONHASHSEED") != hash_seed_for(args.seed):
             raise InputError("automock server serve: use `automock server start` to start one")
-        return serve(path, idle=args.idle_timeout)
+        return serve(path, idle=args.idle_timeout, seed=args.seed)
     answer = _ask(path, args.action)
     if answer is None:
         print(f"automock: no warm server for seed {args.seed}")

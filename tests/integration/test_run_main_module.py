@@ -129,3 +129,41 @@ def test_a_thread_that_never_ends_is_a_timeout_that_keeps_the_output(tmp_path: P
     assert (report["status"], done.returncode) == ("timeout", 124)
     assert report["stdout"] == "main done\n"
     assert (candidate.status, candidate.stdout) == ("timeout", "main done\n")
+
+
+ENDING = """
+import sys
+
+class Bye:
+    def __init__(self, name):
+        self.name = name
+
+    def __del__(self):
+        print("bye", self.name, flush=True)
+
+keep = Bye("global")
+cycle = Bye("cycle")
+cycle.me = cycle
+del cycle
+print("hello")
+sys.exit(3)
+"""
+
+
+def test_the_program_ends_as_under_python_file(tmp_path: Path) -> None:
+    """A fresh run's interpreter ends quickly (automock.sandbox.run.ending), but the program's
+    globals are still released at exit (their __del__ print) and its exit code is kept."""
+    (tmp_path / "prog.py").write_text(ENDING)
+    plain = subprocess.run(
+        [sys.executable, "prog.py"], cwd=tmp_path, capture_output=True, text=True
+    )
+
+    done = automock_command(["run", "--json", "prog.py"], cwd=tmp_path, AUTOMOCK_SERVER="0")
+    report = json.loads(done.stdout)
+
+    assert report["runs"][0]["start"] == "spawn"
+    assert (
+        (done.returncode, report["stdout"])
+        == (plain.returncode, plain.stdout)
+        == (3, "hello\nbye cycle\nbye global\n")
+    )

@@ -22,6 +22,7 @@ import pytest
 
 from tests.conftest import REPO, automock_command
 from tests.integration.test_run_fork import PROBE
+from tests.integration.test_run_frontier import REPRS, SETS
 
 
 @pytest.fixture
@@ -64,7 +65,9 @@ def test_a_served_run_is_the_run_without_the_server(tmp_path: Path, runtime_dir:
     assert served.returncode == alone.returncode == 0, served.stderr
     mine, theirs = json.loads(served.stdout), json.loads(alone.stdout)
     assert mine["stdout"] == theirs["stdout"]  # same hash order, env, streams, signals, tz
-    assert [r["start"] for r in mine["runs"]] == [r["start"] for r in theirs["runs"]]
+    # the server's spare child (started ahead, exactly as the CLI starts one), or a spawned one
+    assert [r["start"] for r in mine["runs"]] == ["spare"]
+    assert [r["start"] for r in theirs["runs"]] == ["spawn"]
     assert [(x["name"], x["active"]) for x in mine["layers"]] == [
         (x["name"], x["active"]) for x in theirs["layers"]
     ]
@@ -204,3 +207,97 @@ def test_an_idle_server_ends_and_a_removed_socket_ends_it(
     for sock in (runtime_dir / "automock").glob("*.sock"):
         sock.unlink()
     assert _ended(int(re.findall(r"pid (\d+)", started.stdout)[0]))
+
+
+def _spare_children(server: int) -> dict[int, int]:
+    """Sandbox child interpreters waiting under the server's handlers (its spare): child pid ->
+    handler pid."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if b"automock.sandbox.run.ending" not in (entry / "cmdline").read_bytes():
+                continue
+            grand = int(Path(f"/proc/{parent}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if grand == server:
+            found[int(entry.name)] = parent
+    return found
+
+
+def _spare_ready(server: int) -> dict[int, int]:
+    for _ in range(200):  # the spare is started when no run is busy: wait for it
+        found = _spare_children(server)
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError("no spare child")
+
+
+def test_the_spare_child_keeps_addresses_stable(tmp_path: Path, runtime_dir: Path) -> None:
+    """Runs served by the spare (started before the command) print the same default reprs,
+    id() and identity-hashed set order as each other and as a run without the server."""
+    (tmp_path / "reprs.py").write_text(REPRS + SETS)
+    started = _server(tmp_path, runtime_dir, "start")
+    server = int(re.findall(r"pid (\d+)", started.stdout)[0])
+    alone = _run(tmp_path, runtime_dir, "--json", "reprs.py", AUTOMOCK_SERVER="0")
+    outputs = []
+    for _ in range(2):
+        _spare_ready(server)
+        served = json.loads(_run(tmp_path, runtime_dir, "--json", "reprs.py").stdout)
+        assert [r["start"] for r in served["runs"]] == ["spare"]
+        assert served["status"] == "passed", served["stderr"]
+        outputs.append(served["stdout"])
+
+    _spare_ready(server)
+    repeated = json.loads(_run(tmp_path, runtime_dir, "--json", "--repeat", "3", "reprs.py").stdout)
+
+    assert "object at 0x" in outputs[0]
+    assert outputs[0] == outputs[1] == json.loads(alone.stdout)["stdout"]
+    # the spare, then children spawned for the run: all three print the same
+    assert [r["start"] for r in repeated["runs"]] == ["spare", "spawn", "spawn"]
+    assert repeated["deterministic"] is True, repeated["diff"]
+    assert repeated["stdout"] == outputs[0]
+
+
+def test_runs_the_spare_cannot_serve_start_their_own_child(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
+    """A plan with variables (the child would start with another environment), a dead spare:
+    still served, by a child started for the run. Other limits: the spare, in a cgroup made
+    for the run. Nothing of a spare is left once the server stopped."""
+    (tmp_path / "env.py").write_text("import os\nprint(os.environ.get('GREETING'))\n")
+    started = _server(tmp_path, runtime_dir, "start")
+    server = int(re.findall(r"pid (\d+)", started.stdout)[0])
+    assert _run(tmp_path, runtime_dir, "env.py", AUTOMOCK_SERVER="0").returncode == 0
+    plan = tmp_path / "fixtures" / "env.automock.json"
+    plan.write_text(json.dumps({**json.loads(plan.read_text()), "env": {"GREETING": "hi"}}))
+    handlers = set(_spare_ready(server).values())
+    with_env = json.loads(_run(tmp_path, runtime_dir, "--json", "env.py").stdout)
+    plan.write_text(json.dumps({**json.loads(plan.read_text()), "env": {}}))
+    handlers |= set(_spare_ready(server).values())
+    limited = _run(tmp_path, runtime_dir, "--json", "--memory-mb", "300", "env.py")
+    spare = _spare_ready(server)
+    handlers |= set(spare.values())
+    for child in spare:
+        os.kill(child, signal.SIGKILL)
+    after_death = json.loads(_run(tmp_path, runtime_dir, "--json", "env.py").stdout)
+    handlers |= set(_spare_ready(server).values())  # replaced
+    _server(tmp_path, runtime_dir, "stop")
+
+    assert (with_env["stdout"], [r["start"] for r in with_env["runs"]]) == ("hi\n", ["spawn"])
+    report = json.loads(limited.stdout)
+    assert [r["start"] for r in report["runs"]] == ["spare"]
+    cgroup = next(x for x in report["layers"] if x["name"] == "cgroup")
+    assert cgroup["active"] and "memory 300 MiB" in cgroup["detail"]
+    assert (after_death["stdout"], after_death["status"]) == ("None\n", "passed")
+    assert [r["start"] for r in after_death["runs"]] == ["spawn"]
+    assert _ended(server)
+    for _ in range(50):
+        if not _spare_children(server):
+            break
+        time.sleep(0.1)
+    assert not _spare_children(server)
+    left = [p for h in handlers for p in Path("/tmp").glob(f"automock-run-{h:07d}-*")]
+    assert not left

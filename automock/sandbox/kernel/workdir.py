@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Workdir", "make_workdir", "sweep_stale_workdirs"]
+__all__ = ["Workdir", "empty_workdir", "make_workdir", "sweep_stale_workdirs"]
 
 IGNORED = (
     ".git",
@@ -157,25 +157,35 @@ def sweep_stale_workdirs(base: str | None = None) -> list[Path]:
     return sweep_stale(RUN_PREFIX, base)
 
 
-def make_workdir(script: str | os.PathLike[str], *, copy_tree: bool = True) -> Workdir:
-    """Copy ``script``'s directory (bounded) into a fresh temp dir."""
-    source = Path(script).resolve()
+def empty_workdir() -> Workdir:
+    """A fresh workdir with empty ``src``, ``home`` and ``tmp``, to fill with :func:`make_workdir`
+    (``into=``) once the file to run is known (a spare sandbox child starts in it ahead)."""
     sweep_stale_workdirs()
     # a fixed-length name (pid padded): the child's environment has the same size every run
     root = Path(tempfile.mkdtemp(prefix=f"{RUN_PREFIX}{os.getpid():07d}-")).resolve()
     os.chmod(root, 0o755)
-    for sub in ("home", "tmp"):
+    for sub in ("home", "tmp", "src"):
         (root / sub).mkdir()
+    return Workdir(root=root, script_rel="src", note="empty")
+
+
+def make_workdir(
+    script: str | os.PathLike[str], *, copy_tree: bool = True, into: Workdir | None = None
+) -> Workdir:
+    """Copy ``script``'s directory (bounded) into a fresh temp dir (or the empty ``into``)."""
+    source = Path(script).resolve()
+    root = (into or empty_workdir()).root
     dest = root / "src"
     files, size = _tree_size(source.parent) if copy_tree else (MAX_FILES + 1, 0)
     try:
         if files <= MAX_FILES and size <= MAX_BYTES:
-            shutil.copytree(source.parent, dest, symlinks=True, ignore=_ignore(root))
+            shutil.copytree(
+                source.parent, dest, symlinks=True, ignore=_ignore(root), dirs_exist_ok=True
+            )
             if not (dest / source.name).exists():  # the script itself is always copied
                 shutil.copy2(source, dest / source.name)
             note = f"copy of {source.parent} ({files} files)"
         else:
-            dest.mkdir()
             for entry in source.parent.iterdir():
                 if (
                     entry.is_file()

@@ -25,6 +25,7 @@ from automock.sandbox.kernel.addresses import padded
 from automock.sandbox.kernel.environment import fixed_environment
 from automock.sandbox.kernel.isolation import Limits, tasks_for_child
 from automock.sandbox.kernel.workdir import Workdir, make_workdir
+from automock.sandbox.run import spare
 from automock.sandbox.run.cassettes import CassetteFile
 from automock.sandbox.run.forked import can_fork, fork_child, warm
 from automock.sandbox.run.result import RunOutcome, RunSet
@@ -42,7 +43,12 @@ def _spawn_for(
     *,
     stable: bool = False,
 ) -> Spawned:
-    """A fresh interpreter for one run, in ``work`` (default: a new copy of the tree)."""
+    """A fresh interpreter for one run, in ``work`` (default: a new copy of the tree, in this
+    process's spare when it fits: :mod:`automock.sandbox.run.spare`)."""
+    if work is None and stable:
+        claimed = spare.claim(target, seed, env)
+        if claimed is not None:
+            return claimed
     work = work or make_workdir(target)
     try:
         return spawn(work, fixed_environment(work.root, seed, env), stable=stable)

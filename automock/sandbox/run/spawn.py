@@ -19,6 +19,7 @@ from typing import IO, Any, Protocol
 
 import automock
 from automock.sandbox.kernel.addresses import fixed_layout, padded
+from automock.sandbox.kernel.cgroup import Cgroup
 from automock.sandbox.kernel.workdir import Workdir
 
 __all__ = ["PACKAGE_ROOT", "ChildProcess", "Spawned", "spawn"]
@@ -26,7 +27,7 @@ __all__ = ["PACKAGE_ROOT", "ChildProcess", "Spawned", "spawn"]
 PACKAGE_ROOT = str(Path(automock.__file__).resolve().parent.parent)
 _BOOTSTRAP = (
     "import sys; sys.path.insert(0, {root!r}); {bytecode}"
-    "from automock.sandbox.child.program import main; main()"
+    "from automock.sandbox.run.ending import main; main()"  # the child's main, a quick exit
 )
 # until the child has warmed up: its imports read and write bytecode under this prefix
 _BYTECODE = "sys.pycache_prefix = {prefix!r}; sys.dont_write_bytecode = False; "
@@ -83,6 +84,7 @@ _ALWAYS_IMPORTED = frozenset(
         "sandbox/child/program",
         "sandbox/child/fresh",
         "sandbox/kernel/isolation",
+        "sandbox/run/ending",
     }
 )
 
@@ -95,7 +97,7 @@ def _cold(prefix: str) -> bool:
     """
     tag = sys.implementation.cache_tag
     base = Path(PACKAGE_ROOT) / "automock"
-    for package in ("", "plan", "runtime", "sandbox/child", "sandbox/kernel"):
+    for package in ("", "plan", "runtime", "sandbox/child", "sandbox/kernel", "sandbox/run"):
         for source in (base / package).glob("*.py"):
             cached = Path(prefix, str(source.parent).lstrip(os.sep), f"{source.stem}.{tag}.pyc")
             try:
@@ -112,7 +114,8 @@ def _warm_cache(prefix: str, env: dict[str, str]) -> None:
     import subprocess
 
     code = _BOOTSTRAP.format(root=PACKAGE_ROOT, bytecode=_BYTECODE.format(prefix=prefix)).replace(
-        "import main; main()", "import warm_up; warm_up()"
+        "run.ending import main; main()",
+        "child.program import warm_up; warm_up(); import automock.sandbox.run.ending",
     )
     subprocess.run(
         [sys.executable, "-s", "-P", "-c", code],
@@ -134,8 +137,9 @@ class Spawned:
     spec_w: int | None
     result_r: int
     started: float
-    start: str = "spawn"  # or "fork" (automock.sandbox.run.forked)
+    start: str = "spawn"  # or "fork" (automock.sandbox.run.forked), "spare" (.spare)
     go_w: int | None = None  # one byte here lets the child run the program (after observing it)
+    cgroup: Cgroup | None = None  # made ahead with the default limits, the child moved in (.spare)
 
 
 def spawn(work: Workdir, env: dict[str, str], *, stable: bool = False) -> Spawned:

@@ -35,7 +35,7 @@ from automock.sandbox.run.observe import observe, unobserved
 from automock.sandbox.run.result import RunOutcome
 from automock.sandbox.run.spawn import ChildProcess, Spawned
 
-__all__ = ["abandon", "finish"]
+__all__ = ["abandon", "defer_removal", "finish", "run_deferred"]
 
 _KILL_GRACE = 0.5  # seconds to keep draining after the program's main process ended
 
@@ -170,7 +170,7 @@ def _reap(proc: ChildProcess) -> tuple[int, float]:
     return proc.wait(), 0.0
 
 
-def _close(spawned: Spawned) -> None:
+def _close_pipes(spawned: Spawned) -> None:
     for fd in (spawned.spec_w, spawned.result_r, spawned.go_w):
         if fd is not None:
             with contextlib.suppress(OSError):
@@ -178,7 +178,46 @@ def _close(spawned: Spawned) -> None:
     for stream in (spawned.proc.stdout, spawned.proc.stderr):
         if stream is not None:
             stream.close()
+
+
+def _remove_made(spawned: Spawned, cgroup: cg.Cgroup | str | None = None) -> None:
+    """Remove the child's workdir, the spare's cgroup and ``cgroup``."""
     spawned.work.cleanup()
+    for made in (spawned.cgroup, cgroup):  # a spare's, used or left for one with the run's limits
+        if isinstance(made, cg.Cgroup):
+            made.remove()
+
+
+def _close(spawned: Spawned) -> None:
+    _close_pipes(spawned)
+    _remove_made(spawned)
+
+
+_LATER: list[Callable[[], object]] = []
+_DEFER: list[bool] = []  # [True]: removal waits for run_deferred (in a server's handler)
+
+
+def defer_removal() -> None:
+    """From now on in this process, a finished run's workdir and cgroup are removed by
+    :func:`run_deferred` (after the exit code went out), not before :func:`finish` returns."""
+    _DEFER[:] = [True]
+
+
+def run_deferred() -> None:
+    """Remove what :func:`defer_removal` held back."""
+    while _LATER:
+        with contextlib.suppress(Exception):
+            _LATER.pop(0)()
+
+
+def _remove(spawned: Spawned, cgroup: cg.Cgroup | str, ended: bool) -> None:
+    """Close the child's pipes, remove its workdir and cgroup: now, or (deferred, the child
+    reaped: its PID namespace died with it) once the command's exit code went out."""
+    _close_pipes(spawned)  # now: a --repeat of hundreds of runs must not run out of fds
+    if ended and _DEFER:
+        _LATER.append(lambda: _remove_made(spawned, cgroup))
+    else:
+        _remove_made(spawned, cgroup)
 
 
 def abandon(spawned: Spawned) -> None:
@@ -213,8 +252,15 @@ class _Observer:
         a process waits for the kernel (an RCU grace period, milliseconds), and this way the
         wait overlaps the child's own work. :meth:`__call__` checks it again, descendants
         included, before the program may run."""
+        made, limits = self.spawned.cgroup, self.limits
         with contextlib.suppress(Exception):  # __call__ says what went wrong
-            self.cgroup = cg.create("run", self.limits.memory_mb, self.limits.processes)
+            if made is not None and (made.memory_mb, made.processes) == (
+                limits.memory_mb,
+                limits.processes,
+            ):  # a spare's, made ahead: the child is in already (confine checks, writes nothing)
+                self.cgroup = made
+            else:
+                self.cgroup = cg.create("run", limits.memory_mb, limits.processes)
             cg.confine(self.spawned.proc.pid, self.cgroup)
 
     def __call__(self, first_line: bytes) -> None:
@@ -285,9 +331,7 @@ def finish(
             if ended and collect is not None:
                 collect(spawned.work.root)
         finally:
-            _close(spawned)
-            if isinstance(observer.cgroup, cg.Cgroup):
-                observer.cgroup.remove()
+            _remove(spawned, observer.cgroup, ended)
     report = parse(bytes(capture.data["result"]), capture.dropped["result"])
     report = report.checked_against(returncode, not timed_out and returncode >= 0)
     child = report.done

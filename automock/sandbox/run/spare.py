@@ -1,0 +1,113 @@
+"""A spare sandbox child: the next run's fresh interpreter, started before the run is asked for.
+
+The warm server (:mod:`automock.commands.serve`) keeps one handler process waiting
+for the next connection; that handler calls :func:`prepare` while idle, so what
+does not depend on the job is done before it arrives:
+
+* an empty workdir (:func:`~automock.sandbox.kernel.workdir.empty_workdir`, the
+  same fixed-length name a run's has);
+* the child interpreter, started exactly as :func:`~automock.sandbox.run.spawn.spawn`
+  starts every address-stable run's (ASLR off, the same command line and
+  environment shape), which imports and warms the runtime, then blocks reading
+  its spec: a blocking read allocates nothing, so however long it waits its
+  allocation history is that of a child spawned for the run;
+* a cgroup with the default :class:`~automock.sandbox.kernel.isolation.Limits`,
+  the child moved in by this (root) process: the kernel's RCU wait of that move is
+  off the run's critical path.
+
+A run's :class:`~automock.sandbox.run.process.Runner` takes it with :func:`claim`
+when the spare fits (address-stable, and the environment and umask the run would start its
+child with are exactly the spare's: same hash seed, no plan variables); it then
+copies the file's tree into the workdir and goes on as with a spawned child. Every
+per-run step (namespaces, mounts, rlimits, uid drop, Landlock, seccomp) still runs in
+the child after it has the spec, and the parent observes the layers at the
+``started`` line as for any run (:mod:`automock.sandbox.run.watch`): the spare adds
+no claim of its own. A spare serves one run; anything else (another seed, plan
+variables, ``--no-stable-addresses``, a dead spare) starts a child as before, and
+:func:`discard` ends an unused one (its workdir and cgroup removed).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from automock.sandbox.kernel import cgroup as cg
+from automock.sandbox.kernel.environment import fixed_environment
+from automock.sandbox.kernel.isolation import Limits
+from automock.sandbox.kernel.workdir import empty_workdir, make_workdir
+from automock.sandbox.run.spawn import Spawned, spawn
+from automock.sandbox.run.watch import abandon
+
+__all__ = ["claim", "discard", "prepare", "ready"]
+
+
+@dataclass
+class _Spare:
+    spawned: Spawned
+    env: dict[str, str]  # the environment it started with
+    umask: int  # and the umask (the program sees it)
+
+
+_HELD: list[_Spare] = []  # this process's spare, at most one
+
+
+def prepare(seed: int) -> None:
+    """Start this process's spare for runs of ``seed``'s hash seed (replacing none: one only)."""
+    if _HELD:
+        return
+    work = empty_workdir()
+    env = fixed_environment(work.root, seed)
+    try:
+        spawned = spawn(work, env, stable=True)
+    except BaseException:
+        work.cleanup()
+        raise
+    _HELD.append(_Spare(spawned, env, _umask()))
+    limits = Limits()
+    made = cg.create("run", limits.memory_mb, limits.processes)
+    if isinstance(made, cg.Cgroup):  # else the run makes one (and says why if it cannot)
+        spawned.cgroup = made
+        cg.confine(spawned.proc.pid, made)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def ready() -> bool:
+    """Is a spare held, and its child still alive?"""
+    return bool(_HELD) and _HELD[0].spawned.proc.poll() is None
+
+
+def claim(target: Path, seed: int, env: dict[str, str] | None) -> Spawned | None:
+    """The spare as the child of a run of ``target`` (its tree copied in), or None if it does not
+    fit: the run's child would start with another environment, or the spare died."""
+    if not _HELD:
+        return None
+    spare = _HELD[0]
+    work = spare.spawned.work
+    if (
+        spare.spawned.proc.poll() is not None
+        or fixed_environment(work.root, seed, env) != spare.env
+        or _umask() != spare.umask
+    ):
+        discard()
+        return None
+    _HELD.clear()
+    try:
+        filled = make_workdir(target, into=work)
+    except BaseException:
+        abandon(spare.spawned)
+        raise
+    return replace(spare.spawned, work=filled, started=time.perf_counter(), start="spare")
+
+
+def discard() -> None:
+    """End the unused spare: kill its child, remove its workdir and cgroup."""
+    while _HELD:
+        abandon(_HELD.pop().spawned)
