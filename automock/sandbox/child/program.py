@@ -289,7 +289,8 @@ def _wait_for_parent(fd: int) -> None:
 
 def warm_up() -> None:
     """Import what every run needs while the parent is still scanning and drafting (or, in
-    the warm server's spare, before the run is asked for), then collect and freeze what
+    the warm server's spare, before the run is asked for), compute what its isolation
+    computes the same for every run, then collect and freeze what
     is there: every object so far is automock's or the standard library's, and the
     collector's next full pass no longer walks them. Without it, that pass came due while
     the runtime was entered for the program (~2-3 ms in every run: a fresh interpreter's
@@ -303,6 +304,12 @@ def warm_up() -> None:
 
     with recording(), deterministic(Plan(), seed=0):
         pass
+    from automock.sandbox.kernel.isolation import warm_isolation
+
+    # the read allow-list's paths and the seccomp filter, as the run's isolation computes
+    # them (a spec with --read paths computes its own list again); not which of them the
+    # sandbox uid can reach (uid None): that depends on the mounts the isolation makes
+    warm_isolation(None)
     import gc
 
     gc.collect()
