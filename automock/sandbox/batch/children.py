@@ -53,6 +53,9 @@ class Child:
     timed_out: bool = False
     wait_status: int = 0
     reaped: bool = False
+    # the kernel showed it, and all it forked, in its lane's cgroup: it stays in (only root
+    # moves processes, and a spare runs automock's code until its candidate comes)
+    confined: bool = False
 
     def take(self, fd: int, data: bytes, cap: int) -> None:
         """Keep what pipe ``fd`` delivered, up to ``cap`` bytes in all; count the rest."""

@@ -162,6 +162,16 @@ class Spawner:
             except OSError as exc:
                 raise _fork_error(exc) from None
 
+    def told(self, child: Child) -> bool:
+        """Whether ``child``'s pid is known, learning it if the zygote already told it
+        (never waits, unlike :meth:`resolve`)."""
+        zygote = self._zygote
+        while child.pid == -1 and zygote is not None and zygote.forked:
+            if zygote.forked[0][0] != b"P":  # a fork error: resolve() raises it when due
+                return False
+            self.resolve(self._unresolved[0])
+        return child.pid != -1
+
     def watch(self, child: Child) -> int | None:
         """An fd readable when ``child`` exits, if this process must watch it (else None)."""
         if self._zygote is not None:  # the zygote reports the exit

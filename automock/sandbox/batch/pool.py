@@ -4,23 +4,20 @@ The parent is warmed once (:mod:`automock.sandbox.batch.warm`: imports, a runtim
 rehearsal, ``gc.freeze()``) and prepares the read-only mount namespace once
 (:mod:`automock.sandbox.kernel.mountns`). Then one child is forked per candidate,
 at most ``workers`` running at a time, by the pool's zygote
-(:mod:`automock.sandbox.batch.zygote`: a fork server that entered the runtime
-once), or by the parent when there is none (:mod:`automock.sandbox.batch.forking`
-hides which). Children are pre-forked: while
-candidates run, one spare per worker isolates itself
+(:mod:`automock.sandbox.batch.zygote`: a fork server that entered the runtime once),
+or by the parent when there is none (:mod:`automock.sandbox.batch.forking` hides which).
+Children are pre-forked: while candidates run, one spare per worker isolates itself
 (:mod:`automock.sandbox.batch.zygote_child`; :mod:`automock.sandbox.batch.task` without
-a zygote) and waits for its candidate on a pipe, so the sandbox is ready
-when a candidate is handed over. The parent owns the wall clock: at the deadline it kills the
-child, whose PID namespace takes every descendant with it. A candidate is
-done when its verdict and all its output are in; its exit is reaped later,
-off the round trip.
+a zygote) and waits for its candidate on a pipe, ready when a candidate is handed over.
+The parent owns the wall clock: at the deadline it kills the child, whose PID namespace
+takes every descendant with it. A candidate is done when its verdict and all its output
+are in (a program's verdict also waits for its exit status; see judge).
 
-Clean-up: every child is killed and reaped (the zygote reports exits); on
-any exit from :meth:`WorkerPool.run` (including ``KeyboardInterrupt``) the running children
-are killed, and the spares when the pool closes. Children die with the
-parent (``PR_SET_PDEATHSIG``), and all working directories live in one
-per-pool directory (``$TMPDIR/automock-batch-<pid>-*``) that the next pool
-removes if its owner process is gone.
+Clean-up: every child is killed and reaped (the zygote reports exits); on any exit from
+:meth:`WorkerPool.run` (including ``KeyboardInterrupt``) the running children are killed,
+and the spares when the pool closes. Children die with the parent (``PR_SET_PDEATHSIG``),
+and all working directories live in one per-pool directory
+(``$TMPDIR/automock-batch-<pid>-*``) that the next pool removes if its owner is gone.
 """
 
 from __future__ import annotations
@@ -199,6 +196,10 @@ class WorkerPool:
                 wanted = self._spare_count if prepare_next else min(self._spare_count, len(pending))
                 if len(self._spares) < wanted:
                     self._spares.append(self._fork(spawner))
+                for spare in self._spares if not pending and spawner.zygote else ():
+                    # while the last candidates run, so the next call sends at once
+                    if not spare.confined and spawner.told(spare):
+                        spare.confined = self._cgroups.inside(spare.pid, spare.lane)
             while prepare_next and len(self._spares) < self._spare_count:
                 self._spares.append(self._fork(spawner))
         finally:
@@ -234,7 +235,7 @@ class WorkerPool:
             run, slot, cand, since = entry
             spawner.resolve(run)
             late = time.monotonic() - since > _MOVE_AFTER_S
-            inside = spawner.zygote and self._cgroups.inside(run.pid, run.lane)
+            inside = spawner.zygote and (run.confined or self._cgroups.inside(run.pid, run.lane))
             if inside or late or not spawner.zygote:
                 self._dispatch(spawner, sel, run, slot, cand, seen_inside=inside)
             else:
