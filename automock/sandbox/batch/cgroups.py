@@ -5,11 +5,10 @@ the zygote forks moves itself in while it gets ready (through ``cgroup.procs``
 files the pool opened: :meth:`LaneCgroups.procs_files`); right before the pool sends
 the candidate it checks, from the kernel's lists, that the child is in, or moves it
 (:meth:`LaneCgroups.confine`), and reads the lane's OOM-kill counter before and after.
-The checks read the kernel's own view: ``/proc/<pid>/cgroup`` of the child and of
-anything it forked (one small file each; the lane's ``cgroup.procs`` in two hierarchies
-would be two, and v1 caches those lists per open file, so they are opened anew each
-time), and the OOM-kill counter through a file the pool keeps open and re-reads
-from offset 0 (the kernel formats it anew on each such read).
+The checks read the kernel's own view (:meth:`~automock.sandbox.kernel.cgroup.Cgroup.holds`
+for the child and anything it forked), and the OOM-kill counter through a file the pool
+keeps open and re-reads from offset 0 (the kernel formats it anew on each such read; a
+``cgroup.procs`` is not kept open: v1 caches its pid list per open file).
 A lane is given to a new child only once its previous child was reaped, so the
 cgroup holds nothing of an earlier candidate. A cgroup per candidate would cost a ``mkdir`` and an
 ``rmdir`` in two hierarchies per candidate (~0.35 ms measured here) and leave the
@@ -32,27 +31,6 @@ from automock.sandbox.kernel.layers import LayerStatus
 __all__ = ["LaneCgroups"]
 
 _OOM_KILL = re.compile(rb"^oom_kill (\d+)$", re.M)
-
-
-def _inside(pid: int, group: cg.Cgroup) -> bool:
-    """Whether the kernel lists process ``pid`` in every directory of ``group``
-    (``/proc/<pid>/cgroup``: ``hierarchy:controllers:path`` per line)."""
-    try:
-        with open(f"/proc/{pid}/cgroup", "rb") as handle:
-            lines = handle.read().decode("ascii", "replace").splitlines()
-    except OSError:
-        return False
-    wanted = ("memory", "pids") if group.version == 1 else ("",)
-    for directory, controller in zip(group.dirs, wanted, strict=True):
-        name = os.path.basename(directory)
-        for line in lines:
-            _, controllers, path = line.split(":", 2)
-            ok = controller in controllers.split(",") if controller else controllers == ""
-            if ok and os.path.basename(path) == name and directory.endswith(path):
-                break
-        else:
-            return False
-    return True
 
 
 class LaneCgroups:
@@ -92,16 +70,16 @@ class LaneCgroups:
         """Whether the kernel shows child ``pid`` and anything it forked in ``lane``'s
         cgroup (a child still on its way in: :meth:`confine` would wait for the kernel)."""
         group = self._group(lane)
-        return isinstance(group, cg.Cgroup) and all(_inside(p, group) for p in cg.process_tree(pid))
+        return isinstance(group, cg.Cgroup) and all(group.holds(p) for p in cg.process_tree(pid))
 
     def confine(self, pid: int, lane: int, *, seen_inside: bool = False) -> None:
         """Move child ``pid`` (and anything it forked) into ``lane``'s cgroup, unless the
         kernel shows they are all in already (``seen_inside``: :meth:`inside` just did;
         a child in its cgroup cannot leave it: only root moves processes)."""
         group = self._group(lane)
-        if isinstance(group, cg.Cgroup) and (seen_inside or self.inside(pid, lane)):
+        if seen_inside and isinstance(group, cg.Cgroup):
             layer = LayerStatus("cgroup", True, group.describe())
-        else:
+        else:  # reads the kernel's view first; moves only what is not in
             layer = cg.confine(pid, group)
         self._runs[pid] = (layer, self._oom_kills(lane, group))
 

@@ -132,6 +132,29 @@ class Cgroup:
             raise
         return tuple(opened)
 
+    def holds(self, pid: int) -> bool:
+        """Whether the kernel shows process ``pid`` in every directory of this cgroup.
+
+        Read from ``/proc/<pid>/cgroup`` (``hierarchy:controllers:path`` per line): one
+        small file per process, where :meth:`members` reads every directory's list.
+        """
+        try:
+            with open(f"/proc/{pid}/cgroup", "rb") as handle:
+                lines = handle.read().decode("ascii", "replace").splitlines()
+        except OSError:
+            return False
+        wanted = ("memory", "pids") if self.version == 1 else ("",)
+        for directory, controller in zip(self.dirs, wanted, strict=True):
+            name = os.path.basename(directory)
+            for line in lines:
+                _, controllers, path = line.split(":", 2)
+                ok = controller in controllers.split(",") if controller else controllers == ""
+                if ok and os.path.basename(path) == name and directory.endswith(path):
+                    break
+            else:
+                return False
+        return True
+
     def members(self) -> set[int]:
         found: set[int] = set()
         for path in self.dirs:
@@ -262,17 +285,18 @@ def confine(pid: int, cgroup: Cgroup | str) -> LayerStatus:
     a process that forks meanwhile is caught on the next pass); the layer as it stands."""
     if isinstance(cgroup, str):
         return LayerStatus("cgroup", False, cgroup)
+    moved = False
     try:
         for _ in range(8):
-            inside = cgroup.members()
-            missing = [p for p in process_tree(pid) if p not in inside]
-            if not missing:
+            missing = [p for p in process_tree(pid) if not cgroup.holds(p)]
+            if not missing:  # the kernel's view: all in (already, or after the last pass)
                 break
+            moved = True
             for member in missing:
                 with contextlib.suppress(ProcessLookupError):
                     cgroup.add(member)
     except OSError as exc:
         return LayerStatus("cgroup", False, f"could not move the sandbox in ({exc.strerror})")
-    if not set(process_tree(pid)) <= cgroup.members():  # read back from the kernel
+    if moved and not all(cgroup.holds(p) for p in process_tree(pid)):  # read back
         return LayerStatus("cgroup", False, "the sandbox's processes are not all in its cgroup")
     return LayerStatus("cgroup", True, cgroup.describe())
