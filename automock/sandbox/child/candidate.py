@@ -162,13 +162,18 @@ def _compile(text: str, filename: str) -> types.CodeType:
     return compile(text, filename, "exec", dont_inherit=True)
 
 
-def _print_exception(exc: BaseException) -> None:
-    """The traceback Python prints, without this module's frames (a syntax error in the
-    candidate itself is printed as Python does: no traceback, just where it is)."""
+def _candidate_frames(exc: BaseException) -> types.TracebackType | None:
+    """``exc``'s traceback from its first frame that is not the child core's."""
     tb = exc.__traceback__
     while tb is not None and os.path.dirname(tb.tb_frame.f_code.co_filename) == _HERE:
         tb = tb.tb_next
-    traceback.print_exception(type(exc), exc, tb)
+    return tb
+
+
+def _print_exception(exc: BaseException) -> None:
+    """The traceback Python prints, without this module's frames (a syntax error in the
+    candidate itself is printed as Python does: no traceback, just where it is)."""
+    traceback.print_exception(type(exc), exc, _candidate_frames(exc))
 
 
 def _print_brief(exc: BaseException) -> None:
@@ -191,9 +196,7 @@ def _brief_traceback(exc: BaseException) -> str | None:
         return None
     if isinstance(exc, SyntaxError | RecursionError | MemoryError):
         return None
-    tb = exc.__traceback__
-    while tb is not None and os.path.dirname(tb.tb_frame.f_code.co_filename) == _HERE:
-        tb = tb.tb_next
+    tb = _candidate_frames(exc)
     lines = ["Traceback (most recent call last):\n"] if tb is not None else []
     while tb is not None:
         code = tb.tb_frame.f_code
