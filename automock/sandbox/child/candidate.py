@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from automock._serialize import JsonMixin
 from automock.sandbox.child.fresh import interpreter_exit, main_module
 from automock.sandbox.child.status import Status, exception_status, exit_code_for, exit_status
+from automock.sandbox.child.trusted import cache_lines
 
 if TYPE_CHECKING:
     from automock.sandbox.child.candidate_process import CandidateProcess
@@ -155,10 +156,7 @@ def _compile(text: str, filename: str) -> types.CodeType:
     """``text`` compiled as a file of its own: no ``__future__`` flag of automock's applies
     (``dont_inherit``), and its lines are in ``linecache``, so tracebacks and
     ``inspect.getsource`` show them."""
-    lines = text.splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n"
-    linecache.cache[filename] = (len(text), None, lines, filename)
+    cache_lines(text, filename)
     return compile(text, filename, "exec", dont_inherit=True)
 
 

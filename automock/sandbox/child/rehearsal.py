@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from automock.sandbox.child.channel import decode, encode
+from automock.sandbox.child.trusted import cache_lines
 
 __all__ = ["rehearse_candidate_side", "rehearse_test_side", "waiting"]
 
@@ -88,7 +89,7 @@ def rehearse_test_side(format_failure: Callable[[BaseException], str | None]) ->
         _reseed()
         namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
         exec(code, namespace)
-        linecache.cache[_NAME] = (len(_SOURCE), None, _SOURCE.splitlines(True), _NAME)
+        cache_lines(_SOURCE, _NAME)
 
         def call(*args: Any) -> Any:  # as a proxy does: the call and its answer encoded
             decode(encode(("call", "_rehearsal", args, {})))

@@ -24,7 +24,7 @@ import marshal
 import types
 from typing import Any
 
-__all__ = ["TrustedCode", "filename", "pack", "unpack"]
+__all__ = ["TrustedCode", "cache_lines", "filename", "pack", "unpack"]
 
 _CACHE_LIMIT = 4096  # problems' compiled tests and prompts kept in the pool's process
 _compiled: dict[tuple[str, str], bytes | None] = {}
@@ -76,7 +76,7 @@ def unpack(data: bytes, task_id: str, prompt_text: str | None) -> TrustedCode:
     test, test_code, prompt_code = marshal.loads(data)
     for text, code, part in ((test, test_code, "test"), (prompt_text, prompt_code, "prompt")):
         if code is not None and text:
-            _cache_lines(text, filename(task_id, part))
+            cache_lines(text, filename(task_id, part))
     return TrustedCode(test, _code(test_code), _code(prompt_code))
 
 
@@ -87,7 +87,9 @@ def _code(data: Any) -> types.CodeType | None:
     return code if isinstance(code, types.CodeType) else None
 
 
-def _cache_lines(text: str, name: str) -> None:
+def cache_lines(text: str, name: str) -> None:
+    """Put ``text`` in ``linecache`` as file ``name``: tracebacks and ``inspect.getsource``
+    show code compiled from it."""
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
