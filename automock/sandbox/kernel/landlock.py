@@ -83,13 +83,18 @@ def _handled(version: int) -> int:
     return rights
 
 
-def _add(syscall: Callable[..., int], ruleset: int, path: str, access: int) -> bool:
+def _add(
+    syscall: Callable[..., int], ruleset: int, path: str, access: int, *, directory: bool = False
+) -> bool:
+    """Add the rule for ``path``; False if it is absent here (nothing to allow).
+    ``directory``: ``path`` is one (``/tmp``, a child's own mount): opened as such, no stat."""
+    flags = os.O_PATH | os.O_CLOEXEC | (os.O_DIRECTORY if directory else 0)
     try:
-        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        fd = os.open(path, flags)
     except OSError:
-        return False  # absent here: nothing to allow
+        return False
     try:
-        if not os.path.isdir(path):
+        if not directory and not os.path.isdir(path):
             access &= _FILE_ONLY
         rule = _PathBeneath(access, fd)
         if syscall(ctypes.c_long(_ADD_RULE), ruleset, _PATH_BENEATH, ctypes.byref(rule), 0):
@@ -97,20 +102,6 @@ def _add(syscall: Callable[..., int], ruleset: int, path: str, access: int) -> b
     finally:
         os.close(fd)
     return True
-
-
-def _add_directory(syscall: Callable[..., int], ruleset: int, path: str, access: int) -> None:
-    """:func:`_add` for a directory (``/tmp``: a child's own mount), with fewer calls."""
-    try:
-        fd = os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
-    except OSError:
-        return  # absent here (or not a directory): nothing to allow
-    try:
-        rule = _PathBeneath(access, fd)
-        if syscall(ctypes.c_long(_ADD_RULE), ruleset, _PATH_BENEATH, ctypes.byref(rule), 0):
-            raise OSError(ctypes.get_errno(), f"landlock_add_rule({path})")
-    finally:
-        os.close(fd)
 
 
 def _rules(readable: Iterable[str], workdir: str | None, handled: int) -> list[tuple[str, int]]:
@@ -199,7 +190,7 @@ class _Prepared:
                     ):
                         raise OSError(ctypes.get_errno(), "landlock_add_rule")
                 for path, access in self.mounted:
-                    _add_directory(call, ruleset, path, access)
+                    _add(call, ruleset, path, access, directory=True)
                 if call(ctypes.c_long(_RESTRICT), ruleset, 0):
                     raise OSError(ctypes.get_errno(), "landlock_restrict_self")
             finally:
