@@ -41,7 +41,7 @@ from automock.sandbox.kernel.workdir import empty_workdir, make_workdir
 from automock.sandbox.run.spawn import Spawned, spawn
 from automock.sandbox.run.watch import abandon
 
-__all__ = ["claim", "discard", "prepare", "ready"]
+__all__ = ["claim", "discard", "prepare"]
 
 
 @dataclass
@@ -77,11 +77,6 @@ def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
-
-
-def ready() -> bool:
-    """Is a spare held, and its child still alive?"""
-    return bool(_HELD) and _HELD[0].spawned.proc.poll() is None
 
 
 def claim(target: Path, seed: int, env: dict[str, str] | None) -> Spawned | None:

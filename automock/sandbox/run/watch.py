@@ -183,7 +183,8 @@ def _close_pipes(spawned: Spawned) -> None:
 def _remove_made(spawned: Spawned, cgroup: cg.Cgroup | str | None = None) -> None:
     """Remove the child's workdir, the spare's cgroup and ``cgroup``."""
     spawned.work.cleanup()
-    for made in (spawned.cgroup, cgroup):  # a spare's, used or left for one with the run's limits
+    # a spare's (the run's own when its limits fit, else left for one made for the run)
+    for made in (spawned.cgroup, None if cgroup is spawned.cgroup else cgroup):
         if isinstance(made, cg.Cgroup):
             made.remove()
 
