@@ -56,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from automock.sandbox.batch.candidates import Candidate
 from automock.sandbox.batch.pool import BatchSettings, WorkerPool
+from benchmarks._timing import usage
 
 CODE = "x = sum(range(100))\nassert x == 4950\n"
 TARGET_P50_MS = 5.0
@@ -67,15 +68,6 @@ THINK_S = 0.05
 def _quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def _cpu() -> float:
-    """CPU seconds of this process and its reaped descendants (a load-robust cost figure)."""
-    me, kids = (
-        resource.getrusage(resource.RUSAGE_SELF),
-        resource.getrusage(resource.RUSAGE_CHILDREN),
-    )
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def _zygote_faults() -> int | None:
@@ -104,10 +96,10 @@ def measure_pool(n: int, workers: int, *, zygote: bool = True) -> dict[str, Any]
     with WorkerPool(BatchSettings(timeout=10, zygote=zygote), workers=workers) as pool:
         pool.run(cands[: 2 * workers])  # warm-up (first forks fault in pages)
         faults0 = _zygote_faults()
-        cpu0, start = _cpu() + pool.helper_cpu_seconds(), time.perf_counter()
+        cpu0, start = usage()[0] + pool.helper_cpu_seconds(), time.perf_counter()
         results = pool.run(cands)
         elapsed = time.perf_counter() - start
-        cpu = _cpu() + pool.helper_cpu_seconds() - cpu0
+        cpu = usage()[0] + pool.helper_cpu_seconds() - cpu0
         faults1 = _zygote_faults()
         # one candidate at a time, as a refinement loop submits them: the caller's round trip
         sequential = []
@@ -161,9 +153,9 @@ def measure_baseline(n: int, workers: int, flags: tuple[str, ...] = ()) -> dict[
 
     with ThreadPoolExecutor(workers) as ex:
         list(ex.map(one, range(2 * workers)))  # warm-up
-        cpu0, start = _cpu(), time.perf_counter()
+        cpu0, start = usage()[0], time.perf_counter()
         rtts = list(ex.map(one, range(n)))
-        elapsed, cpu = time.perf_counter() - start, _cpu() - cpu0
+        elapsed, cpu = time.perf_counter() - start, usage()[0] - cpu0
         sequential = [one(0) for _ in range(max(10, n // 4))]
     return {
         "n": n,
@@ -192,7 +184,7 @@ def measure_floor(n: int, workers: int) -> dict[str, Any]:
 
     live: set[int] = set()
     faults0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
-    cpu0, start, done, started = _cpu(), time.perf_counter(), 0, 0
+    cpu0, start, done, started = usage()[0], time.perf_counter(), 0, 0
     while done < n:
         while len(live) < workers and started < n:
             live.add(child())
@@ -200,7 +192,7 @@ def measure_floor(n: int, workers: int) -> dict[str, Any]:
         pid, _ = os.wait()
         live.discard(pid)
         done += 1
-    elapsed, cpu = time.perf_counter() - start, _cpu() - cpu0
+    elapsed, cpu = time.perf_counter() - start, usage()[0] - cpu0
     faults = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - faults0
     return {"n": n, "per_s": n / elapsed, "cpu_ms": cpu * 1000 / n, "faults": faults / n}
 

