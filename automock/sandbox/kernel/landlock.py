@@ -139,20 +139,34 @@ def restrict(readable: Sequence[str], workdir: str | None) -> LayerStatus:
         return LayerStatus("landlock", False, f"Landlock unavailable ({why})")
     libc = _libc()
     handled = _handled(version)
-    attr = ctypes.c_uint64(handled)  # struct landlock_ruleset_attr, handled_access_fs only
-    ruleset = int(libc.syscall(ctypes.c_long(_CREATE), ctypes.byref(attr), ctypes.c_size_t(8), 0))
-    if ruleset < 0:
-        return LayerStatus("landlock", False, f"landlock_create_ruleset refused ({ruleset})")
-    try:
+    allowed: list[str] = []
+
+    def add(ruleset: int) -> None:
         rules = _rules(readable, workdir, handled)
-        allowed = [path for path, access in rules if _add(libc.syscall, ruleset, path, access)]
-        if libc.syscall(ctypes.c_long(_RESTRICT), ruleset, 0):
+        allowed.extend(path for path, access in rules if _add(libc.syscall, ruleset, path, access))
+
+    refused = _enforce(libc.syscall, ctypes.c_uint64(handled), add)
+    if refused:
+        return LayerStatus("landlock", False, refused)
+    return LayerStatus("landlock", True, _status(version, allowed, readable))
+
+
+def _enforce(syscall: Callable[..., int], attr: Any, add: Callable[[int], None]) -> str:
+    """Create a ruleset handling ``attr`` (a ``c_uint64``: ``struct landlock_ruleset_attr``
+    with only ``handled_access_fs``), let ``add`` add its rules, restrict this process to
+    it; ``""``, or why Landlock refused."""
+    ruleset = int(syscall(ctypes.c_long(_CREATE), ctypes.byref(attr), ctypes.c_size_t(8), 0))
+    if ruleset < 0:
+        return f"landlock_create_ruleset refused ({ruleset})"
+    try:
+        add(ruleset)
+        if syscall(ctypes.c_long(_RESTRICT), ruleset, 0):
             raise OSError(ctypes.get_errno(), "landlock_restrict_self")
     except OSError as exc:
-        return LayerStatus("landlock", False, f"Landlock refused ({exc})")
+        return f"Landlock refused ({exc})"
     finally:
         os.close(ruleset)
-    return LayerStatus("landlock", True, _status(version, allowed, readable))
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,28 +191,20 @@ class _Prepared:
 
     def restrict(self) -> LayerStatus:
         call = self.syscall
+
+        def add(ruleset: int) -> None:
+            for rule in self.rules:
+                if call(ctypes.c_long(_ADD_RULE), ruleset, _PATH_BENEATH, ctypes.byref(rule), 0):
+                    raise OSError(ctypes.get_errno(), "landlock_add_rule")
+            for path, access in self.mounted:
+                _add(call, ruleset, path, access, directory=True)
+
         try:
-            ruleset = call(ctypes.c_long(_CREATE), ctypes.byref(self.attr), ctypes.c_size_t(8), 0)
-            if ruleset < 0:
-                return LayerStatus(
-                    "landlock", False, f"landlock_create_ruleset refused ({ruleset})"
-                )
-            try:
-                for rule in self.rules:
-                    if call(
-                        ctypes.c_long(_ADD_RULE), ruleset, _PATH_BENEATH, ctypes.byref(rule), 0
-                    ):
-                        raise OSError(ctypes.get_errno(), "landlock_add_rule")
-                for path, access in self.mounted:
-                    _add(call, ruleset, path, access, directory=True)
-                if call(ctypes.c_long(_RESTRICT), ruleset, 0):
-                    raise OSError(ctypes.get_errno(), "landlock_restrict_self")
-            finally:
-                os.close(ruleset)
-        except OSError as exc:
-            return LayerStatus("landlock", False, f"Landlock refused ({exc})")
+            refused = _enforce(call, self.attr, add)
         finally:
             self.close()
+        if refused:
+            return LayerStatus("landlock", False, refused)
         return LayerStatus("landlock", True, self.detail)
 
     def close(self) -> None:
