@@ -27,3 +27,37 @@ def test_batch_candidates_start_fresh() -> None:
             outcome.explain()
         )
         assert "SEEN []" in outcome.stdout, outcome.explain()
+
+
+def _network_state(stdout: str, mark: str) -> dict[str, int]:
+    for line in stdout.splitlines():
+        if line.startswith(mark + " "):
+            state: dict[str, int] = json.loads(line[len(mark) + 1 :])
+            return state
+    raise AssertionError(f"no {mark} line in\n{stdout}")
+
+
+def _check_network_fresh(stdouts: list[str]) -> None:
+    """Each run saw a network namespace nothing had used (every counter 0, no socket), and
+    its own traffic did move the counters (else the probe proves nothing)."""
+    for out in stdouts:
+        before, after = _network_state(out, "NETBEFORE"), _network_state(out, "NETAFTER")
+        assert before and all(count == 0 for count in before.values()), before
+        moved = {name for name in after if after[name] != before.get(name)}
+        assert moved, (before, after)
+
+
+def test_repeated_runs_start_with_a_fresh_network_namespace() -> None:
+    from automock.pipeline.run import run_file
+
+    report = run_file(program("persist_network"), timeout=10, repeat=2)
+    runs = report.to_dict()["runs"]
+    assert len(runs) == 2, report
+    _check_network_fresh([run["stdout"] for run in runs])
+
+
+def test_batch_candidates_start_with_a_fresh_network_namespace() -> None:
+    """A lane's namespace is not reused: its counters would carry bits from one candidate to
+    the next (see docs/security.md)."""
+    outcomes = batch_attacks([("persist_network", ())] * 4, timeout=10)
+    _check_network_fresh([outcome.stdout for outcome in outcomes])
