@@ -77,6 +77,44 @@ def test_a_served_run_is_the_run_without_the_server(tmp_path: Path, runtime_dir:
     assert text.stdout == mine["stdout"]
 
 
+TREE = """import os
+print(open('data.txt').read().strip(), open(os.path.join('sub', 'deep.txt')).read().strip())
+print(sorted(os.listdir('.')), sorted(os.listdir('sub')))
+with open(os.path.join('sub', 'deep.txt'), 'a') as out:  # the copy is the sandbox uid's
+    out.write('more')
+print(os.stat('data.txt').st_uid == os.getuid(), os.path.getsize(os.path.join('sub', 'deep.txt')))
+"""
+
+
+def test_the_spare_runs_in_a_full_copy_of_the_files_tree(tmp_path: Path, runtime_dir: Path) -> None:
+    """The spare's workdir is filled while it isolates itself: the program still finds every
+    file of its directory, owned by the uid it runs as, as in a run without the server."""
+    (tmp_path / "tree.py").write_text(TREE)
+    (tmp_path / "data.txt").write_text("top\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "deep.txt").write_text("deep\n")
+    started = _server(tmp_path, runtime_dir, "start")
+    server = int(re.findall(r"pid (\d+)", started.stdout)[0])
+    alone = json.loads(_run(tmp_path, runtime_dir, "--json", "tree.py", AUTOMOCK_SERVER="0").stdout)
+    _spare_ready(server)
+
+    served = json.loads(_run(tmp_path, runtime_dir, "--json", "tree.py").stdout)
+
+    assert [r["start"] for r in served["runs"]] == ["spare"]
+    assert served["status"] == alone["status"] == "passed", served["stderr"]
+    assert served["stdout"] == alone["stdout"]
+    assert served["stdout"].splitlines() == [
+        "top deep",
+        "['data.txt', 'fixtures', 'sub', 'tree.py'] ['deep.txt']",
+        "True 9",
+    ]
+    workdir = [
+        next(x["detail"] for x in r["layers"] if x["name"] == "workdir") for r in (served, alone)
+    ]
+    assert workdir[0] == workdir[1] and workdir[0].startswith(f"copy of {tmp_path} (")
+    assert (tmp_path / "sub" / "deep.txt").read_text() == "deep\n"  # the user's file untouched
+
+
 def test_exit_codes_and_errors_come_back(tmp_path: Path, runtime_dir: Path) -> None:
     (tmp_path / "fails.py").write_text("import sys\nprint('out')\nsys.exit(7)\n")
     _server(tmp_path, runtime_dir, "start")

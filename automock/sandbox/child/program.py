@@ -3,7 +3,8 @@
 Started by :mod:`automock.sandbox.run.spawn` as a fresh interpreter with two
 pipe fds and the parent's pid as arguments: it arms ``PR_SET_PDEATHSIG``,
 warms the runtime's imports, reads the spec (JSON) from the first fd,
-enters isolation, applies ``automock.runtime.deterministic(plan)``, runs
+enters isolation (at its rlimits step it reads the parent's count of the sandbox uid's
+tasks from the same fd: :mod:`automock.sandbox.child.spec_pipe`), applies ``automock.runtime.deterministic(plan)``, runs
 the program as ``__main__`` (as ``python FILE`` does), and writes JSON lines to the
 result pipe (the second fd, close-on-exec so the program's subprocesses
 never see it): ``{"phase": "started", "layers": [...]}`` before the
@@ -22,14 +23,16 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from automock._serialize import JsonMixin
 from automock.errors import AutomockError
 from automock.sandbox.child import fresh
+from automock.sandbox.child.spec_pipe import read_spec, read_tasks
 from automock.sandbox.child.status import Status, exception_status, exit_status, signal_status
 from automock.sandbox.kernel.isolation import LayerStatus, Limits, enter_isolation
 
@@ -198,6 +201,16 @@ def _end_of_program(me: int, code: int) -> None:
             os.kill(-1, signal.SIGKILL)
 
 
+def _tasks(spec: dict[str, Any]) -> int | Callable[[], int] | None:
+    """The sandbox uid's tasks as the parent counted them: in the spec (a forked child), or
+    to be read from the spec's pipe at the rlimits step (``tasks_fd``: a spawned child)."""
+    if "tasks" in spec:
+        return int(spec["tasks"])
+    if "tasks_fd" in spec:
+        return partial(read_tasks, int(spec["tasks_fd"]))
+    return None
+
+
 def execute(spec: dict[str, Any]) -> ChildOutcome:
     """Isolate this process per ``spec``, run the program, and describe the outcome."""
     started = time.perf_counter()
@@ -209,7 +222,7 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
         allow_network=bool(spec["allow_network"]),
         workdir=spec["workdir"],
         readable=tuple(spec.get("readable", ())),
-        tasks=int(spec["tasks"]) if "tasks" in spec else None,
+        tasks=_tasks(spec),
     )
     if spec.get("cassette_path") and spec.get("plan"):  # staged in the workdir by the parent:
         runtime_cm, runtime_layer = _runtime_context(_with_cassette_at(spec, os.getcwd()), seed)
@@ -316,15 +329,6 @@ def warm_up() -> None:
     gc.freeze()
 
 
-def _read_spec(fd: int) -> dict[str, Any]:
-    chunks = []
-    while chunk := os.read(fd, 65536):
-        chunks.append(chunk)
-    os.close(fd)
-    spec: dict[str, Any] = json.loads(b"".join(chunks))
-    return spec
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the child interpreter: ``main([spec_fd, result_fd, parent_pid, go_fd])``."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -343,20 +347,26 @@ def main(argv: Sequence[str] | None = None) -> None:
     warm_up()
     sys.pycache_prefix, sys.dont_write_bytecode = None, True  # the program writes no bytecode
     try:
-        spec = _read_spec(spec_fd)
+        spec = read_spec(spec_fd)
     except ValueError:  # the parent gave up before sending a spec
         os._exit(0)
     os.environ.update(spec.get("env", {}))
-    sys.exit(execute_and_report(spec, result_fd, go_fd))
+    sys.exit(execute_and_report(spec, result_fd, go_fd, tasks_fd=spec_fd))
 
 
-def execute_and_report(spec: dict[str, Any], result_fd: int, go_fd: int = -1) -> int:
+def execute_and_report(
+    spec: dict[str, Any], result_fd: int, go_fd: int = -1, *, tasks_fd: int = -1
+) -> int:
     """:func:`execute`, then the ``done`` message on ``result_fd`` (closed); the exit code.
 
     After the ``started`` line the child waits for a byte (or end of file) on ``go_fd``
-    (-1: no wait): the parent observes the isolation from outside meanwhile.
+    (-1: no wait): the parent observes the isolation from outside meanwhile. ``tasks_fd``:
+    where the parent's count of the sandbox uid's tasks comes (:mod:`.spec_pipe`).
     """
-    outcome = execute({**spec, "result_fd": result_fd, "go_fd": go_fd})
+    fds = {"result_fd": result_fd, "go_fd": go_fd}
+    if tasks_fd >= 0:
+        fds["tasks_fd"] = tasks_fd
+    outcome = execute({**spec, **fds})
     _write_message(result_fd, {"phase": "done", **outcome.to_dict()})
     with suppress(OSError):
         os.close(result_fd)

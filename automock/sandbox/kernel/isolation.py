@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 import resource
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from automock._serialize import JsonMixin
@@ -308,6 +308,21 @@ def _pid(namespaces: bool, *, mount_proc: bool) -> LayerStatus:
     )
 
 
+def _tasks_now(
+    tasks: int | Callable[[], int] | None, *, count: bool, uid: int | None
+) -> int | None:
+    """``uid``'s tasks as given, or counted system-wide now (before a private ``/proc`` hides
+    them); None: counted later (a function that waits for the parent's count, or by
+    :func:`_rlimits`). ``count=False``: the caller knows there are none."""
+    if isinstance(tasks, int):
+        return tasks
+    if tasks is not None:
+        return None
+    if not count:
+        return 0
+    return _tasks_of(uid) if uid is not None else None
+
+
 def enter_isolation(
     limits: Limits,
     *,
@@ -318,7 +333,7 @@ def enter_isolation(
     readable: Sequence[str] = (),
     count_tasks: bool = True,
     landlock: bool = True,
-    tasks: int | None = None,
+    tasks: int | Callable[[], int] | None = None,
 ) -> tuple[LayerStatus, ...]:
     """Enter every available isolation layer; return what is (and is not) in force.
 
@@ -332,21 +347,17 @@ def enter_isolation(
     unprivileged uid must be able to read (``sys.path`` is included).
     ``count_tasks=False`` says the caller knows ``uid`` runs no task yet
     (a fresh PID namespace with a private ``/proc``): skip counting them.
-    ``tasks``: ``uid``'s tasks as the caller's parent counted them (:func:`tasks_for_child`).
+    ``tasks``: ``uid``'s tasks as the caller's parent counted them (:func:`tasks_for_child`),
+    or a function that waits for that count: called at the rlimits step, so the parent counts
+    while the namespaces before it are entered.
     ``landlock``: end with the read allow-list (:mod:`automock.sandbox.kernel.landlock`).
     """
     work = os.fspath(workdir) if workdir is not None else None
     needed = _needed_paths(readable)
     linux = sys.platform.startswith("linux")
     root = linux and os.geteuid() == 0
-    # count the target uid's tasks system-wide now, before a private /proc hides them
-    existing: int | None = None
-    if tasks is not None:
-        existing = tasks
-    elif not count_tasks:
-        existing = 0
-    elif root and uid is not None and limits.processes is not None:
-        existing = _tasks_of(uid)
+    counted = uid if root and limits.processes is not None else None
+    existing = _tasks_now(tasks, count=count_tasks, uid=counted)
     layers = [_new_session()]
     if linux and not root:
         layers.append(_user_namespace())
@@ -356,6 +367,7 @@ def enter_isolation(
     layers.append(_filesystem(work, uid if root else None, needed, namespaces=namespaces))
     if pid_namespace:
         layers.append(_pid(namespaces, mount_proc=layers[-1].active))
+    existing = tasks() if callable(tasks) else existing  # a count the parent sends: now
     layers.append(_rlimits(limits, uid if root else os.getuid(), existing))
     if namespaces and not root:
         layers.append(_lock_mounts())

@@ -202,8 +202,8 @@ class Runner:
             work = self._first.work if self._first is not None else make_workdir(self.target)
             spec = _spec(work, plan, args, limits, network)
             spec["readable"] += list(readable)  # absolute, checked (readable_paths)
-            # counted here, padded: the child's memory is the same whatever else runs
-            spec["tasks"] = padded(tasks_for_child())
+            if self.forking:  # counted here, padded: the child's memory is the same whatever
+                spec["tasks"] = padded(tasks_for_child())  # else runs (a spawned child's: finish)
             collect = None
             if cassette is not None:  # the child sees a copy; a recording is copied back
                 staged = spec["cassette_path"] = cassette.stage(work.root)

@@ -17,8 +17,11 @@ does not depend on the job is done before it arrives:
 
 A run's :class:`~automock.sandbox.run.process.Runner` takes it with :func:`claim`
 when the spare fits (address-stable, and the environment and umask the run would start its
-child with are exactly the spare's: same hash seed, no plan variables); it then
-copies the file's tree into the workdir and goes on as with a spawned child. Every
+child with are exactly the spare's: same hash seed, no plan variables); the file's tree is
+copied into the workdir once the spec is sent, while the child enters its first namespaces
+(it waits for the parent's count of the sandbox uid's tasks, sent after the copy, before
+its rlimits and uid drop: :mod:`automock.sandbox.child.spec_pipe`), and the run goes on as
+with a spawned child. Every
 per-run step (namespaces, mounts, rlimits, uid drop, Landlock, seccomp) still runs in
 the child after it has the spec, and the parent observes the layers at the
 ``started`` line as for any run (:mod:`automock.sandbox.run.watch`): the spare adds
@@ -32,6 +35,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from automock.sandbox.kernel import cgroup as cg
@@ -94,12 +98,15 @@ def claim(target: Path, seed: int, env: dict[str, str] | None) -> Spawned | None
         discard()
         return None
     _HELD.clear()
-    try:
-        filled = make_workdir(target, into=work)
-    except BaseException:
-        abandon(spare.spawned)
-        raise
-    return replace(spare.spawned, work=filled, started=time.perf_counter(), start="spare")
+    source = target.resolve()
+    named = replace(work, script_rel=f"src/{source.name}")  # as make_workdir names it
+    return replace(
+        spare.spawned,
+        work=named,
+        started=time.perf_counter(),
+        start="spare",
+        fill=partial(make_workdir, source, into=work),  # after the spec: the child isolates
+    )
 
 
 def discard() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Protocol
@@ -140,6 +141,7 @@ class Spawned:
     start: str = "spawn"  # or "fork" (automock.sandbox.run.forked), "spare" (.spare)
     go_w: int | None = None  # one byte here lets the child run the program (after observing it)
     cgroup: Cgroup | None = None  # made ahead with the default limits, the child moved in (.spare)
+    fill: Callable[[], Workdir] | None = None  # fills ``work`` once the spec is sent (.spare)
 
 
 def spawn(work: Workdir, env: dict[str, str], *, stable: bool = False) -> Spawned:

@@ -17,7 +17,6 @@ anything malformed makes it "unusable", never a crash.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import selectors
 import signal
@@ -27,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from automock.runtime.events import Access
+from automock.sandbox.child.spec_pipe import spec_message, tasks_message
 from automock.sandbox.judge import judge_run
 from automock.sandbox.kernel import cgroup as cg
-from automock.sandbox.kernel.isolation import LayerStatus, Limits
+from automock.sandbox.kernel.isolation import LayerStatus, Limits, tasks_for_child
 from automock.sandbox.run.messages import RESULT_CAP, parse
 from automock.sandbox.run.observe import observe, unobserved
 from automock.sandbox.run.result import RunOutcome
@@ -228,13 +228,28 @@ def abandon(spawned: Spawned) -> None:
     _close(spawned)
 
 
-def _send(fd: int, spec: dict[str, Any]) -> None:
-    payload = json.dumps(spec).encode("utf-8")
+def _write(fd: int, payload: bytes) -> None:
     try:
         while payload:
             payload = payload[os.write(fd, payload) :]
     except BrokenPipeError:
         pass  # the child died while starting; its exit status tells the story
+
+
+def _send(spawned: Spawned, spec: dict[str, Any]) -> None:
+    """Give a spawned child its spec, then (while it enters its first namespaces) fill its
+    workdir if that is still to do (a spare's, :mod:`automock.sandbox.run.spare`) and count
+    the sandbox uid's tasks: the child waits for that count before its rlimits and uid drop
+    (:mod:`automock.sandbox.child.program`)."""
+    fd = spawned.spec_w
+    if fd is None:
+        return  # forked: it holds its spec
+    _write(fd, spec_message(spec))  # one write: the child reads it in one
+    if spawned.fill is not None:
+        spawned.work, spawned.fill = spawned.fill(), None
+    spawned.spec_w = None
+    try:
+        _write(fd, tasks_message(tasks_for_child()))
     finally:
         os.close(fd)
 
@@ -311,9 +326,7 @@ def finish(
     ended = False
     observer = _Observer(spawned, limits, bool(spec.get("allow_network")))
     try:
-        if spawned.spec_w is not None:
-            _send(spawned.spec_w, spec)
-            spawned.spec_w = None
+        _send(spawned, spec)
         observer.confine_early()
         capture = _Capture(limits.output_bytes, observer)
         timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
