@@ -85,7 +85,10 @@ def _warm() -> None:
     import automock.sandbox.run.forked as forked
 
     forked.warm()
+    import automock.analysis.cache
+    import automock.commands._cassette
     import automock.commands._record
+    import automock.drafting
     from automock.commands.dispatch import build_parser
 
     _PARSERS["run"] = build_parser("run")

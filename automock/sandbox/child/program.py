@@ -11,7 +11,8 @@ never see it): ``{"phase": "started", "layers": [...]}`` before the
 program runs, then ``{"phase": "done", ...}`` (a :class:`ChildOutcome`).
 Between the two it waits for the parent's go-ahead on the fourth fd, so the
 parent observes the isolation from outside before any program code runs
-(:mod:`automock.sandbox.run.observe`). The ``done`` message is the program's
+(:mod:`automock.sandbox.run.observe`); meanwhile it enters the runtime (automock's
+own code: the plan's mocks, the workdir's paths; nothing the observation looks at). The ``done`` message is the program's
 own account (it runs in this process and can write to the pipe): the parent
 uses it for diagnostics only.
 """
@@ -226,13 +227,14 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
     )
     if spec.get("cassette_path") and spec.get("plan"):  # staged in the workdir by the parent:
         runtime_cm, runtime_layer = _runtime_context(_with_cassette_at(spec, os.getcwd()), seed)
+    go_fd = -1
     if "result_fd" in spec:  # tell the parent what is in force before any program code runs
         started_msg = {
             "phase": "started",
             "layers": [x.to_dict() for x in (*layers, runtime_layer)],
         }
         _write_message(int(spec["result_fd"]), started_msg)
-        _wait_for_parent(int(spec.get("go_fd", -1)))
+        go_fd = int(spec.get("go_fd", -1))  # waited for below, once the runtime is entered
     if os.getpid() == 1:
         _default_signal_deaths(int(spec.get("result_fd", -1)), limits)
     root = os.getcwd()
@@ -241,18 +243,22 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
     os.chdir(os.path.dirname(script))
     os.environ["PWD"] = os.getcwd()
     sys.path[:] = [os.path.dirname(script), *[p for p in sys.path if p], spec["package_root"]]
-    setup = time.perf_counter() - started
     me = os.getpid()
-    session_log = None
+    session_log, setup = None, -1.0
     children_cm = _children_context(spec, root, seed)
     with _recording() as log:
         try:
+            # entering the runtime is automock's own work: done while the parent observes
             with runtime_cm as session, children_cm:
+                go_fd = _wait_for_parent(go_fd)  # no program code before the parent's go
+                setup = time.perf_counter() - started
                 session_log = getattr(session, "log", None)
                 code, status, exception, detail = _run_program(script, spec.get("args", ()), limits)
                 fresh.interpreter_exit()  # late threads and atexit handlers: still deterministic
                 _end_of_program(me, code)
         except BaseException as exc:  # the runtime itself failed on entry or exit
+            go_fd = _wait_for_parent(go_fd)  # its entry failed: still after the parent's go
+            setup = setup if setup >= 0 else time.perf_counter() - started
             status, detail = _classify(exc, limits)
             code = exc.exit_code if isinstance(exc, AutomockError) else 1  # e.g. 3: bad cassette
             exception = f"{type(exc).__name__}: {exc}"[:300]
@@ -289,15 +295,17 @@ def _write_message(fd: int, message: dict[str, Any]) -> None:
         pass  # the parent falls back to the exit status
 
 
-def _wait_for_parent(fd: int) -> None:
+def _wait_for_parent(fd: int) -> int:
     """Block until the parent has observed our isolation from outside (one byte on ``fd``,
-    or end of file), so it sees the layers before any program code runs; close ``fd``."""
+    or end of file), so it sees the layers before any program code runs; close ``fd``.
+    -1 (waited: nothing to wait for any more)."""
     if fd < 0:
-        return
+        return -1
     with suppress(OSError):
         os.read(fd, 1)
     with suppress(OSError):
         os.close(fd)
+    return -1
 
 
 def warm_up() -> None:
