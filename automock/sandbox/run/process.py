@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
@@ -181,13 +181,15 @@ class Runner:
         allow_network: bool = False,
         repeat: int = 1,
         readable: Sequence[str] = (),
+        meanwhile: Callable[[], object] | None = None,
     ) -> RunSet:
         """Run the file ``repeat`` times under ``plan`` (its seed replaced by the runner's).
 
         ``limits=None`` uses :class:`Limits` with ``cpu_seconds = ceil(timeout) + 1``.
         The plan's cassette (a relative path is taken from the file's directory) is
         copied into each run's workdir; a recording one is copied back after each run
-        (see :mod:`automock.sandbox.run.cassettes`).
+        (see :mod:`automock.sandbox.run.cassettes`). ``meanwhile()`` is called once, when the
+        first run's child may run the program (:func:`~automock.sandbox.run.watch.finish`).
         """
         plan = replace(plan, seed=self.seed)
         if allow_network:  # a person's explicit choice: no namespace, the runtime lets it through
@@ -221,6 +223,9 @@ class Runner:
                 self._first = _spawn_for(  # up while this one runs
                     self.target, self.seed, dict(plan.env), stable=self.stable
                 )
-            outcomes.append(finish(child, spec, timeout, limits, collect=collect))
+            outcomes.append(
+                finish(child, spec, timeout, limits, collect=collect, meanwhile=meanwhile)
+            )
+            meanwhile = None
         runs = tuple(outcomes)
         return RunSet(runs, _first_divergence(runs) if repeat > 1 else "")

@@ -262,6 +262,7 @@ class _Observer:
         self.spawned, self.limits, self.allow_network = spawned, limits, allow_network
         self.layers: tuple[LayerStatus, ...] | None = None
         self.cgroup: cg.Cgroup | str = "not made: the sandbox never started"
+        self.meanwhile: Callable[[], object] | None = None  # called once the go is sent
 
     def confine_early(self) -> None:
         """Make the cgroup and move the child in while it is still isolating itself: moving
@@ -307,6 +308,9 @@ class _Observer:
                 os.write(fd, b"g")
             with contextlib.suppress(OSError):
                 os.close(fd)
+        call, self.meanwhile = self.meanwhile, None
+        if call is not None:
+            call()
 
 
 def finish(
@@ -316,15 +320,19 @@ def finish(
     limits: Limits,
     *,
     collect: Callable[[Path], object] | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> RunOutcome:
     """Send ``spec``, watch the run to its end (or the timeout), clean up, judge.
 
     ``collect(workdir_root)`` is called after the child ended (not after an
     interrupt) and before the workdir is removed, e.g. to keep a recorded cassette.
+    ``meanwhile()`` is called once the child may run the program (this process only
+    waits from then on), e.g. to start work in a thread that needs no part of the run.
     """
     proc = spawned.proc
     ended = False
     observer = _Observer(spawned, limits, bool(spec.get("allow_network")))
+    observer.meanwhile = meanwhile
     try:
         _send(spawned, spec)
         observer.confine_early()
