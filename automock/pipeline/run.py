@@ -151,7 +151,7 @@ def run_file(
     scanning, extra, env = None, readable_paths(readable), (plan.env if plan is not None else None)
     with Runner(target, run_seed, env, stable_addresses=stable_addresses) as runner:
         try:
-            if plan is not None and not runner.forking:  # the report needs them: while it runs
+            if plan is not None and not runner.forking:  # the report needs them: as it ends
                 scanning = _Background(lambda: _scan(target, source, cache_dir))
             else:  # the drafter needs them first, or no thread may run while we fork
                 touchpoints = _scan(target, source, cache_dir)  # (a cache hit costs no libcst)

@@ -189,7 +189,7 @@ class Runner:
         The plan's cassette (a relative path is taken from the file's directory) is
         copied into each run's workdir; a recording one is copied back after each run
         (see :mod:`automock.sandbox.run.cassettes`). ``meanwhile()`` is called once, when the
-        first run's child may run the program (:func:`~automock.sandbox.run.watch.finish`).
+        first run's program has ended (:func:`~automock.sandbox.run.watch.finish`).
         """
         plan = replace(plan, seed=self.seed)
         if allow_network:  # a person's explicit choice: no namespace, the runtime lets it through

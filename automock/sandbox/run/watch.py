@@ -43,11 +43,17 @@ _KILL_GRACE = 0.5  # seconds to keep draining after the program's main process e
 class _Capture:
     """Reads the child's pipes until EOF, keeping at most ``cap`` bytes of each output
     (:data:`RESULT_CAP` of the result pipe). ``on_started`` is called once, when the
-    first line of the result pipe (the sandbox's ``started``) is complete."""
+    first line of the result pipe (the sandbox's ``started``) is complete; ``on_more``
+    once, when more of it comes (the ``done`` message: the program has ended)."""
 
-    def __init__(self, cap: int, on_started: Callable[[bytes], None] | None = None) -> None:
+    def __init__(
+        self,
+        cap: int,
+        on_started: Callable[[bytes], None] | None = None,
+        on_more: Callable[[], object] | None = None,
+    ) -> None:
         self.cap = cap
-        self.on_started = on_started
+        self.on_started, self.on_more = on_started, on_more
         self.data: dict[str, bytearray] = {
             "stdout": bytearray(),
             "stderr": bytearray(),
@@ -92,7 +98,12 @@ class _Capture:
         room = max(0, cap - len(buf))
         buf += chunk[:room]
         self.dropped[name] += len(chunk) - min(room, len(chunk))
-        if name == "result" and self.on_started is not None and (b"\n" in buf or not room):
+        if name != "result":
+            return
+        if self.on_started is None and self.on_more is not None:
+            more, self.on_more = self.on_more, None
+            more()
+        if self.on_started is not None and (b"\n" in buf or not room):
             call, self.on_started = self.on_started, None
             call(bytes(buf.split(b"\n", 1)[0]))
 
@@ -262,7 +273,6 @@ class _Observer:
         self.spawned, self.limits, self.allow_network = spawned, limits, allow_network
         self.layers: tuple[LayerStatus, ...] | None = None
         self.cgroup: cg.Cgroup | str = "not made: the sandbox never started"
-        self.meanwhile: Callable[[], object] | None = None  # called once the go is sent
 
     def confine_early(self) -> None:
         """Make the cgroup and move the child in while it is still isolating itself: moving
@@ -308,9 +318,6 @@ class _Observer:
                 os.write(fd, b"g")
             with contextlib.suppress(OSError):
                 os.close(fd)
-        call, self.meanwhile = self.meanwhile, None
-        if call is not None:
-            call()
 
 
 def finish(
@@ -326,17 +333,17 @@ def finish(
 
     ``collect(workdir_root)`` is called after the child ended (not after an
     interrupt) and before the workdir is removed, e.g. to keep a recorded cassette.
-    ``meanwhile()`` is called once the child may run the program (this process only
-    waits from then on), e.g. to start work in a thread that needs no part of the run.
+    ``meanwhile()`` is called once, when the program's ``done`` message comes (from then on
+    this process only waits for the child's end), e.g. to start work in a thread that needs
+    no part of the run: started earlier, it would slow down getting the program there.
     """
     proc = spawned.proc
     ended = False
     observer = _Observer(spawned, limits, bool(spec.get("allow_network")))
-    observer.meanwhile = meanwhile
     try:
         _send(spawned, spec)
         observer.confine_early()
-        capture = _Capture(limits.output_bytes, observer)
+        capture = _Capture(limits.output_bytes, observer, meanwhile)
         timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
         observer.go()  # no started line came: nothing to observe, nothing may wait for us
         if not _exited(proc) or capture.escaped:
