@@ -135,21 +135,21 @@ def run_file(
 ) -> RunReport:
     """Run ``path`` as ``__main__`` in the sandbox ``repeat`` times and report.
 
-    ``plan=None`` drafts one (the offline rules drafter; the bare default plan
-    when the scan finds nothing); ``seed`` overrides the plan's seed.
-    ``limits=None`` uses :class:`~automock.sandbox.kernel.isolation.Limits` with
-    ``cpu_seconds = ceil(timeout) + 1``. ``cache_dir`` (e.g. ``.automock-cache``)
-    keeps the static scan by content hash, so an unchanged file is not parsed again.
-    ``readable``: files or directories the program may read besides the interpreter,
-    ``sys.path``, the system libraries and its workdir (``--read``).
-    ``stable_addresses=False`` lets runs fork from this process (addresses then vary).
+    ``plan=None`` drafts one (the offline rules drafter; the bare default plan when the scan
+    finds nothing); ``seed`` overrides the plan's seed. ``limits=None`` uses
+    :class:`~automock.sandbox.kernel.isolation.Limits` with ``cpu_seconds = ceil(timeout) + 1``.
+    ``cache_dir`` (e.g. ``.automock-cache``) keeps the static scan by content hash, so an
+    unchanged file is not parsed again. ``readable``: files or directories the program may
+    read besides the interpreter, ``sys.path``, the system libraries and its workdir
+    (``--read``). ``stable_addresses=False`` lets runs fork from this process (addresses vary).
     """
     t0 = time.perf_counter()
     target, source = _check_file(path)
     _check_numbers(repeat, timeout)
     run_seed = seed if seed is not None else (plan.seed if plan is not None else 0)
     scanning, extra, env = None, readable_paths(readable), (plan.env if plan is not None else None)
-    with Runner(target, run_seed, env, stable_addresses=stable_addresses) as runner:
+    ahead = not (allow_network or extra or (plan is not None and plan.network == "allow"))
+    with Runner(target, run_seed, env, stable_addresses=stable_addresses, ahead=ahead) as runner:
         try:
             if plan is not None and not runner.forking:  # the report needs them: as it ends
                 scanning = _Background(lambda: _scan(target, source, cache_dir))

@@ -115,6 +115,43 @@ def test_the_spare_runs_in_a_full_copy_of_the_files_tree(tmp_path: Path, runtime
     assert (tmp_path / "sub" / "deep.txt").read_text() == "deep\n"  # the user's file untouched
 
 
+def test_runs_with_network_or_read_paths_get_a_child_that_isolates_after_the_spec(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
+    """The spare entered its namespaces before any run asked (network denied, no --read
+    paths): a run that allows the network or reads more gets a child started for it, whose
+    isolation is what it asked for, as without the server."""
+    (tmp_path / "net.py").write_text(
+        "import sys\nprint(open(sys.argv[1]).read().strip() if sys.argv[1:] else 'no file')\n"
+    )
+    extra = tmp_path / "outside"
+    extra.mkdir(mode=0o755)
+    (extra / "note.txt").write_text("read me\n")
+    os.chmod(tmp_path, 0o755)
+    started = _server(tmp_path, runtime_dir, "start")
+    server = int(re.findall(r"pid (\d+)", started.stdout)[0])
+    note = str(extra / "note.txt")
+    reports = {}
+    for name, options in {"network": ["--allow-network"], "read": ["--read", str(extra)]}.items():
+        _spare_ready(server)
+        args = ["--", note] if name == "read" else []
+        done = _run(tmp_path, runtime_dir, "--json", *options, "net.py", *args)
+        reports[name] = json.loads(done.stdout)
+    _spare_ready(server)
+    denied = json.loads(_run(tmp_path, runtime_dir, "--json", "net.py", "--", note).stdout)
+
+    assert [r["start"] for r in reports["network"]["runs"]] == ["spawn"]
+    assert [r["start"] for r in reports["read"]["runs"]] == ["spawn"]
+    assert reports["network"]["stdout"] == "no file\n", reports["network"]["stderr"]
+    assert reports["read"]["stdout"] == "read me\n", reports["read"]["stderr"]
+    network = {x["name"]: x for x in reports["network"]["layers"]}["network"]
+    assert not network["active"] and "allowed" in network["detail"]
+    assert [r["start"] for r in denied["runs"]] == ["spare"]
+    layers = {x["name"]: x for x in denied["layers"]}
+    assert layers["network"]["active"] and layers["landlock"]["active"]
+    assert denied["status"] != "passed" and "note.txt" in denied["stderr"]  # not readable
+
+
 def test_exit_codes_and_errors_come_back(tmp_path: Path, runtime_dir: Path) -> None:
     (tmp_path / "fails.py").write_text("import sys\nprint('out')\nsys.exit(7)\n")
     _server(tmp_path, runtime_dir, "start")

@@ -212,8 +212,9 @@ def _tasks(spec: dict[str, Any]) -> int | Callable[[], int] | None:
     return None
 
 
-def execute(spec: dict[str, Any]) -> ChildOutcome:
-    """Isolate this process per ``spec``, run the program, and describe the outcome."""
+def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None) -> ChildOutcome:
+    """Isolate this process per ``spec``, run the program, and describe the outcome.
+    ``entered``: the namespaces this process entered before it had the spec (:func:`main`)."""
     started = time.perf_counter()
     limits = Limits(**spec["limits"])
     seed = int(spec["seed"])
@@ -224,6 +225,7 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
         workdir=spec["workdir"],
         readable=tuple(spec.get("readable", ())),
         tasks=_tasks(spec),
+        entered=entered,
     )
     if spec.get("cassette_path") and spec.get("plan"):  # staged in the workdir by the parent:
         runtime_cm, runtime_layer = _runtime_context(_with_cassette_at(spec, os.getcwd()), seed)
@@ -338,7 +340,9 @@ def warm_up() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the child interpreter: ``main([spec_fd, result_fd, parent_pid, go_fd])``."""
+    """Entry point of the child interpreter: ``main([spec_fd, result_fd, parent_pid, go_fd,
+    ahead])``; ``ahead`` "1": enter the namespaces before the spec comes (for a run with the
+    network denied and no ``--read`` paths; the isolation checks that the spec is that)."""
     args = list(sys.argv[1:] if argv is None else argv)
     spec_fd, result_fd = int(args[0]), int(args[1])
     go_fd = int(args[3]) if len(args) > 3 else -1
@@ -354,16 +358,26 @@ def main(argv: Sequence[str] | None = None) -> None:
     os.set_inheritable(result_fd, False)
     warm_up()
     sys.pycache_prefix, sys.dont_write_bytecode = None, True  # the program writes no bytecode
+    entered = None
+    if args[4:5] == ["1"]:  # a run with the network denied and no --read: namespaces now
+        from automock.sandbox.kernel.isolation import enter_namespaces
+
+        entered = enter_namespaces(allow_network=False, workdir=os.path.dirname(os.getcwd()))
     try:
         spec = read_spec(spec_fd)
     except ValueError:  # the parent gave up before sending a spec
         os._exit(0)
     os.environ.update(spec.get("env", {}))
-    sys.exit(execute_and_report(spec, result_fd, go_fd, tasks_fd=spec_fd))
+    sys.exit(execute_and_report(spec, result_fd, go_fd, tasks_fd=spec_fd, entered=entered))
 
 
 def execute_and_report(
-    spec: dict[str, Any], result_fd: int, go_fd: int = -1, *, tasks_fd: int = -1
+    spec: dict[str, Any],
+    result_fd: int,
+    go_fd: int = -1,
+    *,
+    tasks_fd: int = -1,
+    entered: tuple[LayerStatus, ...] | None = None,
 ) -> int:
     """:func:`execute`, then the ``done`` message on ``result_fd`` (closed); the exit code.
 
@@ -374,7 +388,7 @@ def execute_and_report(
     fds = {"result_fd": result_fd, "go_fd": go_fd}
     if tasks_fd >= 0:
         fds["tasks_fd"] = tasks_fd
-    outcome = execute({**spec, **fds})
+    outcome = execute({**spec, **fds}, entered)
     _write_message(result_fd, {"phase": "done", **outcome.to_dict()})
     with suppress(OSError):
         os.close(result_fd)

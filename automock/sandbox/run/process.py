@@ -42,16 +42,18 @@ def _spawn_for(
     work: Workdir | None = None,
     *,
     stable: bool = False,
+    ahead: bool = False,
 ) -> Spawned:
     """A fresh interpreter for one run, in ``work`` (default: a new copy of the tree, in this
-    process's spare when it fits: :mod:`automock.sandbox.run.spare`)."""
+    process's spare when it fits: :mod:`automock.sandbox.run.spare`); ``ahead``: it enters
+    its namespaces before the spec (:func:`~automock.sandbox.run.spawn.spawn`)."""
     if work is None and stable:
-        claimed = spare.claim(target, seed, env)
+        claimed = spare.claim(target, seed, env, ahead)
         if claimed is not None:
             return claimed
     work = work or make_workdir(target)
     try:
-        return spawn(work, fixed_environment(work.root, seed, env), stable=stable)
+        return spawn(work, fixed_environment(work.root, seed, env), stable=stable, ahead=ahead)
     except BaseException:
         work.cleanup()
         raise
@@ -134,8 +136,8 @@ class Runner:
     With ``seed`` fixed up front (it decides the child's string-hash seed), the
     runner either forks its children from this warm process (:func:`can_fork`)
     or spawns a fresh interpreter for the first run at once, so it warms up
-    while the caller scans and drafts. Use as a context manager (an unused
-    child is killed on exit).
+    while the caller scans and drafts; ``ahead`` (a guess: the run says) that child enters its
+    namespaces before the spec. Use as a context manager (an unused child is killed on exit).
     """
 
     def __init__(
@@ -145,14 +147,18 @@ class Runner:
         env: Mapping[str, str] | None = None,
         *,
         stable_addresses: bool = True,
+        ahead: bool = False,
     ) -> None:
         self.target, self.seed = target, seed
         self.stable = stable_addresses  # a fresh interpreter per run, ASLR off: never forks
         self.forking = not stable_addresses and can_fork(seed)
+        first_env = dict(env or {}) or None
         self._first = (
             None
             if self.forking
-            else _spawn_for(target, seed, dict(env or {}) or None, stable=self.stable)
+            else _spawn_for(
+                target, seed, first_env, stable=self.stable, ahead=ahead and self.stable
+            )
         )
 
     def __enter__(self) -> Runner:
@@ -170,6 +176,11 @@ class Runner:
         if self._first is not None:
             abandon(self._first)
             self._first = None
+
+    def _keep_first(self, ahead: bool) -> None:
+        """End the child started up front if it was started for another kind of run."""
+        if self._first is not None and self._first.ahead != ahead:
+            self.close()
 
     def run(
         self,
@@ -199,6 +210,8 @@ class Runner:
         if self.forking:
             warm()
         cassette = CassetteFile.for_plan(plan, self.target)
+        ahead = self.stable and not network and not readable  # namespaces before the spec
+        self._keep_first(ahead)
         outcomes: list[RunOutcome] = []
         for index in range(repeat):
             work = self._first.work if self._first is not None else make_workdir(self.target)
@@ -216,12 +229,12 @@ class Runner:
                 child = _fork_for(work, self.seed, plan, spec)
             if child is None:
                 child = self._first or _spawn_for(
-                    self.target, self.seed, dict(plan.env), work, stable=self.stable
+                    self.target, self.seed, dict(plan.env), work, stable=self.stable, ahead=ahead
                 )
             self._first = None  # from here on, finish() owns it
             if not self.forking and index + 1 < repeat:  # the next run's interpreter starts
                 self._first = _spawn_for(  # up while this one runs
-                    self.target, self.seed, dict(plan.env), stable=self.stable
+                    self.target, self.seed, dict(plan.env), stable=self.stable, ahead=ahead
                 )
             outcomes.append(
                 finish(child, spec, timeout, limits, collect=collect, meanwhile=meanwhile)

@@ -65,7 +65,7 @@ def prepare(seed: int) -> None:
     work = empty_workdir()
     env = fixed_environment(work.root, seed)
     try:
-        spawned = spawn(work, env, stable=True)
+        spawned = spawn(work, env, stable=True, ahead=True)
     except BaseException:
         work.cleanup()
         raise
@@ -83,10 +83,11 @@ def _umask() -> int:
     return mask
 
 
-def claim(target: Path, seed: int, env: dict[str, str] | None) -> Spawned | None:
-    """The spare as the child of a run of ``target`` (its tree copied in), or None if it does not
-    fit: the run's child would start with another environment, or the spare died."""
-    if not _HELD:
+def claim(target: Path, seed: int, env: dict[str, str] | None, ahead: bool) -> Spawned | None:
+    """The spare as the child of a run of ``target`` (its tree copied in once the spec is
+    sent), or None if it does not fit: the run's child would start with another environment,
+    or not enter its namespaces ahead (``ahead``, see :func:`spawn`), or the spare died."""
+    if not _HELD or not ahead:
         return None
     spare = _HELD[0]
     work = spare.spawned.work
