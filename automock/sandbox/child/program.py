@@ -215,7 +215,8 @@ def _tasks(spec: dict[str, Any]) -> int | Callable[[], int] | None:
 def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None) -> ChildOutcome:
     """Isolate this process per ``spec``, run the program, and describe the outcome.
     ``entered``: the namespaces this process entered before it had the spec (:func:`main`)."""
-    started = time.perf_counter()
+    clock = time.perf_counter  # the real one: the runtime, entered below, replaces it
+    started = clock()
     limits = Limits(**spec["limits"])
     seed = int(spec["seed"])
     runtime_cm, runtime_layer = _runtime_context(spec.get("plan"), seed)
@@ -253,14 +254,14 @@ def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None
             # entering the runtime is automock's own work: done while the parent observes
             with runtime_cm as session, children_cm:
                 go_fd = _wait_for_parent(go_fd)  # no program code before the parent's go
-                setup = time.perf_counter() - started
+                setup = clock() - started
                 session_log = getattr(session, "log", None)
                 code, status, exception, detail = _run_program(script, spec.get("args", ()), limits)
                 fresh.interpreter_exit()  # late threads and atexit handlers: still deterministic
                 _end_of_program(me, code)
         except BaseException as exc:  # the runtime itself failed on entry or exit
             go_fd = _wait_for_parent(go_fd)  # its entry failed: still after the parent's go
-            setup = setup if setup >= 0 else time.perf_counter() - started
+            setup = setup if setup >= 0 else clock() - started
             status, detail = _classify(exc, limits)
             code = exc.exit_code if isinstance(exc, AutomockError) else 1  # e.g. 3: bad cassette
             exception = f"{type(exc).__name__}: {exc}"[:300]
@@ -282,7 +283,7 @@ def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None
         detail=detail,
         accesses=accesses,
         layers=(*layers, runtime_layer),
-        seconds=time.perf_counter() - started - setup,
+        seconds=clock() - started - setup,
         setup_seconds=setup,
     )
 
