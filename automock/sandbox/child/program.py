@@ -1,20 +1,20 @@
 """Child side of a sandboxed run: isolate, apply the plan, run the file as ``__main__``.
 
-Started by :mod:`automock.sandbox.run.spawn` as a fresh interpreter with two
-pipe fds and the parent's pid as arguments: it arms ``PR_SET_PDEATHSIG``,
-warms the runtime's imports, reads the spec (JSON) from the first fd,
-enters isolation (at its rlimits step it reads the parent's count of the sandbox uid's
-tasks from the same fd: :mod:`automock.sandbox.child.spec_pipe`), applies ``automock.runtime.deterministic(plan)``, runs
-the program as ``__main__`` (as ``python FILE`` does), and writes JSON lines to the
-result pipe (the second fd, close-on-exec so the program's subprocesses
-never see it): ``{"phase": "started", "layers": [...]}`` before the
-program runs, then ``{"phase": "done", ...}`` (a :class:`ChildOutcome`).
-Between the two it waits for the parent's go-ahead on the fourth fd, so the
-parent observes the isolation from outside before any program code runs
-(:mod:`automock.sandbox.run.observe`); meanwhile it enters the runtime (automock's
-own code: the plan's mocks, the workdir's paths; nothing the observation looks at). The ``done`` message is the program's
-own account (it runs in this process and can write to the pipe): the parent
-uses it for diagnostics only.
+Started by :mod:`automock.sandbox.run.spawn` as a fresh interpreter with pipe fds and
+the parent's pid as arguments: it arms ``PR_SET_PDEATHSIG``, warms the runtime's imports,
+(for a run with the network denied and no ``--read`` paths) enters its namespaces, reads
+the spec (JSON) from the first fd, enters the rest of its isolation (at the rlimits step it
+reads the parent's count of the sandbox uid's tasks from the same fd:
+:mod:`automock.sandbox.child.spec_pipe`), applies ``automock.runtime.deterministic(plan)``,
+runs the program as ``__main__`` (as ``python FILE`` does), and writes JSON lines to the
+result pipe (the second fd, close-on-exec so the program's subprocesses never see it):
+``{"phase": "started", "layers": [...]}`` before the program runs, then
+``{"phase": "done", ...}`` (a :class:`ChildOutcome`). Between the two it waits for the
+parent's go-ahead on the fourth fd, so the parent observes the isolation from outside
+before any program code runs (:mod:`automock.sandbox.run.observe`); meanwhile it enters
+the runtime (automock's own code: the plan's mocks, the workdir's paths; nothing the
+observation looks at). The ``done`` message is the program's own account (it runs in this
+process and can write to the pipe): the parent uses it for diagnostics only.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ does not depend on the job is done before it arrives:
   same fixed-length name a run's has);
 * the child interpreter, started exactly as :func:`~automock.sandbox.run.spawn.spawn`
   starts every address-stable run's (ASLR off, the same command line and
-  environment shape), which imports and warms the runtime, then blocks reading
-  its spec: a blocking read allocates nothing, so however long it waits its
+  environment shape), which imports and warms the runtime, enters its namespaces,
+  then blocks reading its spec: a blocking read allocates nothing, so however long it waits its
   allocation history is that of a child spawned for the run;
 * a cgroup with the default :class:`~automock.sandbox.kernel.isolation.Limits`,
   the child moved in by this (root) process: the kernel's RCU wait of that move is
@@ -17,15 +17,15 @@ does not depend on the job is done before it arrives:
 
 A run's :class:`~automock.sandbox.run.process.Runner` takes it with :func:`claim`
 when the spare fits (address-stable, and the environment and umask the run would start its
-child with are exactly the spare's: same hash seed, no plan variables); the file's tree is
-copied into the workdir once the spec is sent, while the child enters its first namespaces
-(it waits for the parent's count of the sandbox uid's tasks, sent after the copy, before
-its rlimits and uid drop: :mod:`automock.sandbox.child.spec_pipe`), and the run goes on as
-with a spawned child. Every
-per-run step (namespaces, mounts, rlimits, uid drop, Landlock, seccomp) still runs in
-the child after it has the spec, and the parent observes the layers at the
-``started`` line as for any run (:mod:`automock.sandbox.run.watch`): the spare adds
-no claim of its own. A spare serves one run; anything else (another seed, plan
+child with are exactly the spare's: same hash seed, no plan variables; the network denied
+and no ``--read`` paths, as the child entered its namespaces for those before any run asked,
+as every child spawned for such a run does: ``spawn(ahead=True)``). The file's tree is
+copied into the workdir once the spec is sent (the child waits for the parent's count of
+the sandbox uid's tasks, sent after the copy, before its rlimits and uid drop:
+:mod:`automock.sandbox.child.spec_pipe`), and the run goes on as with a spawned child: the
+rest of the isolation (rlimits, uid drop, Landlock, seccomp) runs in the child after it has
+the spec, and the parent observes every layer at the ``started`` line as for any run
+(:mod:`automock.sandbox.run.watch`): the spare adds no claim of its own. A spare serves one run; anything else (another seed, plan
 variables, ``--no-stable-addresses``, a dead spare) starts a child as before, and
 :func:`discard` ends an unused one (its workdir and cgroup removed).
 """

@@ -248,10 +248,10 @@ def _write(fd: int, payload: bytes) -> None:
 
 
 def _send(spawned: Spawned, spec: dict[str, Any]) -> None:
-    """Give a spawned child its spec, then (while it enters its first namespaces) fill its
-    workdir if that is still to do (a spare's, :mod:`automock.sandbox.run.spare`) and count
-    the sandbox uid's tasks: the child waits for that count before its rlimits and uid drop
-    (:mod:`automock.sandbox.child.program`)."""
+    """Give a spawned child its spec, then (while it reads it and enters the namespaces it
+    has not entered yet) fill its workdir if that is still to do (a spare's,
+    :mod:`automock.sandbox.run.spare`) and count the sandbox uid's tasks: the child waits for
+    that count before its rlimits and uid drop (:mod:`automock.sandbox.child.spec_pipe`)."""
     fd = spawned.spec_w
     if fd is None:
         return  # forked: it holds its spec
