@@ -6,7 +6,8 @@ else ``/tmp/automock-<uid>``. :func:`socket_dir` makes it ``0700`` and refuses o
 that is a symlink, not owned by this user, or open to anyone else, so nobody else
 can connect to a server or put a fake one in its place; both ends also check the
 other's uid (``SO_PEERCRED``). One server serves one interpreter, one checkout of
-automock and one string-hash seed: that triple names its socket (:func:`socket_path`).
+automock and one seed (so one string-hash seed): that triple names its socket
+(:func:`socket_path`).
 
 Messages are ``marshal``-ed dicts of plain data, each behind its length; the
 client's first one carries its stdin, stdout and stderr as ``SCM_RIGHTS``
@@ -21,8 +22,6 @@ import marshal
 import os
 import stat
 import sys
-
-from automock._sha256 import sha256  # built in (no OpenSSL); the client needs it anyway
 
 TYPE_CHECKING = False  # not typing's: the client imports as little as it can
 if TYPE_CHECKING:
@@ -96,10 +95,19 @@ def _package_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def socket_path(directory: str, hash_seed: str) -> str:
-    """The socket of the server for this interpreter, this automock and ``hash_seed``."""
-    key = sha256(f"{os.path.realpath(sys.executable)}\0{_package_root()}".encode()).hexdigest()
-    return os.path.join(directory, f"run-{key[:8]}-{hash_seed}.sock")
+def _fnv1a(data: bytes) -> int:
+    """64-bit FNV-1a of ``data``: a name, not a secret (the directory is the protection),
+    and no hash module for the client to load."""
+    value = 0xCBF29CE484222325
+    for byte in data:
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return value
+
+
+def socket_path(directory: str, seed: int) -> str:
+    """The socket of the server for this interpreter, this automock and runs of ``seed``."""
+    key = _fnv1a(f"{os.path.realpath(sys.executable)}\0{_package_root()}".encode())
+    return os.path.join(directory, f"run-{key:016x}-{seed}.sock")
 
 
 def identity(environ: dict[str, str] | os._Environ[str]) -> dict[str, Any]:

@@ -33,7 +33,6 @@ from automock.commands.channel import (
     socket_dir,
     socket_path,
 )
-from automock.errors import EXIT_INTERNAL
 
 __all__ = ["run_early", "run_remotely"]
 
@@ -42,9 +41,7 @@ def _connect(seed: int) -> Connection | None:
     directory = socket_dir()
     if directory is None:
         return None
-    from automock._seed import hash_seed_for
-
-    path = socket_path(directory, hash_seed_for(seed))
+    path = socket_path(directory, seed)
     return connect(path) if os.path.exists(path) else None
 
 
@@ -111,6 +108,8 @@ def _wait(conn: Connection, handler: int) -> int:
     except OSError:
         reply = None
     if reply is None or not isinstance(reply.get("exit"), int):
+        from automock.errors import EXIT_INTERNAL  # only now: every client would import it
+
         print(
             "automock: error: the warm server's run ended without an exit code "
             "(see `automock server status`; AUTOMOCK_SERVER=0 runs without it)",

@@ -29,8 +29,6 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 
-from automock.plan.locate import existing_plan  # os only: cheap before the restart
-
 __all__ = [
     "RESTARTED",
     "invoked_as_cli",
@@ -160,6 +158,8 @@ def quick_read(tokens: Sequence[str]) -> tuple[int | None, str | None, str] | No
 
 
 def _plan_and_size(plan: str | None, file: str) -> tuple[str | None, int]:
+    from automock.plan.locate import existing_plan  # os only (not for a served run)
+
     path = plan if plan is not None else existing_plan(file)
     try:
         return path, os.path.getsize(path) if path is not None else 0

@@ -79,16 +79,27 @@ def _stamp(paths: list[str]) -> list[tuple[int, int] | None]:
 
 
 def _warm() -> None:
-    """Import and warm what every run needs, once, before the first connection."""
+    """Import and warm what every run needs, once, before the first connection: what is
+    compiled at first use (regular expressions) would be compiled again in every handler."""
     import automock.commands.run
     import automock.pipeline.run
     import automock.sandbox.run.forked as forked
 
     forked.warm()
+    import automock.analysis.cache
+    import automock.commands._cassette
     import automock.commands._record
+    import automock.drafting
     from automock.commands.dispatch import build_parser
 
     _PARSERS["run"] = build_parser("run")
+    _PARSERS["run"].parse_args(["run", "warm.py"])  # argparse compiles its patterns once
+    import fnmatch
+
+    from automock.sandbox.kernel.workdir import IGNORED
+
+    for pattern in IGNORED:  # the workdir copy's ignore list, compiled once
+        fnmatch.filter((), pattern)
     del automock
 
 

@@ -44,15 +44,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _path(seed: int, *, create: bool = False) -> str:
-    from automock._seed import hash_seed_for
-
     directory = socket_dir(create=create)
     if directory is None:
         raise InputError(
             "no private socket directory ($XDG_RUNTIME_DIR/automock or /tmp/automock-<uid>, "
             "owned by you, mode 0700); remove or fix it and retry"
         )
-    return socket_path(directory, hash_seed_for(seed))
+    return socket_path(directory, seed)
 
 
 def _ask(path: str, kind: str) -> dict[str, object] | None:

@@ -34,13 +34,17 @@ __all__ = ["run_file", "run_source"]
 
 
 class _Background:
-    """Run a function in a daemon thread; :meth:`result` joins and re-raises."""
+    """Run a function in a daemon thread once :meth:`start`-ed; :meth:`result` joins (starts it
+    if nobody did) and re-raises."""
 
     def __init__(self, fn: Callable[[], tuple[Touchpoint, ...]]) -> None:
         self._value: tuple[Touchpoint, ...] = ()
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, args=(fn,), daemon=True)
-        self._thread.start()
+
+    def start(self) -> None:
+        if self._thread.ident is None:
+            self._thread.start()
 
     def _run(self, fn: Callable[[], tuple[Touchpoint, ...]]) -> None:
         try:
@@ -49,6 +53,7 @@ class _Background:
             self._error = exc
 
     def result(self) -> tuple[Touchpoint, ...]:
+        self.start()
         self._thread.join()
         if self._error is not None:
             raise self._error
@@ -130,24 +135,23 @@ def run_file(
 ) -> RunReport:
     """Run ``path`` as ``__main__`` in the sandbox ``repeat`` times and report.
 
-    ``plan=None`` drafts one (the offline rules drafter; the bare default plan
-    when the scan finds nothing); ``seed`` overrides the plan's seed.
-    ``limits=None`` uses :class:`~automock.sandbox.kernel.isolation.Limits` with
-    ``cpu_seconds = ceil(timeout) + 1``. ``cache_dir`` (e.g. ``.automock-cache``)
-    keeps the static scan by content hash, so an unchanged file is not parsed again.
-    ``readable``: files or directories the program may read besides the interpreter,
-    ``sys.path``, the system libraries and its workdir (``--read``).
-    ``stable_addresses=False`` lets runs fork from this process (addresses then vary).
+    ``plan=None`` drafts one (the offline rules drafter; the bare default plan when the scan
+    finds nothing); ``seed`` overrides the plan's seed. ``limits=None`` uses
+    :class:`~automock.sandbox.kernel.isolation.Limits` with ``cpu_seconds = ceil(timeout) + 1``.
+    ``cache_dir`` (e.g. ``.automock-cache``) keeps the static scan by content hash, so an
+    unchanged file is not parsed again. ``readable``: files or directories the program may
+    read besides the interpreter, ``sys.path``, the system libraries and its workdir
+    (``--read``). ``stable_addresses=False`` lets runs fork from this process (addresses vary).
     """
     t0 = time.perf_counter()
     target, source = _check_file(path)
     _check_numbers(repeat, timeout)
     run_seed = seed if seed is not None else (plan.seed if plan is not None else 0)
-    scanning, extra = None, readable_paths(readable)
-    env = plan.env if plan is not None else None
-    with Runner(target, run_seed, env, stable_addresses=stable_addresses) as runner:
+    scanning, extra, env = None, readable_paths(readable), (plan.env if plan is not None else None)
+    ahead = not (allow_network or extra or (plan is not None and plan.network == "allow"))
+    with Runner(target, run_seed, env, stable_addresses=stable_addresses, ahead=ahead) as runner:
         try:
-            if plan is not None and not runner.forking:  # only the report needs them: meanwhile
+            if plan is not None and not runner.forking:  # the report needs them: as it ends
                 scanning = _Background(lambda: _scan(target, source, cache_dir))
             else:  # the drafter needs them first, or no thread may run while we fork
                 touchpoints = _scan(target, source, cache_dir)  # (a cache hit costs no libcst)
@@ -163,6 +167,7 @@ def run_file(
                 allow_network=allow_network,
                 repeat=repeat,
                 readable=extra,
+                meanwhile=scanning.start if scanning is not None else None,
             )
         finally:
             if scanning is not None:

@@ -68,6 +68,8 @@ def test_a_served_run_is_the_run_without_the_server(tmp_path: Path, runtime_dir:
     # the server's spare child (started ahead, exactly as the CLI starts one), or a spawned one
     assert [r["start"] for r in mine["runs"]] == ["spare"]
     assert [r["start"] for r in theirs["runs"]] == ["spawn"]
+    for run in (*mine["runs"], *theirs["runs"]):  # real time (the runtime's clock is virtual)
+        assert 0 < run["setup_seconds"] < 30
     assert [(x["name"], x["active"]) for x in mine["layers"]] == [
         (x["name"], x["active"]) for x in theirs["layers"]
     ]
@@ -75,6 +77,81 @@ def test_a_served_run_is_the_run_without_the_server(tmp_path: Path, runtime_dir:
     text = _run(tmp_path, runtime_dir, "probe.py", "--", "a")  # the human report, on stderr
     assert text.returncode == 0 and "status: passed, exit code 0" in text.stderr
     assert text.stdout == mine["stdout"]
+
+
+TREE = """import os
+print(open('data.txt').read().strip(), open(os.path.join('sub', 'deep.txt')).read().strip())
+print(sorted(os.listdir('.')), sorted(os.listdir('sub')))
+with open(os.path.join('sub', 'deep.txt'), 'a') as out:  # the copy is the sandbox uid's
+    out.write('more')
+print(os.stat('data.txt').st_uid == os.getuid(), os.path.getsize(os.path.join('sub', 'deep.txt')))
+"""
+
+
+def test_the_spare_runs_in_a_full_copy_of_the_files_tree(tmp_path: Path, runtime_dir: Path) -> None:
+    """The spare's workdir is filled while it isolates itself: the program still finds every
+    file of its directory, owned by the uid it runs as, as in a run without the server."""
+    (tmp_path / "tree.py").write_text(TREE)
+    (tmp_path / "data.txt").write_text("top\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "deep.txt").write_text("deep\n")
+    started = _server(tmp_path, runtime_dir, "start")
+    server = int(re.findall(r"pid (\d+)", started.stdout)[0])
+    alone = json.loads(_run(tmp_path, runtime_dir, "--json", "tree.py", AUTOMOCK_SERVER="0").stdout)
+    _spare_ready(server)
+
+    served = json.loads(_run(tmp_path, runtime_dir, "--json", "tree.py").stdout)
+
+    assert [r["start"] for r in served["runs"]] == ["spare"]
+    assert served["status"] == alone["status"] == "passed", served["stderr"]
+    assert served["stdout"] == alone["stdout"]
+    assert served["stdout"].splitlines() == [
+        "top deep",
+        "['data.txt', 'fixtures', 'sub', 'tree.py'] ['deep.txt']",
+        "True 9",
+    ]
+    workdir = [
+        next(x["detail"] for x in r["layers"] if x["name"] == "workdir") for r in (served, alone)
+    ]
+    assert workdir[0] == workdir[1] and workdir[0].startswith(f"copy of {tmp_path} (")
+    assert (tmp_path / "sub" / "deep.txt").read_text() == "deep\n"  # the user's file untouched
+
+
+def test_runs_with_network_or_read_paths_get_a_child_that_isolates_after_the_spec(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
+    """The spare entered its namespaces before any run asked (network denied, no --read
+    paths): a run that allows the network or reads more gets a child started for it, whose
+    isolation is what it asked for, as without the server."""
+    (tmp_path / "net.py").write_text(
+        "import sys\nprint(open(sys.argv[1]).read().strip() if sys.argv[1:] else 'no file')\n"
+    )
+    extra = tmp_path / "outside"
+    extra.mkdir(mode=0o755)
+    (extra / "note.txt").write_text("read me\n")
+    os.chmod(tmp_path, 0o755)
+    started = _server(tmp_path, runtime_dir, "start")
+    server = int(re.findall(r"pid (\d+)", started.stdout)[0])
+    note = str(extra / "note.txt")
+    reports = {}
+    for name, options in {"network": ["--allow-network"], "read": ["--read", str(extra)]}.items():
+        _spare_ready(server)
+        args = ["--", note] if name == "read" else []
+        done = _run(tmp_path, runtime_dir, "--json", *options, "net.py", *args)
+        reports[name] = json.loads(done.stdout)
+    _spare_ready(server)
+    denied = json.loads(_run(tmp_path, runtime_dir, "--json", "net.py", "--", note).stdout)
+
+    assert [r["start"] for r in reports["network"]["runs"]] == ["spawn"]
+    assert [r["start"] for r in reports["read"]["runs"]] == ["spawn"]
+    assert reports["network"]["stdout"] == "no file\n", reports["network"]["stderr"]
+    assert reports["read"]["stdout"] == "read me\n", reports["read"]["stderr"]
+    network = {x["name"]: x for x in reports["network"]["layers"]}["network"]
+    assert not network["active"] and "allowed" in network["detail"]
+    assert [r["start"] for r in denied["runs"]] == ["spare"]
+    layers = {x["name"]: x for x in denied["layers"]}
+    assert layers["network"]["active"] and layers["landlock"]["active"]
+    assert denied["status"] != "passed" and "note.txt" in denied["stderr"]  # not readable
 
 
 def test_exit_codes_and_errors_come_back(tmp_path: Path, runtime_dir: Path) -> None:

@@ -1,18 +1,20 @@
 """Child side of a sandboxed run: isolate, apply the plan, run the file as ``__main__``.
 
-Started by :mod:`automock.sandbox.run.spawn` as a fresh interpreter with two
-pipe fds and the parent's pid as arguments: it arms ``PR_SET_PDEATHSIG``,
-warms the runtime's imports, reads the spec (JSON) from the first fd,
-enters isolation, applies ``automock.runtime.deterministic(plan)``, runs
-the program as ``__main__`` (as ``python FILE`` does), and writes JSON lines to the
-result pipe (the second fd, close-on-exec so the program's subprocesses
-never see it): ``{"phase": "started", "layers": [...]}`` before the
-program runs, then ``{"phase": "done", ...}`` (a :class:`ChildOutcome`).
-Between the two it waits for the parent's go-ahead on the fourth fd, so the
-parent observes the isolation from outside before any program code runs
-(:mod:`automock.sandbox.run.observe`). The ``done`` message is the program's
-own account (it runs in this process and can write to the pipe): the parent
-uses it for diagnostics only.
+Started by :mod:`automock.sandbox.run.spawn` as a fresh interpreter with pipe fds and
+the parent's pid as arguments: it arms ``PR_SET_PDEATHSIG``, warms the runtime's imports,
+(for a run with the network denied and no ``--read`` paths) enters its namespaces, reads
+the spec (JSON) from the first fd, enters the rest of its isolation (at the rlimits step it
+reads the parent's count of the sandbox uid's tasks from the same fd:
+:mod:`automock.sandbox.child.spec_pipe`), applies ``automock.runtime.deterministic(plan)``,
+runs the program as ``__main__`` (as ``python FILE`` does), and writes JSON lines to the
+result pipe (the second fd, close-on-exec so the program's subprocesses never see it):
+``{"phase": "started", "layers": [...]}`` before the program runs, then
+``{"phase": "done", ...}`` (a :class:`ChildOutcome`). Between the two it waits for the
+parent's go-ahead on the fourth fd, so the parent observes the isolation from outside
+before any program code runs (:mod:`automock.sandbox.run.observe`); meanwhile it enters
+the runtime (automock's own code: the plan's mocks, the workdir's paths; nothing the
+observation looks at). The ``done`` message is the program's own account (it runs in this
+process and can write to the pipe): the parent uses it for diagnostics only.
 """
 
 from __future__ import annotations
@@ -22,14 +24,16 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from automock._serialize import JsonMixin
 from automock.errors import AutomockError
 from automock.sandbox.child import fresh
+from automock.sandbox.child.spec_pipe import read_spec, read_tasks
 from automock.sandbox.child.status import Status, exception_status, exit_status, signal_status
 from automock.sandbox.kernel.isolation import LayerStatus, Limits, enter_isolation
 
@@ -198,9 +202,21 @@ def _end_of_program(me: int, code: int) -> None:
             os.kill(-1, signal.SIGKILL)
 
 
-def execute(spec: dict[str, Any]) -> ChildOutcome:
-    """Isolate this process per ``spec``, run the program, and describe the outcome."""
-    started = time.perf_counter()
+def _tasks(spec: dict[str, Any]) -> int | Callable[[], int] | None:
+    """The sandbox uid's tasks as the parent counted them: in the spec (a forked child), or
+    to be read from the spec's pipe at the rlimits step (``tasks_fd``: a spawned child)."""
+    if "tasks" in spec:
+        return int(spec["tasks"])
+    if "tasks_fd" in spec:
+        return partial(read_tasks, int(spec["tasks_fd"]))
+    return None
+
+
+def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None) -> ChildOutcome:
+    """Isolate this process per ``spec``, run the program, and describe the outcome.
+    ``entered``: the namespaces this process entered before it had the spec (:func:`main`)."""
+    clock = time.perf_counter  # the real one: the runtime, entered below, replaces it
+    started = clock()
     limits = Limits(**spec["limits"])
     seed = int(spec["seed"])
     runtime_cm, runtime_layer = _runtime_context(spec.get("plan"), seed)
@@ -209,17 +225,19 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
         allow_network=bool(spec["allow_network"]),
         workdir=spec["workdir"],
         readable=tuple(spec.get("readable", ())),
-        tasks=int(spec["tasks"]) if "tasks" in spec else None,
+        tasks=_tasks(spec),
+        entered=entered,
     )
     if spec.get("cassette_path") and spec.get("plan"):  # staged in the workdir by the parent:
         runtime_cm, runtime_layer = _runtime_context(_with_cassette_at(spec, os.getcwd()), seed)
+    go_fd = -1
     if "result_fd" in spec:  # tell the parent what is in force before any program code runs
         started_msg = {
             "phase": "started",
             "layers": [x.to_dict() for x in (*layers, runtime_layer)],
         }
         _write_message(int(spec["result_fd"]), started_msg)
-        _wait_for_parent(int(spec.get("go_fd", -1)))
+        go_fd = int(spec.get("go_fd", -1))  # waited for below, once the runtime is entered
     if os.getpid() == 1:
         _default_signal_deaths(int(spec.get("result_fd", -1)), limits)
     root = os.getcwd()
@@ -228,18 +246,22 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
     os.chdir(os.path.dirname(script))
     os.environ["PWD"] = os.getcwd()
     sys.path[:] = [os.path.dirname(script), *[p for p in sys.path if p], spec["package_root"]]
-    setup = time.perf_counter() - started
     me = os.getpid()
-    session_log = None
+    session_log, setup = None, -1.0
     children_cm = _children_context(spec, root, seed)
     with _recording() as log:
         try:
+            # entering the runtime is automock's own work: done while the parent observes
             with runtime_cm as session, children_cm:
+                go_fd = _wait_for_parent(go_fd)  # no program code before the parent's go
+                setup = clock() - started
                 session_log = getattr(session, "log", None)
                 code, status, exception, detail = _run_program(script, spec.get("args", ()), limits)
                 fresh.interpreter_exit()  # late threads and atexit handlers: still deterministic
                 _end_of_program(me, code)
         except BaseException as exc:  # the runtime itself failed on entry or exit
+            go_fd = _wait_for_parent(go_fd)  # its entry failed: still after the parent's go
+            setup = setup if setup >= 0 else clock() - started
             status, detail = _classify(exc, limits)
             code = exc.exit_code if isinstance(exc, AutomockError) else 1  # e.g. 3: bad cassette
             exception = f"{type(exc).__name__}: {exc}"[:300]
@@ -261,7 +283,7 @@ def execute(spec: dict[str, Any]) -> ChildOutcome:
         detail=detail,
         accesses=accesses,
         layers=(*layers, runtime_layer),
-        seconds=time.perf_counter() - started - setup,
+        seconds=clock() - started - setup,
         setup_seconds=setup,
     )
 
@@ -276,15 +298,17 @@ def _write_message(fd: int, message: dict[str, Any]) -> None:
         pass  # the parent falls back to the exit status
 
 
-def _wait_for_parent(fd: int) -> None:
+def _wait_for_parent(fd: int) -> int:
     """Block until the parent has observed our isolation from outside (one byte on ``fd``,
-    or end of file), so it sees the layers before any program code runs; close ``fd``."""
+    or end of file), so it sees the layers before any program code runs; close ``fd``.
+    -1 (waited: nothing to wait for any more)."""
     if fd < 0:
-        return
+        return -1
     with suppress(OSError):
         os.read(fd, 1)
     with suppress(OSError):
         os.close(fd)
+    return -1
 
 
 def warm_up() -> None:
@@ -316,17 +340,10 @@ def warm_up() -> None:
     gc.freeze()
 
 
-def _read_spec(fd: int) -> dict[str, Any]:
-    chunks = []
-    while chunk := os.read(fd, 65536):
-        chunks.append(chunk)
-    os.close(fd)
-    spec: dict[str, Any] = json.loads(b"".join(chunks))
-    return spec
-
-
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the child interpreter: ``main([spec_fd, result_fd, parent_pid, go_fd])``."""
+    """Entry point of the child interpreter: ``main([spec_fd, result_fd, parent_pid, go_fd,
+    ahead])``; ``ahead`` "1": enter the namespaces before the spec comes (for a run with the
+    network denied and no ``--read`` paths; the isolation checks that the spec is that)."""
     args = list(sys.argv[1:] if argv is None else argv)
     spec_fd, result_fd = int(args[0]), int(args[1])
     go_fd = int(args[3]) if len(args) > 3 else -1
@@ -342,21 +359,37 @@ def main(argv: Sequence[str] | None = None) -> None:
     os.set_inheritable(result_fd, False)
     warm_up()
     sys.pycache_prefix, sys.dont_write_bytecode = None, True  # the program writes no bytecode
+    entered = None
+    if args[4:5] == ["1"]:  # a run with the network denied and no --read: namespaces now
+        from automock.sandbox.kernel.isolation import enter_namespaces
+
+        entered = enter_namespaces(allow_network=False, workdir=os.path.dirname(os.getcwd()))
     try:
-        spec = _read_spec(spec_fd)
+        spec = read_spec(spec_fd)
     except ValueError:  # the parent gave up before sending a spec
         os._exit(0)
     os.environ.update(spec.get("env", {}))
-    sys.exit(execute_and_report(spec, result_fd, go_fd))
+    sys.exit(execute_and_report(spec, result_fd, go_fd, tasks_fd=spec_fd, entered=entered))
 
 
-def execute_and_report(spec: dict[str, Any], result_fd: int, go_fd: int = -1) -> int:
+def execute_and_report(
+    spec: dict[str, Any],
+    result_fd: int,
+    go_fd: int = -1,
+    *,
+    tasks_fd: int = -1,
+    entered: tuple[LayerStatus, ...] | None = None,
+) -> int:
     """:func:`execute`, then the ``done`` message on ``result_fd`` (closed); the exit code.
 
     After the ``started`` line the child waits for a byte (or end of file) on ``go_fd``
-    (-1: no wait): the parent observes the isolation from outside meanwhile.
+    (-1: no wait): the parent observes the isolation from outside meanwhile. ``tasks_fd``:
+    where the parent's count of the sandbox uid's tasks comes (:mod:`.spec_pipe`).
     """
-    outcome = execute({**spec, "result_fd": result_fd, "go_fd": go_fd})
+    fds = {"result_fd": result_fd, "go_fd": go_fd}
+    if tasks_fd >= 0:
+        fds["tasks_fd"] = tasks_fd
+    outcome = execute({**spec, **fds}, entered)
     _write_message(result_fd, {"phase": "done", **outcome.to_dict()})
     with suppress(OSError):
         os.close(result_fd)

@@ -32,10 +32,11 @@ from __future__ import annotations
 import os
 import resource
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from automock._serialize import JsonMixin
+from automock.errors import SandboxError
 from automock.sandbox.kernel.fsview import VIRTUAL_ROOT, filesystem_layer, traversable
 from automock.sandbox.kernel.ipc import ipc_uts
 from automock.sandbox.kernel.landlock import prepare as _prepare_landlock
@@ -55,6 +56,7 @@ from automock.sandbox.kernel.syscalls import (
     reason,
     unshare,
 )
+from automock.sandbox.kernel.tasks import tasks_of
 
 __all__ = [
     "SANDBOX_UID",
@@ -62,6 +64,7 @@ __all__ = [
     "LayerStatus",
     "Limits",
     "enter_isolation",
+    "enter_namespaces",
     "tasks_for_child",
 ]
 
@@ -153,38 +156,13 @@ def _lock_mounts() -> LayerStatus:
 # -- rlimits and uid ----------------------------------------------------------------------
 
 
-def _tasks_of(uid: int) -> int:
-    """Threads currently owned (real uid) by ``uid``: RLIMIT_NPROC counts them all."""
-    count = 0
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return 0
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:  # os.open/os.read: a third cheaper than open() per process (a file object each)
-            fd = os.open(f"/proc/{entry}/status", os.O_RDONLY | os.O_CLOEXEC)
-            try:
-                data = os.read(fd, 4096)  # Uid and Threads come in the first ~1 KiB
-            finally:
-                os.close(fd)
-            at = data.index(b"\nUid:") + 5
-            if int(data[at:].split(None, 1)[0]) == uid:
-                at = data.index(b"\nThreads:") + 9
-                count += int(data[at:].split(None, 1)[0])
-        except (OSError, ValueError):
-            continue
-    return count
-
-
 def tasks_for_child(uid: int | None = SANDBOX_UID) -> int:
     """The tasks a child's ``RLIMIT_NPROC`` is counted on top of (``tasks=`` of
     :func:`enter_isolation`): counted by the parent, so the child's own memory does
     not depend on how many processes the machine runs (address-stable runs)."""
     if sys.platform.startswith("linux") and os.geteuid() == 0:
-        return _tasks_of(uid) if uid is not None else 0
-    return _tasks_of(os.getuid())
+        return tasks_of(uid) if uid is not None else 0
+    return tasks_of(os.getuid())
 
 
 def _rlimits(limits: Limits, uid: int | None, existing: int | None = None) -> LayerStatus:
@@ -192,7 +170,7 @@ def _rlimits(limits: Limits, uid: int | None, existing: int | None = None) -> La
     mib = 1024 * 1024
     processes = limits.processes
     if existing is None:
-        existing = _tasks_of(uid) if uid is not None and uid != 0 and processes is not None else 0
+        existing = tasks_of(uid) if uid is not None and uid != 0 and processes is not None else 0
     if processes is not None:
         processes += existing
     wanted = [
@@ -308,6 +286,52 @@ def _pid(namespaces: bool, *, mount_proc: bool) -> LayerStatus:
     )
 
 
+def _tasks_now(
+    tasks: int | Callable[[], int] | None, *, count: bool, uid: int | None
+) -> int | None:
+    """``uid``'s tasks as given, or counted system-wide now (before a private ``/proc`` hides
+    them); None: counted later (a function that waits for the parent's count, or by
+    :func:`_rlimits`). ``count=False``: the caller knows there are none."""
+    if isinstance(tasks, int):
+        return tasks
+    if tasks is not None:
+        return None
+    if not count:
+        return 0
+    return tasks_of(uid) if uid is not None else None
+
+
+_ENTERED: list[tuple[bool, str | None, list[str]]] = []  # enter_namespaces' network, workdir, paths
+
+
+def enter_namespaces(
+    *,
+    allow_network: bool,
+    workdir: str | os.PathLike[str] | None = None,
+    uid: int | None = SANDBOX_UID,
+    pid_namespace: bool = True,
+    readable: Sequence[str] = (),
+) -> tuple[LayerStatus, ...]:
+    """The first steps of :func:`enter_isolation`, up to the PID namespace (session, user,
+    network, IPC and UTS namespaces, filesystem, PID namespace): they depend on these
+    arguments only, so a sandbox child can take them before its spec arrives and pass what
+    they returned as ``entered``. The caller's cwd ends at the workdir's view."""
+    work = os.fspath(workdir) if workdir is not None else None
+    root = sys.platform.startswith("linux") and os.geteuid() == 0
+    layers = [_new_session()]
+    if sys.platform.startswith("linux") and not root:
+        layers.append(_user_namespace())
+    namespaces = root or (len(layers) > 1 and layers[-1].active)
+    layers.append(_network(allow_network))
+    layers.extend(ipc_uts(namespaces))
+    needed = _needed_paths(readable)
+    layers.append(_filesystem(work, uid if root else None, needed, namespaces=namespaces))
+    if pid_namespace:
+        layers.append(_pid(namespaces, mount_proc=layers[-1].active))
+    _ENTERED[:] = [(allow_network, work, needed)]
+    return tuple(layers)
+
+
 def enter_isolation(
     limits: Limits,
     *,
@@ -318,7 +342,8 @@ def enter_isolation(
     readable: Sequence[str] = (),
     count_tasks: bool = True,
     landlock: bool = True,
-    tasks: int | None = None,
+    tasks: int | Callable[[], int] | None = None,
+    entered: tuple[LayerStatus, ...] | None = None,
 ) -> tuple[LayerStatus, ...]:
     """Enter every available isolation layer; return what is (and is not) in force.
 
@@ -332,30 +357,32 @@ def enter_isolation(
     unprivileged uid must be able to read (``sys.path`` is included).
     ``count_tasks=False`` says the caller knows ``uid`` runs no task yet
     (a fresh PID namespace with a private ``/proc``): skip counting them.
-    ``tasks``: ``uid``'s tasks as the caller's parent counted them (:func:`tasks_for_child`).
+    ``tasks``: ``uid``'s tasks as the caller's parent counted them (:func:`tasks_for_child`),
+    or a function that waits for that count: called at the rlimits step, so the parent counts
+    while the namespaces before it are entered. ``entered``: what :func:`enter_namespaces`
+    returned for the same arguments, taken ahead (then ``tasks`` must be given: a private
+    ``/proc`` hides the other tasks).
     ``landlock``: end with the read allow-list (:mod:`automock.sandbox.kernel.landlock`).
     """
     work = os.fspath(workdir) if workdir is not None else None
     needed = _needed_paths(readable)
     linux = sys.platform.startswith("linux")
     root = linux and os.geteuid() == 0
-    # count the target uid's tasks system-wide now, before a private /proc hides them
-    existing: int | None = None
-    if tasks is not None:
-        existing = tasks
-    elif not count_tasks:
-        existing = 0
-    elif root and uid is not None and limits.processes is not None:
-        existing = _tasks_of(uid)
-    layers = [_new_session()]
-    if linux and not root:
-        layers.append(_user_namespace())
-    namespaces = root or (len(layers) > 1 and layers[-1].active)
-    layers.append(_network(allow_network))
-    layers.extend(ipc_uts(namespaces))
-    layers.append(_filesystem(work, uid if root else None, needed, namespaces=namespaces))
-    if pid_namespace:
-        layers.append(_pid(namespaces, mount_proc=layers[-1].active))
+    counted = uid if root and limits.processes is not None else None
+    existing = _tasks_now(tasks, count=count_tasks and entered is None, uid=counted)
+    if entered is None:
+        entered = enter_namespaces(
+            allow_network=allow_network,
+            workdir=workdir,
+            uid=uid,
+            pid_namespace=pid_namespace,
+            readable=readable,
+        )
+    elif [(allow_network, work, needed)] != _ENTERED:
+        raise SandboxError("namespaces entered ahead for another network, workdir or read paths")
+    layers = list(entered)
+    namespaces = root or any(x.name == "userns" and x.active for x in layers)
+    existing = tasks() if callable(tasks) else existing  # a count the parent sends: now
     layers.append(_rlimits(limits, uid if root else os.getuid(), existing))
     if namespaces and not root:
         layers.append(_lock_mounts())

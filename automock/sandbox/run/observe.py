@@ -44,6 +44,10 @@ __all__ = ["CLAIMED", "observe", "program_process", "unobserved"]
 CLAIMED = "reported by the sandbox before the program started"
 _NS_GET_PARENT = 0xB702  # _IO(0xb7, 0x2)
 _MIB = 1024 * 1024
+# compiled here, not at first use: a warm server's handlers inherit them ready
+_ESCAPED = re.compile(r"\\([0-7]{3})")  # an octal escape in mountinfo
+_LIMIT_ROW = re.compile(r"^(Max [a-z ]+?)\s{2,}(\S+)\s+(\S+)")
+_LOCAL_V4 = re.compile(r"\|-- (\d+\.\d+\.\d+\.\d+)\n\s+/32 host LOCAL")
 _LIMITS = {  # /proc/<pid>/limits row -> (name in the report, Limits field, unit)
     "Max cpu time": ("cpu", "cpu_seconds", 1),
     "Max address space": ("as", "memory_mb", _MIB),
@@ -116,7 +120,7 @@ def _user_depth(pid: int) -> int | None:
 
 
 def _unescape(text: str) -> str:
-    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), text)
+    return _ESCAPED.sub(lambda m: chr(int(m[1], 8)), text)
 
 
 def _mounts(pid: int | str) -> list[dict[str, Any]]:
@@ -197,7 +201,7 @@ def _filesystem(pid: int, workdir: Path) -> tuple[bool, str, bool]:
 def _rlimits(pid: int, limits: Limits, uid: str) -> tuple[bool, str]:
     observed: dict[str, tuple[float, float]] = {}
     for line in (_read(f"/proc/{pid}/limits") or "").splitlines():
-        match = re.match(r"^(Max [a-z ]+?)\s{2,}(\S+)\s+(\S+)", line)
+        match = _LIMIT_ROW.match(line)
         if match and match[1] in _LIMITS:
             soft, hard = (
                 float("inf") if v == "unlimited" else float(v) for v in match.groups()[1:]
@@ -225,7 +229,7 @@ def _rlimits(pid: int, limits: Limits, uid: str) -> tuple[bool, str]:
 def _addresses(pid: int) -> str:
     """Addresses up in the process's network namespace ("" if none)."""
     fib = _read(f"/proc/{pid}/net/fib_trie") or ""
-    v4 = sorted(set(re.findall(r"\|-- (\d+\.\d+\.\d+\.\d+)\n\s+/32 host LOCAL", fib)))
+    v4 = sorted(set(_LOCAL_V4.findall(fib)))
     v6 = (_read(f"/proc/{pid}/net/if_inet6") or "").split()
     return ", ".join(v4 + (["IPv6"] if v6 else []))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
@@ -42,16 +42,18 @@ def _spawn_for(
     work: Workdir | None = None,
     *,
     stable: bool = False,
+    ahead: bool = False,
 ) -> Spawned:
     """A fresh interpreter for one run, in ``work`` (default: a new copy of the tree, in this
-    process's spare when it fits: :mod:`automock.sandbox.run.spare`)."""
+    process's spare when it fits: :mod:`automock.sandbox.run.spare`); ``ahead``: it enters
+    its namespaces before the spec (:func:`~automock.sandbox.run.spawn.spawn`)."""
     if work is None and stable:
-        claimed = spare.claim(target, seed, env)
+        claimed = spare.claim(target, seed, env, ahead)
         if claimed is not None:
             return claimed
     work = work or make_workdir(target)
     try:
-        return spawn(work, fixed_environment(work.root, seed, env), stable=stable)
+        return spawn(work, fixed_environment(work.root, seed, env), stable=stable, ahead=ahead)
     except BaseException:
         work.cleanup()
         raise
@@ -134,8 +136,8 @@ class Runner:
     With ``seed`` fixed up front (it decides the child's string-hash seed), the
     runner either forks its children from this warm process (:func:`can_fork`)
     or spawns a fresh interpreter for the first run at once, so it warms up
-    while the caller scans and drafts. Use as a context manager (an unused
-    child is killed on exit).
+    while the caller scans and drafts; ``ahead`` (a guess: the run says) that child enters its
+    namespaces before the spec. Use as a context manager (an unused child is killed on exit).
     """
 
     def __init__(
@@ -145,14 +147,18 @@ class Runner:
         env: Mapping[str, str] | None = None,
         *,
         stable_addresses: bool = True,
+        ahead: bool = False,
     ) -> None:
         self.target, self.seed = target, seed
         self.stable = stable_addresses  # a fresh interpreter per run, ASLR off: never forks
         self.forking = not stable_addresses and can_fork(seed)
+        first_env = dict(env or {}) or None
         self._first = (
             None
             if self.forking
-            else _spawn_for(target, seed, dict(env or {}) or None, stable=self.stable)
+            else _spawn_for(
+                target, seed, first_env, stable=self.stable, ahead=ahead and self.stable
+            )
         )
 
     def __enter__(self) -> Runner:
@@ -171,6 +177,11 @@ class Runner:
             abandon(self._first)
             self._first = None
 
+    def _keep_first(self, ahead: bool) -> None:
+        """End the child started up front if it was started for another kind of run."""
+        if self._first is not None and self._first.ahead != ahead:
+            self.close()
+
     def run(
         self,
         plan: Plan,
@@ -181,13 +192,15 @@ class Runner:
         allow_network: bool = False,
         repeat: int = 1,
         readable: Sequence[str] = (),
+        meanwhile: Callable[[], object] | None = None,
     ) -> RunSet:
         """Run the file ``repeat`` times under ``plan`` (its seed replaced by the runner's).
 
         ``limits=None`` uses :class:`Limits` with ``cpu_seconds = ceil(timeout) + 1``.
         The plan's cassette (a relative path is taken from the file's directory) is
         copied into each run's workdir; a recording one is copied back after each run
-        (see :mod:`automock.sandbox.run.cassettes`).
+        (see :mod:`automock.sandbox.run.cassettes`). ``meanwhile()`` is called once, when the
+        first run's program has ended (:func:`~automock.sandbox.run.watch.finish`).
         """
         plan = replace(plan, seed=self.seed)
         if allow_network:  # a person's explicit choice: no namespace, the runtime lets it through
@@ -197,13 +210,15 @@ class Runner:
         if self.forking:
             warm()
         cassette = CassetteFile.for_plan(plan, self.target)
+        ahead = self.stable and not network and not readable  # namespaces before the spec
+        self._keep_first(ahead)
         outcomes: list[RunOutcome] = []
         for index in range(repeat):
             work = self._first.work if self._first is not None else make_workdir(self.target)
             spec = _spec(work, plan, args, limits, network)
             spec["readable"] += list(readable)  # absolute, checked (readable_paths)
-            # counted here, padded: the child's memory is the same whatever else runs
-            spec["tasks"] = padded(tasks_for_child())
+            if self.forking:  # counted here, padded: the child's memory is the same whatever
+                spec["tasks"] = padded(tasks_for_child())  # else runs (a spawned child's: finish)
             collect = None
             if cassette is not None:  # the child sees a copy; a recording is copied back
                 staged = spec["cassette_path"] = cassette.stage(work.root)
@@ -214,13 +229,16 @@ class Runner:
                 child = _fork_for(work, self.seed, plan, spec)
             if child is None:
                 child = self._first or _spawn_for(
-                    self.target, self.seed, dict(plan.env), work, stable=self.stable
+                    self.target, self.seed, dict(plan.env), work, stable=self.stable, ahead=ahead
                 )
             self._first = None  # from here on, finish() owns it
             if not self.forking and index + 1 < repeat:  # the next run's interpreter starts
                 self._first = _spawn_for(  # up while this one runs
-                    self.target, self.seed, dict(plan.env), stable=self.stable
+                    self.target, self.seed, dict(plan.env), stable=self.stable, ahead=ahead
                 )
-            outcomes.append(finish(child, spec, timeout, limits, collect=collect))
+            outcomes.append(
+                finish(child, spec, timeout, limits, collect=collect, meanwhile=meanwhile)
+            )
+            meanwhile = None
         runs = tuple(outcomes)
         return RunSet(runs, _first_divergence(runs) if repeat > 1 else "")

@@ -8,8 +8,8 @@ does not depend on the job is done before it arrives:
   same fixed-length name a run's has);
 * the child interpreter, started exactly as :func:`~automock.sandbox.run.spawn.spawn`
   starts every address-stable run's (ASLR off, the same command line and
-  environment shape), which imports and warms the runtime, then blocks reading
-  its spec: a blocking read allocates nothing, so however long it waits its
+  environment shape), which imports and warms the runtime, enters its namespaces,
+  then blocks reading its spec: a blocking read allocates nothing, so however long it waits its
   allocation history is that of a child spawned for the run;
 * a cgroup with the default :class:`~automock.sandbox.kernel.isolation.Limits`,
   the child moved in by this (root) process: the kernel's RCU wait of that move is
@@ -17,12 +17,15 @@ does not depend on the job is done before it arrives:
 
 A run's :class:`~automock.sandbox.run.process.Runner` takes it with :func:`claim`
 when the spare fits (address-stable, and the environment and umask the run would start its
-child with are exactly the spare's: same hash seed, no plan variables); it then
-copies the file's tree into the workdir and goes on as with a spawned child. Every
-per-run step (namespaces, mounts, rlimits, uid drop, Landlock, seccomp) still runs in
-the child after it has the spec, and the parent observes the layers at the
-``started`` line as for any run (:mod:`automock.sandbox.run.watch`): the spare adds
-no claim of its own. A spare serves one run; anything else (another seed, plan
+child with are exactly the spare's: same hash seed, no plan variables; the network denied
+and no ``--read`` paths, as the child entered its namespaces for those before any run asked,
+as every child spawned for such a run does: ``spawn(ahead=True)``). The file's tree is
+copied into the workdir once the spec is sent (the child waits for the parent's count of
+the sandbox uid's tasks, sent after the copy, before its rlimits and uid drop:
+:mod:`automock.sandbox.child.spec_pipe`), and the run goes on as with a spawned child: the
+rest of the isolation (rlimits, uid drop, Landlock, seccomp) runs in the child after it has
+the spec, and the parent observes every layer at the ``started`` line as for any run
+(:mod:`automock.sandbox.run.watch`): the spare adds no claim of its own. A spare serves one run; anything else (another seed, plan
 variables, ``--no-stable-addresses``, a dead spare) starts a child as before, and
 :func:`discard` ends an unused one (its workdir and cgroup removed).
 """
@@ -32,6 +35,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from automock.sandbox.kernel import cgroup as cg
@@ -61,7 +65,7 @@ def prepare(seed: int) -> None:
     work = empty_workdir()
     env = fixed_environment(work.root, seed)
     try:
-        spawned = spawn(work, env, stable=True)
+        spawned = spawn(work, env, stable=True, ahead=True)
     except BaseException:
         work.cleanup()
         raise
@@ -79,10 +83,11 @@ def _umask() -> int:
     return mask
 
 
-def claim(target: Path, seed: int, env: dict[str, str] | None) -> Spawned | None:
-    """The spare as the child of a run of ``target`` (its tree copied in), or None if it does not
-    fit: the run's child would start with another environment, or the spare died."""
-    if not _HELD:
+def claim(target: Path, seed: int, env: dict[str, str] | None, ahead: bool) -> Spawned | None:
+    """The spare as the child of a run of ``target`` (its tree copied in once the spec is
+    sent), or None if it does not fit: the run's child would start with another environment,
+    or not enter its namespaces ahead (``ahead``, see :func:`spawn`), or the spare died."""
+    if not _HELD or not ahead:
         return None
     spare = _HELD[0]
     work = spare.spawned.work
@@ -94,12 +99,15 @@ def claim(target: Path, seed: int, env: dict[str, str] | None) -> Spawned | None
         discard()
         return None
     _HELD.clear()
-    try:
-        filled = make_workdir(target, into=work)
-    except BaseException:
-        abandon(spare.spawned)
-        raise
-    return replace(spare.spawned, work=filled, started=time.perf_counter(), start="spare")
+    source = target.resolve()
+    named = replace(work, script_rel=f"src/{source.name}")  # as make_workdir names it
+    return replace(
+        spare.spawned,
+        work=named,
+        started=time.perf_counter(),
+        start="spare",
+        fill=partial(make_workdir, source, into=work),  # after the spec: the child isolates
+    )
 
 
 def discard() -> None:

@@ -1,6 +1,6 @@
 """Spawning one sandbox child: a fresh interpreter for a single run.
 
-:func:`spawn` starts ``python -s -P -c <bootstrap> SPEC_FD RESULT_FD PID GO_FD`` at once, in its
+:func:`spawn` starts ``python -s -P -c <bootstrap> SPEC_FD RESULT_FD PID GO_FD AHEAD`` at once, in its
 own session with the fixed environment
 (:func:`automock.sandbox.kernel.environment.fixed_environment`, nothing inherited) and stdin
 closed; the child warms its imports while the parent is
@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Protocol
@@ -140,13 +141,19 @@ class Spawned:
     start: str = "spawn"  # or "fork" (automock.sandbox.run.forked), "spare" (.spare)
     go_w: int | None = None  # one byte here lets the child run the program (after observing it)
     cgroup: Cgroup | None = None  # made ahead with the default limits, the child moved in (.spare)
+    fill: Callable[[], Workdir] | None = None  # fills ``work`` once the spec is sent (.spare)
+    ahead: bool = False  # its namespaces entered before the spec (see spawn)
 
 
-def spawn(work: Workdir, env: dict[str, str], *, stable: bool = False) -> Spawned:
+def spawn(
+    work: Workdir, env: dict[str, str], *, stable: bool = False, ahead: bool = False
+) -> Spawned:
     """Start the child interpreter for one run in ``work``; it waits for :func:`finish`.
 
     ``stable``: with ASLR off (:mod:`automock.sandbox.kernel.addresses`), so every
-    run starts from the same address layout.
+    run starts from the same address layout. ``ahead``: for a run with the network denied
+    and no extra read paths, the child enters its namespaces (network, IPC, UTS, mounts,
+    PID) before the spec comes (:func:`automock.sandbox.kernel.isolation.enter_namespaces`).
     """
     started = time.perf_counter()
     prefix = _bytecode_cache()
@@ -169,6 +176,7 @@ def spawn(work: Workdir, env: dict[str, str], *, stable: bool = False) -> Spawne
             padded(result_w),
             padded(os.getpid()),  # the child dies with us (PR_SET_PDEATHSIG)
             padded(go_r),  # it waits here after isolating, until we observed it
+            "1" if ahead else "0",
         ]
         import subprocess  # only this path starts an interpreter (the command forks)
 
@@ -182,7 +190,13 @@ def spawn(work: Workdir, env: dict[str, str], *, stable: bool = False) -> Spawne
         for fd in (spec_r, result_w, go_r):
             os.close(fd)
     return Spawned(
-        proc=proc, work=work, spec_w=spec_w, result_r=result_r, started=started, go_w=go_w
+        proc=proc,
+        work=work,
+        spec_w=spec_w,
+        result_r=result_r,
+        started=started,
+        go_w=go_w,
+        ahead=ahead,
     )
 
 

@@ -17,7 +17,6 @@ anything malformed makes it "unusable", never a crash.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import selectors
 import signal
@@ -27,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from automock.runtime.events import Access
+from automock.sandbox.child.spec_pipe import spec_message, tasks_message
 from automock.sandbox.judge import judge_run
 from automock.sandbox.kernel import cgroup as cg
-from automock.sandbox.kernel.isolation import LayerStatus, Limits
+from automock.sandbox.kernel.isolation import LayerStatus, Limits, tasks_for_child
 from automock.sandbox.run.messages import RESULT_CAP, parse
 from automock.sandbox.run.observe import observe, unobserved
 from automock.sandbox.run.result import RunOutcome
@@ -43,11 +43,17 @@ _KILL_GRACE = 0.5  # seconds to keep draining after the program's main process e
 class _Capture:
     """Reads the child's pipes until EOF, keeping at most ``cap`` bytes of each output
     (:data:`RESULT_CAP` of the result pipe). ``on_started`` is called once, when the
-    first line of the result pipe (the sandbox's ``started``) is complete."""
+    first line of the result pipe (the sandbox's ``started``) is complete; ``on_more``
+    once, when more of it comes (the ``done`` message: the program has ended)."""
 
-    def __init__(self, cap: int, on_started: Callable[[bytes], None] | None = None) -> None:
+    def __init__(
+        self,
+        cap: int,
+        on_started: Callable[[bytes], None] | None = None,
+        on_more: Callable[[], object] | None = None,
+    ) -> None:
         self.cap = cap
-        self.on_started = on_started
+        self.on_started, self.on_more = on_started, on_more
         self.data: dict[str, bytearray] = {
             "stdout": bytearray(),
             "stderr": bytearray(),
@@ -92,7 +98,12 @@ class _Capture:
         room = max(0, cap - len(buf))
         buf += chunk[:room]
         self.dropped[name] += len(chunk) - min(room, len(chunk))
-        if name == "result" and self.on_started is not None and (b"\n" in buf or not room):
+        if name != "result":
+            return
+        if self.on_started is None and self.on_more is not None:
+            more, self.on_more = self.on_more, None
+            more()
+        if self.on_started is not None and (b"\n" in buf or not room):
             call, self.on_started = self.on_started, None
             call(bytes(buf.split(b"\n", 1)[0]))
 
@@ -228,13 +239,28 @@ def abandon(spawned: Spawned) -> None:
     _close(spawned)
 
 
-def _send(fd: int, spec: dict[str, Any]) -> None:
-    payload = json.dumps(spec).encode("utf-8")
+def _write(fd: int, payload: bytes) -> None:
     try:
         while payload:
             payload = payload[os.write(fd, payload) :]
     except BrokenPipeError:
         pass  # the child died while starting; its exit status tells the story
+
+
+def _send(spawned: Spawned, spec: dict[str, Any]) -> None:
+    """Give a spawned child its spec, then (while it reads it and enters the namespaces it
+    has not entered yet) fill its workdir if that is still to do (a spare's,
+    :mod:`automock.sandbox.run.spare`) and count the sandbox uid's tasks: the child waits for
+    that count before its rlimits and uid drop (:mod:`automock.sandbox.child.spec_pipe`)."""
+    fd = spawned.spec_w
+    if fd is None:
+        return  # forked: it holds its spec
+    _write(fd, spec_message(spec))  # one write: the child reads it in one
+    if spawned.fill is not None:
+        spawned.work, spawned.fill = spawned.fill(), None
+    spawned.spec_w = None
+    try:
+        _write(fd, tasks_message(tasks_for_child()))
     finally:
         os.close(fd)
 
@@ -301,21 +327,23 @@ def finish(
     limits: Limits,
     *,
     collect: Callable[[Path], object] | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> RunOutcome:
     """Send ``spec``, watch the run to its end (or the timeout), clean up, judge.
 
     ``collect(workdir_root)`` is called after the child ended (not after an
     interrupt) and before the workdir is removed, e.g. to keep a recorded cassette.
+    ``meanwhile()`` is called once, when the program's ``done`` message comes (from then on
+    this process only waits for the child's end), e.g. to start work in a thread that needs
+    no part of the run: started earlier, it would slow down getting the program there.
     """
     proc = spawned.proc
     ended = False
     observer = _Observer(spawned, limits, bool(spec.get("allow_network")))
     try:
-        if spawned.spec_w is not None:
-            _send(spawned.spec_w, spec)
-            spawned.spec_w = None
+        _send(spawned, spec)
         observer.confine_early()
-        capture = _Capture(limits.output_bytes, observer)
+        capture = _Capture(limits.output_bytes, observer, meanwhile)
         timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
         observer.go()  # no started line came: nothing to observe, nothing may wait for us
         if not _exited(proc) or capture.escaped:
