@@ -56,8 +56,11 @@ def test_a_served_run_is_the_run_without_the_server(tmp_path: Path, runtime_dir:
     (tmp_path / "probe.py").write_text(PROBE)
     started = _server(tmp_path, runtime_dir, "start")
     assert started.returncode == 0, started.stderr
+    server = int(re.findall(r"pid (\d+)", started.stdout)[0])
     alone = _run(tmp_path, runtime_dir, "--json", "probe.py", "--", "a", AUTOMOCK_SERVER="0")
+    _spare_ready(server)  # the status below takes this waiting handler
     before = _connections(tmp_path, runtime_dir)
+    _spare_ready(server)  # and its successor starts a spare for the run
 
     served = _run(tmp_path, runtime_dir, "--json", "probe.py", "--", "a")
 
@@ -303,10 +306,19 @@ def _spare_children(server: int) -> dict[int, int]:
     return found
 
 
+_USED: dict[int, set[int]] = {}  # server pid -> handlers _spare_ready returned (each then served)
+
+
 def _spare_ready(server: int) -> dict[int, int]:
+    """The spare of the server's waiting handler, once it started: the next connection goes to
+    that handler. Every call is followed by one connection, which ends that handler's wait, so
+    a handler returned before is not waiting any more (its spare, or the child of its run, may
+    still be there for a moment)."""
+    used = _USED.setdefault(server, set())
     for _ in range(200):  # the spare is started when no run is busy: wait for it
-        found = _spare_children(server)
+        found = {c: h for c, h in _spare_children(server).items() if h not in used}
         if found:
+            used.update(found.values())
             return found
         time.sleep(0.05)
     raise AssertionError("no spare child")

@@ -87,7 +87,10 @@ def claim(target: Path, seed: int, env: dict[str, str] | None, ahead: bool) -> S
     """The spare as the child of a run of ``target`` (its tree copied in once the spec is
     sent), or None if it does not fit: the run's child would start with another environment,
     or not enter its namespaces ahead (``ahead``, see :func:`spawn`), or the spare died."""
-    if not _HELD or not ahead:
+    if not _HELD:
+        return None
+    if not ahead:  # ended now, not when this handler ends: it would idle through the run
+        discard()
         return None
     spare = _HELD[0]
     work = spare.spawned.work
