@@ -25,6 +25,7 @@ __all__ = [
     "drain",
     "exit_code_of",
     "needs_exit_status",
+    "pair_done",
     "read_ready",
     "result_of",
     "verdict_of",
@@ -98,6 +99,18 @@ def needs_exit_status(run: Child) -> bool:
     (:mod:`automock.sandbox.judge`)."""
     assert run.candidate is not None
     return not run.candidate.is_pair
+
+
+def pair_done(run: Child) -> bool:
+    """Whether a pair's verdict and all its output are in, without waiting for the end of
+    its output pipes. The test process flushes its output, writes its verdict and closes
+    its three pipes, the verdict's last (end of file there); its candidate's process
+    flushed what it printed before each answer, all of which came before the verdict. So
+    what is buffered in the output pipes then (read by :func:`drain`) is the pair's
+    output: the pool need not wait for the candidate's process to take its quit and
+    close its ends (a wake-up on a busy machine), and what it would print after its last
+    answer is not the tests' business (:meth:`automock.sandbox.child.pair.Remote.close`)."""
+    return not needs_exit_status(run) and "res" not in run.fds.values() and bool(verdict_of(run))
 
 
 def result_of(

@@ -38,10 +38,9 @@ from automock.sandbox.batch.cgroups import LaneCgroups
 from automock.sandbox.batch.children import (
     Child,
     drain,
-    needs_exit_status,
+    pair_done,
     read_ready,
     result_of,
-    verdict_of,
 )
 from automock.sandbox.batch.forking import Spawner
 from automock.sandbox.batch.lanes import (
@@ -191,10 +190,10 @@ class WorkerPool:
                     results[done.slot] = res = self._finish(spawner, sel, done)
                     if on_result is not None:
                         on_result(res)
-                # children for the next candidates (in this call or the next) get
-                # isolated while these run; one fork per turn keeps results flowing
-                wanted = self._spare_count if prepare_next else min(self._spare_count, len(pending))
-                if len(self._spares) < wanted:
+                # children for this call's next candidates get isolated while these run (one
+                # fork per turn keeps results flowing); the next call's, once the results are
+                # in: forked now, they would take the CPU from the candidates running
+                if len(self._spares) < min(self._spare_count, len(pending)):
                     self._spares.append(self._fork(spawner))
                 for spare in self._spares if not pending and spawner.zygote else ():
                     # while the last candidates run, so the next call sends at once
@@ -296,12 +295,10 @@ class WorkerPool:
             if not run.timed_out and now >= run.deadline:
                 run.timed_out = True
                 kill_group(run.pid)
-            # done when it exited, or when its verdict and all output are in: the
+            # done when it exited, or when a pair's verdict and all output are in: the
             # kernel's namespace teardown at exit then happens off the round trip
             # (but a program's "passed" waits for the kernel's exit 0: see judge)
-            if spawner.reaped(run) or (
-                not run.fds and verdict_of(run) and not needs_exit_status(run)
-            ):
+            if spawner.reaped(run) or pair_done(run):
                 done.append(run)
         self._lanes_back(spawner.reap_exited())
         return done
