@@ -251,19 +251,12 @@ class WorkerPool:
         *,
         seen_inside: bool = False,
     ) -> None:
-        """Hand ``cand`` to the (already isolated) child ``run``; its clock starts now."""
+        """Hand ``cand`` to the (already isolated) child ``run``; its clock starts now. The
+        candidate is written last: the child then wakes while this process goes to wait."""
         assert run.task_w is not None
         spawner.resolve(run)
         self._cgroups.confine(run.pid, run.lane, seen_inside=seen_inside)  # before its candidate
-        try:
-            view = memoryview(encode_task(cand))
-            while view:
-                view = view[os.write(run.task_w, view) :]
-        except OSError:
-            pass  # it died while getting ready: its verdict (or exit) is this candidate's
-        finally:
-            os.close(run.task_w)
-            run.task_w = None
+        task = memoryview(encode_task(cand))
         now = time.monotonic()
         run.candidate, run.slot, run.started = cand, slot, now
         self._expect_pairs = cand.test is not None
@@ -274,6 +267,14 @@ class WorkerPool:
         if pidfd is not None:
             sel.register(pidfd, selectors.EVENT_READ, run.pid)
         self._live[run.pid] = run
+        try:
+            while task:
+                task = task[os.write(run.task_w, task) :]
+        except OSError:
+            pass  # it died while getting ready: its verdict (or exit) is this candidate's
+        finally:
+            os.close(run.task_w)
+            run.task_w = None
 
     def _step(self, spawner: Spawner, sel: selectors.BaseSelector) -> list[Child]:
         now = time.monotonic()
