@@ -100,13 +100,22 @@ class Spawner:
         elif preload_imports(names):
             gc.freeze()
 
-    def spawn(self, lane: int, cgroup_files: Sequence[int] = (), *, pair: bool = False) -> Child:
+    def spawn(
+        self,
+        lane: int,
+        cgroup_files: Sequence[int] = (),
+        *,
+        pair: bool = False,
+        rehearse: bool = True,
+    ) -> Child:
         """A child that isolates itself, then waits for its candidate on a pipe.
 
         ``cgroup_files``: its lane cgroup's ``cgroup.procs``, open for writing; a
         child of the zygote moves itself in (see :mod:`~automock.sandbox.batch.cgroups`).
         ``pair``: a child of the zygote forks a pair's candidate process ahead (the pool
-        expects a pair); wasted, and discarded, if a program comes.
+        expects a pair); wasted, and discarded, if a program comes. ``rehearse``: and both
+        rehearse a pair while they wait (for a spare of the pool's next call, not for one
+        whose candidate waits: the rehearsal's CPU then only slows the pairs running).
         """
         uid = lane_uid(lane) if os.geteuid() == 0 else None
         pipes = [os.pipe() for _ in range(4)]  # stdout, stderr, result, task
@@ -114,7 +123,7 @@ class Spawner:
         parent_pid = os.getpid()
         try:
             if self._zygote is not None:
-                self._zygote.fork([*ends, *cgroup_files], uid, pair=pair)
+                self._zygote.fork([*ends, *cgroup_files], uid, pair=pair, rehearse=rehearse)
                 pid, pid_init = -1, True  # told later (resolve)
             elif self._forker is not None:
                 pid, pid_init = self._forker.fork()

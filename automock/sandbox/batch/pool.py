@@ -200,18 +200,20 @@ class WorkerPool:
                     if not spare.confined and spawner.told(spare):
                         spare.confined = self._cgroups.inside(spare.pid, spare.lane)
             while prepare_next and len(self._spares) < self._spare_count:
-                self._spares.append(self._fork(spawner))
+                self._spares.append(self._fork(spawner, rehearse=True))
         finally:
             self._kill_all(spawner, sel, spares=False)
             sel.close()
         return [r for r in results if r is not None]
 
-    def _fork(self, spawner: Spawner) -> Child:
+    def _fork(self, spawner: Spawner, *, rehearse: bool = False) -> Child:
+        """A spare; ``rehearse``: one for the next call, which rehearses a pair while it waits
+        (under load its CPU would only slow the pairs running)."""
         while not self._free_lanes:  # every spare lane waits for an exit: wait for one
             self._lanes_back(spawner.reap_one())
         lane = min(self._free_lanes)
         files = self._cgroups.procs_files(lane) if spawner.zygote else ()
-        child = spawner.spawn(lane, files, pair=self._expect_pairs)
+        child = spawner.spawn(lane, files, pair=self._expect_pairs, rehearse=rehearse)
         self._free_lanes.discard(lane)
         return child
 

@@ -141,6 +141,7 @@ def run(
     pid_init: bool,
     zygote: int,
     pair: bool = False,
+    rehearse: bool = True,
 ) -> NoReturn:
     """In a child just forked by the zygote: get ready, read the candidate, run it, report.
 
@@ -180,7 +181,7 @@ def run(
                 os.mkdir(path, 0o700)
             except OSError:
                 pass
-        ahead = fork_ahead(RESULT_FD + 1) if pair else None
+        ahead = fork_ahead(RESULT_FD + 1, rehearse=rehearse) if pair else None
         candidate, tests_fd = receive(RESULT_FD + 1)
         seed = sample_seed(settings.seed, candidate.task_id, candidate.index)
         load_ahead(ahead, candidate, seed)  # the candidate's process loads while this re-seeds

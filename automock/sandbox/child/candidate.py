@@ -60,17 +60,17 @@ class Candidate(JsonMixin):
         return self.test is not None
 
 
-def fork_ahead(task_fd: int | None = None) -> CandidateProcess:
+def fork_ahead(task_fd: int | None = None, *, rehearse: bool = True) -> CandidateProcess:
     """A pair's candidate process, forked before the candidate is known (a spare that
-    expects a pair): pass it to :func:`run_candidate` with the sample's seed. Both
-    processes then rehearse their side of a pair while they wait
+    expects a pair): pass it to :func:`run_candidate` with the sample's seed. With
+    ``rehearse``, both processes then rehearse their side of a pair while they wait
     (:mod:`~automock.sandbox.child.rehearsal`), unless the candidate is already there
     (on ``task_fd``, where this process reads it): then it would only wait longer."""
     from automock.sandbox.child.candidate_process import fork_candidate_process
     from automock.sandbox.child.rehearsal import rehearse_test_side, waiting
 
-    ahead = fork_candidate_process(_compile, _print_brief)
-    if task_fd is None or waiting(task_fd):
+    ahead = fork_candidate_process(_compile, _print_brief, rehearse=rehearse)
+    if rehearse and (task_fd is None or waiting(task_fd)):
         rehearse_test_side(_brief_traceback)
     return ahead
 

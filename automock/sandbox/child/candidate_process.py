@@ -92,8 +92,11 @@ def fork_candidate_process(
     compile_source: Callable[[str, str], types.CodeType],
     print_exception: Callable[[BaseException], None],
     candidate: Any = None,
+    *,
+    rehearse: bool = True,
 ) -> CandidateProcess:
-    """Fork the candidate's process (``candidate`` None: ahead of it, waiting for its code).
+    """Fork the candidate's process (``candidate`` None: ahead of it, waiting for its code,
+    and rehearsing meanwhile if ``rehearse``: :mod:`~automock.sandbox.child.rehearsal`).
 
     This process (the test process) makes itself non-dumpable first, so the candidate,
     with the same uid, can neither trace it nor read its memory or fds through ``/proc``.
@@ -113,7 +116,7 @@ def fork_candidate_process(
         code = 0
         try:
             _tidy_fds(req_r, rep_w)
-            _candidate_main(candidate, compile_source, print_exception)
+            _candidate_main(candidate, compile_source, print_exception, rehearse)
         except BaseException:
             code = 1
         finally:
@@ -128,11 +131,12 @@ def _candidate_main(
     candidate: Any,
     compile_source: Callable[[str, str], types.CodeType],
     print_exception: Callable[[BaseException], None],
+    rehearse: bool = True,
 ) -> None:
     if candidate is not None:
         _serve(candidate.code, candidate.source, compile_source, print_exception)
         return
-    if waiting(_REQ_FD):  # its code has not come yet: rehearse meanwhile
+    if rehearse and waiting(_REQ_FD):  # its code has not come yet: rehearse meanwhile
         rehearse_candidate_side(compile_source)
     raw = read_frame(_REQ_FD)  # from the test process
     if raw is None:  # not needed after all
