@@ -115,8 +115,7 @@ class Spawner:
         ``pair``: a child of the zygote forks a pair's candidate process ahead (the pool
         expects a pair); wasted, and discarded, if a program comes. ``rehearse``: and both
         rehearse a pair while they wait (for a spare of the pool's next call, not for one
-        whose candidate waits: the rehearsal's CPU then only slows the pairs running).
-        """
+        whose candidate waits: the rehearsal's CPU then only slows the pairs running)."""
         uid = lane_uid(lane) if os.geteuid() == 0 else None
         pipes = [os.pipe() for _ in range(4)]  # stdout, stderr, result, task
         ends = [pipes[0][1], pipes[1][1], pipes[2][1], pipes[3][0]]  # the child's
