@@ -9,6 +9,7 @@ from the child's own verdict when there is one, else from how it ended
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import selectors
@@ -42,6 +43,7 @@ class Child:
     lane: int
     fds: dict[int, str]  # read fd -> "out" | "err" | "res"
     task_w: int | None  # where a spare receives its candidate (None once sent)
+    code_w: int | None = None  # a pair's spare: where its candidate's process gets the code
     candidate: Candidate | None = None
     slot: int = -1
     started: float = 0.0
@@ -57,6 +59,14 @@ class Child:
     # the kernel showed it, and all it forked, in its lane's cgroup: it stays in (only root
     # moves processes, and a spare runs automock's code until its candidate comes)
     confined: bool = False
+
+    def close_task(self) -> None:
+        """Close the pipes a spare gets its candidate on (it is sent, or it is not needed)."""
+        for fd in (self.task_w, self.code_w):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.task_w = self.code_w = None
 
     def take(self, fd: int, data: bytes, cap: int) -> None:
         """Keep what pipe ``fd`` delivered, up to ``cap`` bytes in all; count the rest."""

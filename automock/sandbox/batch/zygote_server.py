@@ -34,7 +34,7 @@ from automock.sandbox.kernel.isolation import SANDBOX_UID, warm_isolation
 __all__ = ["main"]
 
 _FDS = 4  # stdout, stderr, result, task (the child's ends)
-_MAX_FDS = _FDS + 2  # and its lane cgroup's cgroup.procs files (v1: memory and pids)
+_MAX_FDS = _FDS + 3  # a pair's code pipe, its lane cgroup's cgroup.procs (v1: memory, pids)
 _MSG = 1 << 16  # largest request (part of a preload list)
 _SEEDED: list[Any] = []  # random's global state right after the zygote entered the runtime
 

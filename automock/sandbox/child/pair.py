@@ -166,7 +166,6 @@ def run_pair(
     print_exception: Callable[[BaseException], None],
     tests_fd: int | None = None,
     forked: CandidateProcess | None = None,
-    seed: int | None = None,
 ) -> tuple[Status, int, str]:
     """Run ``candidate`` (code + tests) as two processes; ``(status, exit_code, detail)``.
 
@@ -176,12 +175,10 @@ def run_pair(
     fork, so the candidate's process
     (a copy of this one's memory) never holds it: a candidate that reads its own
     memory finds no tests to copy the answers from. ``forked``: the candidate's
-    process, forked before the candidate arrived (:func:`fork_candidate_process`),
-    which is sent the code and re-seeds itself with ``seed``; else it is forked now.
+    process, forked before the candidate arrived (:func:`fork_candidate_process`), to
+    which the pool sent the code and the seed; else it is forked now.
     """
-    if forked is None or not forked.load(candidate.code, candidate.source, seed):
-        if forked is not None:
-            forked.discard()
+    if forked is None:
         forked = fork_candidate_process(compile_source, print_exception, candidate)
     trusted = _trusted(candidate, tests_fd, compile_source)
     remote = Remote(forked.pid, forked.req_w, forked.rep_r)
