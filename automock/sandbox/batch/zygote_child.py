@@ -39,6 +39,7 @@ from automock.sandbox.batch.task import (
     set_pdeathsig,
     signal_death,
 )
+from automock.sandbox.child import candidate_process
 from automock.sandbox.child.candidate import fork_ahead, run_candidate
 from automock.sandbox.child.fresh import Stdio, install_stdio, stdio
 from automock.sandbox.child.initsignals import die_as_usual
@@ -78,6 +79,7 @@ class Template:
         libc = syscalls.libc()
         for name in ("unshare", "mount", "prctl", "setns", "syscall", "sethostname"):
             getattr(libc, name, None)
+        candidate_process.warm()  # and fork, for each pair's candidate's process
         limits = settings.limits if settings.limits is not None else default_limits()
         # the paths of the Landlock rules, opened once: each child keeps these fds (and
         # closes them once it restricted itself), instead of ~25 opens and stats of its own

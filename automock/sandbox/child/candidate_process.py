@@ -35,12 +35,13 @@ from automock.sandbox.child.channel import (
 )
 from automock.sandbox.child.rehearsal import rehearse_candidate_side, waiting
 
-__all__ = ["CandidateProcess", "dumpable", "fork_candidate_process", "set_dumpable"]
+__all__ = ["CandidateProcess", "dumpable", "fork_candidate_process", "set_dumpable", "warm"]
 
 _REQ_FD, _REP_FD = 3, 4  # the candidate process's channel ends, after it tidied its fds
 _CODE_FD = 5  # and its code pipe from the pool, when forked ahead
 _MAX_NAMES = 10_000
 _PR_GET_DUMPABLE, _PR_SET_DUMPABLE = 3, 4
+_LIBC_FORK: list[Callable[[], int]] = []  # libc's fork, looked up in the pool's zygote: warm()
 
 
 @dataclass
@@ -81,8 +82,6 @@ def fork_candidate_process(
     This process (the test process) makes itself non-dumpable first, so the candidate,
     with the same uid, can neither trace it nor read its memory or fds through ``/proc``.
     """
-    from automock.sandbox.kernel.syscalls import raw_fork
-
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
     was = dumpable()
@@ -90,8 +89,7 @@ def fork_candidate_process(
         set_dumpable(False)
     # libc's fork when single-threaded: Python's at-fork hooks would reseed ``random`` (the
     # candidate continues the seeded stream) and touch (copy) many pages
-    fork = raw_fork() or os.fork
-    pid = fork()
+    pid = _fork_function()()
     if pid == 0:
         code = 0
         try:
@@ -105,6 +103,29 @@ def fork_candidate_process(
     for fd in (req_r, rep_w) if code_fd is None else (req_r, rep_w, code_fd):
         os.close(fd)
     return CandidateProcess(pid, req_w, rep_r, was_dumpable=was)
+
+
+def warm() -> None:
+    """Look libc's ``fork`` up once, in the pool's zygote (single-threaded): each test
+    process then forks its candidate's process without the lookup (a ctypes library and
+    function object: ~0.2 ms and ~20 pages copied in a freshly forked process)."""
+    from automock.sandbox.kernel.syscalls import raw_fork
+
+    fork = raw_fork()
+    _LIBC_FORK[:] = [fork] if fork is not None else []
+
+
+def _fork_function() -> Callable[[], int]:
+    """libc's fork while this process has one thread (:func:`~automock.sandbox.kernel.
+    syscalls.raw_fork` says why), else ``os.fork``."""
+    try:
+        if _LIBC_FORK and len(os.listdir("/proc/self/task")) == 1:
+            return _LIBC_FORK[0]
+    except OSError:
+        pass
+    from automock.sandbox.kernel.syscalls import raw_fork
+
+    return raw_fork() or os.fork
 
 
 def _candidate_main(
