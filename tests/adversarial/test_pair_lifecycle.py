@@ -92,6 +92,25 @@ def test_a_candidate_process_that_lives_on_does_not_hold_back_the_verdict() -> N
     assert result.stdout == "loaded\n"
 
 
+def test_the_candidate_process_holds_only_its_stdio_and_channel() -> None:
+    # its code came from the pool on a pipe of its own, closed once read: what it holds
+    # while it loads is stdin (/dev/null), stdout, stderr and its two channel ends
+    code = RIGHT + (
+        "import os\n"
+        "links = []\n"
+        "for fd in sorted(os.listdir('/proc/self/fd'), key=int):\n"
+        "    try:\n"
+        "        links.append(fd + ':' + os.readlink('/proc/self/fd/' + fd).split('[')[0])\n"
+        "    except OSError:  # the listing's own\n"
+        "        pass\n"
+        "print(' '.join(links))\n"
+    )
+    (result,) = execute_many([_pair(code)], timeout=10)
+
+    assert result.status == "passed", result
+    assert result.stdout.split() == ["0:/dev/null", "1:pipe:", "2:pipe:", "3:pipe:", "4:pipe:"]
+
+
 def test_output_the_candidate_prints_in_each_call_is_all_kept() -> None:
     code = "def add(a, b):\n    print('x' * 50_000)\n    print('called', a, b)\n    return a + b\n"
     tests = "def check(candidate):\n" + "".join(
