@@ -3,7 +3,8 @@
 The pool compiles a problem's tests once and the test process loads them
 (:mod:`automock.sandbox.child.trusted`); a spare rehearses its pair's work while it
 waits (:mod:`automock.sandbox.child.rehearsal`); at the end of the tests the candidate's
-process is told to quit and closes its fds before it exits. Each is checked through
+process is left to die with the test process's PID namespace, after the verdict. Each is
+checked through
 ``execute_many`` on real pairs.
 """
 
@@ -75,20 +76,39 @@ def test_the_tests_keep_their_asserts_when_the_pool_runs_under_python_O() -> Non
     assert json.loads(out.stdout.splitlines()[-1]) == ["failed", "passed"]
 
 
-def test_a_candidate_that_will_not_quit_does_not_hold_back_the_verdict() -> None:
-    # the candidate replaces what its process does when the tests are done with a wait of
-    # 100 s (real time: select, not the runtime's virtual sleep) and keeps stdout open;
-    # the pair's verdict still comes, it is killed with its PID namespace
+def test_a_candidate_process_that_lives_on_does_not_hold_back_the_verdict() -> None:
+    # after its last answer the candidate's process keeps running a thread that waits 100 s
+    # (real time: select, not the runtime's virtual sleep) with stdout open; the pair's
+    # verdict still comes at once (not at the 10 s timeout), and the process is killed
+    # with its PID namespace
     code = RIGHT + (
-        "import select, sys\n"
-        "import automock.sandbox.child.candidate_process as process\n"
-        "process._quit = lambda: select.select([], [], [], 100)\n"
+        "import select, threading\n"
+        "threading.Thread(target=select.select, args=([], [], [], 100)).start()\n"
         "print('loaded', flush=True)\n"
     )
     (result,) = execute_many([_pair(code)], timeout=10)
 
     assert result.status == "passed", result
     assert result.stdout == "loaded\n"
+
+
+def test_the_candidate_process_holds_only_its_stdio_and_channel() -> None:
+    # its code came from the pool on a pipe of its own, closed once read: what it holds
+    # while it loads is stdin (/dev/null), stdout, stderr and its two channel ends
+    code = RIGHT + (
+        "import os\n"
+        "links = []\n"
+        "for fd in sorted(os.listdir('/proc/self/fd'), key=int):\n"
+        "    try:\n"
+        "        links.append(fd + ':' + os.readlink('/proc/self/fd/' + fd).split('[')[0])\n"
+        "    except OSError:  # the listing's own\n"
+        "        pass\n"
+        "print(' '.join(links))\n"
+    )
+    (result,) = execute_many([_pair(code)], timeout=10)
+
+    assert result.status == "passed", result
+    assert result.stdout.split() == ["0:/dev/null", "1:pipe:", "2:pipe:", "3:pipe:", "4:pipe:"]
 
 
 def test_output_the_candidate_prints_in_each_call_is_all_kept() -> None:

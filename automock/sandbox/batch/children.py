@@ -9,6 +9,7 @@ from the child's own verdict when there is one, else from how it ended
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import selectors
@@ -25,6 +26,7 @@ __all__ = [
     "drain",
     "exit_code_of",
     "needs_exit_status",
+    "pair_done",
     "read_ready",
     "result_of",
     "verdict_of",
@@ -41,6 +43,7 @@ class Child:
     lane: int
     fds: dict[int, str]  # read fd -> "out" | "err" | "res"
     task_w: int | None  # where a spare receives its candidate (None once sent)
+    code_w: int | None = None  # a pair's spare: where its candidate's process gets the code
     candidate: Candidate | None = None
     slot: int = -1
     started: float = 0.0
@@ -56,6 +59,14 @@ class Child:
     # the kernel showed it, and all it forked, in its lane's cgroup: it stays in (only root
     # moves processes, and a spare runs automock's code until its candidate comes)
     confined: bool = False
+
+    def close_task(self) -> None:
+        """Close the pipes a spare gets its candidate on (it is sent, or it is not needed)."""
+        for fd in (self.task_w, self.code_w):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.task_w = self.code_w = None
 
     def take(self, fd: int, data: bytes, cap: int) -> None:
         """Keep what pipe ``fd`` delivered, up to ``cap`` bytes in all; count the rest."""
@@ -98,6 +109,18 @@ def needs_exit_status(run: Child) -> bool:
     (:mod:`automock.sandbox.judge`)."""
     assert run.candidate is not None
     return not run.candidate.is_pair
+
+
+def pair_done(run: Child) -> bool:
+    """Whether a pair's verdict and all its output are in, without waiting for the end of
+    its output pipes. The test process flushes its output, writes its verdict and closes
+    its three pipes, the verdict's last (end of file there); its candidate's process
+    flushed what it printed before each answer, all of which came before the verdict. So
+    what is buffered in the output pipes then (read by :func:`drain`) is the pair's
+    output: the pool need not wait for the candidate's process to take its quit and
+    close its ends (a wake-up on a busy machine), and what it would print after its last
+    answer is not the tests' business (:meth:`automock.sandbox.child.pair.Remote.close`)."""
+    return not needs_exit_status(run) and "res" not in run.fds.values() and bool(verdict_of(run))
 
 
 def result_of(

@@ -100,30 +100,37 @@ class Spawner:
         elif preload_imports(names):
             gc.freeze()
 
-    def spawn(self, lane: int, cgroup_files: Sequence[int] = (), *, pair: bool = False) -> Child:
+    def spawn(
+        self,
+        lane: int,
+        cgroup_files: Sequence[int] = (),
+        *,
+        pair: bool = False,
+        rehearse: bool = True,
+    ) -> Child:
         """A child that isolates itself, then waits for its candidate on a pipe.
 
         ``cgroup_files``: its lane cgroup's ``cgroup.procs``, open for writing; a
         child of the zygote moves itself in (see :mod:`~automock.sandbox.batch.cgroups`).
         ``pair``: a child of the zygote forks a pair's candidate process ahead (the pool
-        expects a pair); wasted, and discarded, if a program comes.
-        """
+        expects a pair, and sends its code on a pipe of its own); ``rehearse``: both rehearse
+        a pair while they wait (a spare for the pool's next call: see ``WorkerPool._fork``)."""
         uid = lane_uid(lane) if os.geteuid() == 0 else None
-        pipes = [os.pipe() for _ in range(4)]  # stdout, stderr, result, task
-        ends = [pipes[0][1], pipes[1][1], pipes[2][1], pipes[3][0]]  # the child's
+        code = pair and self._zygote is not None  # stdout, stderr, result, task (and code) pipes
+        pipes = [os.pipe() for _ in range(5 if code else 4)]
+        ends = [pipes[0][1], pipes[1][1], pipes[2][1], *(r for r, _ in pipes[3:])]  # the child's
         parent_pid = os.getpid()
         try:
             if self._zygote is not None:
-                self._zygote.fork([*ends, *cgroup_files], uid, pair=pair)
+                self._zygote.fork([*ends, *cgroup_files], uid, pair=pair, rehearse=rehearse)
                 pid, pid_init = -1, True  # told later (resolve)
             elif self._forker is not None:
                 pid, pid_init = self._forker.fork()
             else:
                 pid, pid_init = os.fork(), False
         except OSError as exc:
-            for r, w in pipes:
-                os.close(r)
-                os.close(w)
+            for fd in [fd for pipe in pipes for fd in pipe]:
+                os.close(fd)
             raise _fork_error(exc) from None
         if pid == 0:  # child: never returns
             for fd in (pipes[0][0], pipes[1][0], pipes[2][0], pipes[3][1]):
@@ -149,6 +156,7 @@ class Spawner:
             fcntl.fcntl(r, fcntl.F_SETFL, os.O_NONBLOCK)
             fds[r] = name
         child = Child(pid=pid, lane=lane, fds=fds, task_w=pipes[3][1])
+        child.code_w = pipes[4][1] if code else None
         if pid == -1:
             self._unresolved.append(child)
         return child
@@ -206,10 +214,7 @@ class Spawner:
 
     def kill_spare(self, spare: Child) -> bool:
         """Close a spare's task pipe (it exits quietly); False if it was never forked."""
-        if spare.task_w is not None:
-            with contextlib.suppress(OSError):
-                os.close(spare.task_w)
-            spare.task_w = None
+        spare.close_task()
         with contextlib.suppress(SandboxError):
             self.resolve(spare)
         return spare.pid != -1

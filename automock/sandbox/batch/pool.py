@@ -1,23 +1,19 @@
 """Warm fork pool for batch runs: ``execute_many`` and :class:`WorkerPool`.
 
-The parent is warmed once (:mod:`automock.sandbox.batch.warm`: imports, a runtime
-rehearsal, ``gc.freeze()``) and prepares the read-only mount namespace once
-(:mod:`automock.sandbox.kernel.mountns`). Then one child is forked per candidate,
-at most ``workers`` running at a time, by the pool's zygote
-(:mod:`automock.sandbox.batch.zygote`: a fork server that entered the runtime once),
-or by the parent when there is none (:mod:`automock.sandbox.batch.forking` hides which).
-Children are pre-forked: while candidates run, one spare per worker isolates itself
-(:mod:`automock.sandbox.batch.zygote_child`; :mod:`automock.sandbox.batch.task` without
-a zygote) and waits for its candidate on a pipe, ready when a candidate is handed over.
+The parent is warmed once (:mod:`automock.sandbox.batch.warm`) and prepares the read-only
+mount namespace once (:mod:`automock.sandbox.kernel.mountns`). One child is forked per
+candidate, at most ``workers`` running at a time, by the pool's zygote (a fork server that
+entered the runtime once), or by the parent (:mod:`automock.sandbox.batch.forking`).
+Children are pre-forked: one spare per worker isolates itself and waits for its candidate
+on a pipe (:mod:`automock.sandbox.batch.zygote_child`; :mod:`~automock.sandbox.batch.task`).
 The parent owns the wall clock: at the deadline it kills the child, whose PID namespace
 takes every descendant with it. A candidate is done when its verdict and all its output
 are in (a program's verdict also waits for its exit status; see judge).
 
-Clean-up: every child is killed and reaped (the zygote reports exits); on any exit from
-:meth:`WorkerPool.run` (including ``KeyboardInterrupt``) the running children are killed,
-and the spares when the pool closes. Children die with the parent (``PR_SET_PDEATHSIG``),
-and all working directories live in one per-pool directory
-(``$TMPDIR/automock-batch-<pid>-*``) that the next pool removes if its owner is gone.
+Clean-up: every child is killed and reaped (the zygote reports exits), the running ones on
+any exit from :meth:`WorkerPool.run` (``KeyboardInterrupt`` too), spares when the pool closes;
+children die with the parent (``PR_SET_PDEATHSIG``); working directories live in one per-pool
+directory (``$TMPDIR/automock-batch-<pid>-*``) that the next pool removes if its owner is gone.
 """
 
 from __future__ import annotations
@@ -38,10 +34,9 @@ from automock.sandbox.batch.cgroups import LaneCgroups
 from automock.sandbox.batch.children import (
     Child,
     drain,
-    needs_exit_status,
+    pair_done,
     read_ready,
     result_of,
-    verdict_of,
 )
 from automock.sandbox.batch.forking import Spawner
 from automock.sandbox.batch.lanes import (
@@ -51,7 +46,13 @@ from automock.sandbox.batch.lanes import (
     lane_uid,
     sweep_stale_dirs,
 )
-from automock.sandbox.batch.task import BatchSettings, CandidateResult, default_limits, encode_task
+from automock.sandbox.batch.task import (
+    BatchSettings,
+    CandidateResult,
+    default_limits,
+    encode_task,
+    send_code,
+)
 from automock.sandbox.batch.warm import preload_imports
 from automock.sandbox.kernel.landlock import readable_paths
 
@@ -191,28 +192,30 @@ class WorkerPool:
                     results[done.slot] = res = self._finish(spawner, sel, done)
                     if on_result is not None:
                         on_result(res)
-                # children for the next candidates (in this call or the next) get
-                # isolated while these run; one fork per turn keeps results flowing
-                wanted = self._spare_count if prepare_next else min(self._spare_count, len(pending))
-                if len(self._spares) < wanted:
+                # children for this call's next candidates get isolated while these run (one
+                # fork per turn keeps results flowing); the next call's, once the results are
+                # in: forked now, they would take the CPU from the candidates running
+                if len(self._spares) < min(self._spare_count, len(pending)):
                     self._spares.append(self._fork(spawner))
                 for spare in self._spares if not pending and spawner.zygote else ():
                     # while the last candidates run, so the next call sends at once
                     if not spare.confined and spawner.told(spare):
                         spare.confined = self._cgroups.inside(spare.pid, spare.lane)
             while prepare_next and len(self._spares) < self._spare_count:
-                self._spares.append(self._fork(spawner))
+                self._spares.append(self._fork(spawner, rehearse=True))
         finally:
             self._kill_all(spawner, sel, spares=False)
             sel.close()
         return [r for r in results if r is not None]
 
-    def _fork(self, spawner: Spawner) -> Child:
+    def _fork(self, spawner: Spawner, *, rehearse: bool = False) -> Child:
+        """A spare; ``rehearse``: one for the next call, which rehearses a pair while it waits
+        (under load its CPU would only slow the pairs running)."""
         while not self._free_lanes:  # every spare lane waits for an exit: wait for one
             self._lanes_back(spawner.reap_one())
         lane = min(self._free_lanes)
         files = self._cgroups.procs_files(lane) if spawner.zygote else ()
-        child = spawner.spawn(lane, files, pair=self._expect_pairs)
+        child = spawner.spawn(lane, files, pair=self._expect_pairs, rehearse=rehearse)
         self._free_lanes.discard(lane)
         return child
 
@@ -252,19 +255,12 @@ class WorkerPool:
         *,
         seen_inside: bool = False,
     ) -> None:
-        """Hand ``cand`` to the (already isolated) child ``run``; its clock starts now."""
+        """Hand ``cand`` to the (already isolated) child ``run``; its clock starts now. The
+        candidate is written last (a pair's code to its candidate's process first, which then
+        loads while the test process wakes): the child wakes while this process goes to wait."""
         assert run.task_w is not None
         spawner.resolve(run)
         self._cgroups.confine(run.pid, run.lane, seen_inside=seen_inside)  # before its candidate
-        try:
-            view = memoryview(encode_task(cand))
-            while view:
-                view = view[os.write(run.task_w, view) :]
-        except OSError:
-            pass  # it died while getting ready: its verdict (or exit) is this candidate's
-        finally:
-            os.close(run.task_w)
-            run.task_w = None
         now = time.monotonic()
         run.candidate, run.slot, run.started = cand, slot, now
         self._expect_pairs = cand.test is not None
@@ -275,6 +271,13 @@ class WorkerPool:
         if pidfd is not None:
             sel.register(pidfd, selectors.EVENT_READ, run.pid)
         self._live[run.pid] = run
+        code_w = run.code_w if cand.is_pair else None
+        sent = code_w is not None and send_code(code_w, cand, self.settings.seed)
+        task = memoryview(encode_task(cand, code_sent=sent))
+        with contextlib.suppress(OSError):  # it died while getting ready: this candidate's end
+            while task:
+                task = task[os.write(run.task_w, task) :]
+        run.close_task()
 
     def _step(self, spawner: Spawner, sel: selectors.BaseSelector) -> list[Child]:
         now = time.monotonic()
@@ -296,12 +299,9 @@ class WorkerPool:
             if not run.timed_out and now >= run.deadline:
                 run.timed_out = True
                 kill_group(run.pid)
-            # done when it exited, or when its verdict and all output are in: the
-            # kernel's namespace teardown at exit then happens off the round trip
-            # (but a program's "passed" waits for the kernel's exit 0: see judge)
-            if spawner.reaped(run) or (
-                not run.fds and verdict_of(run) and not needs_exit_status(run)
-            ):
+            # done when it exited, or when a pair's verdict and all output are in (the
+            # teardown at exit off the round trip); a program's "passed" needs its exit 0
+            if spawner.reaped(run) or pair_done(run):
                 done.append(run)
         self._lanes_back(spawner.reap_exited())
         return done

@@ -50,6 +50,7 @@ __all__ = [
     "report_and_exit",
     "sample_seed",
     "scrub_environment",
+    "send_code",
     "set_pdeathsig",
     "signal_death",
 ]
@@ -281,16 +282,18 @@ def scrub_environment(seed: int) -> None:
     fresh.environment(candidate_environment(root, seed))
 
 
-def encode_task(candidate: Candidate) -> bytes:
+def encode_task(candidate: Candidate, *, code_sent: bool = False) -> bytes:
     """How the pool hands a candidate to its child: a length, the candidate without its tests
     (``marshal``: no classes to look up), then the tests (their text, and the tests and
     prompt compiled once per problem: :func:`automock.sandbox.child.trusted.pack`), which a
     pair's test process reads only after it forked the candidate's process
     (:mod:`automock.sandbox.child.pair`): the candidate's process never holds the tests,
-    not even in freed memory."""
+    not even in freed memory. ``code_sent``: its candidate's process forked ahead got its
+    code (:func:`send_code`); else the test process forks one for it."""
     c = candidate
     pair = c.test is not None
-    head = marshal.dumps((c.task_id, c.index, c.code, pair, c.entry_point, c.source, c.prompt))
+    fields = (c.task_id, c.index, c.code, pair, c.entry_point, c.source, c.prompt, code_sent)
+    head = marshal.dumps(fields)
     tail = pack(c.task_id, c.test, c.prompt) if c.test is not None else b""
     return len(head).to_bytes(4, "big") + head + tail
 
@@ -303,22 +306,41 @@ def _read_exactly(fd: int, size: int) -> bytes:
     return b"".join(chunks)
 
 
-def receive(task_fd: int) -> tuple[Candidate, int | None]:
+def send_code(code_fd: int, candidate: Candidate, batch_seed: int) -> bool:
+    """Send a pair's code and sample seed to its candidate's process forked ahead, on its code
+    pipe from the pool (:mod:`automock.sandbox.child.candidate_process`): it loads while its
+    test process wakes and reads the tests. False if it cannot take it (then the test process
+    forks one for the candidate: :func:`encode_task`'s ``code_sent``)."""
+    from automock.sandbox.child.channel import MAX_FRAME, encode, write_frame
+
+    seed = sample_seed(batch_seed, candidate.task_id, candidate.index)
+    payload = encode(("load", candidate.code, candidate.source, seed))
+    if len(payload) > MAX_FRAME:
+        return False
+    try:
+        write_frame(code_fd, payload)
+    except OSError:
+        return False
+    return True
+
+
+def receive(task_fd: int) -> tuple[Candidate, int | None, bool]:
     """Read the candidate the pool sends on ``task_fd``; exit quietly on EOF (spare not needed).
 
     For a pair, the tests are still in the pipe: the candidate comes back with ``test=""``
-    and ``task_fd`` open, to be read by :func:`automock.sandbox.child.pair.run_pair`.
+    and ``task_fd`` open, to be read by :func:`automock.sandbox.child.pair.run_pair`; and
+    whether its candidate's process forked ahead was sent the code (:func:`send_code`).
     """
     head = _read_exactly(task_fd, 4)
     if len(head) < 4:  # the pool did not need this spare
         os._exit(0)
     fields = marshal.loads(_read_exactly(task_fd, int.from_bytes(head, "big")))
-    task_id, index, code, pair, entry_point, source, prompt = fields
+    task_id, index, code, pair, entry_point, source, prompt, code_sent = fields
     candidate = Candidate(task_id, index, code, "" if pair else None, entry_point, source, prompt)
     if not pair:
         os.close(task_fd)
-        return candidate, None
-    return candidate, task_fd
+        return candidate, None, False
+    return candidate, task_fd, bool(code_sent)
 
 
 def _run_deterministic(
@@ -334,7 +356,7 @@ def _run_deterministic(
         tests_fd = None
         if candidate is None:
             assert task_fd is not None
-            candidate, tests_fd = receive(task_fd)
+            candidate, tests_fd, _ = receive(task_fd)
         from automock.runtime.entropy import reseed
         from automock.sandbox.child.candidate import run_candidate
 

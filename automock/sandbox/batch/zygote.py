@@ -96,13 +96,17 @@ class Zygote:
     def fileno(self) -> int:
         return self.sock.fileno()
 
-    def fork(self, fds: Sequence[int], uid: int | None, *, pair: bool = False) -> None:
+    def fork(
+        self, fds: Sequence[int], uid: int | None, *, pair: bool = False, rehearse: bool = True
+    ) -> None:
         """Ask for a child that gets ``fds`` (its pipe ends); :meth:`next_pid` tells its pid.
 
         Asynchronous: the pool goes on collecting results while the zygote forks.
-        ``pair``: the child should fork a pair's candidate process ahead of its candidate.
+        ``pair``: the child should fork a pair's candidate process ahead of its candidate;
+        ``rehearse``: and both rehearse a pair while they wait (see the child's ``run``).
         """
-        msg = b"F" + struct.pack("q", -1 if uid is None else uid) + (b"P" if pair else b"")
+        kind = (b"P" if rehearse else b"Q") if pair else b""
+        msg = b"F" + struct.pack("q", -1 if uid is None else uid) + kind
         socket.send_fds(self.sock, [msg], fds)
 
     def next_pid(self) -> int:

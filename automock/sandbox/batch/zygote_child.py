@@ -39,7 +39,8 @@ from automock.sandbox.batch.task import (
     set_pdeathsig,
     signal_death,
 )
-from automock.sandbox.child.candidate import fork_ahead, load_ahead, run_candidate
+from automock.sandbox.child import candidate_process
+from automock.sandbox.child.candidate import fork_ahead, run_candidate
 from automock.sandbox.child.fresh import Stdio, install_stdio, stdio
 from automock.sandbox.child.initsignals import die_as_usual
 from automock.sandbox.child.status import exit_code_for
@@ -78,6 +79,7 @@ class Template:
         libc = syscalls.libc()
         for name in ("unshare", "mount", "prctl", "setns", "syscall", "sethostname"):
             getattr(libc, name, None)
+        candidate_process.warm()  # and fork, for each pair's candidate's process
         limits = settings.limits if settings.limits is not None else default_limits()
         # the paths of the Landlock rules, opened once: each child keeps these fds (and
         # closes them once it restricted itself), instead of ~25 opens and stats of its own
@@ -116,6 +118,15 @@ def _take_fds(pipes: Sequence[int], keep: Sequence[int]) -> None:
     os.closerange(low, 65536)
 
 
+def _make_home_tmp() -> None:
+    """The zygote fixed the environment; its HOME and TMPDIR, in this child's own /tmp."""
+    for path in _HOME_TMP:
+        try:  # noqa: SIM105 - contextlib.suppress would touch (copy) more of the zygote
+            os.mkdir(path, 0o700)
+        except OSError:
+            pass
+
+
 def _occupy_low_fds() -> Stdio:
     """Fds 0-4 of the zygote: /dev/null and a dead pipe; the stdio objects over 0-2.
 
@@ -141,15 +152,16 @@ def run(
     pid_init: bool,
     zygote: int,
     pair: bool = False,
+    rehearse: bool = True,
 ) -> NoReturn:
     """In a child just forked by the zygote: get ready, read the candidate, run it, report.
 
-    ``fds``: the child's ends of its stdout, stderr, verdict and task pipes
-    (all above 4), then the ``cgroup.procs`` files of its lane's cgroup, opened by
-    the pool (the child moves itself in, before anything else; the pool checks that
-    it is in before it sends the candidate); ``pid_init``: forked as init of a new PID
-    namespace; ``pair``: the pool expects a (code, tests) pair, so the candidate's
-    process is forked ahead, while this child waits (:func:`fork_ahead`).
+    ``fds``: the child's ends of its stdout, stderr, verdict and task pipes (all above 4),
+    for a ``pair`` its candidate's code pipe, then the ``cgroup.procs`` files of its lane's
+    cgroup (the child moves itself in, before anything else; the pool checks that it is
+    in before it sends the candidate); ``pid_init``: forked as init of a new PID namespace;
+    ``pair``: the pool expects a (code, tests) pair: the candidate's process is forked
+    ahead (:func:`fork_ahead`), and the pool sends it its code on that pipe.
     """
     verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": ()}
     code = 1
@@ -158,8 +170,9 @@ def run(
         set_pdeathsig(template.prctl)
         if os.getppid() not in (zygote, 0):  # the zygote died before we armed the signal
             os._exit(1)
-        _join_lane_cgroup(fds[_PIPES:])
-        _take_fds(fds[:_PIPES], template.keep)
+        pipes = _PIPES + (1 if pair else 0)  # a pair's: and its candidate's code pipe
+        _join_lane_cgroup(fds[pipes:])
+        _take_fds(fds[:_PIPES], sorted((*template.keep, *fds[_PIPES:pipes])))
         install_stdio(template.stdio)
         settings = template.settings
         verdict["layers"] = join_prepared(
@@ -175,17 +188,14 @@ def run(
         set_pdeathsig(template.prctl)  # the uid change cleared it; arm it again
         if me == 1:  # init of its PID namespace: die of SIGTERM & co. as python FILE would
             die_as_usual(lambda signum: signal_death(verdict, signum, me=1))
-        for path in _HOME_TMP:  # the zygote fixed the environment; its HOME and TMPDIR
-            try:  # noqa: SIM105 - contextlib.suppress would touch (copy) more of the zygote
-                os.mkdir(path, 0o700)
-            except OSError:
-                pass
-        ahead = fork_ahead(RESULT_FD + 1) if pair else None
-        candidate, tests_fd = receive(RESULT_FD + 1)
-        seed = sample_seed(settings.seed, candidate.task_id, candidate.index)
-        load_ahead(ahead, candidate, seed)  # the candidate's process loads while this re-seeds
-        reseed(seed)  # its own seed
-        status, exit_code, detail = run_candidate(candidate, tests_fd, ahead, seed)
+        _make_home_tmp()
+        ahead = fork_ahead(RESULT_FD + 1, fds[_PIPES], rehearse=rehearse) if pair else None
+        candidate, tests_fd, code_sent = receive(RESULT_FD + 1)
+        if ahead is not None and candidate.test is not None and not code_sent:
+            ahead.discard()  # its code could not be sent: one is forked for the candidate
+            ahead = None
+        reseed(sample_seed(settings.seed, candidate.task_id, candidate.index))  # its own seed
+        status, exit_code, detail = run_candidate(candidate, tests_fd, ahead)
         verdict.update(status=status, exit_code=exit_code, detail=detail)
         code = exit_code_for(status, exit_code)
     except BaseException as exc:

@@ -33,7 +33,7 @@ from automock.sandbox.child.trusted import cache_lines
 if TYPE_CHECKING:
     from automock.sandbox.child.candidate_process import CandidateProcess
 
-__all__ = ["Candidate", "fork_ahead", "load_ahead", "run_candidate"]
+__all__ = ["Candidate", "fork_ahead", "run_candidate"]
 
 _HERE = os.path.dirname(__file__)  # the child core: its frames are not the candidate's
 
@@ -60,41 +60,33 @@ class Candidate(JsonMixin):
         return self.test is not None
 
 
-def fork_ahead(task_fd: int | None = None) -> CandidateProcess:
+def fork_ahead(task_fd: int, code_fd: int, *, rehearse: bool = True) -> CandidateProcess:
     """A pair's candidate process, forked before the candidate is known (a spare that
-    expects a pair): pass it to :func:`run_candidate` with the sample's seed. Both
-    processes then rehearse their side of a pair while they wait
-    (:mod:`~automock.sandbox.child.rehearsal`), unless the candidate is already there
-    (on ``task_fd``, where this process reads it): then it would only wait longer."""
+    expects a pair), which reads its code and seed from the pool on ``code_fd``: pass it
+    to :func:`run_candidate`. With ``rehearse``, both processes then rehearse their side
+    of a pair while they wait (:mod:`~automock.sandbox.child.rehearsal`), unless the
+    candidate is already there (on ``task_fd``, where this process reads it): then it
+    would only wait longer."""
     from automock.sandbox.child.candidate_process import fork_candidate_process
     from automock.sandbox.child.rehearsal import rehearse_test_side, waiting
 
-    ahead = fork_candidate_process(_compile, _print_brief)
-    if task_fd is None or waiting(task_fd):
+    ahead = fork_candidate_process(_compile, _print_brief, code_fd=code_fd, rehearse=rehearse)
+    if rehearse and waiting(task_fd):
         rehearse_test_side(_brief_traceback)
     return ahead
-
-
-def load_ahead(ahead: CandidateProcess | None, candidate: Candidate, seed: int | None) -> None:
-    """Send a pair's code to its process forked ahead as soon as it is known, so that it
-    loads while this process re-seeds and reads the tests (:func:`run_candidate` then
-    finds it sent; a program leaves it waiting, to be discarded)."""
-    if ahead is not None and candidate.test is not None:
-        ahead.load(candidate.code, candidate.source, seed)
 
 
 def run_candidate(
     candidate: Candidate,
     tests_fd: int | None = None,
     ahead: CandidateProcess | None = None,
-    seed: int | None = None,
 ) -> tuple[Status, int, str]:
     """Run a candidate in this process; return ``(status, exit_code, detail)``.
 
     ``tests_fd``: for a pair, where its tests are still to be read (after the fork of
     the candidate's process, which must never hold them); else its ``test`` is used.
-    ``ahead``: a candidate process from :func:`fork_ahead`, sent the code and ``seed``
-    (the seed this process was re-seeded with) for a pair; discarded for a program.
+    ``ahead``: a candidate process from :func:`fork_ahead`, which the pool sent the code
+    and seed of a pair; discarded for a program.
 
     Exceptions are reported on stderr with their traceback, like Python does;
     then, as at interpreter exit, its non-daemon threads are waited for and its
@@ -103,7 +95,7 @@ def run_candidate(
     if ahead is not None and candidate.test is None:  # a program after all
         ahead.discard()
         ahead = None
-    outcome = _run(candidate, tests_fd, ahead, seed)
+    outcome = _run(candidate, tests_fd, ahead)
     with contextlib.suppress(BaseException):
         if candidate.test is None or _left_work():
             interpreter_exit()
@@ -124,12 +116,11 @@ def _run(
     candidate: Candidate,
     tests_fd: int | None,
     ahead: CandidateProcess | None = None,
-    seed: int | None = None,
 ) -> tuple[Status, int, str]:
     if candidate.test is not None:  # two processes: the tests never run the candidate's code
         from automock.sandbox.child.pair import run_pair
 
-        return run_pair(candidate, _compile, _print_brief, tests_fd, ahead, seed)
+        return run_pair(candidate, _compile, _print_brief, tests_fd, ahead)
     namespace = main_module(candidate.source).__dict__
     sys.argv = [candidate.source]
     try:

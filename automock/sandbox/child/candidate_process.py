@@ -2,14 +2,16 @@
 
 The test process (:mod:`automock.sandbox.child.pair`) forks it: either when the
 candidate arrives, or ahead of it, while the sandbox waits for its candidate (a
-spare the pool expects to get a pair). Forked ahead, the process waits on its
-request pipe for one ``("load", code, source, seed)`` message from the test
-process (trusted, and carrying only the candidate's own code), re-seeds the
-runtime with the sample's seed exactly as the test process did after it forked,
-and goes on as if forked then: the fork (~1 ms) and the closing of descriptors
-are out of the pair's round trip. Either way the process closes every fd but its
-stdio and its two channel ends, and never holds the tests: they are read by the
-test process after the fork.
+spare the pool expects to get a pair). Forked ahead, the process waits on a pipe
+of its own from the pool (its *code pipe*, which the test process closes after
+the fork) for one ``("load", code, source, seed)`` message (trusted, and carrying
+only the candidate's own code and the sample's seed), re-seeds the runtime with
+that seed exactly as the test process does, and goes on as if forked then: the
+fork (~1 ms) and the closing of descriptors are out of the pair's round trip, and
+it loads its code while the test process wakes and reads its tests, not after.
+Either way the process closes every fd but its stdio, its two channel ends and its
+code pipe, and never holds the tests: they are read by the test process after the
+fork.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from automock.sandbox.child.channel import (
-    MAX_FRAME,
     NotPlainData,
     decode,
     encode,
@@ -34,11 +35,13 @@ from automock.sandbox.child.channel import (
 )
 from automock.sandbox.child.rehearsal import rehearse_candidate_side, waiting
 
-__all__ = ["CandidateProcess", "dumpable", "fork_candidate_process", "set_dumpable"]
+__all__ = ["CandidateProcess", "dumpable", "fork_candidate_process", "set_dumpable", "warm"]
 
 _REQ_FD, _REP_FD = 3, 4  # the candidate process's channel ends, after it tidied its fds
+_CODE_FD = 5  # and its code pipe from the pool, when forked ahead
 _MAX_NAMES = 10_000
 _PR_GET_DUMPABLE, _PR_SET_DUMPABLE = 3, 4
+_LIBC_FORK: list[Callable[[], int]] = []  # libc's fork, looked up in the pool's zygote: warm()
 
 
 @dataclass
@@ -48,35 +51,11 @@ class CandidateProcess:
     pid: int
     req_w: int
     rep_r: int
-    waiting: bool  # forked ahead: still to be sent its code (:meth:`load`)
     was_dumpable: int = 0  # this process's PR_GET_DUMPABLE before the fork
-    refused: bool = False  # it could not be sent its code: discard it, fork one for the candidate
-
-    def load(self, code: str, source: str, seed: int | None) -> bool:
-        """Send a process forked ahead its code; False if it cannot take it (then
-        :meth:`discard` it and fork one for the candidate). Sent once: called again
-        (the sandbox sends it as soon as the candidate arrived, then the pair), it
-        only says how that went."""
-        if not self.waiting:
-            return not self.refused
-        self.waiting = False
-        self.refused = True  # until it was sent: a second call does not send it again
-        try:
-            payload = encode(("load", code, source, seed))
-        except NotPlainData:
-            return False
-        if len(payload) > MAX_FRAME:
-            return False
-        try:
-            write_frame(self.req_w, payload)
-        except OSError:
-            return False
-        self.refused = False
-        return True
 
     def discard(self) -> None:
-        """Kill and reap it (the candidate was a program, or could not be sent); this
-        process is dumpable again as it was before the fork."""
+        """Kill and reap it (the candidate was a program, or its code was not sent to it);
+        this process is dumpable again as it was before the fork."""
         with contextlib.suppress(OSError):
             os.kill(self.pid, signal.SIGKILL)
         with contextlib.suppress(ChildProcessError):
@@ -92,14 +71,17 @@ def fork_candidate_process(
     compile_source: Callable[[str, str], types.CodeType],
     print_exception: Callable[[BaseException], None],
     candidate: Any = None,
+    *,
+    code_fd: int | None = None,
+    rehearse: bool = True,
 ) -> CandidateProcess:
-    """Fork the candidate's process (``candidate`` None: ahead of it, waiting for its code).
+    """Fork the candidate's process: for ``candidate``, or ahead of it (``candidate`` None),
+    waiting for its code on ``code_fd`` (the pool's code pipe, closed here after the fork)
+    and rehearsing meanwhile if ``rehearse`` (:mod:`~automock.sandbox.child.rehearsal`).
 
     This process (the test process) makes itself non-dumpable first, so the candidate,
     with the same uid, can neither trace it nor read its memory or fds through ``/proc``.
     """
-    from automock.sandbox.kernel.syscalls import raw_fork
-
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
     was = dumpable()
@@ -107,38 +89,62 @@ def fork_candidate_process(
         set_dumpable(False)
     # libc's fork when single-threaded: Python's at-fork hooks would reseed ``random`` (the
     # candidate continues the seeded stream) and touch (copy) many pages
-    fork = raw_fork() or os.fork
-    pid = fork()
+    pid = _fork_function()()
     if pid == 0:
         code = 0
         try:
-            _tidy_fds(req_r, rep_w)
-            _candidate_main(candidate, compile_source, print_exception)
+            _tidy_fds(req_r, rep_w, code_fd)
+            _candidate_main(candidate, compile_source, print_exception, rehearse)
         except BaseException:
             code = 1
         finally:
             _flush()
             os._exit(code)
-    os.close(req_r)
-    os.close(rep_w)
-    return CandidateProcess(pid, req_w, rep_r, waiting=candidate is None, was_dumpable=was)
+    for fd in (req_r, rep_w) if code_fd is None else (req_r, rep_w, code_fd):
+        os.close(fd)
+    return CandidateProcess(pid, req_w, rep_r, was_dumpable=was)
+
+
+def warm() -> None:
+    """Look libc's ``fork`` up once, in the pool's zygote (single-threaded): each test
+    process then forks its candidate's process without the lookup (a ctypes library and
+    function object: ~0.2 ms and ~20 pages copied in a freshly forked process)."""
+    from automock.sandbox.kernel.syscalls import raw_fork
+
+    fork = raw_fork()
+    _LIBC_FORK[:] = [fork] if fork is not None else []
+
+
+def _fork_function() -> Callable[[], int]:
+    """libc's fork while this process has one thread (:func:`~automock.sandbox.kernel.
+    syscalls.raw_fork` says why), else ``os.fork``."""
+    try:
+        if _LIBC_FORK and len(os.listdir("/proc/self/task")) == 1:
+            return _LIBC_FORK[0]
+    except OSError:
+        pass
+    from automock.sandbox.kernel.syscalls import raw_fork
+
+    return raw_fork() or os.fork
 
 
 def _candidate_main(
     candidate: Any,
     compile_source: Callable[[str, str], types.CodeType],
     print_exception: Callable[[BaseException], None],
+    rehearse: bool = True,
 ) -> None:
     if candidate is not None:
         _serve(candidate.code, candidate.source, compile_source, print_exception)
         return
-    if waiting(_REQ_FD):  # its code has not come yet: rehearse meanwhile
+    if rehearse and waiting(_CODE_FD):  # its code has not come yet: rehearse meanwhile
         rehearse_candidate_side(compile_source)
-    raw = read_frame(_REQ_FD)  # from the test process
-    if raw is None:  # not needed after all
+    raw = read_frame(_CODE_FD)  # from the pool
+    os.close(_CODE_FD)
+    if raw is None:  # not needed after all (a program came, or the code went elsewhere)
         return
     _, code, source, seed = decode(raw)
-    if seed is not None:  # as the test process did when the candidate arrived
+    if seed is not None:  # as the test process does with the candidate
         from automock.runtime.entropy import reseed
 
         reseed(seed)
@@ -159,15 +165,15 @@ def set_dumpable(value: bool) -> None:
     prctl(_PR_SET_DUMPABLE, int(value))
 
 
-def _tidy_fds(req_r: int, rep_w: int) -> None:
-    """Keep stdio and the two channel ends (moved to 3 and 4); close the rest, including
-    the test process's verdict pipe."""
+def _tidy_fds(req_r: int, rep_w: int, code_fd: int | None) -> None:
+    """Keep stdio, the two channel ends and the code pipe (moved to 3, 4 and 5); close the
+    rest, including the test process's verdict pipe."""
     import fcntl
 
-    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 64) for fd in (req_r, rep_w)]
-    os.dup2(high[0], _REQ_FD)
-    os.dup2(high[1], _REP_FD)
-    os.closerange(_REP_FD + 1, 65536)
+    kept = (req_r, rep_w) if code_fd is None else (req_r, rep_w, code_fd)
+    for target, fd in enumerate([fcntl.fcntl(fd, fcntl.F_DUPFD, 64) for fd in kept], _REQ_FD):
+        os.dup2(fd, target)
+    os.closerange(_REQ_FD + len(kept), 65536)
 
 
 def _flush() -> None:
@@ -211,10 +217,7 @@ def _serve(
     names = [n for n, v in list(namespace.items()) if not n.startswith("__") and callable(v)]
     _send(("ready", names[:_MAX_NAMES]))
     while (raw := read_frame(_REQ_FD)) is not None:
-        request = decode(raw)
-        if request == ("quit",):
-            _quit()
-        _, name, args, kwargs = request
+        _, name, args, kwargs = decode(raw)
         function = namespace.get(name)
         try:
             if not callable(function):
@@ -227,15 +230,6 @@ def _serve(
             _send(("raise", type(exc).__name__, _text(exc)))
             continue
         _send(("ok", result))
-
-
-def _quit() -> None:
-    """The tests are done: close every fd first (stdio, the channel), then exit. The pool
-    sees the end of the pair's output now, not after the kernel tore this process's
-    memory down (an exit closes the fds only after that)."""
-    _flush()
-    os.closerange(0, 65536)
-    os._exit(0)
 
 
 def _text(exc: BaseException) -> str:

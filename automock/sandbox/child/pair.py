@@ -127,24 +127,19 @@ class Remote:
         return call
 
     def close(self) -> None:
-        """End of the tests: the candidate process is told to quit, or killed; not waited
-        for. It flushed its output before each answer; what it would print after the last
-        one is not the tests' business (and its exit, or the PID namespace's, reaps it).
-
-        Told to quit, it closes its fds (stdio, channel) before it exits, while this
-        process reports: the pool sees the end of the pair's output without waiting for
-        the kernel to tear down the candidate's memory, which an exit does before it
-        closes the fds. One that does not quit is killed with the PID namespace when this
-        process (its init) exits; outside one it is killed now. Nothing it does then can
-        change the verdict: it is decided."""
-        quitting = False
-        if self.pid and not self.broken:
-            with contextlib.suppress(OSError):
-                write_frame(self.req_w, encode(("quit",)))
-                quitting = os.getpid() == 1
-        if self.pid and not quitting:
-            with contextlib.suppress(OSError):
-                os.kill(self.pid, signal.SIGKILL)
+        """End of the tests. As init of the pair's PID namespace (a child of the pool), this
+        process leaves its candidate's process as it is, waiting for a call on its open
+        channel: this process's exit, after the verdict, takes it with the namespace, and
+        the pool does not wait for the end of its output (it flushed what it printed
+        before each answer: :func:`automock.sandbox.batch.children.pair_done`). Woken now,
+        by a message or the end of its channel, it would exit on this process's CPU
+        (tearing its memory down) before the verdict is out. One that broke the protocol
+        (it may be busy), or any outside a PID namespace, is killed now. Nothing it does
+        meanwhile can change the verdict: it is decided, and its channel is not read."""
+        if not self.pid or (os.getpid() == 1 and not self.broken):
+            return
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
         for fd in (self.req_w, self.rep_r):
             with contextlib.suppress(OSError):
                 os.close(fd)
@@ -171,7 +166,6 @@ def run_pair(
     print_exception: Callable[[BaseException], None],
     tests_fd: int | None = None,
     forked: CandidateProcess | None = None,
-    seed: int | None = None,
 ) -> tuple[Status, int, str]:
     """Run ``candidate`` (code + tests) as two processes; ``(status, exit_code, detail)``.
 
@@ -181,12 +175,10 @@ def run_pair(
     fork, so the candidate's process
     (a copy of this one's memory) never holds it: a candidate that reads its own
     memory finds no tests to copy the answers from. ``forked``: the candidate's
-    process, forked before the candidate arrived (:func:`fork_candidate_process`),
-    which is sent the code and re-seeds itself with ``seed``; else it is forked now.
+    process, forked before the candidate arrived (:func:`fork_candidate_process`), to
+    which the pool sent the code and the seed; else it is forked now.
     """
-    if forked is None or not forked.load(candidate.code, candidate.source, seed):
-        if forked is not None:
-            forked.discard()
+    if forked is None:
         forked = fork_candidate_process(compile_source, print_exception, candidate)
     trusted = _trusted(candidate, tests_fd, compile_source)
     remote = Remote(forked.pid, forked.req_w, forked.rep_r)
