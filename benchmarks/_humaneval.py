@@ -28,9 +28,11 @@ def judged_samples(
     every = samples_for(problems, sample_problem_ids(problems, len(problems)))
     if keep_timeouts:
         return problems, every[:n], 0
-    every = every[: n + n // 2]
     probe = execute_many(
-        automock_candidates(problems, every), workers=workers, timeout=PAIR_TIMEOUT, seed=0
+        automock_candidates(problems, every[: n + n // 2]),
+        workers=workers,
+        timeout=PAIR_TIMEOUT,
+        seed=0,
     )
     hung = {(r.task_id, r.index) for r in probe if r.status == "timeout"}
     return problems, [s for s in every if (s.task_id, s.index) not in hung][:n], len(hung)

