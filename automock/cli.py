@@ -43,7 +43,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from automock.commands.dispatch import dispatch  # after the restart: imported once
 
     args_list = list(sys.argv[1:] if argv is None else argv)
-    code = dispatch(args_list)
+    try:
+        code = dispatch(args_list)
+    finally:
+        early = sys.modules.get("automock.sandbox.run.spare")
+        if early is not None:  # a run's child started early that the run did not take
+            early.discard()
     if argv is None and args_list[:1] == ["run"]:  # the run removed what it made already
         _exit_now(code)
     return code

@@ -267,7 +267,7 @@ def _phases(python: str, path: Path, env: dict[str, str]) -> None:
     parts = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in report["timings"].items())
     child = report["runs"][0]
     print(
-        f"run_file phases (trivial, no server): {parts}; sandbox child {child['start']}ed, "
+        f"run_file phases (trivial, no server): {parts}; sandbox child start: {child['start']}, "
         f"its setup (isolation + runtime) {child['setup_seconds'] * 1000:.0f} ms"
     )
 

@@ -140,4 +140,32 @@ def run_early(argv: Sequence[str]) -> int | None:
     head = argv[1 : argv.index("--")] if "--" in argv else argv[1:]
     if "--no-stable-addresses" in head:  # the sandbox child is forked from this process
         restart_for_run(*read)
+    _start_early(argv, head)
     return None  # else every run is a fresh interpreter: nothing inherits our hashing
+
+
+# a run with these gets a child that isolates after its spec, or none at all (several seeds)
+_NOT_AHEAD = ("--allow-network", "--read", "--seeds")
+
+
+def _start_early(argv: Sequence[str], head: Sequence[str]) -> None:
+    """Start the run's sandbox interpreter now, before this command imports the rest of
+    automock, scans the file and reads its plan: the child's own start-up (~80 ms) then
+    runs meanwhile. It is started as a server's spare is (:mod:`automock.sandbox.run.spare`),
+    and the run takes it only if it fits (the seed's hash seed, no plan variables, the
+    network denied, no ``--read``), else it is ended and the run starts its own; the
+    command ends an unused one (:func:`automock.cli.main`). Any failure: the run starts
+    its child itself, as before."""
+    if any(flag == name or flag.startswith(name + "=") for flag in head for name in _NOT_AHEAD):
+        return
+    from automock.commands.restart import run_seed
+
+    seed = run_seed(argv)
+    if seed is None:
+        return
+    try:
+        from automock.sandbox.run import spare
+
+        spare.prepare(seed, label="early")
+    except Exception:  # the run starts its own child (and says why if it cannot)
+        pass

@@ -129,3 +129,68 @@ def test_damaged_scan_cache_entry_is_scanned_again(tmp_path: Path) -> None:
     apis = [t["api"] for t in again["report"]["touchpoints"]]  # type: ignore[index]
     assert apis == ["time.time", "random.random"]
     assert json.loads(entry.read_text())[0]["kind"] == "time"  # rewritten
+
+
+REPRS = "print(object(), id(object()) % 4096, [type(o).__name__ for o in {object(), 1, 'a'}])\n"
+
+
+def _processes_naming(text: str) -> list[str]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if text.encode() in cmdline:
+            found.append(entry.name)
+    return found
+
+
+def test_the_command_starts_the_runs_interpreter_before_reading_the_plan(tmp_path: Path) -> None:
+    """``automock run`` starts the run's sandbox interpreter as soon as it knows the seed
+    (``early``), while it imports, scans and reads the plan; later runs of ``--repeat``
+    start their own. Both print the same addresses and set order: the early one is started
+    exactly as any run's is."""
+    from tests.conftest import automock_command
+
+    (tmp_path / "reprs.py").write_text(REPRS)
+    done = automock_command(
+        ["run", "--json", "--repeat", "2", "reprs.py"], cwd=tmp_path, AUTOMOCK_SERVER="0"
+    )
+    report = json.loads(done.stdout)
+
+    assert done.returncode == 0, report["stderr"]
+    assert [r["start"] for r in report["runs"]] == ["early", "spawn"]
+    assert report["deterministic"] is True, report["diff"]
+    assert "object object at 0x" in report["stdout"]
+
+
+def test_an_early_interpreter_the_run_cannot_use_is_ended(tmp_path: Path) -> None:
+    """A plan that sets variables (the child would start with another environment), or
+    ``--allow-network``: the run starts its own child; nothing of the early one is left
+    (no process, no workdir) once the command returned."""
+    from tests.conftest import automock_command
+
+    (tmp_path / "env.py").write_text("import os\nprint(os.environ.get('GREETING'))\n")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    first = automock_command(["run", "env.py"], cwd=tmp_path, AUTOMOCK_SERVER="0", TMPDIR=str(temp))
+    assert first.returncode == 0, first.stderr
+    plan = tmp_path / "fixtures" / "env.automock.json"
+    plan.write_text(json.dumps({**json.loads(plan.read_text()), "env": {"GREETING": "hi"}}))
+
+    with_env = automock_command(
+        ["run", "--json", "env.py"], cwd=tmp_path, AUTOMOCK_SERVER="0", TMPDIR=str(temp)
+    )
+    left = list(temp.iterdir()), _processes_naming(str(temp))  # (the next command sweeps)
+    networked = automock_command(
+        ["run", "--json", "--allow-network", "env.py"],
+        cwd=tmp_path,
+        AUTOMOCK_SERVER="0",
+        TMPDIR=str(temp),
+    )
+
+    report = json.loads(with_env.stdout)
+    assert (report["stdout"], [r["start"] for r in report["runs"]]) == ("hi\n", ["spawn"])
+    assert [r["start"] for r in json.loads(networked.stdout)["runs"]] == ["spawn"]
+    assert left == ([], [])

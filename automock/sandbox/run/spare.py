@@ -43,7 +43,6 @@ from automock.sandbox.kernel.environment import fixed_environment
 from automock.sandbox.kernel.isolation import Limits
 from automock.sandbox.kernel.workdir import empty_workdir, make_workdir
 from automock.sandbox.run.spawn import Spawned, spawn
-from automock.sandbox.run.watch import abandon
 
 __all__ = ["claim", "discard", "prepare"]
 
@@ -53,13 +52,16 @@ class _Spare:
     spawned: Spawned
     env: dict[str, str]  # the environment it started with
     umask: int  # and the umask (the program sees it)
+    label: str  # how a run's report says it started ("spare", "early")
 
 
 _HELD: list[_Spare] = []  # this process's spare, at most one
 
 
-def prepare(seed: int) -> None:
-    """Start this process's spare for runs of ``seed``'s hash seed (replacing none: one only)."""
+def prepare(seed: int, label: str = "spare") -> None:
+    """Start this process's spare for runs of ``seed``'s hash seed (replacing none: one only);
+    ``label``: the run's ``start`` in its report (the server's spare, or ``"early"``: started
+    by the ``automock run`` command as soon as it knew the seed, :mod:`automock.commands.client`)."""
     if _HELD:
         return
     work = empty_workdir()
@@ -69,7 +71,7 @@ def prepare(seed: int) -> None:
     except BaseException:
         work.cleanup()
         raise
-    _HELD.append(_Spare(spawned, env, _umask()))
+    _HELD.append(_Spare(spawned, env, _umask(), label))
     limits = Limits()
     made = cg.create("run", limits.memory_mb, limits.processes)
     if isinstance(made, cg.Cgroup):  # else the run makes one (and says why if it cannot)
@@ -108,12 +110,14 @@ def claim(target: Path, seed: int, env: dict[str, str] | None, ahead: bool) -> S
         spare.spawned,
         work=named,
         started=time.perf_counter(),
-        start="spare",
+        start=spare.label,
         fill=partial(make_workdir, source, into=work),  # after the spec: the child isolates
     )
 
 
 def discard() -> None:
     """End the unused spare: kill its child, remove its workdir and cgroup."""
+    from automock.sandbox.run.watch import abandon  # not before: the command's early start
+
     while _HELD:
         abandon(_HELD.pop().spawned)
