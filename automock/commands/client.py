@@ -140,7 +140,8 @@ def run_early(argv: Sequence[str]) -> int | None:
     head = argv[1 : argv.index("--")] if "--" in argv else argv[1:]
     if "--no-stable-addresses" in head:  # the sandbox child is forked from this process
         restart_for_run(*read)
-    _start_early(argv, head)
+    else:
+        _start_early(read, head)
     return None  # else every run is a fresh interpreter: nothing inherits our hashing
 
 
@@ -148,7 +149,7 @@ def run_early(argv: Sequence[str]) -> int | None:
 _NOT_AHEAD = ("--allow-network", "--read", "--seeds")
 
 
-def _start_early(argv: Sequence[str], head: Sequence[str]) -> None:
+def _start_early(read: tuple[int | None, str | None, str], head: Sequence[str]) -> None:
     """Start the run's sandbox interpreter now, before this command imports the rest of
     automock, scans the file and reads its plan: the child's own start-up (~80 ms) then
     runs meanwhile. It is started as a server's spare is (:mod:`automock.sandbox.run.spare`),
@@ -158,14 +159,11 @@ def _start_early(argv: Sequence[str], head: Sequence[str]) -> None:
     its child itself, as before."""
     if any(flag == name or flag.startswith(name + "=") for flag in head for name in _NOT_AHEAD):
         return
-    from automock.commands.restart import run_seed
+    from automock.commands.restart import seed_of
 
-    seed = run_seed(argv)
-    if seed is None:
-        return
     try:
         from automock.sandbox.run import spare
 
-        spare.prepare(seed, label="early")
+        spare.prepare(seed_of(*read), label="early")
     except Exception:  # the run starts its own child (and says why if it cannot)
         pass

@@ -38,6 +38,7 @@ __all__ = [
     "restarted_environment",
     "run_seed",
     "scrubbed",
+    "seed_of",
 ]
 
 # options of ``automock run`` that take a value (see automock.commands.run)
@@ -171,9 +172,11 @@ def run_seed(argv: Sequence[str]) -> int | None:
     """The seed ``automock <argv>`` will run with (``--seed``, else its plan's), or None
     if ``argv`` is not a run this quick reading understands."""
     read = quick_read(argv[1:]) if argv[:1] == ["run"] else None
-    if read is None:
-        return None
-    seed, plan, file = read
+    return seed_of(*read) if read is not None else None
+
+
+def seed_of(seed: int | None, plan: str | None, file: str) -> int:
+    """The seed of a run as :func:`quick_read` read it: ``--seed``, else its plan's (0)."""
     if seed is None:
         path, size = _plan_and_size(plan, file)
         seed = _seed_in(path) if path is not None and size else 0
