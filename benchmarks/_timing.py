@@ -1,7 +1,9 @@
-"""Shared by the benchmarks: the best of three timed loops, per call; CPU and page faults."""
+"""Shared by the benchmarks: the best of three timed loops, per call; CPU and page faults;
+the load average line."""
 
 from __future__ import annotations
 
+import os
 import resource
 import time
 from collections.abc import Callable
@@ -28,3 +30,12 @@ def usage() -> tuple[float, int]:
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
     return cpu, me.ru_minflt + children.ru_minflt
+
+
+def load_line(before: float, after: float) -> str:
+    """The load average at start and end, flagged when the machine was busy at the start
+    (above 2 on the 2 CPUs this was measured on, the figures are unreliable)."""
+    busy = "" if before < 2 else ": busy, figures unreliable"
+    return (
+        f"load average before {before:.1f}, at the end {after:.1f} on {os.cpu_count()} CPUs{busy}"
+    )

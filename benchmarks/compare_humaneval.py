@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from automock.sandbox.batch.pool import BatchSettings, WorkerPool
 from benchmarks._humaneval import PAIR_TIMEOUT, judged_samples
-from benchmarks._timing import usage
+from benchmarks._timing import load_line, usage
 
 TARGET_PAIRS_RATIO = 4.0
 TARGET_ROUND_TRIP_MS = 5.0
@@ -188,10 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"automock's two runs differ on {len(pairs['automock_runs_differ'])} samples:")
         for line in pairs["automock_runs_differ"][:20]:
             print(f"  {line}")
-    print(
-        f"load average before {load_before:.1f}, at the end {os.getloadavg()[0]:.1f} on "
-        f"{os.cpu_count()} CPUs" + ("" if load_before < 2 else ": busy, figures unreliable")
-    )
+    print(load_line(load_before, os.getloadavg()[0]))
     print(
         f"one pair at a time on the warm pool, p50: {pairs['one_at_a_time_p50_ms']:.2f} ms back to "
         f"back, {pairs['spare_ready_p50_ms']:.2f} ms with {THINK_S * 1000:g} ms between pairs"

