@@ -43,7 +43,22 @@ from automock.sandbox.child.channel import (
 from automock.sandbox.child.status import Status, exception_status
 from automock.sandbox.child.trusted import filename, unpack
 
-__all__ = ["CandidateGone", "CandidateProcess", "fork_candidate_process", "run_pair"]
+__all__ = [
+    "CONTROL_FLOW",
+    "CandidateGone",
+    "CandidateProcess",
+    "fork_candidate_process",
+    "run_pair",
+]
+
+
+# exceptions that a caller's machinery reads as a signal rather than an error: ``StopIteration``
+# ends ``map``/``zip``/``next``/a ``for`` in the tests (``all(map(...))`` becomes ``all([])``),
+# ``StopAsyncIteration`` an ``async for``; the others end a generator or the process. Matched by
+# name: the name is what the candidate sends, whatever class it raised.
+CONTROL_FLOW = frozenset(
+    {"StopIteration", "StopAsyncIteration", "GeneratorExit", "KeyboardInterrupt", "SystemExit"}
+)
 
 
 class CandidateGone(BaseException):
@@ -112,6 +127,11 @@ class Remote:
         if kind == "ok" and len(reply) == 2:
             return reply[1]
         if kind == "raise" and len(reply) == 3 and all(type(x) is str for x in reply[1:]):
+            if reply[1] in CONTROL_FLOW:
+                raise self.fail(
+                    f"{name}() raised {reply[1]}, an exception that steers the control flow of "
+                    "its caller (it would end a loop or iterator in the tests): the pair fails"
+                )
             raise _exception(reply[1], reply[2])
         if kind == "bad" and len(reply) == 2 and type(reply[1]) is str:
             raise self.fail(f"{name}() returned what cannot be checked: {reply[1][:300]}")
