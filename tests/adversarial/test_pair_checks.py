@@ -30,11 +30,7 @@ PYTEST_PARAMETRIZED = (
     "def test_add(a, b, want):\n"
     "    assert add(a, b) == want\n"
 )
-PYTEST_CLASS = (
-    "class TestAdd:\n"
-    "    def test_small(self):\n"
-    "        assert add(2, 3) == 5\n"
-)
+PYTEST_CLASS = "class TestAdd:\n    def test_small(self):\n        assert add(2, 3) == 5\n"
 UNITTEST_CASE = (
     "import unittest\n"
     "class AddTest(unittest.TestCase):\n"

@@ -182,6 +182,7 @@ def run(
             pid_init=pid_init,
             uid=uid,
             readable=settings.readable,
+            hidden=settings.hidden,
         )
         release_rules()  # used and closed by the landlock layer: never the program's
         me = os.getpid()  # without pid_init the PID-namespace layer continues in a new process
