@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         "plan": plan,
         "seed": args.seed,
         "preload": tuple(m.strip() for m in args.preload.split(",") if m.strip()),
-        "hidden": _inputs(args, candidates),
+        "hidden": _inputs(args),
     }
     results = _execute(args.backend, candidates, options)
     extra = _beyond_tests(args, candidates, results, options)
@@ -172,15 +172,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _inputs(args: argparse.Namespace, candidates: list[Any]) -> tuple[str, ...]:
+def _inputs(args: argparse.Namespace) -> tuple[str, ...]:
     """Every file the batch reads its samples, problems and references from: the candidates
     never see them (docs/batch.md, "What a candidate cannot read")."""
-    target = Path(args.path)
-    found = [str(c.source) for c in candidates] if target.is_dir() else [str(target)]
-    found += [args.problems] if args.problems else []
+    found = [str(args.path)] + ([args.problems] if args.problems else [])
     reference = getattr(args, "reference", None)
     found += [reference.split("::")[0]] if reference else []
-    return tuple(path for path in found if os.path.isfile(path))
+    return tuple(path for path in found if os.path.exists(path))
 
 
 def _execute(backend: str, candidates: list[Any], options: dict[str, Any]) -> list[Any]:

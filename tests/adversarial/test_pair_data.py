@@ -177,3 +177,25 @@ def test_the_data_stays_hidden_however_the_pool_forks(prepared: bool, zygote: bo
         (got,) = pool.run([cheat])
     assert got.status == "failed", got
     assert "NOT FOUND" in got.stdout, got
+
+
+def test_a_directory_of_candidates_is_not_readable_by_them(
+    on_sys_path: Path, tmp_path: Path
+) -> None:
+    peek = (
+        "import os\n"
+        "here = {where!r}\n"
+        "try:\n"
+        "    names = sorted(os.listdir(here))\n"
+        "except OSError as exc:\n"
+        "    names = [type(exc).__name__]\n"
+        "print('SEEN', names)\n"
+    )
+    for name in ("a", "b"):
+        (on_sys_path / f"{name}.py").write_text(peek.format(where=str(on_sys_path)))
+    out = tmp_path / "out.jsonl"
+    assert main(["batch", str(on_sys_path), "--jsonl", str(out)]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["status"] for r in records] == ["passed", "passed"], records
+    assert all("SEEN []" in r["stdout"] for r in records), records
+    assert sorted(p.name for p in on_sys_path.iterdir()) == ["a.py", "b.py"]  # on the host
