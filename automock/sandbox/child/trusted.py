@@ -65,37 +65,42 @@ def _checking(call: ast.expr) -> bool:
     return name.startswith("assert") or name in _RAISES
 
 
-class _CountChecks(ast.NodeTransformer):
-    """Put a call of :data:`COUNTER` before each statement that checks something."""
-
-    def generic_visit(self, node: ast.AST) -> ast.AST:
-        super().generic_visit(node)
+def _counted(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``body`` with a call of :data:`COUNTER` before each statement that checks something,
+    nested blocks included. Only statements are walked (an ``assert`` is one): the tests'
+    expressions, often long literal tables of cases, are never visited."""
+    out: list[ast.stmt] = []
+    for stmt in body:
         for field in ("body", "orelse", "finalbody"):
-            statements = getattr(node, field, None)
-            if isinstance(statements, list) and statements and isinstance(statements[0], ast.stmt):
-                setattr(node, field, [s for stmt in statements for s in self._counted(stmt)])
-        return node
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                setattr(stmt, field, _counted(inner))
+        for block in (*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())):
+            block.body = _counted(block.body)
+        if _checks(stmt):  # located at the statement (no pass over the whole tree after)
+            name = ast.copy_location(ast.Name(COUNTER, ast.Load()), stmt)
+            call = ast.copy_location(ast.Call(name, [], []), stmt)
+            out.append(ast.copy_location(ast.Expr(call), stmt))
+        out.append(stmt)
+    return out
 
-    @staticmethod
-    def _counted(stmt: ast.stmt) -> list[ast.stmt]:
-        checks = isinstance(stmt, ast.Assert)
-        checks = checks or (isinstance(stmt, ast.Expr) and _checking(stmt.value))
-        checks = checks or (
-            isinstance(stmt, ast.With | ast.AsyncWith)
-            and any(_checking(item.context_expr) for item in stmt.items)
-        )
-        if not checks:
-            return [stmt]
-        tick = ast.Expr(ast.Call(ast.Name(COUNTER, ast.Load()), [], []))
-        return [ast.copy_location(tick, stmt), stmt]
+
+def _checks(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, ast.Assert):
+        return True
+    if isinstance(stmt, ast.Expr):
+        return _checking(stmt.value)
+    if isinstance(stmt, ast.With | ast.AsyncWith):
+        return any(_checking(item.context_expr) for item in stmt.items)
+    return False
 
 
 def compile_tests(text: str, name: str) -> types.CodeType:
     """The tests compiled with their checks counted (see the module doc); ``optimize=0``,
     so asserts stay whatever flags this process runs under. Raises what ``compile``
     raises."""
-    tree = _CountChecks().visit(ast.parse(text, name, "exec"))
-    ast.fix_missing_locations(tree)
+    tree = ast.parse(text, name, "exec")
+    tree.body = _counted(tree.body)
     return compile(tree, name, "exec", dont_inherit=True, optimize=0)
 
 
