@@ -50,6 +50,9 @@ RUN = {  # tests that a wrong candidate fails and the right one passes
     "pytest, parametrized": PYTEST_PARAMETRIZED,
     "pytest, a Test class": PYTEST_CLASS,
     "unittest.TestCase": UNITTEST_CASE,
+    "check() by if/raise": (
+        "def check(candidate):\n    if candidate(2, 3) != 5:\n        raise AssertionError('no')\n"
+    ),
 }
 CHECK_NOTHING = {  # tests that no candidate passes, and why
     "a fixture the pair cannot give": (PYTEST_FIXTURE, "add", "'tmp_path'"),

@@ -362,8 +362,8 @@ def _verdict(remote: Remote, checks: _Checks) -> tuple[Status, int, str]:
         return (
             Status.FAILED,
             1,
-            "the tests ran no check (no assert statement, assert* call or pytest.raises block "
-            "was executed): a pair passes only on tests that check the candidate",
+            "the tests ran no check (no assert, assert* call, pytest.raises block or "
+            "if-raise was executed): a pair passes only on tests that check the candidate",
         )
     if not remote.calls:
         return Status.FAILED, 1, "the tests never called the candidate's code"

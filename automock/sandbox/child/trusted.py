@@ -18,8 +18,9 @@ asserts stay even when the pool runs under ``python -O``.
 
 The tests are compiled with a count of the checks they execute
 (:func:`compile_tests`): before each ``assert`` statement, each call of an
-``assert*`` function or method (``self.assertEqual``, ``assert_allclose``) and
-each ``with pytest.raises(...)``/``assertRaises(...)`` block, a call of
+``assert*`` function or method (``self.assertEqual``, ``assert_allclose``), each
+``with pytest.raises(...)``/``assertRaises(...)`` block and each
+``if <condition>: raise ...`` with nothing else in its body, a call of
 :data:`COUNTER` is inserted, which the test process binds to its own counter. A
 pair whose tests executed no check is not ``passed``: the count lives in the test
 process, never on the candidate's word.
@@ -92,7 +93,8 @@ def _checks(stmt: ast.stmt) -> bool:
         return _checking(stmt.value)
     if isinstance(stmt, ast.With | ast.AsyncWith):
         return any(_checking(item.context_expr) for item in stmt.items)
-    return False
+    # ``if wrong: raise AssertionError(...)``: a check written without ``assert``
+    return isinstance(stmt, ast.If) and len(stmt.body) == 1 and isinstance(stmt.body[0], ast.Raise)
 
 
 def compile_tests(text: str, name: str) -> types.CodeType:
