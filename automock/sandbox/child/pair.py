@@ -12,9 +12,14 @@ itself non-dumpable before the fork (so the candidate, with the same uid,
 can neither trace it nor read or write its memory or fds through
 ``/proc``), runs the problem's trusted prompt (its helper functions, e.g.
 HumanEval's ``poly``) and the tests, with a proxy in place of each function
-the candidate defines, and calls ``check(<entry point>)``. The pair passes
-only if that returns normally and the candidate process stayed alive and
-answered every call with plain data. Whatever the candidate does to itself
+the candidate defines, calls ``check(<entry point>)`` and then runs the tests'
+pytest-style tests (:mod:`~automock.sandbox.child.collect`). The pair passes
+only if that returns normally, the tests executed at least one check (counted
+here: :func:`~automock.sandbox.child.trusted.compile_tests`) and called the
+candidate, and the candidate process stayed alive and answered every call with
+plain data. An exception that steers the caller's control flow
+(:data:`CONTROL_FLOW`: ``StopIteration``, ...) is never raised in the tests: it
+fails the pair. Whatever the candidate does to itself
 (``sys.exit``, ``os._exit``, patched builtins, tracing, frame walking, an
 object whose ``__eq__`` is always true, a forged verdict on any fd) it does
 in a process whose only way to the verdict is the channel.
@@ -42,7 +47,14 @@ from automock.sandbox.child.channel import (
 )
 from automock.sandbox.child.collect import NotRunnable, run_collected
 from automock.sandbox.child.status import Status, exception_status
-from automock.sandbox.child.trusted import COUNTER, cache_lines, compile_tests, filename, unpack
+from automock.sandbox.child.trusted import (
+    COUNTER,
+    CheckCounter,
+    cache_lines,
+    compile_tests,
+    filename,
+    unpack,
+)
 
 __all__ = [
     "CONTROL_FLOW",
@@ -264,7 +276,7 @@ def _test_side(
     if isinstance(names, tuple):
         return names
     _add_proxies(namespace, candidate, remote, names)
-    checks = _Checks()
+    checks = CheckCounter()
     namespace[COUNTER] = checks
     try:
         _run_tests(candidate, tests, namespace, remote, names)
@@ -288,17 +300,6 @@ def _test_side(
 
 class _Refused(Exception):
     """The tests cannot run against this candidate (no entry point, a fixture needed)."""
-
-
-class _Checks:
-    """The count of checks the tests executed (:data:`~automock.sandbox.child.trusted.
-    COUNTER`, called before each): it lives in the test process."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self) -> None:
-        self.count += 1
 
 
 def _greeting(remote: Remote) -> list[str] | tuple[Status, int, str]:
@@ -354,7 +355,7 @@ def _trusted_name(namespace: dict[str, Any], name: str) -> bool:
     return value is not None and not Remote.is_proxy(value)
 
 
-def _verdict(remote: Remote, checks: _Checks) -> tuple[Status, int, str]:
+def _verdict(remote: Remote, checks: CheckCounter) -> tuple[Status, int, str]:
     """The tests returned: passed, if they checked something against the candidate."""
     if remote.broken:  # a test swallowed CandidateGone with a bare except
         return Status.FAILED, 1, remote.broken

@@ -36,6 +36,7 @@ from typing import Any
 
 __all__ = [
     "COUNTER",
+    "CheckCounter",
     "TrustedCode",
     "cache_lines",
     "compile_tests",
@@ -95,6 +96,17 @@ def _checks(stmt: ast.stmt) -> bool:
         return any(_checking(item.context_expr) for item in stmt.items)
     # ``if wrong: raise AssertionError(...)``: a check written without ``assert``
     return isinstance(stmt, ast.If) and len(stmt.body) == 1 and isinstance(stmt.body[0], ast.Raise)
+
+
+class CheckCounter:
+    """What :data:`COUNTER` is bound to in the test process: the count of checks the tests
+    executed. It lives there, where the candidate cannot reach."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self) -> None:
+        self.count += 1
 
 
 def compile_tests(text: str, name: str) -> types.CodeType:
