@@ -22,18 +22,20 @@ import selectors
 import signal
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from automock.runtime.events import Access
 from automock.sandbox.child.spec_pipe import spec_message, tasks_message
-from automock.sandbox.judge import judge_run
+from automock.sandbox.judge import judge_run, with_witness
 from automock.sandbox.kernel import cgroup as cg
 from automock.sandbox.kernel.isolation import LayerStatus, Limits, tasks_for_child
 from automock.sandbox.run.messages import RESULT_CAP, parse
 from automock.sandbox.run.observe import observe, unobserved
 from automock.sandbox.run.result import RunOutcome
 from automock.sandbox.run.spawn import ChildProcess, Spawned
+from automock.sandbox.run.witness import NetworkCounters, Witness, hidden, tasks_now, tasks_peak
 
 __all__ = ["abandon", "defer_removal", "finish", "run_deferred"]
 
@@ -273,6 +275,8 @@ class _Observer:
         self.spawned, self.limits, self.allow_network = spawned, limits, allow_network
         self.layers: tuple[LayerStatus, ...] | None = None
         self.cgroup: cg.Cgroup | str = "not made: the sandbox never started"
+        self.network: NetworkCounters | None = None  # opened before the program runs
+        self.tasks_at_start: int | None = None
 
     def confine_early(self) -> None:
         """Make the cgroup and move the child in while it is still isolating itself: moving
@@ -305,10 +309,20 @@ class _Observer:
                 claimed=claimed,
             )
             self.layers = (*seen, confined)
+            self.network = NetworkCounters.open(self.spawned.proc.pid)
+            self.tasks_at_start = tasks_now(self.cgroup)
         except Exception as exc:  # an observation that failed shows nothing as in force
             self.layers = unobserved(f"observing the sandbox failed ({type(exc).__name__})")
         finally:
             self.go()
+
+    def witness(self) -> Witness:
+        """The kernel's counts (read after the child and its PID namespace ended)."""
+        if self.network is None:
+            return Witness()
+        moved = self.network.moved()
+        note = self.network.note or ("" if moved is not None else "not observed: unreadable")
+        return Witness(moved, note, tasks_peak(self.cgroup), self.tasks_at_start)
 
     def go(self) -> None:
         """Let the child run the program (or end: it was observed, or will not be)."""
@@ -350,12 +364,15 @@ def finish(
             _kill_group(proc, _pid_namespace_of(proc.pid))
         returncode, cpu = _reap(proc)
         oom_kills = observer.cgroup.oom_kills() if isinstance(observer.cgroup, cg.Cgroup) else 0
+        seen = observer.witness()
         ended = True
     except BaseException:  # Ctrl-C or our own bug: the child is in its own session, end it
         _kill_group(proc, _pid_namespace_of(proc.pid))
         proc.wait()
         raise
     finally:
+        if observer.network is not None:
+            observer.network.close()
         try:
             if ended and collect is not None:
                 collect(spawned.work.root)
@@ -377,6 +394,9 @@ def finish(
         file_size_mb=limits.file_size_mb,
         oom_kills=oom_kills,
     )
+    accesses = tuple(Access(**a) for a in (child or {}).get("accesses", ()))
+    seen = replace(seen, hidden=hidden(seen, accesses, reported=not report.problem))
+    status, code, detail = with_witness(status, code, detail, seen.hidden)
     layers = observer.layers or unobserved("the sandbox ended before the program started")
     layers += (LayerStatus("workdir", True, spawned.work.note),)
     return RunOutcome(
@@ -385,7 +405,7 @@ def finish(
         stdout=capture.text("stdout"),
         stderr=stderr,
         returncode=returncode,
-        accesses=tuple(Access(**a) for a in (child or {}).get("accesses", ())),
+        accesses=accesses,
         exception=(child or {}).get("exception"),
         truncated=any(capture.dropped[n] for n in ("stdout", "stderr")),
         seconds=time.perf_counter() - spawned.started,
@@ -394,4 +414,5 @@ def finish(
         detail=detail,
         start=spawned.start,
         report_problem=report.problem,
+        kernel=seen,
     )
