@@ -8,7 +8,7 @@ program's own unless the sandbox ended it (see :func:`~automock.sandbox.child.st
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from automock._serialize import JsonMixin
@@ -53,7 +53,7 @@ class RunOutcome(JsonMixin):
     detail: str = ""
     start: str = "spawn"
     report_problem: str = ""
-    kernel: Witness = Witness()
+    kernel: Witness = field(default_factory=Witness)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +84,17 @@ class RunSet:
             f"run {i}: {r.report_problem}" if several else r.report_problem
             for i, r in enumerate(self.runs, start=1)
             if r.report_problem
+        )
+
+    @property
+    def hidden(self) -> str:
+        """What the kernel saw that the runs' own reports left out, each run named when there
+        are several ("" when nothing was hidden)."""
+        several = len(self.runs) > 1
+        return "; ".join(
+            f"run {i}: {r.kernel.hidden}" if several else r.kernel.hidden
+            for i, r in enumerate(self.runs, start=1)
+            if r.kernel.hidden
         )
 
     @property

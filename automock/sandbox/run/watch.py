@@ -22,7 +22,6 @@ import selectors
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,10 +31,10 @@ from automock.sandbox.judge import judge_run, with_witness
 from automock.sandbox.kernel import cgroup as cg
 from automock.sandbox.kernel.isolation import LayerStatus, Limits, tasks_for_child
 from automock.sandbox.run.messages import RESULT_CAP, parse
-from automock.sandbox.run.observe import observe, unobserved
+from automock.sandbox.run.observe import namespace_members, observe, pid_namespace_of, unobserved
 from automock.sandbox.run.result import RunOutcome
 from automock.sandbox.run.spawn import ChildProcess, Spawned
-from automock.sandbox.run.witness import NetworkCounters, Witness, hidden, tasks_now, tasks_peak
+from automock.sandbox.run.witness import KernelWatch, hidden
 
 __all__ = ["abandon", "defer_removal", "finish", "run_deferred"]
 
@@ -116,33 +115,6 @@ class _Capture:
         return text
 
 
-def _pid_namespace_of(pid: int) -> str | None:
-    try:
-        link = os.readlink(f"/proc/{pid}/ns/pid_for_children")
-    except OSError:
-        return None
-    return None if link == os.readlink("/proc/self/ns/pid") else link
-
-
-def _members(pgid: int, namespace: str | None) -> list[int]:
-    """Processes still in the child's process group or PID namespace."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            if namespace is not None and os.readlink(f"/proc/{entry}/ns/pid") == namespace:
-                found.append(int(entry))
-                continue
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
-            if int(fields[2]) == pgid:
-                found.append(int(entry))
-        except (OSError, IndexError, ValueError):
-            continue
-    return found
-
-
 def _kill_group(proc: ChildProcess, namespace: str | None) -> None:
     """SIGKILL the group (and PID namespace); wait briefly until none of it is left."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -153,7 +125,7 @@ def _kill_group(proc: ChildProcess, namespace: str | None) -> None:
         return
     deadline = time.monotonic() + 3.0
     while time.monotonic() < deadline:
-        left = [pid for pid in _members(proc.pid, namespace) if pid != proc.pid]
+        left = [pid for pid in namespace_members(proc.pid, namespace) if pid != proc.pid]
         if not left:
             return
         for pid in left:
@@ -275,8 +247,7 @@ class _Observer:
         self.spawned, self.limits, self.allow_network = spawned, limits, allow_network
         self.layers: tuple[LayerStatus, ...] | None = None
         self.cgroup: cg.Cgroup | str = "not made: the sandbox never started"
-        self.network: NetworkCounters | None = None  # opened before the program runs
-        self.tasks_at_start: int | None = None
+        self.kernel = KernelWatch()  # the kernel's counts, from before the program runs
 
     def confine_early(self) -> None:
         """Make the cgroup and move the child in while it is still isolating itself: moving
@@ -309,20 +280,11 @@ class _Observer:
                 claimed=claimed,
             )
             self.layers = (*seen, confined)
-            self.network = NetworkCounters.open(self.spawned.proc.pid)
-            self.tasks_at_start = tasks_now(self.cgroup)
+            self.kernel.start(self.spawned.proc.pid, self.cgroup)
         except Exception as exc:  # an observation that failed shows nothing as in force
             self.layers = unobserved(f"observing the sandbox failed ({type(exc).__name__})")
         finally:
             self.go()
-
-    def witness(self) -> Witness:
-        """The kernel's counts (read after the child and its PID namespace ended)."""
-        if self.network is None:
-            return Witness()
-        moved = self.network.moved()
-        note = self.network.note or ("" if moved is not None else "not observed: unreadable")
-        return Witness(moved, note, tasks_peak(self.cgroup), self.tasks_at_start)
 
     def go(self) -> None:
         """Let the child run the program (or end: it was observed, or will not be)."""
@@ -361,18 +323,17 @@ def finish(
         timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
         observer.go()  # no started line came: nothing to observe, nothing may wait for us
         if not _exited(proc) or capture.escaped:
-            _kill_group(proc, _pid_namespace_of(proc.pid))
+            _kill_group(proc, pid_namespace_of(proc.pid))
         returncode, cpu = _reap(proc)
         oom_kills = observer.cgroup.oom_kills() if isinstance(observer.cgroup, cg.Cgroup) else 0
-        seen = observer.witness()
+        seen = observer.kernel.witness(observer.cgroup)
         ended = True
     except BaseException:  # Ctrl-C or our own bug: the child is in its own session, end it
-        _kill_group(proc, _pid_namespace_of(proc.pid))
+        _kill_group(proc, pid_namespace_of(proc.pid))
         proc.wait()
         raise
     finally:
-        if observer.network is not None:
-            observer.network.close()
+        observer.kernel.close()
         try:
             if ended and collect is not None:
                 collect(spawned.work.root)
@@ -395,7 +356,7 @@ def finish(
         oom_kills=oom_kills,
     )
     accesses = tuple(Access(**a) for a in (child or {}).get("accesses", ()))
-    seen = replace(seen, hidden=hidden(seen, accesses, reported=not report.problem))
+    seen = hidden(seen, accesses, reported=not report.problem)
     status, code, detail = with_witness(status, code, detail, seen.hidden)
     layers = observer.layers or unobserved("the sandbox ended before the program started")
     layers += (LayerStatus("workdir", True, spawned.work.note),)

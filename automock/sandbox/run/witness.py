@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO
 
 from automock._serialize import JsonMixin
@@ -35,7 +35,7 @@ from automock.runtime.events import Access
 from automock.sandbox.kernel import cgroup as cg
 from automock.sandbox.run.observe import program_process
 
-__all__ = ["NetworkCounters", "Witness", "hidden", "tasks_now", "tasks_peak"]
+__all__ = ["KernelWatch", "NetworkCounters", "Witness", "hidden"]
 
 # the outbound IPv4 counters a program's attempt can move, as "Group Name"
 OUTBOUND = (
@@ -153,28 +153,43 @@ class NetworkCounters:
             handle.close()
 
 
-def tasks_now(cgroup: cg.Cgroup | str) -> int | None:
-    """Tasks in the run's cgroup now (None: no cgroup)."""
-    return cgroup.tasks() if isinstance(cgroup, cg.Cgroup) else None
+class KernelWatch:
+    """The parent's watch on one run's kernel counts: :meth:`start` when the sandbox said it
+    started (before any program code), :meth:`witness` after the child was reaped."""
+
+    def __init__(self) -> None:
+        self.network: NetworkCounters | None = None
+        self.tasks_at_start: int | None = None
+
+    def start(self, pid: int, cgroup: cg.Cgroup | str) -> None:
+        self.network = NetworkCounters.open(pid)
+        self.tasks_at_start = cgroup.tasks() if isinstance(cgroup, cg.Cgroup) else None
+
+    def witness(self, cgroup: cg.Cgroup | str) -> Witness:
+        """The counts now (the run's PID namespace has ended)."""
+        if self.network is None:
+            return Witness()
+        moved = self.network.moved()
+        note = self.network.note or ("" if moved is not None else "not observed: unreadable")
+        peak = cgroup.tasks(peak=True) if isinstance(cgroup, cg.Cgroup) else None
+        return Witness(moved, note, peak, self.tasks_at_start)
+
+    def close(self) -> None:
+        if self.network is not None:
+            self.network.close()
 
 
-def tasks_peak(cgroup: cg.Cgroup | str) -> int | None:
-    """The most tasks the run's cgroup held at once (None: no cgroup, or no ``pids.peak``)."""
-    return cgroup.tasks(peak=True) if isinstance(cgroup, cg.Cgroup) else None
-
-
-def hidden(witness: Witness, accesses: Iterable[Access], reported: bool) -> str:
-    """Why the kernel contradicts the program's report ("" when it does not).
-
-    ``reported``: the program's report was usable (else it listed nothing at all).
-    """
+def hidden(witness: Witness, accesses: Iterable[Access], reported: bool) -> Witness:
+    """``witness`` with ``hidden`` saying how the kernel contradicts the program's report
+    ("" when it does not). ``reported``: the program's report was usable."""
     if not witness.network:
-        return ""
+        return witness
     if any(not a.mocked and a.kind in ("network", "process") for a in accesses):
-        return ""  # a refused call, or a process the program said it started
+        return witness  # a refused call, or a process the program said it started
     what = "its report was unusable" if not reported else "the program reported none"
     moved = ", ".join(f"{k} +{v}" for k, v in witness.network.items())
-    return (
+    why = (
         f"the program hid accesses: the kernel saw {witness.attempts} network attempt(s) "
         f"({moved}); {what}"
     )
+    return replace(witness, hidden=why)
