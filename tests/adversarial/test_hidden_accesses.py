@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import Attack, LoopbackServer, cli_attack, run_attack
+from .harness import Attack, LoopbackServer, cli_attack, run_attack, served_attack
 
 ATTACKS = [run_attack, cli_attack]
 IDS = ["run", "cli"]  # a fresh interpreter (in-process cli.main) / the command's forked child
@@ -33,6 +33,15 @@ def test_hidden_network_attempt_is_seen_by_the_parent(
     assert report["detail"] == report["hidden_accesses"]
     assert report["sources"]["hidden_accesses"] == report["sources"]["kernel"] == "parent"
     assert report["sources"]["accesses"] == "program"
+
+
+def test_hidden_network_attempt_through_a_warm_server(server: LoopbackServer) -> None:
+    """The same forgery handed to a warm server (its handler forks the run): still `unmocked`."""
+    outcome = served_attack("report_hide", "forge", str(server.port), timeout=15)
+    report = outcome.raw
+    assert server.accepted == [], outcome.explain()
+    assert (report["status"], report["automock_exit_code"]) == ("unmocked", 5), outcome.explain()
+    assert report["hidden_accesses"].startswith("the program hid accesses"), report
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
