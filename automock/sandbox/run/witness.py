@@ -65,7 +65,7 @@ class Witness(JsonMixin):
     """
 
     network: Mapping[str, int] | None = None
-    network_note: str = "not observed: the sandbox never started"
+    network_note: str = "not observed: the sandbox was not seen starting"
     tasks: int | None = None
     tasks_at_start: int | None = None
     hidden: str = ""
