@@ -6,7 +6,7 @@ whatever it likes. Two kernel counts need no word from it:
 - **network attempts**: the run's network namespace has its own IPv4 counters
   (``/proc/<pid>/net/snmp``). With no interface up a ``connect()`` or ``sendto()`` to any
   IPv4 address, loopback included, fails with ``ENETUNREACH`` and moves ``Ip OutNoRoutes``
-  (a DNS lookup moves it once per server tried); a packet that did leave would move
+  (a DNS lookup moves it for each query it tries to send); a packet that did leave would move
   ``OutRequests``, ``Tcp ActiveOpens`` or ``Udp OutDatagrams``. The parent opens the file
   when the sandbox reports it started (the program has not run yet), reads the counters
   then, keeps the file open (an open ``/proc/<pid>/net`` file holds its namespace) and
