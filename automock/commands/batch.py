@@ -28,6 +28,7 @@ from typing import Any
 
 from automock import _schemas as schemas
 from automock._atomic import atomic_write_bytes, atomic_write_text
+from automock._display import visible
 from automock.errors import InputError
 
 __all__ = ["add_arguments", "human_eval_result", "run"]
@@ -241,10 +242,8 @@ def _print_extra(extra: dict[str, Any]) -> None:
     if "selection" in extra:
         sel = extra["selection"]
         for p in sel["problems"]:
-            print(
-                f"  {p['task_id']}: chose #{p['chosen']} of {len(p['clusters'])} clusters",
-                file=sys.stderr,
-            )
+            line = f"  {p['task_id']}: chose #{p['chosen']} of {len(p['clusters'])} clusters"
+            print(visible(line), file=sys.stderr)
         print(
             f"selection: pass@1 {sel['selected_pass_at_1']:.4f} (random sample: "
             f"{sel['random_pass_at_1']:.4f})",
@@ -256,8 +255,9 @@ def _list_not_passed(results: list[Any], batch_seed: int) -> None:
     """The first samples that did not pass, each with its own seed (to replay it)."""
     missed = [r for r in results if not r.passed]
     for r in missed[:_LISTED]:
-        detail = f": {r.detail}" if r.detail else ""
-        print(f"  {r.task_id}#{r.index} {r.status} (seed {r.seed}){detail}", file=sys.stderr)
+        detail = f": {r.detail}" if r.detail else ""  # the candidate's words: shown escaped
+        line = f"  {r.task_id}#{r.index} {r.status} (seed {r.seed}){detail}"
+        print(visible(line), file=sys.stderr)
     if len(missed) > _LISTED:
         print(
             f"  ... and {len(missed) - _LISTED} more (seeds in the result lines)", file=sys.stderr

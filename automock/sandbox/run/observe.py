@@ -39,7 +39,14 @@ from automock.sandbox.kernel.isolation import LayerStatus, Limits
 from automock.sandbox.kernel.syscalls import SKIP_MOUNTS
 from automock.sandbox.run.observe_kernel import KERNEL_LAYERS, namespace_layers, seccomp_layer
 
-__all__ = ["CLAIMED", "observe", "program_process", "unobserved"]
+__all__ = [
+    "CLAIMED",
+    "namespace_members",
+    "observe",
+    "pid_namespace_of",
+    "program_process",
+    "unobserved",
+]
 
 CLAIMED = "reported by the sandbox before the program started"
 _NS_GET_PARENT = 0xB702  # _IO(0xb7, 0x2)
@@ -88,6 +95,34 @@ def program_process(pid: int) -> int | None:
                 children.append(int(entry))
     found = [c for c in children if _link(f"/proc/{c}/ns/pid") == inner]
     return found[0] if len(found) == 1 else None
+
+
+def pid_namespace_of(pid: int) -> str | None:
+    """The PID namespace ``pid`` made for its children (None: ours, or ``pid`` is gone)."""
+    try:
+        link = os.readlink(f"/proc/{pid}/ns/pid_for_children")
+    except OSError:
+        return None
+    return None if link == os.readlink("/proc/self/ns/pid") else link
+
+
+def namespace_members(pgid: int, namespace: str | None) -> list[int]:
+    """Processes still in the child's process group or PID namespace."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if namespace is not None and os.readlink(f"/proc/{entry}/ns/pid") == namespace:
+                found.append(int(entry))
+                continue
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            if int(fields[2]) == pgid:
+                found.append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
 
 
 def _status(pid: int) -> dict[str, str]:
