@@ -237,6 +237,16 @@ def _verdict(
     )
 
 
+def _permutes(outcome: object, n: int) -> bool:
+    """Is ``outcome`` a permutation of ``range(n)`` (plain ints, any order)? Never raises:
+    a shuffle may return anything, mixed types or a non-sequence included."""
+    if not isinstance(outcome, (list, tuple)) or len(outcome) != n:
+        return False
+    if any(type(element) is not int for element in outcome):
+        return False
+    return sorted(outcome) == list(range(n))
+
+
 def _shuffled(shuffle: Callable[[list[int]], Any], n: int) -> tuple[int, ...]:
     items = list(range(n))
     result = shuffle(items)
@@ -274,7 +284,7 @@ def shuffle_uniformity(
         return _raised("uniform", (n - 1) ** 2, alpha, runs, raised)
     table = [[0] * n for _ in range(n)]  # table[element][position]
     for outcome in outcomes:
-        if sorted(outcome) != list(range(n)):
+        if not _permutes(outcome, n):
             return DistributionResult(
                 "uniform",
                 False,
