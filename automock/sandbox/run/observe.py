@@ -248,15 +248,17 @@ def observe(
     allow_network: bool,
     workdir: Path,
     claimed: Sequence[Mapping[str, Any]] = (),
+    uid: int | None = None,
 ) -> tuple[LayerStatus, ...]:
     """The layers in force around the child ``pid`` (the sandbox process the parent started),
-    seen from outside; ``claimed`` is the ``started`` line's layers (reasons and the runtime)."""
+    seen from outside; ``claimed`` is the ``started`` line's layers (reasons and the runtime);
+    ``uid``: the run's own uid, leased by the parent (the ``uid`` layer is on only for it)."""
     claims = {str(d["name"]): LayerStatus(d["name"], d["active"], d["detail"]) for d in claimed}
     target = program_process(pid)
     if target is None:
         return unobserved("the sandbox's process could not be found")
     status = _status(target)
-    uid = (status.get("Uid") or "?").split()[0]
+    seen_uid = (status.get("Uid") or "?").split()[0]
     ns = {n: _link(f"/proc/{target}/ns/{n}") for n in ("net", "mnt", "user")}
     own = {n: _link(f"/proc/self/ns/{n}") for n in ns}
     root = os.geteuid() == 0
@@ -281,7 +283,7 @@ def observe(
         fact = "no mount namespace; only cwd/HOME/TMPDIR point into the workdir"
         layers.append(LayerStatus("filesystem", False, _off(fact, claims.get("filesystem"))))
     layers.append(_pid_layer(status, private_proc, claims))
-    layers.append(LayerStatus("rlimits", *_rlimits(target, limits, uid)))
+    layers.append(LayerStatus("rlimits", *_rlimits(target, limits, seen_uid)))
     if not root:
         locked = depth is not None and depth > 1
         detail = "nested user namespace: read-only mounts locked, no capability over them"
@@ -290,7 +292,7 @@ def observe(
             if locked
             else LayerStatus("mountlock", False, _off("mounts not locked", claims.get("mountlock")))
         )
-    layers.append(_uid(status, uid, root, limits, claims.get("uid")))
+    layers.append(_uid(status, seen_uid, root, limits, claims.get("uid"), uid))
     layers.append(_claimed("landlock", claims))
     layers.append(seccomp_layer(status, claims))
     layers.append(_runtime_layer(claims))
@@ -339,7 +341,12 @@ def _claimed(name: str, claims: Mapping[str, LayerStatus]) -> LayerStatus:
 
 
 def _uid(
-    status: Mapping[str, str], uid: str, root: bool, limits: Limits, claim: LayerStatus | None
+    status: Mapping[str, str],
+    uid: str,
+    root: bool,
+    limits: Limits,
+    claim: LayerStatus | None,
+    own: int | None = None,
 ) -> LayerStatus:
     uids = set(status.get("Uid", "").split())
     nnp = status.get("NoNewPrivs") == "1"
@@ -350,7 +357,12 @@ def _uid(
         )
         return LayerStatus("uid", False, f"not root, runs as uid {uid}{note}")
     if len(uids) == 1 and uid not in ("0", "?") and nnp and not caps:
-        return LayerStatus("uid", True, f"runs as unprivileged uid {uid} with no_new_privs")
+        if own is None:
+            return LayerStatus("uid", True, f"runs as unprivileged uid {uid} with no_new_privs")
+        if uid == str(own):
+            detail = f"runs as unprivileged uid {uid} (this run's own) with no_new_privs"
+            return LayerStatus("uid", True, detail)
+        return LayerStatus("uid", False, _off(f"runs as uid {uid}, not its own {own}", claim))
     fact = f"runs as uid {'/'.join(sorted(uids)) or '?'}" + ("" if nnp else ", no_new_privs unset")
     return LayerStatus("uid", False, _off(fact, claim))
 

@@ -29,7 +29,7 @@ from automock.runtime.events import Access
 from automock.sandbox.child.spec_pipe import spec_message, tasks_message
 from automock.sandbox.judge import judge_run
 from automock.sandbox.kernel import cgroup as cg
-from automock.sandbox.kernel.isolation import LayerStatus, Limits, tasks_for_child
+from automock.sandbox.kernel.isolation import SANDBOX_UID, LayerStatus, Limits, tasks_for_child
 from automock.sandbox.run.messages import RESULT_CAP, parse
 from automock.sandbox.run.observe import observe, unobserved
 from automock.sandbox.run.result import RunOutcome
@@ -250,7 +250,7 @@ def _write(fd: int, payload: bytes) -> None:
 def _send(spawned: Spawned, spec: dict[str, Any]) -> None:
     """Give a spawned child its spec, then (while it reads it and enters the namespaces it
     has not entered yet) fill its workdir if that is still to do (a spare's,
-    :mod:`automock.sandbox.run.spare`) and count the sandbox uid's tasks: the child waits for
+    :mod:`automock.sandbox.run.spare`) and count the run uid's tasks: the child waits for
     that count before its rlimits and uid drop (:mod:`automock.sandbox.child.spec_pipe`)."""
     fd = spawned.spec_w
     if fd is None:
@@ -260,7 +260,7 @@ def _send(spawned: Spawned, spec: dict[str, Any]) -> None:
         spawned.work, spawned.fill = spawned.fill(), None
     spawned.spec_w = None
     try:
-        _write(fd, tasks_message(tasks_for_child()))
+        _write(fd, tasks_message(tasks_for_child(spec.get("uid", SANDBOX_UID))))
     finally:
         os.close(fd)
 
@@ -269,8 +269,13 @@ class _Observer:
     """Observes the child's isolation from outside when its ``started`` line arrives,
     then lets it run the program (:mod:`automock.sandbox.run.observe`)."""
 
-    def __init__(self, spawned: Spawned, limits: Limits, allow_network: bool) -> None:
-        self.spawned, self.limits, self.allow_network = spawned, limits, allow_network
+    def __init__(self, spawned: Spawned, limits: Limits, spec: dict[str, Any]) -> None:
+        self.spawned, self.limits, self.allow_network = (
+            spawned,
+            limits,
+            bool(spec.get("allow_network")),
+        )
+        self.uid: int | None = spec.get("uid")  # the run's own (None: not root)
         self.layers: tuple[LayerStatus, ...] | None = None
         self.cgroup: cg.Cgroup | str = "not made: the sandbox never started"
 
@@ -303,6 +308,7 @@ class _Observer:
                 allow_network=self.allow_network,
                 workdir=self.spawned.work.root,
                 claimed=claimed,
+                uid=self.uid,
             )
             self.layers = (*seen, confined)
         except Exception as exc:  # an observation that failed shows nothing as in force
@@ -339,7 +345,7 @@ def finish(
     """
     proc = spawned.proc
     ended = False
-    observer = _Observer(spawned, limits, bool(spec.get("allow_network")))
+    observer = _Observer(spawned, limits, spec)
     try:
         _send(spawned, spec)
         observer.confine_early()
