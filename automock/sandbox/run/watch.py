@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import os
 import selectors
-import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -32,6 +31,7 @@ from automock.sandbox.kernel import cgroup as cg
 from automock.sandbox.kernel.isolation import SANDBOX_UID, LayerStatus, Limits, tasks_for_child
 from automock.sandbox.run.messages import RESULT_CAP, parse
 from automock.sandbox.run.observe import observe, unobserved
+from automock.sandbox.run.reaping import exited, kill_group, pid_namespace_of, reap
 from automock.sandbox.run.result import RunOutcome
 from automock.sandbox.run.spawn import ChildProcess, Spawned
 
@@ -75,9 +75,9 @@ class _Capture:
             while sel.get_map():
                 now = time.monotonic()
                 if now >= deadline:
-                    timed_out = not _exited(proc)
+                    timed_out = not exited(proc)
                     break
-                if exited_at is None and _exited(proc):
+                if exited_at is None and exited(proc):
                     exited_at = now
                 if exited_at is not None and now - exited_at > _KILL_GRACE:
                     self.escaped = True
@@ -112,73 +112,6 @@ class _Capture:
         if self.dropped[name]:
             text += f"\n[automock: output truncated after {self.cap} bytes]\n"
         return text
-
-
-def _pid_namespace_of(pid: int) -> str | None:
-    try:
-        link = os.readlink(f"/proc/{pid}/ns/pid_for_children")
-    except OSError:
-        return None
-    return None if link == os.readlink("/proc/self/ns/pid") else link
-
-
-def _members(pgid: int, namespace: str | None) -> list[int]:
-    """Processes still in the child's process group or PID namespace."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            if namespace is not None and os.readlink(f"/proc/{entry}/ns/pid") == namespace:
-                found.append(int(entry))
-                continue
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
-            if int(fields[2]) == pgid:
-                found.append(int(entry))
-        except (OSError, IndexError, ValueError):
-            continue
-    return found
-
-
-def _kill_group(proc: ChildProcess, namespace: str | None) -> None:
-    """SIGKILL the group (and PID namespace); wait briefly until none of it is left."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(ProcessLookupError):
-        proc.kill()
-    if not os.path.isdir("/proc/self/ns"):
-        return
-    deadline = time.monotonic() + 3.0
-    while time.monotonic() < deadline:
-        left = [pid for pid in _members(proc.pid, namespace) if pid != proc.pid]
-        if not left:
-            return
-        for pid in left:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        proc.poll()
-        time.sleep(0.01)
-
-
-def _exited(proc: ChildProcess) -> bool:
-    """Has the child exited? (without reaping it, so :func:`_reap` still gets its rusage)"""
-    if proc.returncode is not None:
-        return True
-    try:
-        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-    except ChildProcessError:
-        return True
-
-
-def _reap(proc: ChildProcess) -> tuple[int, float]:
-    """Wait for the child; return its exit code and the CPU seconds of it and its reaped tree."""
-    if proc.returncode is None:
-        with contextlib.suppress(ChildProcessError):
-            _, status, usage = os.wait4(proc.pid, 0)
-            proc.returncode = os.waitstatus_to_exitcode(status)
-            return proc.returncode, usage.ru_utime + usage.ru_stime
-    return proc.wait(), 0.0
 
 
 def _close_pipes(spawned: Spawned) -> None:
@@ -234,7 +167,7 @@ def _remove(spawned: Spawned, cgroup: cg.Cgroup | str, ended: bool) -> None:
 
 def abandon(spawned: Spawned) -> None:
     """Kill a child that will not run (the parent failed before sending the spec)."""
-    _kill_group(spawned.proc, None)
+    kill_group(spawned.proc, None)
     spawned.proc.wait()
     _close(spawned)
 
@@ -310,7 +243,7 @@ class _Observer:
                 claimed=claimed,
                 uid=self.uid,
             )
-            self.layers = (*seen, confined)
+            self.layers = (*seen, confined, cg.cpu_layer(self.cgroup, confined))
         except Exception as exc:  # an observation that failed shows nothing as in force
             self.layers = unobserved(f"observing the sandbox failed ({type(exc).__name__})")
         finally:
@@ -352,13 +285,13 @@ def finish(
         capture = _Capture(limits.output_bytes, observer, meanwhile)
         timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
         observer.go()  # no started line came: nothing to observe, nothing may wait for us
-        if not _exited(proc) or capture.escaped:
-            _kill_group(proc, _pid_namespace_of(proc.pid))
-        returncode, cpu = _reap(proc)
+        if not exited(proc) or capture.escaped:
+            kill_group(proc, pid_namespace_of(proc.pid))
+        returncode, cpu = reap(proc)
         oom_kills = observer.cgroup.oom_kills() if isinstance(observer.cgroup, cg.Cgroup) else 0
         ended = True
     except BaseException:  # Ctrl-C or our own bug: the child is in its own session, end it
-        _kill_group(proc, _pid_namespace_of(proc.pid))
+        kill_group(proc, pid_namespace_of(proc.pid))
         proc.wait()
         raise
     finally:
