@@ -107,4 +107,6 @@ def test_a_run_cannot_fill_the_hosts_temp_filesystem() -> None:
     assert not outcome.escaped_claim, outcome.explain()
     assert outcome.status == "violation", outcome.explain()
     assert outcome.exit_code == EXIT_VIOLATION, outcome.explain()
-    assert "workdir" in outcome.detail, outcome.explain()
+    assert "filled its workdir" in outcome.raw["detail"], outcome.raw["detail"]
+    workdir = next(x for x in outcome.layers if x["name"] == "workdir")
+    assert "MiB tmpfs of its own" in workdir["detail"], workdir

@@ -29,6 +29,7 @@ from automock.sandbox.child.spec_pipe import spec_message, tasks_message
 from automock.sandbox.judge import judge_run
 from automock.sandbox.kernel import cgroup as cg
 from automock.sandbox.kernel.isolation import SANDBOX_UID, LayerStatus, Limits, tasks_for_child
+from automock.sandbox.kernel.workdir import BOUND
 from automock.sandbox.run.messages import RESULT_CAP, parse
 from automock.sandbox.run.observe import observe, unobserved
 from automock.sandbox.run.reaping import exited, kill_group, pid_namespace_of, reap
@@ -289,6 +290,7 @@ def finish(
             kill_group(proc, pid_namespace_of(proc.pid))
         returncode, cpu = reap(proc)
         oom_kills = observer.cgroup.oom_kills() if isinstance(observer.cgroup, cg.Cgroup) else 0
+        full = BOUND >> 20 if spawned.work.full() else None  # seen before the workdir goes
         ended = True
     except BaseException:  # Ctrl-C or our own bug: the child is in its own session, end it
         kill_group(proc, pid_namespace_of(proc.pid))
@@ -315,6 +317,7 @@ def finish(
         memory_mb=limits.memory_mb,
         file_size_mb=limits.file_size_mb,
         oom_kills=oom_kills,
+        workdir_full=full,
     )
     layers = observer.layers or unobserved("the sandbox ended before the program started")
     layers += (LayerStatus("workdir", True, spawned.work.note),)
