@@ -39,9 +39,17 @@ VIRTUAL_ROOT = "/tmp/automock"  # where the workdir appears inside the mount nam
 
 
 def _mount_points() -> list[tuple[str, set[str]]]:
+    """The mounts to make read-only: not those under ``/tmp``, which the private tmpfs covers
+    (other runs' workdirs, each a tmpfs of its own: how many there are must not change what
+    this process allocates, so address-stable runs stay stable beside concurrent runs)."""
     points = []
     with open("/proc/self/mountinfo", encoding="utf-8") as handle:
         for line in handle:
+            at = 0
+            for _ in range(4):  # the 5th field: the mount point
+                at = line.index(" ", at) + 1
+            if line.startswith("/tmp/", at):  # under the private /tmp: covered, unreachable
+                continue
             fields = line.split()
             target = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
             points.append((target, set(fields[5].split(","))))

@@ -163,6 +163,15 @@ def _reachable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in rows if (r["id"], r["point"]) not in covered and under(r)]
 
 
+def _own_tmpfs(row: dict[str, Any], workdir: Path) -> bool:
+    """Is mount ``row`` the root of the workdir's own tmpfs (a bounded workdir)?"""
+    try:
+        dev = os.stat(workdir).st_dev
+    except OSError:
+        return False
+    return bool(row["root"] == "/" and row["dev"] == f"{os.major(dev)}:{os.minor(dev)}")
+
+
 def _filesystem(pid: int, workdir: Path) -> tuple[bool, str, bool]:
     """(read-only view in force, detail, private /proc) from the process's ``mountinfo``."""
     ours = {r["dev"] for r in _mounts("self")}
@@ -171,7 +180,9 @@ def _filesystem(pid: int, workdir: Path) -> tuple[bool, str, bool]:
     private = {p for p in ("/tmp", "/dev/shm") if p in at and at[p]["fstype"] == "tmpfs"}
     private = {p for p in private if at[p]["dev"] not in ours}
     work = at.get(VIRTUAL_ROOT)
-    bound = work is not None and os.path.basename(work["root"]) == workdir.name
+    bound = work is not None and (
+        os.path.basename(work["root"]) == workdir.name or _own_tmpfs(work, workdir)
+    )
     writable = [
         r["point"]
         for r in rows
