@@ -1,6 +1,7 @@
 """Runs started together agree: each ``automock run`` has a uid of its own, so what other
-runs and a batch do beside it changes nothing in its process limit or its task count, and an
-address-sensitive program (a set of plain objects, default reprs) prints the same in all."""
+runs (some holding every process they may) and a batch do beside it changes nothing in its
+process limit or its task count, and an address-sensitive program (a set of plain objects,
+default reprs) prints the same in all."""
 
 from __future__ import annotations
 
@@ -32,6 +33,18 @@ execute_many([hold] * 4, timeout=8)
 """
 
 
+GREEDY = """\
+import os, select
+for _ in range(500):
+    try:
+        if os.fork() == 0:
+            break
+    except OSError:
+        break
+select.select([], [], [], 6)
+"""
+
+
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHASHSEED", "AUTOMOCK_SPAWN")}
     env.update(AUTOMOCK_SERVER="0", PYTHONPATH=str(REPO))
@@ -43,6 +56,10 @@ def test_ten_concurrent_runs_beside_a_batch_are_deterministic_and_agree(tmp_path
     script = tmp_path / "addresses.py"
     script.write_text(ADDRESSES)
     batch = subprocess.Popen([sys.executable, "-c", BESIDE], cwd=tmp_path, env=_env())
+    greedy = tmp_path / "greedy.py"  # runs beside them that hold every process they may
+    greedy.write_text(GREEDY)
+    hold = [sys.executable, "-m", "automock", "run", str(greedy), "--no-save", "--timeout", "8"]
+    holders = [subprocess.Popen(hold, cwd=tmp_path, env=_env()) for _ in range(3)]
     argv = [sys.executable, "-m", "automock", "run", str(script), "--repeat", "2", "--json"]
     runs = [
         subprocess.Popen(
@@ -63,6 +80,8 @@ def test_ten_concurrent_runs_beside_a_batch_are_deterministic_and_agree(tmp_path
         assert report["deterministic"] is True, report.get("diff")
         outputs.append([run["stdout"] for run in report["runs"]])
     assert batch.wait(timeout=120) == 0
+    for proc in holders:
+        proc.wait(timeout=120)
     first = outputs[0][0]
     assert "Node object at 0x" in first
     assert all(both == [first, first] for both in outputs), outputs
