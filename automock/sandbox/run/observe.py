@@ -384,5 +384,5 @@ def unobserved(why: str) -> tuple[LayerStatus, ...]:
     if os.geteuid() != 0:
         names[1:1] = ["userns"]
         names[-1:-1] = ["mountlock"]
-    names += ["landlock", *KERNEL_LAYERS[2:], "runtime", "cgroup"]
+    names += ["landlock", *KERNEL_LAYERS[2:], "runtime", "cgroup", "cpu"]
     return tuple(LayerStatus(n, False, f"not observed: {why}") for n in names)
