@@ -47,8 +47,8 @@ def _wait_for(predicate: object, seconds: float) -> bool:
 def test_a_run_holding_its_processes_leaves_another_runs_forks_alone(marker: str) -> None:
     holder, forker = marker, marker[::-1]
     with tempfile.TemporaryDirectory(prefix="automock-adv-cwd-") as scratch:
-        # B first: it forks one child at a time for ~6 s; A then takes every process it may
-        b = _start_cli("res_fork_loop", forker, "200", timeout=40, cwd=scratch)
+        # B first: it forks one child at a time for ~12 s; A then takes every process it may
+        b = _start_cli("res_fork_loop", forker, "400", timeout=60, cwd=scratch)
         a = None
         try:
             assert _wait_for(lambda: marked_processes(forker), 30), "run B never started"
@@ -71,7 +71,7 @@ def test_a_run_holding_its_processes_leaves_another_runs_forks_alone(marker: str
 
 
 def test_a_cpu_hog_does_not_starve_the_honest_candidate_beside_it() -> None:
-    hog, honest = batch_attacks([("res_cpu_hog", ("60",)), ("res_cpu_honest", ("8",))], timeout=5)
+    hog, honest = batch_attacks([("res_cpu_hog", ("60",)), ("res_cpu_honest", ("14",))], timeout=10)
     assert hog.status == "timeout", hog.explain()
     assert honest.status == "passed", honest.explain()
     cpu = next(x for x in honest.layers if x["name"] == "cpu")
