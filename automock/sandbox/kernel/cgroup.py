@@ -18,6 +18,12 @@ nothing; what the layer reports is read back from the kernel either way.)
 - cgroup v2: one directory on the unified mount where the parent cgroup delegates
   ``memory`` and ``pids`` (``memory.max``, ``memory.swap.max = 0``, ``pids.max``).
 
+The ``cpu`` layer rides along where the controller is there (v1: a directory of its own
+in the ``cpu`` hierarchy; v2: the same directory, where ``cpu`` is delegated): an equal
+weight and a bandwidth quota of all CPUs but one (:func:`cpu_quota`), so a run or lane
+with many busy processes gets one share, however many processes (or sessions, each of
+which the kernel's autogroup would otherwise treat as one more party) it has.
+
 Each directory is made below the cgroup this process is in, so the host's own limits
 still hold above it. :meth:`Cgroup.remove` kills what is left in it and removes it;
 :func:`sweep_stale` removes the (empty) cgroups of an automock process that died.
