@@ -4,8 +4,9 @@ The parent (:func:`automock.sandbox.run.watch.finish`) writes the spec's length 
 :data:`~automock.sandbox.kernel.addresses.WIDTH` digits and its JSON in one write
 (:func:`spec_message`); the child (:mod:`automock.sandbox.child.program`) reads it with
 :func:`read_spec` and starts isolating itself. Meanwhile the parent fills the child's workdir
-if a spare's is still empty and counts the run uid's tasks (the run's own uid: :mod:`automock.sandbox.kernel.uids`); it then writes that count,
-again :data:`WIDTH` digits (:func:`tasks_message`), and closes the pipe. The child reads it
+if a spare's is still empty and counts the tasks of the run's own uid
+(:mod:`automock.sandbox.kernel.uids`); it then writes that count, again :data:`WIDTH`
+digits (:func:`tasks_message`), and closes the pipe. The child reads it
 with :func:`read_tasks` at its rlimits step, before its uid drop (which takes the
 workdir's files over). Fixed widths: the child makes the same reads, so the same allocations,
 in every run.
