@@ -57,10 +57,14 @@ def test_a_run_holding_its_processes_leaves_another_runs_forks_alone(marker: str
             overlapped = bool(marked_processes(forker))  # A held its processes while B ran
             out, err = b.communicate(timeout=60)
         finally:
-            for proc in (b, a):
+            for proc in (b, a):  # SIGTERM: the command ends its sandbox and cleans up
                 if proc is not None and proc.poll() is None:
-                    proc.kill()
-                    proc.communicate()
+                    proc.terminate()
+                    try:
+                        proc.communicate(timeout=20)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+                        proc.communicate()
             reap(marked_processes(holder))
     assert overlapped, "run B ended before run A held its processes: no overlap to test"
     report = json.loads(out)
