@@ -188,6 +188,7 @@ def judge_run(
     memory_mb: int | None = None,
     file_size_mb: int | None = None,
     oom_kills: int = 0,
+    workdir_full: int | None = None,
 ) -> tuple[Status, int, str]:
     """(status, exit_code, detail) of one ``automock run`` child, from its exit status.
 
@@ -196,6 +197,8 @@ def judge_run(
     the kernel's exit code. ``unusable`` says why the program's report (the messages on
     the result pipe) could not be used; the detail then says so. ``oom_kills``: processes
     the kernel's OOM killer ended in the run's memory cgroup (a failed run is then ``memory``).
+    ``workdir_full``: the bound in MiB of the run's workdir, which the parent found full after
+    the run (a failed run is then ``violation``: its writes past the bound were refused).
     """
     note = f"the program's report was unusable: {unusable}" if unusable else ""
     if timed_out:
@@ -204,6 +207,9 @@ def judge_run(
     if oom_kills:  # the kernel's count, not the program's word; even a process it forked
         detail = oom_detail(memory_mb, oom_kills)
         return Status.MEMORY, exit_code_for(Status.MEMORY, returncode), _join(detail, note)
+    if workdir_full is not None and returncode != 0:  # the parent's statvfs, not the program's
+        detail = f"the run filled its workdir (a tmpfs of its own, {workdir_full} MiB): ENOSPC"
+        return Status.VIOLATION, exit_code_for(Status.VIOLATION, 1), _join(detail, note)
     if returncode < 0:
         status, detail = signal_status(
             -returncode,

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from automock.sandbox.kernel.isolation import SANDBOX_UID, Limits, enter_isolation
+from automock.sandbox.kernel.uids import RUN_UID_BASE, RUN_UIDS
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "fork") or os.geteuid() != 0, reason="needs root to simulate both users"
@@ -183,7 +184,8 @@ def test_run_report_layers_hold(
     assert layers["filesystem"]["active"] and not wrote and not facts["wrote_outside"]
     assert layers["pid"]["active"] and left == []
     assert layers["uid"]["active"] and f"uid {facts['uid']} " in layers["uid"]["detail"]
-    assert facts["uid"] == SANDBOX_UID
+    assert RUN_UID_BASE <= facts["uid"] < RUN_UID_BASE + RUN_UIDS  # this run's own uid
+    assert "this run's own" in layers["uid"]["detail"]
     detail = layers["rlimits"]["detail"]
     assert layers["rlimits"]["active"]
     assert f"cpu={facts['CPU']}," in detail and f"nofile={facts['NOFILE']}," in detail

@@ -1,4 +1,4 @@
-"""The batch pool's memory and pids cgroups: one per lane, made once, reused.
+"""The batch pool's memory, pids and cpu cgroups: one per lane, made once, reused.
 
 A lane runs one candidate at a time, so its cgroup bounds that candidate: a child
 the zygote forks moves itself in while it gets ready (through ``cgroup.procs``
@@ -88,12 +88,14 @@ class LaneCgroups:
             layer = cg.confine(pid, group)
         self._runs[pid] = (layer, self._oom_kills(lane, group))
 
-    def finish(self, pid: int, lane: int) -> tuple[dict[str, Any], int]:
-        """(the cgroup layer of child ``pid``, OOM kills in its lane since it was moved in)."""
+    def finish(self, pid: int, lane: int) -> tuple[list[dict[str, Any]], int]:
+        """(the cgroup and cpu layers of child ``pid``, OOM kills in its lane since it was
+        moved in)."""
         layer, before = self._runs.pop(pid, (LayerStatus("cgroup", False, "not confined"), 0))
         group = self._lanes.get(lane)
         kills = self._oom_kills(lane, group) - before if group is not None and layer.active else 0
-        return layer.to_dict(), kills
+        cpu = cg.cpu_layer(group if group is not None else "not made", layer)
+        return [layer.to_dict(), cpu.to_dict()], kills
 
     def _oom_kills(self, lane: int, group: cg.Cgroup | str | None) -> int:
         """The lane's OOM-kill counter, read through a file kept open (else as a new read)."""

@@ -129,9 +129,9 @@ def result_of(
     memory_mb: int | None = None,
     *,
     batch_seed: int = 0,
-    cgroup: tuple[dict[str, Any], int] | None = None,
+    cgroup: tuple[list[dict[str, Any]], int] | None = None,
 ) -> CandidateResult:
-    """``cgroup``: the lane's cgroup layer and the OOM kills in it during the candidate
+    """``cgroup``: the lane's cgroup layers (memory and pids, cpu) and the OOM kills in it during the candidate
     (any makes it ``memory``: the kernel's count, not the candidate's word)."""
     assert run.candidate is not None
     duration = (time.monotonic() - run.started) * 1000
@@ -146,7 +146,7 @@ def result_of(
         oom_kills=cgroup[1] if cgroup else 0,
     )
     layers = verdict.get("layers", ())
-    layers = [*(layers if type(layers) is list else ()), *([cgroup[0]] if cgroup else ())]
+    layers = [*(layers if type(layers) is list else ()), *(cgroup[0] if cgroup else ())]
     return CandidateResult(
         task_id=run.candidate.task_id,
         index=run.candidate.index,

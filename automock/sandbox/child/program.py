@@ -225,6 +225,7 @@ def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None
         allow_network=bool(spec["allow_network"]),
         workdir=spec["workdir"],
         readable=tuple(spec.get("readable", ())),
+        uid=spec.get("uid"),  # the run's own, leased by the parent (None: not root, no drop)
         tasks=_tasks(spec),
         entered=entered,
     )
@@ -384,8 +385,7 @@ def execute_and_report(
 
     After the ``started`` line the child waits for a byte (or end of file) on ``go_fd``
     (-1: no wait): the parent observes the isolation from outside meanwhile. ``tasks_fd``:
-    where the parent's count of the sandbox uid's tasks comes (:mod:`.spec_pipe`).
-    """
+    where the parent's count of the run uid's tasks comes (:mod:`.spec_pipe`)."""
     fds = {"result_fd": result_fd, "go_fd": go_fd}
     if tasks_fd >= 0:
         fds["tasks_fd"] = tasks_fd

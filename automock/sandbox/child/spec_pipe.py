@@ -4,8 +4,9 @@ The parent (:func:`automock.sandbox.run.watch.finish`) writes the spec's length 
 :data:`~automock.sandbox.kernel.addresses.WIDTH` digits and its JSON in one write
 (:func:`spec_message`); the child (:mod:`automock.sandbox.child.program`) reads it with
 :func:`read_spec` and starts isolating itself. Meanwhile the parent fills the child's workdir
-if a spare's is still empty and counts the sandbox uid's tasks; it then writes that count,
-again :data:`WIDTH` digits (:func:`tasks_message`), and closes the pipe. The child reads it
+if a spare's is still empty and counts the tasks of the run's own uid
+(:mod:`automock.sandbox.kernel.uids`); it then writes that count, again :data:`WIDTH`
+digits (:func:`tasks_message`), and closes the pipe. The child reads it
 with :func:`read_tasks` at its rlimits step, before its uid drop (which takes the
 workdir's files over). Fixed widths: the child makes the same reads, so the same allocations,
 in every run.
@@ -49,7 +50,7 @@ def read_spec(fd: int) -> dict[str, Any]:
 
 
 def read_tasks(fd: int) -> int:
-    """The parent's count of the sandbox uid's tasks; ``fd`` is closed. A parent that gave up
+    """The parent's count of the run uid's tasks; ``fd`` is closed. A parent that gave up
     after the spec: this process exits (the parent kills or ignores it anyway)."""
     try:
         data = _read_exactly(fd, WIDTH)

@@ -18,6 +18,12 @@ nothing; what the layer reports is read back from the kernel either way.)
 - cgroup v2: one directory on the unified mount where the parent cgroup delegates
   ``memory`` and ``pids`` (``memory.max``, ``memory.swap.max = 0``, ``pids.max``).
 
+The ``cpu`` layer rides along where the controller is there (v1: a directory of its own
+in the ``cpu`` hierarchy; v2: the same directory, where ``cpu`` is delegated): an equal
+weight and a bandwidth quota of all CPUs but one (:func:`cpu_quota`), so a run or lane
+with many busy processes gets one share, however many processes (or sessions, each of
+which the kernel's autogroup would otherwise treat as one more party) it has.
+
 Each directory is made below the cgroup this process is in, so the host's own limits
 still hold above it. :meth:`Cgroup.remove` kills what is left in it and removes it;
 :func:`sweep_stale` removes the (empty) cgroups of an automock process that died.
@@ -36,12 +42,13 @@ from dataclasses import dataclass
 
 from automock.sandbox.kernel.layers import LayerStatus
 
-__all__ = ["Cgroup", "confine", "create", "process_tree", "sweep_stale"]
+__all__ = ["Cgroup", "confine", "cpu_layer", "create", "process_tree", "sweep_stale"]
 
 _MIB = 1024 * 1024
 _NAME = re.compile(r"^automock-(?:run|lane\d+)-(\d+)-\d+$")
 _counter = itertools.count()
 PIDS_SLACK = 4  # the sandbox's own processes (the PID namespace's intermediate) on top
+_PERIOD = 100_000  # microseconds of CPU bandwidth accounting (the kernel's default period)
 
 
 def _write(path: str, value: str) -> None:
@@ -58,7 +65,7 @@ def _read(path: str) -> str:
 
 
 def _hierarchies() -> tuple[dict[str, str], str | None]:
-    """({v1 controller: mount point} for memory and pids, the v2 mount point or None)."""
+    """({v1 controller: mount point} for memory, pids and cpu, the v2 mount point or None)."""
     v1: dict[str, str] = {}
     v2: str | None = None
     for line in _read("/proc/self/mountinfo").splitlines():
@@ -69,7 +76,7 @@ def _hierarchies() -> tuple[dict[str, str], str | None]:
             continue
         point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), fields[4])
         if fields[dash + 1] == "cgroup":
-            for name in set(fields[dash + 3].split(",")) & {"memory", "pids"}:
+            for name in set(fields[dash + 3].split(",")) & {"memory", "pids", "cpu"}:
                 v1.setdefault(name, point)
         elif fields[dash + 1] == "cgroup2" and v2 is None:
             v2 = point
@@ -87,22 +94,42 @@ def _own(controller: str | None) -> str:
     return "/"
 
 
-def _parents() -> tuple[int, list[str]] | str:
-    """(version, the parent directories to create in), or why no cgroup can be made."""
+def _parents() -> tuple[int, list[str], str] | str:
+    """(version, the parent directories to create in, the cpu controller's parent or why
+    there is none: see :func:`_cpu_parent`), or why no cgroup can be made."""
     v1, v2 = _hierarchies()
     if "memory" in v1 and "pids" in v1:
         parents = [os.path.join(v1[c], _own(c).lstrip("/")) for c in ("memory", "pids")]
         if all(os.access(p, os.W_OK) for p in parents):
-            return 1, parents
+            if "cpu" not in v1:
+                return 1, parents, "no cpu: the cgroup v1 cpu controller is not mounted"
+            cpu = os.path.join(v1["cpu"], _own("cpu").lstrip("/"))
+            return 1, parents, _cpu_parent(cpu, os.access(cpu, os.W_OK), 1)
     if v2 is not None:
         parent = os.path.join(v2, _own(None).lstrip("/"))
         delegated = set(_read(os.path.join(parent, "cgroup.subtree_control")).split())
         if {"memory", "pids"} <= delegated and os.access(parent, os.W_OK):
-            return 2, [parent]
+            return 2, [parent], _cpu_parent(parent, "cpu" in delegated, 2)
         if "memory" in v1 or "pids" in v1:
             return f"cgroup v1 memory+pids not both writable; v2 delegates {sorted(delegated)}"
         return f"cgroup v2 at {v2} does not delegate memory and pids (has {sorted(delegated)})"
     return "no writable memory and pids cgroup controllers (v1 or v2)"
+
+
+def _cpu_parent(parent: str, usable: bool, version: int) -> str:
+    """``parent`` (an absolute path) if the cpu controller can be used there, else why not
+    (a sentence: never starts with ``/``)."""
+    if usable:
+        return parent
+    if version == 1:
+        return f"no cpu: the cgroup v1 cpu controller at {parent} is not writable"
+    return "no cpu: our cgroup v2 parent does not delegate the cpu controller"
+
+
+def cpu_quota() -> int:
+    """The CPUs one run (or lane) may use at once: all but one, at least one, so a run's
+    busy processes leave the rest of the machine a CPU."""
+    return max(1, len(os.sched_getaffinity(0)) - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,9 +137,15 @@ class Cgroup:
     """One run's (or one batch lane's) cgroup: its directories and limits."""
 
     version: int
-    dirs: tuple[str, ...]  # v1: (memory, pids); v2: (unified,)
+    dirs: tuple[str, ...]  # v1: (memory, pids) and cpu if made; v2: (unified,)
     memory_mb: int | None
     processes: int | None
+    cpu: str = ""  # what the cpu controller sets ("" none: then ``cpu_note`` says why)
+    cpu_note: str = ""
+
+    def _controllers(self) -> tuple[str, ...]:
+        """The controller of each of :attr:`dirs` (v1), or ``""`` for the unified one (v2)."""
+        return ("memory", "pids", "cpu")[: len(self.dirs)] if self.version == 1 else ("",)
 
     def add(self, pid: int) -> None:
         """Move process ``pid`` (all its threads) into the cgroup."""
@@ -143,8 +176,7 @@ class Cgroup:
                 lines = handle.read().decode("ascii", "replace").splitlines()
         except OSError:
             return False
-        wanted = ("memory", "pids") if self.version == 1 else ("",)
-        for directory, controller in zip(self.dirs, wanted, strict=True):
+        for directory, controller in zip(self.dirs, self._controllers(), strict=True):
             name = os.path.basename(directory)
             for line in lines:
                 _, controllers, path = line.split(":", 2)
@@ -220,7 +252,7 @@ class Cgroup:
 
 def _limit(version: int, dirs: list[str], memory_mb: int | None, processes: int | None) -> None:
     if version == 1:
-        memory, pids = dirs
+        memory, pids = dirs[:2]
         if memory_mb is not None:
             _write(os.path.join(memory, "memory.limit_in_bytes"), str(memory_mb * _MIB))
             with contextlib.suppress(OSError):  # no swap accounting: nothing to bound
@@ -235,6 +267,24 @@ def _limit(version: int, dirs: list[str], memory_mb: int | None, processes: int 
         _write(os.path.join(pids, "pids.max"), str(processes + PIDS_SLACK))
 
 
+def _limit_cpu(version: int, path: str) -> str:
+    """An equal weight (the kernel's default, written: a parent may set another) and a
+    bandwidth quota of :func:`cpu_quota` CPUs in ``path``; what was set."""
+    quota = cpu_quota()
+    if version == 1:
+        _write(os.path.join(path, "cpu.shares"), "1024")
+        _write(os.path.join(path, "cpu.cfs_period_us"), str(_PERIOD))
+        _write(os.path.join(path, "cpu.cfs_quota_us"), str(quota * _PERIOD))
+    else:
+        _write(os.path.join(path, "cpu.weight"), "100")
+        _write(os.path.join(path, "cpu.max"), f"{quota * _PERIOD} {_PERIOD}")
+    weight = "shares 1024" if version == 1 else "weight 100"
+    return (
+        f"cpu cgroup v{version}: {weight} (an equal share beside every other run and lane), "
+        f"at most {quota} CPU{'s' if quota > 1 else ''}"
+    )
+
+
 def create(kind: str, memory_mb: int | None, processes: int | None) -> Cgroup | str:
     """A new cgroup (``kind``: ``run`` or ``lane<N>``) with the limits, or why not."""
     if os.geteuid() != 0:
@@ -242,12 +292,13 @@ def create(kind: str, memory_mb: int | None, processes: int | None) -> Cgroup | 
     found = _parents()
     if isinstance(found, str):
         return found
-    version, parents = found
-    sweep_stale(parents)
+    version, parents, cpu_parent = found
+    with_cpu = version == 1 and cpu_parent.startswith("/")  # v1: a directory of its own
+    sweep_stale([*parents, *([cpu_parent] if with_cpu else [])])
     name = f"automock-{kind}-{os.getpid()}-{next(_counter)}"
     made: list[str] = []
     try:
-        for parent in parents:
+        for parent in [*parents, *([cpu_parent] if with_cpu else [])]:
             path = os.path.join(parent, name)
             os.mkdir(path, 0o700)
             made.append(path)
@@ -255,7 +306,13 @@ def create(kind: str, memory_mb: int | None, processes: int | None) -> Cgroup | 
     except OSError as exc:
         Cgroup(version, tuple(made), None, None).remove()
         return f"cgroup v{version} refused ({exc.strerror or exc})"
-    return Cgroup(version, tuple(made), memory_mb, processes)
+    cpu, note = "", "" if cpu_parent.startswith("/") else cpu_parent
+    if cpu_parent.startswith("/"):
+        try:
+            cpu = _limit_cpu(version, made[-1])
+        except OSError as exc:
+            note = f"no cpu: the cpu controller refused ({exc.strerror or exc})"
+    return Cgroup(version, tuple(made), memory_mb, processes, cpu, note)
 
 
 def sweep_stale(parents: Iterable[str]) -> None:
@@ -288,6 +345,19 @@ def process_tree(pid: int) -> list[int]:
             text = _read(f"/proc/{current}/task/{tid}/children")
             todo.extend(int(c) for c in text.split() if int(c) not in found)
     return found
+
+
+def cpu_layer(cgroup: Cgroup | str, memory: LayerStatus) -> LayerStatus:
+    """The ``cpu`` layer: on when the parent made the cpu cgroup and ``memory`` (the layer
+    :func:`confine` returned, read back from the kernel) shows the sandbox in every
+    directory of ``cgroup``, the cpu one included."""
+    if isinstance(cgroup, str):
+        return LayerStatus("cpu", False, f"no cpu cgroup: {cgroup}")
+    if not cgroup.cpu:
+        return LayerStatus("cpu", False, cgroup.cpu_note)
+    if not memory.active:
+        return LayerStatus("cpu", False, f"not in its cpu cgroup: {memory.detail}")
+    return LayerStatus("cpu", True, cgroup.cpu)
 
 
 def confine(pid: int, cgroup: Cgroup | str) -> LayerStatus:

@@ -33,16 +33,28 @@ from automock.sandbox.kernel.syscalls import (
     reason,
     unshare,
 )
+from automock.sandbox.kernel.workdir import RUN_PREFIX
 
 __all__ = ["VIRTUAL_ROOT", "filesystem_layer", "hide", "traversable"]
 
 VIRTUAL_ROOT = "/tmp/automock"  # where the workdir appears inside the mount namespace
 
 
+_RUN_WORKDIRS = f"/tmp/{RUN_PREFIX}"
+
+
 def _mount_points() -> list[tuple[str, set[str]]]:
+    """The mounts to make read-only: not other runs' workdirs (each a tmpfs of its own at
+    ``/tmp/automock-run-*``, which the private ``/tmp`` covers): how many there are must not
+    change what this process allocates, so address-stable runs stay stable beside others."""
     points = []
     with open("/proc/self/mountinfo", encoding="utf-8") as handle:
         for line in handle:
+            at = 0
+            for _ in range(4):  # the 5th field: the mount point
+                at = line.index(" ", at) + 1
+            if line.startswith(_RUN_WORKDIRS, at):  # under the private /tmp: unreachable
+                continue
             fields = line.split()
             target = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
             points.append((target, set(fields[5].split(","))))

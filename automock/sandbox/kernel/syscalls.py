@@ -78,6 +78,15 @@ def mount(
         raise OSError(code, f"mount {target}: {os.strerror(code)}")
 
 
+def unmount(target: str) -> None:
+    """Detach the mount at ``target`` (``umount2(MNT_DETACH)``: gone once nothing uses it)."""
+    import ctypes
+
+    if libc().umount2(os.fsencode(target), ctypes.c_int(2)) != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"umount {target}: {os.strerror(code)}")
+
+
 def prctl(option: int, arg: int) -> None:
     import ctypes
 

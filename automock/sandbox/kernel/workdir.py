@@ -10,20 +10,36 @@ when the mount namespace is active)::
 The user's files are only ever read. Large trees are not copied whole: when
 the directory exceeds the budget only the target file and small top-level
 files are copied, and :attr:`Workdir.note` says so.
+
+As root on Linux, ``root`` is a size-limited tmpfs of its own (:data:`BOUND`: the copy's
+budget plus :data:`ROOM` to write), mounted before anything is copied or any child
+started, so a run cannot fill the host's temp filesystem through its workdir: a write
+past the bound fails with ``ENOSPC`` (:meth:`Workdir.full` tells the parent afterwards).
+The parent copies in and out through the host path as before (a recorded cassette
+included); :meth:`Workdir.cleanup` and the sweep of a killed run's workdir unmount it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
 import stat
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Workdir", "empty_workdir", "make_workdir", "sweep_stale_workdirs"]
+__all__ = [
+    "BOUND",
+    "Workdir",
+    "empty_workdir",
+    "make_workdir",
+    "remove_tree",
+    "sweep_stale_workdirs",
+]
 
 IGNORED = (
     ".git",
@@ -42,6 +58,9 @@ IGNORED = (
 MAX_FILES = 2000
 MAX_BYTES = 64 * 1024 * 1024
 MAX_TOP_LEVEL_FILE = 1024 * 1024
+ROOM = 64 * 1024 * 1024  # what a run may write in its workdir on top of the copy
+BOUND = MAX_BYTES + ROOM  # the size of a bounded workdir's tmpfs
+_INODES = 65536  # files and directories a bounded workdir may hold
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,13 +70,24 @@ class Workdir:
     root: Path
     script_rel: str
     note: str
+    bounded: bool = False  # ``root`` is a tmpfs of its own, :data:`BOUND` bytes
 
     @property
     def script(self) -> Path:
         return self.root / self.script_rel
 
+    def full(self) -> bool:
+        """Is the bounded workdir full (less than 1 MiB or no inode left)? False if unbounded."""
+        if not self.bounded:
+            return False
+        try:
+            info = os.statvfs(self.root)
+        except OSError:
+            return False
+        return info.f_bavail * info.f_frsize < (1 << 20) or info.f_favail == 0
+
     def cleanup(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
+        remove_tree(self.root)
 
     def __enter__(self) -> Workdir:
         return self
@@ -121,6 +151,31 @@ def _ignore(root: Path) -> Callable[[str, list[str]], set[str]]:
 RUN_PREFIX = "automock-run-"
 
 
+def _bound(root: Path) -> bool:
+    """Mount a tmpfs of :data:`BOUND` bytes on the (empty) ``root``: as root on Linux only."""
+    if not sys.platform.startswith("linux") or os.geteuid() != 0:
+        return False
+    from automock.sandbox.kernel.syscalls import MS_NODEV, MS_NOSUID, mount
+
+    options = f"size={BOUND},nr_inodes={_INODES},mode=0755"
+    try:
+        mount("tmpfs", str(root), "tmpfs", MS_NOSUID | MS_NODEV, options)
+    except OSError:
+        return False
+    return True
+
+
+def remove_tree(path: str | os.PathLike[str]) -> None:
+    """Remove a workdir: its contents, its own tmpfs if it has one, the directory."""
+    shutil.rmtree(path, ignore_errors=True)  # a mount point itself stays (EBUSY)
+    if os.path.ismount(path):
+        from automock.sandbox.kernel.syscalls import unmount
+
+        with contextlib.suppress(OSError):
+            unmount(os.fspath(path))
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -147,7 +202,7 @@ def sweep_stale(prefix: str, base: str | None = None) -> list[Path]:
     for entry in entries:
         match = stale.match(entry.name)
         if match and not _alive(int(match.group(1))) and entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
+            remove_tree(entry)
             removed.append(entry)
     return removed
 
@@ -164,9 +219,10 @@ def empty_workdir() -> Workdir:
     # a fixed-length name (pid padded): the child's environment has the same size every run
     root = Path(tempfile.mkdtemp(prefix=f"{RUN_PREFIX}{os.getpid():07d}-")).resolve()
     os.chmod(root, 0o755)
+    bounded = _bound(root)
     for sub in ("home", "tmp", "src"):
         (root / sub).mkdir()
-    return Workdir(root=root, script_rel="src", note="empty")
+    return Workdir(root=root, script_rel="src", note="empty", bounded=bounded)
 
 
 def make_workdir(
@@ -174,7 +230,8 @@ def make_workdir(
 ) -> Workdir:
     """Copy ``script``'s directory (bounded) into a fresh temp dir (or the empty ``into``)."""
     source = Path(script).resolve()
-    root = (into or empty_workdir()).root
+    empty = into or empty_workdir()
+    root = empty.root
     dest = root / "src"
     files, size = _tree_size(source.parent) if copy_tree else (MAX_FILES + 1, 0)
     try:
@@ -197,6 +254,8 @@ def make_workdir(
             shutil.copy2(source, dest / source.name)
             note = f"copy of the small top-level files of {source.parent} (the tree is too large to copy)"
     except BaseException:
-        shutil.rmtree(root, ignore_errors=True)
+        remove_tree(root)
         raise
-    return Workdir(root=root, script_rel=f"src/{source.name}", note=note)
+    if empty.bounded:
+        note += f"; a {BOUND >> 20} MiB tmpfs of its own"
+    return Workdir(root=root, script_rel=f"src/{source.name}", note=note, bounded=empty.bounded)

@@ -41,9 +41,7 @@ from automock.sandbox.run.observe_kernel import KERNEL_LAYERS, namespace_layers,
 
 __all__ = [
     "CLAIMED",
-    "namespace_members",
     "observe",
-    "pid_namespace_of",
     "program_process",
     "unobserved",
 ]
@@ -95,34 +93,6 @@ def program_process(pid: int) -> int | None:
                 children.append(int(entry))
     found = [c for c in children if _link(f"/proc/{c}/ns/pid") == inner]
     return found[0] if len(found) == 1 else None
-
-
-def pid_namespace_of(pid: int) -> str | None:
-    """The PID namespace ``pid`` made for its children (None: ours, or ``pid`` is gone)."""
-    try:
-        link = os.readlink(f"/proc/{pid}/ns/pid_for_children")
-    except OSError:
-        return None
-    return None if link == os.readlink("/proc/self/ns/pid") else link
-
-
-def namespace_members(pgid: int, namespace: str | None) -> list[int]:
-    """Processes still in the child's process group or PID namespace."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            if namespace is not None and os.readlink(f"/proc/{entry}/ns/pid") == namespace:
-                found.append(int(entry))
-                continue
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
-            if int(fields[2]) == pgid:
-                found.append(int(entry))
-        except (OSError, IndexError, ValueError):
-            continue
-    return found
 
 
 def _status(pid: int) -> dict[str, str]:
@@ -198,6 +168,15 @@ def _reachable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in rows if (r["id"], r["point"]) not in covered and under(r)]
 
 
+def _own_tmpfs(row: dict[str, Any], workdir: Path) -> bool:
+    """Is mount ``row`` the root of the workdir's own tmpfs (a bounded workdir)?"""
+    try:
+        dev = os.stat(workdir).st_dev
+    except OSError:
+        return False
+    return bool(row["root"] == "/" and row["dev"] == f"{os.major(dev)}:{os.minor(dev)}")
+
+
 def _filesystem(pid: int, workdir: Path) -> tuple[bool, str, bool]:
     """(read-only view in force, detail, private /proc) from the process's ``mountinfo``."""
     ours = {r["dev"] for r in _mounts("self")}
@@ -206,7 +185,9 @@ def _filesystem(pid: int, workdir: Path) -> tuple[bool, str, bool]:
     private = {p for p in ("/tmp", "/dev/shm") if p in at and at[p]["fstype"] == "tmpfs"}
     private = {p for p in private if at[p]["dev"] not in ours}
     work = at.get(VIRTUAL_ROOT)
-    bound = work is not None and os.path.basename(work["root"]) == workdir.name
+    bound = work is not None and (
+        os.path.basename(work["root"]) == workdir.name or _own_tmpfs(work, workdir)
+    )
     writable = [
         r["point"]
         for r in rows
@@ -283,15 +264,17 @@ def observe(
     allow_network: bool,
     workdir: Path,
     claimed: Sequence[Mapping[str, Any]] = (),
+    uid: int | None = None,
 ) -> tuple[LayerStatus, ...]:
     """The layers in force around the child ``pid`` (the sandbox process the parent started),
-    seen from outside; ``claimed`` is the ``started`` line's layers (reasons and the runtime)."""
+    seen from outside; ``claimed`` is the ``started`` line's layers (reasons and the runtime);
+    ``uid``: the run's own uid, leased by the parent (the ``uid`` layer is on only for it)."""
     claims = {str(d["name"]): LayerStatus(d["name"], d["active"], d["detail"]) for d in claimed}
     target = program_process(pid)
     if target is None:
         return unobserved("the sandbox's process could not be found")
     status = _status(target)
-    uid = (status.get("Uid") or "?").split()[0]
+    seen_uid = (status.get("Uid") or "?").split()[0]
     ns = {n: _link(f"/proc/{target}/ns/{n}") for n in ("net", "mnt", "user")}
     own = {n: _link(f"/proc/self/ns/{n}") for n in ns}
     root = os.geteuid() == 0
@@ -316,7 +299,7 @@ def observe(
         fact = "no mount namespace; only cwd/HOME/TMPDIR point into the workdir"
         layers.append(LayerStatus("filesystem", False, _off(fact, claims.get("filesystem"))))
     layers.append(_pid_layer(status, private_proc, claims))
-    layers.append(LayerStatus("rlimits", *_rlimits(target, limits, uid)))
+    layers.append(LayerStatus("rlimits", *_rlimits(target, limits, seen_uid)))
     if not root:
         locked = depth is not None and depth > 1
         detail = "nested user namespace: read-only mounts locked, no capability over them"
@@ -325,7 +308,7 @@ def observe(
             if locked
             else LayerStatus("mountlock", False, _off("mounts not locked", claims.get("mountlock")))
         )
-    layers.append(_uid(status, uid, root, limits, claims.get("uid")))
+    layers.append(_uid(status, seen_uid, root, limits, claims.get("uid"), uid))
     layers.append(_claimed("landlock", claims))
     layers.append(seccomp_layer(status, claims))
     layers.append(_runtime_layer(claims))
@@ -374,7 +357,12 @@ def _claimed(name: str, claims: Mapping[str, LayerStatus]) -> LayerStatus:
 
 
 def _uid(
-    status: Mapping[str, str], uid: str, root: bool, limits: Limits, claim: LayerStatus | None
+    status: Mapping[str, str],
+    uid: str,
+    root: bool,
+    limits: Limits,
+    claim: LayerStatus | None,
+    own: int | None = None,
 ) -> LayerStatus:
     uids = set(status.get("Uid", "").split())
     nnp = status.get("NoNewPrivs") == "1"
@@ -385,7 +373,12 @@ def _uid(
         )
         return LayerStatus("uid", False, f"not root, runs as uid {uid}{note}")
     if len(uids) == 1 and uid not in ("0", "?") and nnp and not caps:
-        return LayerStatus("uid", True, f"runs as unprivileged uid {uid} with no_new_privs")
+        if own is None:
+            return LayerStatus("uid", True, f"runs as unprivileged uid {uid} with no_new_privs")
+        if uid == str(own):
+            detail = f"runs as unprivileged uid {uid} (this run's own) with no_new_privs"
+            return LayerStatus("uid", True, detail)
+        return LayerStatus("uid", False, _off(f"runs as uid {uid}, not its own {own}", claim))
     fact = f"runs as uid {'/'.join(sorted(uids)) or '?'}" + ("" if nnp else ", no_new_privs unset")
     return LayerStatus("uid", False, _off(fact, claim))
 
@@ -396,5 +389,5 @@ def unobserved(why: str) -> tuple[LayerStatus, ...]:
     if os.geteuid() != 0:
         names[1:1] = ["userns"]
         names[-1:-1] = ["mountlock"]
-    names += ["landlock", *KERNEL_LAYERS[2:], "runtime", "cgroup"]
+    names += ["landlock", *KERNEL_LAYERS[2:], "runtime", "cgroup", "cpu"]
     return tuple(LayerStatus(n, False, f"not observed: {why}") for n in names)

@@ -23,7 +23,8 @@ from automock.plan.model import Plan
 from automock.sandbox.child import fresh
 from automock.sandbox.kernel.addresses import padded
 from automock.sandbox.kernel.environment import fixed_environment
-from automock.sandbox.kernel.isolation import Limits, tasks_for_child
+from automock.sandbox.kernel.isolation import SANDBOX_UID, Limits, tasks_for_child
+from automock.sandbox.kernel.uids import run_uid
 from automock.sandbox.kernel.workdir import Workdir, make_workdir
 from automock.sandbox.run import spare
 from automock.sandbox.run.cassettes import CassetteFile
@@ -86,8 +87,15 @@ def _plan_as_seen(plan: Plan, work: Workdir) -> dict[str, Any]:
 
 
 def _spec(
-    work: Workdir, plan: Plan, args: Sequence[str], limits: Limits, allow_network: bool
+    work: Workdir,
+    plan: Plan,
+    args: Sequence[str],
+    limits: Limits,
+    allow_network: bool,
+    uid: int | None,
 ) -> dict[str, Any]:
+    """The child's spec; ``uid``: the run's own (:mod:`automock.sandbox.kernel.uids`), or
+    None when there is no uid drop (not root)."""
     return {
         "workdir": str(work.root),
         "script_rel": work.script_rel,
@@ -100,6 +108,7 @@ def _spec(
         "allow_network": allow_network,
         "package_root": PACKAGE_ROOT,
         "readable": [PACKAGE_ROOT],
+        **({} if uid is None else {"uid": uid}),
     }
 
 
@@ -213,32 +222,42 @@ class Runner:
         ahead = self.stable and not network and not readable  # namespaces before the spec
         self._keep_first(ahead)
         outcomes: list[RunOutcome] = []
-        for index in range(repeat):
-            work = self._first.work if self._first is not None else make_workdir(self.target)
-            spec = _spec(work, plan, args, limits, network)
-            spec["readable"] += list(readable)  # absolute, checked (readable_paths)
-            if self.forking:  # counted here, padded: the child's memory is the same whatever
-                spec["tasks"] = padded(tasks_for_child())  # else runs (a spawned child's: finish)
-            collect = None
-            if cassette is not None:  # the child sees a copy; a recording is copied back
-                staged = spec["cassette_path"] = cassette.stage(work.root)
-                spec["plan"]["cassette"]["path"] = staged
-                collect = cassette.collect if cassette.recording else None
-            child = None
-            if self.forking and threading.active_count() == 1:
-                child = _fork_for(work, self.seed, plan, spec)
-            if child is None:
-                child = self._first or _spawn_for(
-                    self.target, self.seed, dict(plan.env), work, stable=self.stable, ahead=ahead
+        with run_uid() as uid:  # this run's own: no other run holds it until the runs end
+            for index in range(repeat):
+                work = self._first.work if self._first is not None else make_workdir(self.target)
+                spec = _spec(work, plan, args, limits, network, uid)
+                spec["readable"] += list(readable)  # absolute, checked (readable_paths)
+                collect = None
+                if cassette is not None:  # the child sees a copy; a recording is copied back
+                    staged = spec["cassette_path"] = cassette.stage(work.root)
+                    spec["plan"]["cassette"]["path"] = staged
+                    collect = cassette.collect if cassette.recording else None
+                child = self._child(work, plan, spec, ahead, more=index + 1 < repeat)
+                outcomes.append(
+                    finish(child, spec, timeout, limits, collect=collect, meanwhile=meanwhile)
                 )
-            self._first = None  # from here on, finish() owns it
-            if not self.forking and index + 1 < repeat:  # the next run's interpreter starts
-                self._first = _spawn_for(  # up while this one runs
-                    self.target, self.seed, dict(plan.env), stable=self.stable, ahead=ahead
-                )
-            outcomes.append(
-                finish(child, spec, timeout, limits, collect=collect, meanwhile=meanwhile)
-            )
-            meanwhile = None
+                meanwhile = None
         runs = tuple(outcomes)
         return RunSet(runs, _first_divergence(runs) if repeat > 1 else "")
+
+    def _child(
+        self, work: Workdir, plan: Plan, spec: dict[str, Any], ahead: bool, *, more: bool
+    ) -> Spawned:
+        """The child for one run in ``work`` (forked, the one started ahead, or spawned now);
+        ``more``: another run follows, whose interpreter starts up while this one runs."""
+        if self.forking:  # counted here, padded: the child's memory is the same whatever
+            uid = spec.get("uid", SANDBOX_UID)  # else runs (a spawned child's: finish)
+            spec["tasks"] = padded(tasks_for_child(uid))
+        child = None
+        if self.forking and threading.active_count() == 1:
+            child = _fork_for(work, self.seed, plan, spec)
+        if child is None:
+            child = self._first or _spawn_for(
+                self.target, self.seed, dict(plan.env), work, stable=self.stable, ahead=ahead
+            )
+        self._first = None  # from here on, finish() owns it
+        if not self.forking and more:
+            self._first = _spawn_for(
+                self.target, self.seed, dict(plan.env), stable=self.stable, ahead=ahead
+            )
+        return child

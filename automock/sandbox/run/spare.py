@@ -21,7 +21,7 @@ child with are exactly the spare's: same hash seed, no plan variables; the netwo
 and no ``--read`` paths, as the child entered its namespaces for those before any run asked,
 as every child spawned for such a run does: ``spawn(ahead=True)``). The file's tree is
 copied into the workdir once the spec is sent (the child waits for the parent's count of
-the sandbox uid's tasks, sent after the copy, before its rlimits and uid drop:
+the run uid's tasks, sent after the copy, before its rlimits and uid drop:
 :mod:`automock.sandbox.child.spec_pipe`), and the run goes on as with a spawned child: the
 rest of the isolation (rlimits, uid drop, Landlock, seccomp) runs in the child after it has
 the spec, and the parent observes every layer at the ``started`` line as for any run

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import os
 import selectors
-import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,9 +28,11 @@ from automock.runtime.events import Access
 from automock.sandbox.child.spec_pipe import spec_message, tasks_message
 from automock.sandbox.judge import judge_run, with_witness
 from automock.sandbox.kernel import cgroup as cg
-from automock.sandbox.kernel.isolation import LayerStatus, Limits, tasks_for_child
+from automock.sandbox.kernel.isolation import SANDBOX_UID, LayerStatus, Limits, tasks_for_child
+from automock.sandbox.kernel.workdir import BOUND
 from automock.sandbox.run.messages import RESULT_CAP, parse
-from automock.sandbox.run.observe import namespace_members, observe, pid_namespace_of, unobserved
+from automock.sandbox.run.observe import observe, unobserved
+from automock.sandbox.run.reaping import exited, kill_group, pid_namespace_of, reap
 from automock.sandbox.run.result import RunOutcome
 from automock.sandbox.run.spawn import ChildProcess, Spawned
 from automock.sandbox.run.witness import KernelWatch, hidden
@@ -76,9 +77,9 @@ class _Capture:
             while sel.get_map():
                 now = time.monotonic()
                 if now >= deadline:
-                    timed_out = not _exited(proc)
+                    timed_out = not exited(proc)
                     break
-                if exited_at is None and _exited(proc):
+                if exited_at is None and exited(proc):
                     exited_at = now
                 if exited_at is not None and now - exited_at > _KILL_GRACE:
                     self.escaped = True
@@ -113,46 +114,6 @@ class _Capture:
         if self.dropped[name]:
             text += f"\n[automock: output truncated after {self.cap} bytes]\n"
         return text
-
-
-def _kill_group(proc: ChildProcess, namespace: str | None) -> None:
-    """SIGKILL the group (and PID namespace); wait briefly until none of it is left."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(ProcessLookupError):
-        proc.kill()
-    if not os.path.isdir("/proc/self/ns"):
-        return
-    deadline = time.monotonic() + 3.0
-    while time.monotonic() < deadline:
-        left = [pid for pid in namespace_members(proc.pid, namespace) if pid != proc.pid]
-        if not left:
-            return
-        for pid in left:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        proc.poll()
-        time.sleep(0.01)
-
-
-def _exited(proc: ChildProcess) -> bool:
-    """Has the child exited? (without reaping it, so :func:`_reap` still gets its rusage)"""
-    if proc.returncode is not None:
-        return True
-    try:
-        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-    except ChildProcessError:
-        return True
-
-
-def _reap(proc: ChildProcess) -> tuple[int, float]:
-    """Wait for the child; return its exit code and the CPU seconds of it and its reaped tree."""
-    if proc.returncode is None:
-        with contextlib.suppress(ChildProcessError):
-            _, status, usage = os.wait4(proc.pid, 0)
-            proc.returncode = os.waitstatus_to_exitcode(status)
-            return proc.returncode, usage.ru_utime + usage.ru_stime
-    return proc.wait(), 0.0
 
 
 def _close_pipes(spawned: Spawned) -> None:
@@ -208,7 +169,7 @@ def _remove(spawned: Spawned, cgroup: cg.Cgroup | str, ended: bool) -> None:
 
 def abandon(spawned: Spawned) -> None:
     """Kill a child that will not run (the parent failed before sending the spec)."""
-    _kill_group(spawned.proc, None)
+    kill_group(spawned.proc, None)
     spawned.proc.wait()
     _close(spawned)
 
@@ -224,7 +185,7 @@ def _write(fd: int, payload: bytes) -> None:
 def _send(spawned: Spawned, spec: dict[str, Any]) -> None:
     """Give a spawned child its spec, then (while it reads it and enters the namespaces it
     has not entered yet) fill its workdir if that is still to do (a spare's,
-    :mod:`automock.sandbox.run.spare`) and count the sandbox uid's tasks: the child waits for
+    :mod:`automock.sandbox.run.spare`) and count the run uid's tasks: the child waits for
     that count before its rlimits and uid drop (:mod:`automock.sandbox.child.spec_pipe`)."""
     fd = spawned.spec_w
     if fd is None:
@@ -234,7 +195,7 @@ def _send(spawned: Spawned, spec: dict[str, Any]) -> None:
         spawned.work, spawned.fill = spawned.fill(), None
     spawned.spec_w = None
     try:
-        _write(fd, tasks_message(tasks_for_child()))
+        _write(fd, tasks_message(tasks_for_child(spec.get("uid", SANDBOX_UID))))
     finally:
         os.close(fd)
 
@@ -243,8 +204,13 @@ class _Observer:
     """Observes the child's isolation from outside when its ``started`` line arrives,
     then lets it run the program (:mod:`automock.sandbox.run.observe`)."""
 
-    def __init__(self, spawned: Spawned, limits: Limits, allow_network: bool) -> None:
-        self.spawned, self.limits, self.allow_network = spawned, limits, allow_network
+    def __init__(self, spawned: Spawned, limits: Limits, spec: dict[str, Any]) -> None:
+        self.spawned, self.limits, self.allow_network = (
+            spawned,
+            limits,
+            bool(spec.get("allow_network")),
+        )
+        self.uid: int | None = spec.get("uid")  # the run's own (None: not root)
         self.layers: tuple[LayerStatus, ...] | None = None
         self.cgroup: cg.Cgroup | str = "not made: the sandbox never started"
         self.kernel = KernelWatch()  # the kernel's counts, from before the program runs
@@ -278,8 +244,9 @@ class _Observer:
                 allow_network=self.allow_network,
                 workdir=self.spawned.work.root,
                 claimed=claimed,
+                uid=self.uid,
             )
-            self.layers = (*seen, confined)
+            self.layers = (*seen, confined, cg.cpu_layer(self.cgroup, confined))
             self.kernel.start(self.spawned.proc.pid, self.cgroup)
         except Exception as exc:  # an observation that failed shows nothing as in force
             self.layers = unobserved(f"observing the sandbox failed ({type(exc).__name__})")
@@ -315,21 +282,22 @@ def finish(
     """
     proc = spawned.proc
     ended = False
-    observer = _Observer(spawned, limits, bool(spec.get("allow_network")))
+    observer = _Observer(spawned, limits, spec)
     try:
         _send(spawned, spec)
         observer.confine_early()
         capture = _Capture(limits.output_bytes, observer, meanwhile)
         timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
         observer.go()  # no started line came: nothing to observe, nothing may wait for us
-        if not _exited(proc) or capture.escaped:
-            _kill_group(proc, pid_namespace_of(proc.pid))
-        returncode, cpu = _reap(proc)
+        if not exited(proc) or capture.escaped:
+            kill_group(proc, pid_namespace_of(proc.pid))
+        returncode, cpu = reap(proc)
         oom_kills = observer.cgroup.oom_kills() if isinstance(observer.cgroup, cg.Cgroup) else 0
         seen = observer.kernel.witness(observer.cgroup)
+        full = BOUND >> 20 if spawned.work.full() else None  # seen before the workdir goes
         ended = True
     except BaseException:  # Ctrl-C or our own bug: the child is in its own session, end it
-        _kill_group(proc, pid_namespace_of(proc.pid))
+        kill_group(proc, pid_namespace_of(proc.pid))
         proc.wait()
         raise
     finally:
@@ -354,6 +322,7 @@ def finish(
         memory_mb=limits.memory_mb,
         file_size_mb=limits.file_size_mb,
         oom_kills=oom_kills,
+        workdir_full=full,
     )
     accesses = tuple(Access(**a) for a in (child or {}).get("accesses", ()))
     seen = hidden(seen, accesses, reported=not report.problem)
