@@ -77,7 +77,7 @@ def _draft_modules(entry: Path, seed: int, shown: str) -> ProjectDraft:
         scan = by_module[module.rel]
         if scan.error is not None:
             if module is project.project.entry:
-                raise InputError(scan.error if scan.error.startswith(shown) else scan.error)
+                raise InputError(scan.error)
             notes.append(f"{module.rel}: not drafted ({scan.error})")
             continue
         text = _read(module.path)
