@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from automock.analysis import catalog
 from automock.analysis.model import Touchpoint
 
-__all__ = ["FlowModule", "flow_touchpoints"]
+__all__ = ["FlowModule", "flow_touchpoints", "import_table"]
 
 _PASSES = 6
 _TRACKED_TYPES = frozenset(catalog.RETURNS.values())
@@ -76,10 +76,11 @@ class _Ctx:
     cls: str | None = None
 
 
-def _imports(module: FlowModule) -> dict[str, str]:
-    package = module.name if module.package else module.name.rpartition(".")[0]
+def import_table(tree: ast.Module, name: str, package: bool = False) -> dict[str, str]:
+    """What each imported name means in module ``name``: relative imports made absolute."""
+    package_name = name if package else name.rpartition(".")[0]
     out: dict[str, str] = {}
-    for node in ast.walk(module.tree):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 out[alias.asname or alias.name.split(".")[0]] = (
@@ -88,7 +89,7 @@ def _imports(module: FlowModule) -> dict[str, str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                anchor = package.split(".") if package else []
+                anchor = package_name.split(".") if package_name else []
                 anchor = anchor[: max(0, len(anchor) - (node.level - 1))]
                 base = ".".join([*anchor, *([base] if base else [])])
             for alias in node.names:
@@ -363,7 +364,7 @@ def flow_touchpoints(modules: Iterable[FlowModule]) -> dict[str, tuple[Touchpoin
     facts = _Facts()
     tables: list[dict[str, str]] = []
     for module in listed:
-        names = _imports(module)
+        names = import_table(module.tree, module.name, module.package)
         for qualified, func, cls in _callable_defs(module, facts):
             facts.functions[qualified] = (func, cls, module.name)
             if cls is None:

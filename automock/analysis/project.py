@@ -25,7 +25,14 @@ from pathlib import Path
 from automock._source import decode_source
 from automock.errors import InputError
 
-__all__ = ["MAX_MODULES", "Project", "ProjectModule", "discover_project", "package_root"]
+__all__ = [
+    "MAX_MODULES",
+    "Project",
+    "ProjectModule",
+    "discover_project",
+    "package_root",
+    "project_root",
+]
 
 MAX_MODULES = 2000
 _SKIPPED_PARTS = frozenset({"site-packages", "dist-packages", "__pycache__", ".venv", "venv"})
@@ -64,6 +71,12 @@ def package_root(entry: Path) -> tuple[Path, str]:
         parts.insert(0, directory.name)
         directory = directory.parent
     return directory, ".".join(parts) or entry.parent.name
+
+
+def project_root(entry: Path) -> Path:
+    """The project's root directory: above the entry's outermost package, else its directory."""
+    top, _ = package_root(entry)
+    return (top if top != entry.parent else entry.parent).resolve()
 
 
 def _search_roots(entry: Path, top: Path) -> list[Path]:
@@ -159,7 +172,7 @@ def discover_project(entry_path: str | os.PathLike[str]) -> Project:
     if not entry.is_file():
         raise InputError(f"{entry}: no such file; pass the Python file your program starts from")
     top, dotted = package_root(entry)
-    root = (top if top != entry.parent else entry.parent).resolve()
+    root = project_root(entry)
     finder = _Finder(root, _search_roots(entry, top))
     rel = entry.resolve().relative_to(root).as_posix()
     first = ProjectModule(dotted, entry, rel, entry.name == "__init__.py")

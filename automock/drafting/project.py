@@ -14,24 +14,22 @@ included, is kept as it is, and so are the plan's global settings.
 
 from __future__ import annotations
 
-import hashlib
+import ast
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from automock.analysis.flow import import_table
 from automock.analysis.follow import scan_project
 from automock.analysis.model import Touchpoint
+from automock.analysis.project import ProjectModule
 from automock.drafting.rules import draft_rules
 from automock.errors import InputError
+from automock.plan.io import text_sha256
 from automock.plan.model import DEFAULT_SEED, Plan, PlanEntry
 
-__all__ = ["ProjectDraft", "Redraft", "draft_project", "redraft_changed", "text_sha256"]
-
-
-def text_sha256(text: str) -> str:
-    """The hash a plan records for a module: sha256 of its text as UTF-8 (as ``source.sha256``)."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+__all__ = ["ProjectDraft", "Redraft", "draft_project", "recorded_modules", "redraft_changed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +63,62 @@ def _read(path: Path) -> str:
     return read_source(path)
 
 
+def _callee(func: ast.expr, names: Mapping[str, str]) -> str | None:
+    """The qualified name a call's function has through the caller's imports."""
+    if isinstance(func, ast.Name):
+        return names.get(func.id)
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        base = names.get(func.value.id)
+        return None if base is None else f"{base}.{func.attr}"
+    return None
+
+
+def _passed_literals(
+    modules: Sequence[tuple[ProjectModule, str]],
+) -> dict[str, dict[tuple[str, str], tuple[str, ...]]]:
+    """By module: the literal texts other modules pass to its functions' parameters.
+
+    ``latest("https://news.example.com/latest")`` in the entry script gives
+    ``digest/feed.py``: ``{("latest", "url"): ("https://news.example.com/latest",)}``,
+    so the URL of the request ``latest`` sends is drafted from it.
+    """
+    from automock.drafting._source import parse_module
+
+    parsed = {m.name: (m, parse_module(text)) for m, text in modules}
+    out: dict[str, dict[tuple[str, str], set[str]]] = {}
+    for module, source in parsed.values():
+        names = import_table(source.tree, module.name, module.package)
+        for call in ast.walk(source.tree):
+            if not isinstance(call, ast.Call):
+                continue
+            qualified = _callee(call.func, names)
+            owner, _, func_name = (qualified or "").rpartition(".")
+            if owner not in parsed or owner == module.name:
+                continue
+            target, target_source = parsed[owner]
+            func = target_source.functions.get(func_name)
+            if func is None:
+                continue
+            params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+            pairs = [*zip(params, call.args, strict=False)]
+            pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+            for param, arg in pairs:
+                rendered = source.render(arg)
+                if rendered.complete and not isinstance(arg, ast.Starred):
+                    slot = out.setdefault(target.rel, {}).setdefault((func_name, param), set())
+                    slot.add(rendered.text)
+    return {rel: {k: tuple(sorted(v)) for k, v in m.items()} for rel, m in out.items()}
+
+
 def _draft_modules(entry: Path, seed: int, shown: str) -> ProjectDraft:
     project = scan_project(entry)
     by_module = project.by_module()
+    texts = {
+        m.rel: _read(m.path) for m in project.project.modules if by_module[m.rel].error is None
+    }
+    passed = _passed_literals(
+        [(m, texts[m.rel]) for m in project.project.modules if m.rel in texts]
+    )
     hashes: dict[str, str] = {}
     entries: dict[str, tuple[PlanEntry, ...]] = {}
     env: dict[str, str] = {}
@@ -80,12 +131,14 @@ def _draft_modules(entry: Path, seed: int, shown: str) -> ProjectDraft:
                 raise InputError(scan.error)
             notes.append(f"{module.rel}: not drafted ({scan.error})")
             continue
-        text = _read(module.path)
+        text = texts[module.rel]
         hashes[module.rel] = text_sha256(text)
         if not scan.touchpoints:
             continue
         try:
-            drafted = draft_rules(text, scan.touchpoints, path=module.rel, seed=seed)
+            drafted = draft_rules(
+                text, scan.touchpoints, path=module.rel, seed=seed, outside=passed.get(module.rel)
+            )
         except SyntaxError as exc:
             notes.append(f"{module.rel}:{exc.lineno}: not drafted (syntax error: {exc.msg})")
             continue
