@@ -123,7 +123,7 @@ class RunReport(JsonMixin):
         lines = [f"── automock run {self.file} (seed {self.seed}, plan: {self.plan or 'default'})"]
         if self.touchpoints:
             lines.append(f"touchpoints found statically: {len(self.touchpoints)}")
-            lines += [f"  {t.position} {t.kind:<11} {t.api}" for t in self.touchpoints]
+            lines += [f"  {_at(t, self.file)} {t.kind:<11} {t.api}" for t in self.touchpoints]
         else:
             lines.append("touchpoints found statically: none")
         mocked = [a for a in self.accesses if a.mocked]
@@ -163,3 +163,10 @@ def _line(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _at(touchpoint: Touchpoint, file: str) -> str:
+    """``12:9`` for the run's own file, ``app/feed.py:12:9`` for a module it imports."""
+    if touchpoint.path == file:
+        return touchpoint.position
+    return f"{touchpoint.path}:{touchpoint.position}"
