@@ -112,6 +112,12 @@ class Module:
                 else:
                     out.append(self.render(value, _depth=_depth + 1).text)
             return Rendered("".join(out))
+        if (
+            isinstance(node, ast.Call)
+            and node.args
+            and (ast.unparse(node.func).rpartition(".")[2] == "Request")
+        ):  # urllib.request.Request(url, ...): the URL a later urlopen(request) sends to
+            return self.render(node.args[0], _depth=_depth + 1)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             left = self.render(node.left, _depth=_depth + 1).text
             right = self.render(node.right, _depth=_depth + 1).text

@@ -80,7 +80,8 @@ def _passed_literals(
 
     ``latest("https://news.example.com/latest")`` in the entry script gives
     ``digest/feed.py``: ``{("latest", "url"): ("https://news.example.com/latest",)}``,
-    so the URL of the request ``latest`` sends is drafted from it.
+    so the URL of the request ``latest`` sends is drafted from it. A text with
+    unknown parts (``BASE + page``) is passed with them left open.
     """
     from automock.drafting._source import parse_module
 
@@ -104,7 +105,7 @@ def _passed_literals(
             pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
             for param, arg in pairs:
                 rendered = source.render(arg)
-                if rendered.complete and not isinstance(arg, ast.Starred):
+                if any(rendered.parts) and not isinstance(arg, ast.Starred):
                     slot = out.setdefault(target.rel, {}).setdefault((func_name, param), set())
                     slot.add(rendered.text)
     return {rel: {k: tuple(sorted(v)) for k, v in m.items()} for rel, m in out.items()}
