@@ -188,3 +188,14 @@ def test_a_plan_cannot_make_the_parent_read_outside_the_project(
     # were either file read, its hash would match and it would not be named at all
     assert f"module {rel}: missing or not inside the project" in notes
     assert "module link.py: missing or not inside the project" in notes
+
+
+def test_prepare_on_an_entry_script_drafts_the_same_project_plan(project: Path) -> None:
+    import automock
+
+    prepared = automock.prepare("run_digest.py")
+    assert {t.path for t in prepared.touchpoints} == {"digest/feed.py", "digest/http.py"}
+    assert list(prepared.plan.modules)[0] == "run_digest.py"
+    assert main(["draft", "run_digest.py", "--offline"]) == 0
+    saved = load_plan(PLAN)
+    assert prepared.plan.entries == saved.entries
