@@ -72,3 +72,21 @@ def test_a_package_runs_deterministically_from_a_fresh_copy(app: str, tmp_path: 
     assert stubs and all(e["module"] == fetching_module for e in stubs)
     served = f"{fetching_module} line {stubs[0]['line']})"
     assert served in done.stderr  # the report names the stub's module and line
+
+
+def test_the_worked_example_tests_run_on_the_entry_points_plan(tmp_path: Path) -> None:
+    """docs/packages.md: the example's own tests name run_digest.py as their plan."""
+    copy = tmp_path / "news_digest"
+    shutil.copytree(REPO / "examples" / "news_digest", copy)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AUTOMOCK", "PYTEST"))}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 passed" in done.stdout
+    assert not (copy / "fixtures").exists()  # drafted for the tests, not saved
