@@ -89,7 +89,13 @@ def _update(source: Path, target: Path) -> None:
     """A hand-edited plan: re-draft only the entries of the modules that changed."""
     from automock.drafting.project import redraft_changed
 
-    update = redraft_changed(load_plan(target), source)
+    plan = load_plan(target)
+    if not plan.modules and plan.source_sha256 is None:
+        raise PlanError(
+            f"{target}: edited by hand and records no module hashes, so what changed is "
+            "unknown; not overwriting (--force re-drafts every entry and drops your hand edits)"
+        )
+    update = redraft_changed(plan, source)
     if update.up_to_date:
         raise PlanError(
             f"{target}: edited by hand and no module of {source} changed since; not "
