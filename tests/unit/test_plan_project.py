@@ -195,7 +195,7 @@ def test_prepare_on_an_entry_script_drafts_the_same_project_plan(project: Path) 
 
     prepared = automock.prepare("run_digest.py")
     assert {t.path for t in prepared.touchpoints} == {"digest/feed.py", "digest/http.py"}
-    assert list(prepared.plan.modules)[0] == "run_digest.py"
+    assert next(iter(prepared.plan.modules)) == "run_digest.py"
     assert main(["draft", "run_digest.py", "--offline"]) == 0
     saved = load_plan(PLAN)
     assert prepared.plan.entries == saved.entries
