@@ -101,7 +101,8 @@ def stale_entries(
         if (entry.line, entry.api) in at or entry.kind in kinds_by_line.get(entry.line, set()):
             continue
         moved = lines_by_api.get(entry.api)
-        where = f"{module + ' ' if module else ''}line {entry.line}: {entry.api}"
+        shown = f"{module} " if module and module != entry_module else ""
+        where = f"{shown}line {entry.line}: {entry.api}"
         if moved:
             lines = ", ".join(str(n) for n in sorted(moved))
             stale.append(StaleEntry(entry, f"{where} moved to line {lines}"))
