@@ -69,12 +69,14 @@ def _scan(
     """
     own = _scan_entry(path, source, cache_dir)
     try:
-        from automock.analysis.follow import scan_project
+        from automock.analysis.project import discover_project
     except ImportError:
         return own
-    project = scan_project(path, cache_dir=cache_dir)
-    if len(project.project.modules) == 1:
+    if len(discover_project(path).modules) == 1:  # a single file: nothing more to follow
         return own
+    from automock.analysis.follow import scan_project
+
+    project = scan_project(path, cache_dir=cache_dir)
     entry, *others = project.result.files
     return (*entry.touchpoints, *(t for f in others for t in f.touchpoints))
 

@@ -167,3 +167,21 @@ def test_follow_never_leaves_the_project_through_a_symlink(
     data = json.loads(capsys.readouterr().out)
     assert code == 0
     assert [f["path"] for f in data["files"]] == ["main.py"]
+
+
+def test_sarif_names_the_module_of_each_followed_touchpoint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path, HELPER_APP)
+    monkeypatch.chdir(tmp_path)
+    assert main(["scan", "run_digest.py", "--follow", "--sarif"]) == 0
+    log = json.loads(capsys.readouterr().out)
+    located = {
+        (
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            r["locations"][0]["physicalLocation"]["region"]["startLine"],
+        )
+        for r in log["runs"][0]["results"]
+    }
+    assert ("app/feed.py", 15) in located and ("app/feed.py", 21) in located
+    assert ("run_digest.py", 9) in located
