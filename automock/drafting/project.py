@@ -111,14 +111,72 @@ def _passed_literals(
     return {rel: {k: tuple(sorted(v)) for k, v in m.items()} for rel, m in out.items()}
 
 
+Paths = dict[tuple[str, ...], str | None]
+
+
+def _returned_paths(
+    modules: Sequence[tuple[ProjectModule, str, frozenset[int]]],
+) -> dict[str, dict[str, Paths]]:
+    """By module: the response paths other modules read on what its functions return.
+
+    ``data = fetch_digest(); data["items"][0]["title"]`` in the entry script,
+    with ``def fetch_digest(): return session.get(URL).json()`` in
+    ``digest/api.py``, gives ``digest/api.py``: ``{"fetch_digest": {json.items...}}``,
+    so the stub drafted for that request has the keys its callers read.
+    ``modules``: each module, its text, and the lines of its network touchpoints.
+    """
+    from automock.drafting._source import parse_module
+    from automock.drafting.flow import ResponseFlow
+    from automock.drafting.literals import Ref
+
+    parsed = [(m, parse_module(text), lines) for m, text, lines in modules]
+    out: dict[str, dict[str, Paths]] = {}
+    for owner, source, lines in parsed:
+        if not lines:
+            continue
+        sender = ResponseFlow(source, lines)
+        sender.run()
+        refs = {n: r for n, r in sender.returns.items() if isinstance(r, Ref) and not r.wrap}
+        for reader, reader_source, _ in parsed if refs else ():
+            names = import_table(reader_source.tree, reader.name, reader.package)
+            imported = {
+                local: q.rpartition(".")[2]
+                for local, q in names.items()
+                if reader is not owner
+                and q.rpartition(".")[0] == owner.name
+                and q.rpartition(".")[2] in refs
+            }
+            if not imported:
+                continue
+            external = {
+                local: Ref(-1 - i, refs[fn].path) for i, (local, fn) in enumerate(imported.items())
+            }
+            flow = ResponseFlow(reader_source, (), external=external)
+            flow.run()
+            for local, ref in external.items():
+                found = out.setdefault(owner.rel, {}).setdefault(imported[local], {})
+                for path in flow.paths.get(ref.site, {}):
+                    found.setdefault(path, flow.hints.get((ref.site, path)))
+    return out
+
+
 def _draft_modules(entry: Path, seed: int, shown: str) -> ProjectDraft:
     project = scan_project(entry)
     by_module = project.by_module()
     texts = {
         m.rel: _read(m.path) for m in project.project.modules if by_module[m.rel].error is None
     }
-    passed = _passed_literals(
-        [(m, texts[m.rel]) for m in project.project.modules if m.rel in texts]
+    listed = [m for m in project.project.modules if m.rel in texts]
+    passed = _passed_literals([(m, texts[m.rel]) for m in listed])
+    returned = _returned_paths(
+        [
+            (
+                m,
+                texts[m.rel],
+                frozenset(t.line for t in by_module[m.rel].touchpoints if t.kind == "network"),
+            )
+            for m in listed
+        ]
     )
     hashes: dict[str, str] = {}
     entries: dict[str, tuple[PlanEntry, ...]] = {}
@@ -138,7 +196,12 @@ def _draft_modules(entry: Path, seed: int, shown: str) -> ProjectDraft:
             continue
         try:
             drafted = draft_rules(
-                text, scan.touchpoints, path=module.rel, seed=seed, outside=passed.get(module.rel)
+                text,
+                scan.touchpoints,
+                path=module.rel,
+                seed=seed,
+                outside=passed.get(module.rel),
+                returned=returned.get(module.rel),
             )
         except SyntaxError as exc:
             notes.append(f"{module.rel}:{exc.lineno}: not drafted (syntax error: {exc.msg})")

@@ -246,11 +246,13 @@ def draft_rules(
     path: str | None = None,
     seed: int = DEFAULT_SEED,
     outside: Mapping[tuple[str, str], tuple[str, ...]] | None = None,
+    returned: Mapping[str, Mapping[tuple[str, ...], str | None]] | None = None,
 ) -> Plan:
     """Draft a complete plan for ``source`` offline. ``SyntaxError`` propagates.
 
     ``outside``: literal texts other modules of the project pass to this
-    module's functions, by (function, parameter) (:mod:`automock.drafting.project`).
+    module's functions, by (function, parameter); ``returned``: the paths other
+    modules read on what its functions return (:mod:`automock.drafting.project`).
     """
     module = parse_module(source)
     module.outside.update(outside or {})
@@ -258,7 +260,8 @@ def draft_rules(
     entries: list[PlanEntry] = []
     network = [tp for tp in touchpoints if tp.kind == "network"]
     if network:
-        entries.extend(_network(network, infer_http(module, {tp.line for tp in network})))
+        lines = {tp.line for tp in network}
+        entries.extend(_network(network, infer_http(module, lines, returned)))
     for tp in touchpoints:
         strategy = strategy_for(tp)
         if tp.kind == "network":

@@ -199,3 +199,46 @@ def test_prepare_on_an_entry_script_drafts_the_same_project_plan(project: Path) 
     assert main(["draft", "run_digest.py", "--offline"]) == 0
     saved = load_plan(PLAN)
     assert prepared.plan.entries == saved.entries
+
+
+def test_keys_read_in_another_module_shape_the_drafted_response(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {
+        "meals/__init__.py": "",
+        "meals/api.py": """
+            import requests
+
+            BASE = "https://meals.example.com/api/v1"
+
+            def search(session, term):
+                response = session.get(f"{BASE}/search", params={"s": term}, timeout=10)
+                response.raise_for_status()
+                return response.json()
+            """,
+        "plan_week.py": """
+            import requests
+
+            from meals.api import search
+
+            data = search(requests.Session(), "chicken")
+            for meal in data["meals"][:3]:
+                print(meal["name"], meal["area"], f"{meal['minutes'] / 60:.1f} h")
+            print(data["count"] + 1)
+            """,
+    }
+    for name, text in files.items():
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(textwrap.dedent(text), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["draft", "plan_week.py", "--offline"]) == 0
+    data = json.loads(Path("fixtures/plan_week.automock.json").read_text())
+    (stub,) = [e for e in data["entries"] if e["strategy"] == "stub_http"]
+    assert stub["module"] == "meals/api.py"
+    assert stub["data"]["url"] == "https://meals.example.com/api/v1/search"
+    body = stub["data"]["json"]
+    assert isinstance(body["count"], int | float)
+    meal = body["meals"][0]
+    assert set(meal) == {"name", "area", "minutes"}
+    assert isinstance(meal["minutes"], int | float)
