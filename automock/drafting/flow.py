@@ -14,7 +14,7 @@ Which calls are HTTP requests is judged by :mod:`automock.drafting.http_calls`.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from automock.drafting._source import Module
@@ -58,16 +58,8 @@ _NUMBER_HINTS = {"int": "int", "float": "float"}
 class ResponseFlow:
     """Runs over a module (3 passes, to reach fixed points through calls) and records paths."""
 
-    def __init__(
-        self,
-        module: Module,
-        touch_lines: Iterable[int],
-        external: Mapping[str, Ref] | None = None,
-    ) -> None:
+    def __init__(self, module: Module, touch_lines: Iterable[int]) -> None:
         self.module = module
-        # names imported from another project module whose function returns a response
-        # (a call gives that Ref; its paths are read back by drafting/project.py)
-        self.external = dict(external or {})
         self.touch_lines = set(touch_lines)
         self.aliases = import_aliases(module.tree)
         self.sites: dict[tuple[int, int], int] = {}
@@ -78,8 +70,6 @@ class ResponseFlow:
         self.params: dict[tuple[str, str], Any] = {}
         self.variants: dict[int, tuple[str, str, tuple[str, ...]]] = {}
         self.regexes: dict[tuple[int, tuple[str, ...]], str] = {}
-        for ref in self.external.values():
-            self.paths.setdefault(ref.site, {})
 
     # -- driver -----------------------------------------------------------------
     def run(self) -> None:
@@ -344,8 +334,6 @@ class ResponseFlow:
                 )
         if isinstance(func, ast.Name):
             name = func.id
-            if name in self.external and name not in self.module.functions:
-                return self.external[name]
             if name in ("sorted", "min", "max", "filter") and args:
                 bind_key_function(self, node, env)
             if name in ("sorted", "list", "reversed", "tuple") and args:

@@ -19,11 +19,15 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from automock.analysis.flow import import_table
 from automock.analysis.follow import scan_project
 from automock.analysis.model import Touchpoint
 from automock.analysis.project import ProjectModule
+from automock.drafting._source import Module, parse_module
+from automock.drafting.flow import ResponseFlow
+from automock.drafting.literals import Ref
 from automock.drafting.rules import draft_rules
 from automock.errors import InputError
 from automock.plan.io import text_sha256
@@ -83,7 +87,6 @@ def _passed_literals(
     so the URL of the request ``latest`` sends is drafted from it. A text with
     unknown parts (``BASE + page``) is passed with them left open.
     """
-    from automock.drafting._source import parse_module
 
     parsed = {m.name: (m, parse_module(text)) for m, text in modules}
     out: dict[str, dict[tuple[str, str], set[str]]] = {}
@@ -114,6 +117,28 @@ def _passed_literals(
 Paths = dict[tuple[str, ...], str | None]
 
 
+class _ReaderFlow(ResponseFlow):
+    """The response flow of a module that calls another module's response-returning functions.
+
+    ``external``: local name -> the :class:`Ref` a call to it returns (a site of
+    its own, negative, whose paths are read back after the run).
+    """
+
+    def __init__(self, module: Module, external: Mapping[str, Ref]) -> None:
+        super().__init__(module, ())
+        self.external = dict(external)
+        for ref in self.external.values():
+            self.paths.setdefault(ref.site, {})
+
+    def call(self, node: ast.Call, env: dict[str, Any]) -> Any:
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        if name in self.external and name not in self.module.functions:
+            for arg in (*node.args, *(k.value for k in node.keywords)):
+                self.eval(arg, env)
+            return self.external[name]
+        return super().call(node, env)
+
+
 def _returned_paths(
     modules: Sequence[tuple[ProjectModule, str, frozenset[int]]],
 ) -> dict[str, dict[str, Paths]]:
@@ -125,10 +150,6 @@ def _returned_paths(
     so the stub drafted for that request has the keys its callers read.
     ``modules``: each module, its text, and the lines of its network touchpoints.
     """
-    from automock.drafting._source import parse_module
-    from automock.drafting.flow import ResponseFlow
-    from automock.drafting.literals import Ref
-
     parsed = [(m, parse_module(text), lines) for m, text, lines in modules]
     out: dict[str, dict[str, Paths]] = {}
     for owner, source, lines in parsed:
@@ -151,7 +172,7 @@ def _returned_paths(
             external = {
                 local: Ref(-1 - i, refs[fn].path) for i, (local, fn) in enumerate(imported.items())
             }
-            flow = ResponseFlow(reader_source, (), external=external)
+            flow = _ReaderFlow(reader_source, external)
             flow.run()
             for local, ref in external.items():
                 found = out.setdefault(owner.rel, {}).setdefault(imported[local], {})
