@@ -63,6 +63,12 @@ class _Facts:
         default_factory=dict
     )
     classes: set[str] = field(default_factory=set)
+    # module name -> its functions and methods: (qualified name, def, class or None)
+    by_module: dict[str, list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, str | None]]] = (
+        field(default_factory=dict)
+    )
+    # the calls inside each statement head, walked once for every pass
+    calls: dict[int, list[ast.Call]] = field(default_factory=dict)
 
     def size(self) -> int:
         return len(self.returns) + len(self.values) + len(self.params)
@@ -130,11 +136,7 @@ class _Pass:
     def facts_of(
         self, module: FlowModule
     ) -> list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, str | None]]:
-        return [
-            (q, node, cls)
-            for q, (node, cls, owner) in self.facts.functions.items()
-            if owner == module.name
-        ]
+        return self.facts.by_module.get(module.name, [])
 
     def parameters(
         self,
@@ -217,9 +219,12 @@ class _Pass:
 
     # -- calls -----------------------------------------------------------------
     def calls(self, node: ast.AST, env: dict[str, _Val], ctx: _Ctx) -> None:
-        for call in ast.walk(node):
-            if isinstance(call, ast.Call):
-                self.call(call, env, ctx)
+        found = self.facts.calls.get(id(node))
+        if found is None:
+            found = [n for n in ast.walk(node) if isinstance(n, ast.Call)]
+            self.facts.calls[id(node)] = found
+        for call in found:
+            self.call(call, env, ctx)
 
     def call(self, call: ast.Call, env: dict[str, _Val], ctx: _Ctx) -> None:
         func = self.type_of(call.func, env, ctx)
@@ -367,6 +372,7 @@ def flow_touchpoints(modules: Iterable[FlowModule]) -> dict[str, tuple[Touchpoin
         names = import_table(module.tree, module.name, module.package)
         for qualified, func, cls in _callable_defs(module, facts):
             facts.functions[qualified] = (func, cls, module.name)
+            facts.by_module.setdefault(module.name, []).append((qualified, func, cls))
             if cls is None:
                 names.setdefault(func.name, qualified)
         for top in module.tree.body:
