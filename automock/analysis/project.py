@@ -116,12 +116,12 @@ class _Finder:
 
     def _inside(self, path: Path) -> str | None:
         """``path``'s posix path from the root when it is a file really inside the project."""
-        if not path.is_file():
-            return None
         try:
+            if not path.is_file():
+                return None
             rel = path.resolve().relative_to(self.root)
-        except (ValueError, OSError):
-            return None  # a symlink out of the project: not followed
+        except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop
+            return None  # a symlink out of the project (or going nowhere): not followed
         if _SKIPPED_PARTS.intersection(rel.parts):
             return None
         return rel.as_posix()

@@ -133,7 +133,7 @@ def changed_modules(plan: Plan, source_file: Path) -> dict[str, str | None]:
         try:
             if candidate.resolve().is_relative_to(root) and candidate.is_file():
                 text = read_source(candidate)
-        except (OSError, ValueError, SyntaxError, LookupError):
+        except (OSError, ValueError, SyntaxError, LookupError, RuntimeError):  # (a symlink loop)
             text = None
         if text is None or text_sha256(text) != digest:
             out[rel] = text

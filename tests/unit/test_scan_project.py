@@ -6,6 +6,7 @@ Each test writes a small project, runs the CLI, and reads the JSON it prints.
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -162,6 +163,9 @@ def test_follow_never_leaves_the_project_through_a_symlink(
     project = tmp_path / "project"
     write(project, {"main.py": "import secret_helpers\n"})
     (project / "secret_helpers.py").symlink_to(outside / "secret_helpers.py")
+    (project / "main.py").write_text("import secret_helpers\nimport loop\nimport fifo\n")
+    (project / "loop.py").symlink_to(project / "loop.py")  # goes nowhere
+    os.mkfifo(project / "fifo.py")  # reading it would block
     monkeypatch.chdir(project)
     code = main(["scan", "main.py", "--follow", "--json"])
     data = json.loads(capsys.readouterr().out)
