@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from automock.analysis import catalog
+from automock.analysis.flow_facts import Ctx, Facts, FlowModule, Known, import_table
 from automock.analysis.model import Touchpoint
 
 __all__ = ["FlowModule", "flow_touchpoints", "import_table"]
@@ -33,79 +34,8 @@ _PASSES = 6
 _TRACKED_TYPES = frozenset(catalog.RETURNS.values())
 
 
-@dataclass(frozen=True, slots=True)
-class FlowModule:
-    """One parsed project module: its dotted name, shown path, source and tree."""
-
-    name: str
-    path: str
-    source: str
-    tree: ast.Module
-    package: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class _Val:
-    """A qualified name, or an instance of a type; ``flowed`` once a fact carried it."""
-
-    name: str
-    instance: bool = False
-    flowed: bool = False
-
-
-@dataclass(slots=True)
-class _Facts:
-    returns: dict[str, _Val] = field(default_factory=dict)
-    values: dict[str, _Val] = field(default_factory=dict)
-    params: dict[tuple[str, str], _Val] = field(default_factory=dict)
-    # qualified name -> (its def, its class or None, its module's name)
-    functions: dict[str, tuple[ast.FunctionDef | ast.AsyncFunctionDef, str | None, str]] = field(
-        default_factory=dict
-    )
-    classes: set[str] = field(default_factory=set)
-    # module name -> its functions and methods: (qualified name, def, class or None)
-    by_module: dict[str, list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, str | None]]] = (
-        field(default_factory=dict)
-    )
-    # the calls inside each statement head, walked once for every pass
-    calls: dict[int, list[ast.Call]] = field(default_factory=dict)
-
-    def size(self) -> int:
-        return len(self.returns) + len(self.values) + len(self.params)
-
-
-@dataclass(slots=True)
-class _Ctx:
-    module: FlowModule
-    names: dict[str, str]  # module-level name -> qualified (imports, defs, classes)
-    function: str | None = None
-    cls: str | None = None
-
-
-def import_table(tree: ast.Module, name: str, package: bool = False) -> dict[str, str]:
-    """What each imported name means in module ``name``: relative imports made absolute."""
-    package_name = name if package else name.rpartition(".")[0]
-    out: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                out[alias.asname or alias.name.split(".")[0]] = (
-                    alias.name if alias.asname else alias.name.split(".")[0]
-                )
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package_name.split(".") if package_name else []
-                anchor = anchor[: max(0, len(anchor) - (node.level - 1))]
-                base = ".".join([*anchor, *([base] if base else [])])
-            for alias in node.names:
-                if alias.name != "*" and base:
-                    out[alias.asname or alias.name] = f"{base}.{alias.name}"
-    return out
-
-
 def _callable_defs(
-    module: FlowModule, facts: _Facts
+    module: FlowModule, facts: Facts
 ) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, str | None]]:
     for node in module.tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -121,17 +51,17 @@ def _callable_defs(
 class _Pass:
     """One walk over every module; ``report`` collects touchpoints on the last one."""
 
-    def __init__(self, facts: _Facts, report: bool = False) -> None:
+    def __init__(self, facts: Facts, report: bool = False) -> None:
         self.facts = facts
         self.report = report
         self.found: list[tuple[FlowModule, ast.Call, str, catalog.Api]] = []
 
     def module(self, module: FlowModule, names: dict[str, str]) -> None:
-        ctx = _Ctx(module, names)
+        ctx = Ctx(module, names)
         self.block(module.tree.body, {}, ctx)
         for qualified, node, cls in self.facts_of(module):
             env = self.parameters(node, qualified, cls, ctx)
-            self.block(node.body, env, _Ctx(module, names, qualified, cls))
+            self.block(node.body, env, Ctx(module, names, qualified, cls))
 
     def facts_of(
         self, module: FlowModule
@@ -143,9 +73,9 @@ class _Pass:
         node: ast.FunctionDef | ast.AsyncFunctionDef,
         qualified: str,
         cls: str | None,
-        ctx: _Ctx,
-    ) -> dict[str, _Val]:
-        env: dict[str, _Val] = {}
+        ctx: Ctx,
+    ) -> dict[str, Known]:
+        env: dict[str, Known] = {}
         args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         defaults: list[ast.expr | None] = [None] * (
             len(node.args.posonlyargs) + len(node.args.args)
@@ -155,23 +85,23 @@ class _Pass:
         for index, (arg, default) in enumerate(zip(args, defaults, strict=False)):
             known = self.facts.params.get((qualified, arg.arg))
             if index == 0 and cls is not None and not _is_static(node):
-                known = _Val(cls, instance=True, flowed=True)
+                known = Known(cls, instance=True, flowed=True)
             elif known is None and default is not None:
                 known = self.type_of(default, {}, ctx)
             elif known is None and arg.annotation is not None:
                 declared = self.type_of(arg.annotation, {}, ctx)
                 if declared is not None and declared.name in _TRACKED_TYPES:
-                    known = _Val(declared.name, instance=True)
+                    known = Known(declared.name, instance=True)
             if known is not None:
                 env[arg.arg] = known
         return env
 
     # -- statements -------------------------------------------------------------
-    def block(self, body: Iterable[ast.stmt], env: dict[str, _Val], ctx: _Ctx) -> None:
+    def block(self, body: Iterable[ast.stmt], env: dict[str, Known], ctx: Ctx) -> None:
         for stmt in body:
             self.stmt(stmt, env, ctx)
 
-    def stmt(self, stmt: ast.stmt, env: dict[str, _Val], ctx: _Ctx) -> None:
+    def stmt(self, stmt: ast.stmt, env: dict[str, Known], ctx: Ctx) -> None:
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             return  # walked on their own (methods, functions) or not at all (nested)
         heads: list[ast.AST] = [stmt]
@@ -189,7 +119,7 @@ class _Pass:
         for body in bodies:
             self.block(body, env, ctx)
 
-    def bind(self, stmt: ast.stmt, env: dict[str, _Val], ctx: _Ctx) -> None:
+    def bind(self, stmt: ast.stmt, env: dict[str, Known], ctx: Ctx) -> None:
         if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
             value = self.type_of(stmt.value, env, ctx)
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
@@ -205,7 +135,9 @@ class _Pass:
             if value is not None:
                 self.facts.returns.setdefault(ctx.function, replace(value, flowed=True))
 
-    def assign(self, target: ast.expr, value: _Val | None, env: dict[str, _Val], ctx: _Ctx) -> None:
+    def assign(
+        self, target: ast.expr, value: Known | None, env: dict[str, Known], ctx: Ctx
+    ) -> None:
         if value is None:
             return
         if isinstance(target, ast.Name):
@@ -218,7 +150,7 @@ class _Pass:
                 self.facts.values.setdefault(f"{owner.name}.{target.attr}", value)
 
     # -- calls -----------------------------------------------------------------
-    def calls(self, node: ast.AST, env: dict[str, _Val], ctx: _Ctx) -> None:
+    def calls(self, node: ast.AST, env: dict[str, Known], ctx: Ctx) -> None:
         found = self.facts.calls.get(id(node))
         if found is None:
             found = [n for n in ast.walk(node) if isinstance(n, ast.Call)]
@@ -226,7 +158,7 @@ class _Pass:
         for call in found:
             self.call(call, env, ctx)
 
-    def call(self, call: ast.Call, env: dict[str, _Val], ctx: _Ctx) -> None:
+    def call(self, call: ast.Call, env: dict[str, Known], ctx: Ctx) -> None:
         func = self.type_of(call.func, env, ctx)
         if func is None:
             return
@@ -243,7 +175,7 @@ class _Pass:
             self.check(call, env, ctx)
 
     def arguments(
-        self, target: str, shift: int, call: ast.Call, env: dict[str, _Val], ctx: _Ctx
+        self, target: str, shift: int, call: ast.Call, env: dict[str, Known], ctx: Ctx
     ) -> None:
         node = self.facts.functions[target][0]
         names = [a.arg for a in (*node.args.posonlyargs, *node.args.args)][shift:]
@@ -254,7 +186,7 @@ class _Pass:
             if value is not None and not isinstance(arg, ast.Starred):
                 self.facts.params.setdefault((target, name), replace(value, flowed=True))
 
-    def check(self, call: ast.Call, env: dict[str, _Val], ctx: _Ctx) -> None:
+    def check(self, call: ast.Call, env: dict[str, Known], ctx: Ctx) -> None:
         assert isinstance(call.func, ast.Attribute)
         base = self.type_of(call.func.value, env, ctx)
         if base is None or not base.flowed or base.name in self.facts.classes:
@@ -269,7 +201,7 @@ class _Pass:
             self.found.append((ctx.module, call, name, match[1]))
 
     # -- values ----------------------------------------------------------------
-    def type_of(self, node: ast.expr, env: dict[str, _Val], ctx: _Ctx) -> _Val | None:
+    def type_of(self, node: ast.expr, env: dict[str, Known], ctx: Ctx) -> Known | None:
         if isinstance(node, ast.Name):
             return self.name(node.id, env, ctx)
         if isinstance(node, ast.Attribute):
@@ -287,29 +219,30 @@ class _Pass:
             return self.type_of(node.value, env, ctx)
         return None
 
-    def name(self, name: str, env: dict[str, _Val], ctx: _Ctx) -> _Val | None:
+    def name(self, name: str, env: dict[str, Known], ctx: Ctx) -> Known | None:
         if name in env:
             return env[name]
         qualified = ctx.names.get(name)
         if qualified is None:
             own = self.facts.values.get(f"{ctx.module.name}.{name}")
             return None if own is None else replace(own, flowed=True)
+        qualified = self.facts.origin(qualified)
         known = self.facts.values.get(qualified)
-        return replace(known, flowed=True) if known is not None else _Val(qualified)
+        return replace(known, flowed=True) if known is not None else Known(qualified)
 
-    def member(self, base: _Val, attr: str) -> _Val | None:
-        key = f"{base.name}.{attr}"
+    def member(self, base: Known, attr: str) -> Known | None:
+        key = f"{base.name}.{attr}" if base.instance else self.facts.origin(f"{base.name}.{attr}")
         if base.name in self.facts.classes:
             if key in self.facts.values:
                 return replace(self.facts.values[key], flowed=True)
-            return _Val(key, flowed=True) if key in self.facts.functions else None
+            return Known(key, flowed=True) if key in self.facts.functions else None
         if key in self.facts.values:
             return replace(self.facts.values[key], flowed=True)
         if base.instance and key in catalog.PROPERTIES:
-            return _Val(catalog.RETURNS[key], instance=True, flowed=base.flowed)
-        return _Val(key, flowed=base.flowed)
+            return Known(catalog.RETURNS[key], instance=True, flowed=base.flowed)
+        return Known(key, flowed=base.flowed)
 
-    def result(self, node: ast.Call, env: dict[str, _Val], ctx: _Ctx) -> _Val | None:
+    def result(self, node: ast.Call, env: dict[str, Known], ctx: Ctx) -> Known | None:
         func = self.type_of(node.func, env, ctx)
         if func is None:
             return None
@@ -317,13 +250,13 @@ class _Pass:
             known = self.facts.returns.get(func.name)
             return None if known is None else replace(known, flowed=True)
         if func.name in self.facts.classes:
-            return _Val(func.name, instance=True, flowed=True)
+            return Known(func.name, instance=True, flowed=True)
         if func.instance or func.name not in catalog.RETURNS:
             return None
         match = catalog.lookup(func.name)
         if match is not None and _pure(node, match[1]):
             return None
-        return _Val(catalog.RETURNS[func.name], instance=True, flowed=func.flowed)
+        return Known(catalog.RETURNS[func.name], instance=True, flowed=func.flowed)
 
 
 def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -366,10 +299,11 @@ def _touchpoint(module: FlowModule, call: ast.Call, name: str, api: catalog.Api)
 def flow_touchpoints(modules: Iterable[FlowModule]) -> dict[str, tuple[Touchpoint, ...]]:
     """Touchpoints reached through project facts, by module path (sorted by position)."""
     listed = list(modules)
-    facts = _Facts()
+    facts = Facts()
     tables: list[dict[str, str]] = []
     for module in listed:
         names = import_table(module.tree, module.name, module.package)
+        facts.reexports.update({f"{module.name}.{k}": v for k, v in names.items()})
         for qualified, func, cls in _callable_defs(module, facts):
             facts.functions[qualified] = (func, cls, module.name)
             facts.by_module.setdefault(module.name, []).append((qualified, func, cls))

@@ -189,3 +189,22 @@ def test_sarif_names_the_module_of_each_followed_touchpoint(
     }
     assert ("app/feed.py", 15) in located and ("app/feed.py", 21) in located
     assert ("run_digest.py", 9) in located
+
+
+def test_a_session_factory_a_package_re_exports_is_followed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(
+        tmp_path,
+        {
+            "shop/__init__.py": "from .net import open_client\n",
+            "shop/net.py": "import httpx\n\ndef open_client():\n"
+            "    return httpx.Client(base_url='https://shop.example.com')\n",
+            "main.py": "import shop\nfrom shop import open_client\n\n"
+            "print(open_client().get('/a').json())\n"
+            "print(shop.open_client().post('/b').json())\n",
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    found = scan(capsys, "main.py", "--follow")
+    assert found["main.py"] == [(4, "httpx.Client.get"), (5, "httpx.Client.post")]
