@@ -67,6 +67,28 @@ def _read(path: Path) -> str:
     return read_source(path)
 
 
+def _definitions(parsed: Iterable[tuple[ProjectModule, Module]]) -> dict[str, str]:
+    """Each name a project module imports (``digest.latest``) -> where it is defined.
+
+    A package that re-exports (``from .feed import latest`` in ``digest/__init__.py``)
+    leads to the module that defines the function (``digest.feed.latest``).
+    """
+    listed = list(parsed)
+    defined = {f"{m.name}.{f}" for m, source in listed for f in source.functions}
+    imported: dict[str, str] = {}
+    for module, source in listed:
+        for local, qualified in import_table(source.tree, module.name, module.package).items():
+            imported[f"{module.name}.{local}"] = qualified
+    out: dict[str, str] = {}
+    for name, target in imported.items():
+        for _ in range(8):
+            if target in defined or target not in imported:
+                break
+            target = imported[target]
+        out[name] = target
+    return out
+
+
 def _callee(func: ast.expr, names: Mapping[str, str]) -> str | None:
     """The qualified name a call's function has through the caller's imports."""
     if isinstance(func, ast.Name):
@@ -89,9 +111,13 @@ def _passed_literals(
     """
 
     parsed = {m.name: (m, parse_module(text)) for m, text in modules}
+    definitions = _definitions(parsed.values())
     out: dict[str, dict[tuple[str, str], set[str]]] = {}
     for module, source in parsed.values():
-        names = import_table(source.tree, module.name, module.package)
+        names = {
+            local: definitions.get(f"{module.name}.{local}", q)
+            for local, q in import_table(source.tree, module.name, module.package).items()
+        }
         for call in ast.walk(source.tree):
             if not isinstance(call, ast.Call):
                 continue
@@ -151,6 +177,7 @@ def _returned_paths(
     ``modules``: each module, its text, and the lines of its network touchpoints.
     """
     parsed = [(m, parse_module(text), lines) for m, text, lines in modules]
+    definitions = _definitions((m, source) for m, source, _ in parsed)
     out: dict[str, dict[str, Paths]] = {}
     for owner, source, lines in parsed:
         if not lines:
@@ -159,7 +186,12 @@ def _returned_paths(
         sender.run()
         refs = {n: r for n, r in sender.returns.items() if isinstance(r, Ref) and not r.wrap}
         for reader, reader_source, _ in parsed if refs else ():
-            names = import_table(reader_source.tree, reader.name, reader.package)
+            names = {
+                local: definitions.get(f"{reader.name}.{local}", q)
+                for local, q in import_table(
+                    reader_source.tree, reader.name, reader.package
+                ).items()
+            }
             imported = {
                 local: q.rpartition(".")[2]
                 for local, q in names.items()

@@ -201,11 +201,12 @@ def test_prepare_on_an_entry_script_drafts_the_same_project_plan(project: Path) 
     assert prepared.plan.entries == saved.entries
 
 
+@pytest.mark.parametrize("reexported", [False, True], ids=["from-module", "from-package"])
 def test_keys_read_in_another_module_shape_the_drafted_response(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reexported: bool
 ) -> None:
     files = {
-        "meals/__init__.py": "",
+        "meals/__init__.py": "from .api import search\n" if reexported else "",
         "meals/api.py": """
             import requests
 
@@ -227,6 +228,8 @@ def test_keys_read_in_another_module_shape_the_drafted_response(
             print(data["count"] + 1)
             """,
     }
+    if reexported:
+        files["plan_week.py"] = files["plan_week.py"].replace("from meals.api", "from meals")
     for name, text in files.items():
         target = tmp_path / name
         target.parent.mkdir(parents=True, exist_ok=True)
