@@ -96,7 +96,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         f"{MARKER}(plan=None, seed=None, at=None, allow_hosts=()): run the test under automock "
-        '(frozen clock, seeded RNGs, fail-closed network); plan="fixtures/x.automock.json" adds '
+        '(frozen clock, seeded RNGs, fail-closed network); plan="fixtures/x.automock.json" '
+        '(or an entry script, plan="app.py": its project plan, as automock run finds or '
+        "drafts it) adds "
         'its stubs and fakes, seed=N, at="2024-01-01T00:00:00Z", allow_hosts=["127.0.0.1"]',
     )
     workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
@@ -237,6 +239,22 @@ def _load_plan_file(path: Path) -> Plan:
         pytest.fail(f"automock: {path}: not valid JSON: {exc}", pytrace=False)
 
 
+def _program_plan(entry: Path) -> Plan:
+    """``plan="run_digest.py"``: the plan ``automock run`` would use for that entry point.
+
+    Found as ``automock run`` finds it (``fixtures/<stem>.automock.json``), else
+    drafted over the entry and every project module it imports, and not saved.
+    """
+    from automock.errors import AutomockError
+    from automock.pipeline import load_or_draft
+
+    try:
+        loaded = load_or_draft(entry, save=False)
+        return cassette_beside(loaded.plan, loaded.path)
+    except AutomockError as exc:
+        pytest.fail(f"automock: {exc}", pytrace=False)
+
+
 def _plan_for(request: pytest.FixtureRequest, kwargs: dict[str, Any]) -> Plan:
     from dataclasses import replace
 
@@ -253,6 +271,8 @@ def _plan_for(request: pytest.FixtureRequest, kwargs: dict[str, Any]) -> Plan:
             plan = Plan.from_dict(value)
         except AutomockError as exc:
             pytest.fail(f"automock: {exc}", pytrace=False)
+    elif str(value).endswith(".py"):
+        plan = _program_plan(_find_plan_file(request, value))
     else:
         plan = _load_plan_file(_find_plan_file(request, value))
     if "at" in kwargs or "tick" in kwargs:

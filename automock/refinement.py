@@ -94,7 +94,9 @@ def prepare(
 ) -> Prepared:
     """Scan ``source`` (text, or a path to a ``.py`` file), draft its plan, return the harness.
 
-    ``drafter`` is ``rules`` (offline, default), ``llm`` or ``auto``; LLM
+    A path drafts the whole program: the file and the project modules it
+    imports (one plan, as ``automock run`` drafts it); ``touchpoints`` are
+    then every module's. ``drafter`` is ``rules`` (offline, default), ``llm`` or ``auto``; LLM
     failures fall back to the offline draft and are listed in ``warnings``.
     """
     from automock.drafting import draft_with_warnings, text_and_path, touchpoints_of
@@ -102,7 +104,15 @@ def prepare(
     text, found = text_and_path(source)
     where = path or found
     touchpoints = touchpoints_of(text, where)
-    plan, notes = draft_with_warnings(
-        text, drafter=drafter, touchpoints=touchpoints, seed=seed, offline=offline, path=where
-    )
+    if found is not None:  # a file: the program is its project, drafted as `automock run` does
+        from automock.analysis.follow import scan_project
+
+        touchpoints = scan_project(source).result.touchpoints
+        plan, notes = draft_with_warnings(
+            source, drafter=drafter, seed=seed, offline=offline, path=where
+        )
+    else:
+        plan, notes = draft_with_warnings(
+            text, drafter=drafter, touchpoints=touchpoints, seed=seed, offline=offline, path=where
+        )
     return Prepared(source=text, touchpoints=touchpoints, plan=plan, warnings=tuple(notes))

@@ -151,7 +151,7 @@ class RunReport(JsonMixin):
         lines = [report_start(terminal) + visible(head)]
         if self.touchpoints:
             lines.append(f"touchpoints found statically: {len(self.touchpoints)}")
-            lines += [f"  {t.position} {t.kind:<11} {t.api}" for t in self.touchpoints]
+            lines += [f"  {_at(t, self.file)} {t.kind:<11} {t.api}" for t in self.touchpoints]
         else:
             lines.append("touchpoints found statically: none")
         mocked = [a for a in self.accesses if a.mocked]
@@ -188,3 +188,10 @@ def _access_line(access: Access) -> str:
     """``  network     requests GET https://… → stub #3 (GET prefix https://…; plan …)``."""
     text = f"  {access.kind:<11} {access.api} {access.target}".rstrip()
     return f"{text} → {access.served_by}" if access.served_by else text
+
+
+def _at(touchpoint: Touchpoint, file: str) -> str:
+    """``12:9`` for the run's own file, ``app/feed.py:12:9`` for a module it imports."""
+    if touchpoint.path == file:
+        return touchpoint.position
+    return f"{touchpoint.path}:{touchpoint.position}"

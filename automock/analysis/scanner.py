@@ -46,6 +46,7 @@ _CACHE_SIZE = 4096
 # libcst recurses once per nesting level (long ``a + b + ...`` chains); the
 # analysis raises the limit for its own duration only.
 _DEEP_RECURSION = 20_000
+_TRACKED_TYPES = frozenset(catalog.RETURNS.values())
 _NEWLINE = re.compile(r"[ \t]*(?:\\)?\r?\n[ \t]*")
 
 PathLike = str | os.PathLike[str]
@@ -179,7 +180,9 @@ def _touchpoints(
         match = catalog.lookup(value.name)
         if match is None:
             continue
-        _, api = match
+        key, api = match
+        if key != value.name and key in _TRACKED_TYPES and api.kind == "network":
+            continue  # an uncatalogued member of a client (``s.headers[...] = ...``): no request
         if site.call is not None and is_pure_call(site.call, api):
             continue
         found.append((site, value.name, api))

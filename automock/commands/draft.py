@@ -1,7 +1,11 @@
 """``automock draft FILE...``: write ``fixtures/<stem>.automock.json`` for each file.
 
-Exit codes: 0 written; 2 bad input (missing file, syntax error); 3 a plan
-could not be written (hand-edited without ``--force``, unwritable directory).
+A FILE is an entry point: its plan covers the project modules it imports too.
+A plan edited by hand is never replaced without ``--force``; when some of its
+modules changed, only their entries are re-drafted and every other entry is
+kept. Exit codes: 0 written; 2 bad input (missing file, syntax error); 3 a plan
+could not be written (hand-edited and up to date without ``--force``,
+unwritable directory).
 """
 
 from __future__ import annotations
@@ -11,9 +15,9 @@ import sys
 from pathlib import Path
 
 from automock.drafting import DRAFTERS, draft_with_warnings
-from automock.errors import InputError
+from automock.errors import InputError, PlanError
 from automock.pipeline import plan_path_for
-from automock.plan.io import render_plan, save_plan
+from automock.plan.io import is_hand_edited, load_plan, render_plan, save_plan
 
 __all__ = ["add_arguments", "run"]
 
@@ -36,7 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="directory for plan files (default: fixtures/)",
     )
     parser.add_argument(
-        "--force", action="store_true", help="overwrite a plan even if it was edited by hand"
+        "--force",
+        action="store_true",
+        help="re-draft every entry even of a plan edited by hand (its hand edits are dropped)",
     )
     parser.add_argument("--offline", action="store_true", help="never call a remote model")
     parser.add_argument(
@@ -60,10 +66,44 @@ def run(args: argparse.Namespace) -> int:
         if args.stdout:
             sys.stdout.write(render_plan(plan))
             continue
-        target = save_plan(plan, plan_path_for(source, args.out), force=args.force)
+        target = plan_path_for(source, args.out)
+        if is_hand_edited(target) and not args.force:
+            _update(source, target)
+            continue
+        if is_hand_edited(target):
+            print(
+                f"automock: warning: {target}: replaced a plan edited by hand (--force): "
+                "its hand edits are gone",
+                file=sys.stderr,
+            )
+        target = save_plan(plan, target, force=args.force)
         guessed = sum(len(e.guessed) for e in plan.entries)
         print(
             f"wrote {target} ({len(plan.entries)} entries, drafter {plan.drafter}"
             f"{f', {guessed} guessed values to review' if guessed else ''})"
         )
     return 0
+
+
+def _update(source: Path, target: Path) -> None:
+    """A hand-edited plan: re-draft only the entries of the modules that changed."""
+    from automock.drafting.project import redraft_changed
+
+    plan = load_plan(target)
+    if not plan.modules and plan.source_sha256 is None:
+        raise PlanError(
+            f"{target}: edited by hand and records no module hashes, so what changed is "
+            "unknown; not overwriting (--force re-drafts every entry and drops your hand edits)"
+        )
+    update = redraft_changed(plan, source)
+    if update.up_to_date:
+        raise PlanError(
+            f"{target}: edited by hand and no module of {source} changed since; not "
+            "overwriting (--force re-drafts every entry and drops your hand edits)"
+        )
+    save_plan(update.plan, target, force=True)
+    print(
+        f"updated {target}: re-drafted the entries of {', '.join(update.changed)} "
+        f"({update.replaced} old entries of those modules replaced); every other entry "
+        "is kept as it was"
+    )

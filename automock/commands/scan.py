@@ -53,6 +53,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="worker processes for directory scans (default: one per CPU for 50+ files)",
     )
     parser.add_argument(
+        "--follow",
+        action="store_true",
+        help="also scan the project modules each FILE imports (its package, src/ layouts; "
+        "never site-packages), as `automock run` and `draft` do",
+    )
+    parser.add_argument(
         "--cache",
         action="store_true",
         help="reuse results for unchanged files from .automock-cache/ (by content hash)",
@@ -98,19 +104,48 @@ def _jobs(requested: int, count: int) -> int:
     return min(os.cpu_count() or 1, 8) if count >= 50 else 1
 
 
+def _followed(paths: list[str], kinds: frozenset[str] | None, cache_dir: str | None) -> ScanResult:
+    """Each entry file and the project modules it imports, each module once."""
+    from automock.analysis.follow import scan_project
+
+    files = []
+    seen: set[str] = set()
+    for path in paths:
+        if os.path.isdir(path):
+            raise InputError(f"{path}: --follow starts from an entry file; pass FILE.py")
+        for scan in scan_project(path, kinds=kinds, cache_dir=cache_dir).result.files:
+            if scan.path not in seen:
+                seen.add(scan.path)
+                files.append(scan)
+    return ScanResult(tuple(files))
+
+
 def run(args: argparse.Namespace) -> int:
     from automock import __version__
     from automock.analysis.scanner import parse_kinds, scan_paths
 
     kinds = parse_kinds(args.kinds) if args.kinds is not None else None
-    result = scan_paths(
-        args.paths,
-        kinds=kinds,
-        excludes=args.exclude,
-        jobs=lambda count: _jobs(args.jobs, count),
-        cache_dir=".automock-cache" if args.cache else None,
-    )
-    single_file = len(args.paths) == 1 and not os.path.isdir(args.paths[0])
+    cache_dir = ".automock-cache" if args.cache else None
+    if args.follow:
+        result = _followed(args.paths, kinds, cache_dir)
+    else:
+        result = scan_paths(
+            args.paths,
+            kinds=None,
+            excludes=args.exclude,
+            jobs=lambda count: _jobs(args.jobs, count),
+            cache_dir=cache_dir,
+        )
+        if any(os.path.isdir(p) for p in args.paths):  # a directory is a project
+            from pathlib import Path
+
+            from automock.analysis.follow import scan_tree
+
+            files = [Path(f.path) for f in result.files]
+            result = scan_tree(files, result.files, kinds=kinds)
+        elif kinds is not None:
+            result = scan_paths(args.paths, kinds=kinds, cache_dir=cache_dir)
+    single_file = len(args.paths) == 1 and not os.path.isdir(args.paths[0]) and not args.follow
     if single_file and result.errors:  # one named file: one error line, nothing else
         raise InputError(str(result.errors[0].error))
     if args.json:

@@ -78,6 +78,17 @@ def touchpoints_of(source: str, path: str | None) -> tuple[Touchpoint, ...]:
     return tuple(result.touchpoints)
 
 
+def _draft_one(source: str, tps: tuple[Touchpoint, ...], path: str | None, seed: int) -> Plan:
+    from automock.drafting.rules import draft_rules
+
+    try:
+        return draft_rules(source, tps, path=path, seed=seed)
+    except SyntaxError as exc:
+        raise InputError(
+            f"{path or '<string>'}:{exc.lineno}: syntax error ({exc.msg}); fix the source first"
+        ) from None
+
+
 def draft_with_warnings(
     source_path_or_text: str | os.PathLike[str],
     *,
@@ -88,30 +99,43 @@ def draft_with_warnings(
     path: str | None = None,
     llm: Any = None,
 ) -> tuple[Plan, list[str]]:
-    """Like :func:`draft`, returning the warnings (LLM fallbacks) instead of emitting them."""
+    """Like :func:`draft`, returning the warnings (LLM fallbacks) instead of emitting them.
+
+    A path with no ``touchpoints`` given drafts the whole program: the file and
+    the project modules it imports (:mod:`automock.drafting.project`).
+    """
     if drafter not in DRAFTERS:
         raise InputError(f"unknown drafter {drafter!r}; expected one of {', '.join(DRAFTERS)}")
     source, found_path = text_and_path(source_path_or_text)
     path = path or found_path
-    tps = tuple(touchpoints) if touchpoints is not None else touchpoints_of(source, path)
-    from automock.drafting.rules import draft_rules
-
-    try:
-        plan = draft_rules(source, tps, path=path, seed=seed)
-    except SyntaxError as exc:
-        raise InputError(
-            f"{path or '<string>'}:{exc.lineno}: syntax error ({exc.msg}); fix the source first"
-        ) from None
     use_llm = drafter == "llm" or (
         drafter == "auto" and not offline and bool(os.environ.get("ANTHROPIC_API_KEY"))
     )
+    notes: list[str] = []
+    if touchpoints is None and found_path is not None:  # a file: the program is its project
+        touchpoints_of(source, path)  # the entry's own errors, said once as bad input
+        from automock.drafting.project import draft_project
+
+        plan, project = draft_project(Path(source_path_or_text), seed=seed, shown=path)
+        notes.extend(project.notes)
+        tps = project.touchpoints
+        if len(project.hashes) > 1 and use_llm and not offline:
+            notes.append(
+                f"{path}: the LLM drafter refines one file at a time; the "
+                f"{len(project.hashes)} modules of this program were drafted by the rules"
+            )
+            return plan, notes
+    else:
+        tps = tuple(touchpoints) if touchpoints is not None else touchpoints_of(source, path)
+        plan = _draft_one(source, tps, path, seed)
     if not use_llm or offline:
-        return plan, []
+        return plan, notes
     from automock.drafting.llm import LLMDrafter
 
     engine = llm if llm is not None else LLMDrafter()
-    result: tuple[Plan, list[str]] = engine.refine(source, tps, plan)
-    return result
+    refined: Plan
+    refined, more = engine.refine(source, tps, plan)
+    return refined, [*notes, *more]
 
 
 def draft(

@@ -47,6 +47,8 @@ class Module:
     by_line: dict[int, list[ast.AST]] = field(default_factory=dict)
     calls_by_name: dict[str, list[ast.Call]] = field(default_factory=dict)
     memo: dict[str, Any] = field(default_factory=dict)  # per-module results drafters reuse
+    # (function, parameter) -> literal texts other project modules pass for it
+    outside: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
 
     def walk(self) -> Iterator[ast.AST]:
         return ast.walk(self.tree)
@@ -98,6 +100,7 @@ class Module:
                 options = {
                     self.render(a, _depth=_depth + 1).text for a in self.callers_args(func, node.id)
                 }
+                options.update(self.outside.get((func.name, node.id), ()))
                 if len(options) == 1:
                     return Rendered(options.pop())
             return Rendered(PLACEHOLDER)
@@ -109,6 +112,12 @@ class Module:
                 else:
                     out.append(self.render(value, _depth=_depth + 1).text)
             return Rendered("".join(out))
+        if (
+            isinstance(node, ast.Call)
+            and node.args
+            and (ast.unparse(node.func).rpartition(".")[2] == "Request")
+        ):  # urllib.request.Request(url, ...): the URL a later urlopen(request) sends to
+            return self.render(node.args[0], _depth=_depth + 1)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             left = self.render(node.left, _depth=_depth + 1).text
             right = self.render(node.right, _depth=_depth + 1).text

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from automock.analysis.model import Touchpoint
@@ -245,14 +245,23 @@ def draft_rules(
     *,
     path: str | None = None,
     seed: int = DEFAULT_SEED,
+    outside: Mapping[tuple[str, str], tuple[str, ...]] | None = None,
+    returned: Mapping[str, Mapping[tuple[str, ...], str | None]] | None = None,
 ) -> Plan:
-    """Draft a complete plan for ``source`` offline. ``SyntaxError`` propagates."""
+    """Draft a complete plan for ``source`` offline. ``SyntaxError`` propagates.
+
+    ``outside``: literal texts other modules of the project pass to this
+    module's functions, by (function, parameter); ``returned``: the paths other
+    modules read on what its functions return (:mod:`automock.drafting.project`).
+    """
     module = parse_module(source)
+    module.outside.update(outside or {})
     env = dict(BASE_ENV)
     entries: list[PlanEntry] = []
     network = [tp for tp in touchpoints if tp.kind == "network"]
     if network:
-        entries.extend(_network(network, infer_http(module, {tp.line for tp in network})))
+        lines = {tp.line for tp in network}
+        entries.extend(_network(network, infer_http(module, lines, returned)))
     for tp in touchpoints:
         strategy = strategy_for(tp)
         if tp.kind == "network":

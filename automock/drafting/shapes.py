@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote_plus
 
 from automock.drafting._source import PLACEHOLDER, Module, parse_module
 from automock.drafting.flow import ResponseFlow
-from automock.drafting.literals import KEY_SEP
+from automock.drafting.literals import KEY_SEP, Ref
 from automock.drafting.markup import render_markup
 from automock.drafting.regex_sample import sample
 from automock.drafting.urls import (
@@ -232,10 +232,25 @@ def _render(
     return value
 
 
-def infer_http(module: Module, touch_lines: Iterable[int] = ()) -> list[HttpShape]:
-    """Every HTTP call site of ``module`` with a drafted response, in source order."""
+def infer_http(
+    module: Module,
+    touch_lines: Iterable[int] = (),
+    returned: Mapping[str, Mapping[tuple[str, ...], str | None]] | None = None,
+) -> list[HttpShape]:
+    """Every HTTP call site of ``module`` with a drafted response, in source order.
+
+    ``returned``: paths other modules read on what a function of this module
+    returns (``{"fetch": {("json", "items"): None}}``), by function name.
+    """
     interpreter = ResponseFlow(module, touch_lines)
     interpreter.run()
+    for name, paths in (returned or {}).items():
+        ref = interpreter.returns.get(name)
+        if isinstance(ref, Ref) and not ref.wrap:
+            for path, hint in paths.items():
+                interpreter.paths[ref.site][path] = None
+                if hint is not None:
+                    interpreter.hints.setdefault((ref.site, path), hint)
     return _shapes(interpreter)
 
 

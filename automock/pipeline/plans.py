@@ -30,6 +30,7 @@ from automock.plan.io import (
     plan_path_for,
     save_plan,
     source_changed,
+    text_sha256,
 )
 from automock.plan.locate import (
     PLAN_DIR,
@@ -46,6 +47,7 @@ __all__ = [
     "PLAN_SUFFIX",
     "LoadedPlan",
     "StaleEntry",
+    "changed_modules",
     "existing_plan",
     "load_or_draft",
     "new_plan_dir",
@@ -71,21 +73,23 @@ class LoadedPlan:
 
 
 def stale_entries(
-    plan: Plan, source_text: str, *, path: str | None = None
+    plan: Plan, source_text: str, *, path: str | None = None, module: str | None = None
 ) -> tuple[StaleEntry, ...]:
-    """Entries whose (line, api) no longer match a touchpoint of the changed source.
+    """Entries (of ``module``; by default the entry script's) whose (line, api) no longer match.
 
-    An unchanged source (same sha256) has no stale entries and is not re-scanned.
+    ``source_text`` is that module's current text. An unchanged entry script
+    (same sha256) has no stale entries and is not re-scanned.
     """
-    if not source_changed(plan, source_text):
+    if module is None and not source_changed(plan, source_text):
         return ()
     from automock.analysis.scanner import scan_source
 
+    entry_module = next(iter(plan.modules), None)
+    wanted = module or entry_module
+    mine = [e for e in plan.entries if (e.module or entry_module) == wanted]
     scan = scan_source(source_text, path or plan.source_path or "<string>")
     if scan.error is not None:
-        return tuple(
-            StaleEntry(e, f"the source no longer parses ({scan.error})") for e in plan.entries
-        )
+        return tuple(StaleEntry(e, f"the source no longer parses ({scan.error})") for e in mine)
     at = {(t.line, t.api) for t in scan.touchpoints}
     lines_by_api: dict[str, list[int]] = {}
     kinds_by_line: dict[int, set[str]] = {}
@@ -93,17 +97,71 @@ def stale_entries(
         lines_by_api.setdefault(t.api, []).append(t.line)
         kinds_by_line.setdefault(t.line, set()).add(t.kind)
     stale = []
-    for entry in plan.entries:
+    for entry in mine:
         if (entry.line, entry.api) in at or entry.kind in kinds_by_line.get(entry.line, set()):
             continue
         moved = lines_by_api.get(entry.api)
-        where = f"line {entry.line}: {entry.api}"
+        shown = f"{module} " if module and module != entry_module else ""
+        where = f"{shown}line {entry.line}: {entry.api}"
         if moved:
             lines = ", ".join(str(n) for n in sorted(moved))
             stale.append(StaleEntry(entry, f"{where} moved to line {lines}"))
         else:
             stale.append(StaleEntry(entry, f"{where} is no longer in the source"))
     return tuple(stale)
+
+
+def changed_modules(plan: Plan, source_file: Path) -> dict[str, str | None]:
+    """Modules whose file differs from the hash the plan records: path -> current text.
+
+    Only the files the plan lists are read (an import of a new module means a
+    listed module changed). A listed path that is not a file inside the
+    project is never read: the plan comes from the project's directory and is
+    untrusted; it counts as changed with no text (``None``).
+    """
+    from automock._source import read_source
+    from automock.analysis.project import project_root
+
+    if not plan.modules:  # a version 1 plan: the entry script only
+        entry_text = read_source(source_file)
+        return {source_file.name: entry_text} if source_changed(plan, entry_text) else {}
+    root = project_root(source_file)
+    out: dict[str, str | None] = {}
+    for rel, digest in plan.modules.items():
+        candidate = root / rel
+        text: str | None = None
+        try:
+            if candidate.resolve().is_relative_to(root) and candidate.is_file():
+                text = read_source(candidate)
+        except (OSError, ValueError, SyntaxError, LookupError, RuntimeError):  # (a symlink loop)
+            text = None
+        if text is None or text_sha256(text) != digest:
+            out[rel] = text
+    return out
+
+
+def _stale_notes(target: Path, plan: Plan, source_file: Path) -> list[str]:
+    """What a run says about a plan some of whose modules changed since it was drafted."""
+    changed = changed_modules(plan, source_file)
+    if not changed:
+        return []
+    from automock.drafting import display_path
+
+    shown = display_path(source_file)
+    names = ", ".join(changed)
+    notes = [
+        f"{target}: {names} changed since the plan was drafted; the plan is used as is. "
+        f"Re-draft the entries of the changed modules with: automock draft {shown} "
+        "(keeps every other entry, hand edits included; --force re-drafts every entry "
+        "and drops all hand edits)"
+    ]
+    for rel, text in changed.items():
+        if text is None:
+            notes.append(f"{target}: module {rel}: missing or not inside the project")
+            continue
+        found = stale_entries(plan, text, path=rel, module=rel if plan.modules else None)
+        notes.extend(f"{target}: stale entry: {s.reason}" for s in found)
+    return notes
 
 
 def plan_for_run(
@@ -123,22 +181,16 @@ def plan_for_run(
     was written.
     """
     from automock._source import read_source
-    from automock.drafting import display_path
 
     source_file = Path(source_path)
     if not source_file.is_file():
         raise InputError(f"{source_file}: no such file; pass a Python file to run")
-    source = read_source(source_file)
+    read_source(source_file)  # unreadable or not Python source: bad input, said at once
     target = Path(plan_file) if plan_file is not None else plan_path_for(source_file, out_dir)
     notes: list[str] = []
     if target.exists():
         plan = load_plan(target)
-        if source_changed(plan, source):
-            notes.append(
-                f"{target}: {display_path(source_file)} changed since the plan was drafted; "
-                "review it or re-draft with: automock draft --force"
-            )
-            notes.extend(f"{target}: stale entry: {s.reason}" for s in stale_entries(plan, source))
+        notes.extend(_stale_notes(target, plan, source_file))
     else:
         from automock.drafting import draft_with_warnings
 

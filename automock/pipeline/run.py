@@ -63,7 +63,28 @@ class _Background:
 def _scan(
     path: Path, source: str, cache_dir: str | os.PathLike[str] | None = None
 ) -> tuple[Touchpoint, ...]:
-    """The static touchpoints; with ``cache_dir`` reused by content hash (a hit needs no libcst)."""
+    """The static touchpoints of the program: the file's, then its project modules'.
+
+    With ``cache_dir`` each file's are reused by content hash (a hit needs no libcst).
+    """
+    own = _scan_entry(path, source, cache_dir)
+    try:
+        from automock.analysis.project import discover_project
+    except ImportError:
+        return own
+    if len(discover_project(path).modules) == 1:  # a single file: nothing more to follow
+        return own
+    from automock.analysis.follow import scan_project
+
+    project = scan_project(path, cache_dir=cache_dir)
+    entry, *others = project.result.files
+    return (*entry.touchpoints, *(t for f in others for t in f.touchpoints))
+
+
+def _scan_entry(
+    path: Path, source: str, cache_dir: str | os.PathLike[str] | None = None
+) -> tuple[Touchpoint, ...]:
+    """The file's own static touchpoints."""
     from automock.analysis.cache import DiskCache
 
     disk = DiskCache(cache_dir) if cache_dir is not None else None
@@ -85,13 +106,17 @@ def _scan(
 
 
 def _default_plan(path: Path, touchpoints: tuple[Touchpoint, ...], seed: int) -> tuple[Plan, str]:
-    """The rules drafter's plan; with no touchpoints the bare default (no drafter import)."""
+    """The rules drafter's plan (of the whole project); with no touchpoints the bare default."""
     if not touchpoints:
         digest = sha256(path.read_bytes()).hexdigest()
         return Plan(source_path=str(path), source_sha256=digest, seed=seed), "default"
     from automock.drafting import draft
 
-    return draft(str(path), drafter="rules", touchpoints=touchpoints, seed=seed), "drafted (rules)"
+    if all(t.path == str(path) for t in touchpoints):
+        return draft(
+            str(path), drafter="rules", touchpoints=touchpoints, seed=seed
+        ), "drafted (rules)"
+    return draft(str(path), drafter="rules", seed=seed), "drafted (rules)"
 
 
 def _check_file(path: str | os.PathLike[str]) -> tuple[Path, str]:

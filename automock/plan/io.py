@@ -34,6 +34,7 @@ __all__ = [
     "render_plan",
     "save_plan",
     "source_changed",
+    "text_sha256",
 ]
 
 
@@ -119,10 +120,11 @@ def save_plan(plan: Plan, path: str | os.PathLike[str], *, force: bool = False) 
     return atomic_write_text(target, render_plan(plan), what="plan")
 
 
-def _sha256(text: str) -> str:
-    return sha256(text.encode("utf-8")).hexdigest()
+def text_sha256(text: str) -> str:
+    """The hash a plan records for a source or module: sha256 of its text as UTF-8."""
+    return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def source_changed(plan: Plan, source_text: str) -> bool:
     """True when the plan records a source hash and ``source_text`` no longer has it."""
-    return plan.source_sha256 is not None and plan.source_sha256 != _sha256(source_text)
+    return plan.source_sha256 is not None and plan.source_sha256 != text_sha256(source_text)

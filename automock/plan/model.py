@@ -1,10 +1,11 @@
 """The plan: one JSON document per target that says how to mock each touchpoint.
 
-Shape (``"automock": 1``)::
+Shape (``"automock": 2``; a version 1 plan, which has no ``modules``, loads as is)::
 
     {
-      "automock": 1,
+      "automock": 2,
       "source": {"path": "examples/weather_report.py", "sha256": "..."},
+      "modules": {"weather_report.py": "<sha256>"},
       "drafter": "rules",
       "seed": 1234,
       "clock": {"at": "2024-01-01T00:00:00+00:00", "tick": 0.001},
@@ -12,7 +13,7 @@ Shape (``"automock": 1``)::
       "network": "deny",
       "cassette": null,
       "entries": [
-        {"line": 12, "col": 8, "kind": "network", "api": "requests.get",
+        {"module": "weather_report.py", "line": 12, "col": 8, "kind": "network", "api": "requests.get",
          "symbol": "requests.get", "strategy": "stub_http",
          "data": {"method": "GET", "url": "https://api.example.com/v1/", "match": "prefix",
                   "status": 200, "headers": {}, "json": {"temp": 21.5}},
@@ -20,6 +21,11 @@ Shape (``"automock": 1``)::
       ],
       "properties": []
     }
+
+``modules`` lists every project module the plan covers (the entry script and
+the project modules it imports, entry first) with the sha256 each was drafted
+from; each entry names its ``module``. A module whose hash changed has its
+entries re-drafted by ``automock draft`` while every other entry is kept.
 
 Global concerns (the clock, the seed, the environment) are set once at the top
 level; their entries only name the strategy. Per-call concerns (HTTP stubs,
@@ -40,6 +46,7 @@ from automock.plan.parts import (
     DEFAULT_SEED,
     NETWORK_MODES,
     PLAN_VERSION,
+    READABLE_VERSIONS,
     RECORD_MODES,
     STRATEGIES,
     CassetteSettings,
@@ -81,11 +88,27 @@ class PlanEntry(JsonMixin):
     symbol: str = ""
     data: Mapping[str, Any] = field(default_factory=dict)
     guessed: tuple[str, ...] = ()
+    module: str | None = None  # the module's path from the project root; None: the entry
 
     @property
     def location(self) -> str:
         """``line:column`` as printed (1-based column, :func:`automock._positions.position`)."""
         return position(self.line, self.col)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {
+            "line": self.line,
+            "col": self.col,
+            "kind": self.kind,
+            "api": self.api,
+            "strategy": self.strategy,
+            "symbol": self.symbol,
+            "data": dict(self.data),
+            "guessed": list(self.guessed),
+        }
+        if self.module is not None:
+            data = {"module": self.module, **data}
+        return data
 
     def http_stub(self, where: str = "entry") -> HttpStub:
         return HttpStub.from_dict(dict(self.data), f"{where}.data")
@@ -101,6 +124,9 @@ class PlanEntry(JsonMixin):
         kind = _expect(data.get("kind"), str, f"{where}.kind", "a touchpoint kind")
         api = _expect(data.get("api"), str, f"{where}.api", "a qualified API name")
         strategy = _expect(data.get("strategy"), str, f"{where}.strategy", "a strategy name")
+        module = data.get("module")
+        if module is not None:
+            _expect(module, str, f"{where}.module", "a module path from the project root")
         if strategy not in STRATEGIES:
             raise _fail(
                 f"{where}.strategy", f"expected one of {', '.join(STRATEGIES)}, got {strategy!r}"
@@ -118,6 +144,7 @@ class PlanEntry(JsonMixin):
             symbol=str(data.get("symbol", "")),
             data=payload,
             guessed=tuple(guessed),
+            module=module,
         )
         if strategy == "stub_http":
             entry.http_stub(where)
@@ -132,6 +159,8 @@ class Plan(JsonMixin):
 
     source_path: str | None = None
     source_sha256: str | None = None
+    # every project module the plan covers (entry first): path from the project root -> sha256
+    modules: Mapping[str, str] = field(default_factory=dict)
     drafter: str = "rules"
     seed: int = DEFAULT_SEED
     clock: ClockSettings = field(default_factory=ClockSettings)
@@ -144,8 +173,9 @@ class Plan(JsonMixin):
     # -- views the runtime uses ------------------------------------------------
     def http_stubs(self) -> tuple[HttpStub, ...]:
         """The HTTP stubs in plan order, each labelled with its entry (``entries[3], line 12``)."""
+        entry_module = next(iter(self.modules), None)
         return tuple(
-            replace(e.http_stub(), label=f"entries[{i}], line {e.line}")
+            replace(e.http_stub(), label=f"entries[{i}], {_where(e, entry_module)}")
             for i, e in enumerate(self.entries)
             if e.strategy == "stub_http"
         )
@@ -165,6 +195,7 @@ class Plan(JsonMixin):
         return {
             "automock": PLAN_VERSION,
             "source": {"path": self.source_path, "sha256": self.source_sha256},
+            "modules": dict(self.modules),
             "drafter": self.drafter,
             "seed": self.seed,
             "clock": self.clock.to_dict(),
@@ -177,15 +208,16 @@ class Plan(JsonMixin):
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "plan") -> Plan:
-        _expect(data, dict, where, 'a JSON object with "automock": 1')
+        _expect(data, dict, where, 'a JSON object with "automock": 2')
         version = data.get("automock")
-        if version != PLAN_VERSION:
+        if version not in READABLE_VERSIONS or isinstance(version, bool):
             raise _fail(
                 f"{where}.automock", f"expected the schema version {PLAN_VERSION}, got {version!r}"
             )
         known = {
             "automock",
             "source",
+            "modules",
             "drafter",
             "seed",
             "clock",
@@ -207,6 +239,7 @@ class Plan(JsonMixin):
         source = _expect(
             data.get("source", {}) or {}, dict, f"{where}.source", 'an object {"path", "sha256"}'
         )
+        modules = _modules(data.get("modules", {}), f"{where}.modules")
         seed = _expect(data.get("seed", DEFAULT_SEED), int, f"{where}.seed", "an integer seed")
         env = _expect(data.get("env", {}), dict, f"{where}.env", "an object of string values")
         for k, v in env.items():
@@ -222,6 +255,7 @@ class Plan(JsonMixin):
         return cls(
             source_path=source.get("path"),
             source_sha256=source.get("sha256"),
+            modules=modules,
             drafter=str(data.get("drafter", "rules")),
             seed=seed,
             clock=ClockSettings.from_dict(data.get("clock", {}), f"{where}.clock"),
@@ -237,3 +271,18 @@ class Plan(JsonMixin):
                 PropertySpec.from_dict(p, f"{where}.properties[{i}]") for i, p in enumerate(props)
             ),
         )
+
+
+def _where(entry: PlanEntry, entry_module: str | None) -> str:
+    """``line 12``, or ``app/feed.py line 12`` for an entry of another module than the entry's."""
+    if entry.module is None or entry.module == entry_module:
+        return f"line {entry.line}"
+    return f"{entry.module} line {entry.line}"
+
+
+def _modules(value: Any, where: str) -> dict[str, str]:
+    """The ``modules`` map (absent in version 1 plans: only the entry, as ``source``)."""
+    _expect(value, dict, where, "an object: module path -> sha256")
+    for name, digest in value.items():
+        _expect(digest, str, f"{where}.{name}", "the module's sha256 (hex)")
+    return dict(value)

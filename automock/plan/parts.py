@@ -24,6 +24,7 @@ __all__ = [
     "MATCH_MODES",
     "NETWORK_MODES",
     "PLAN_VERSION",
+    "READABLE_VERSIONS",
     "RECORD_MODES",
     "STRATEGIES",
     "CassetteSettings",
@@ -34,7 +35,9 @@ __all__ = [
     "StubResponse",
 ]
 
-PLAN_VERSION = 1
+PLAN_VERSION = 2
+# Version 1 (no ``modules``, entries without ``module``) loads as is: every entry is the entry's.
+READABLE_VERSIONS = (1, 2)
 DEFAULT_SEED = 0
 DEFAULT_INSTANT = "2024-01-01T00:00:00+00:00"
 

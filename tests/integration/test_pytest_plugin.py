@@ -422,3 +422,31 @@ def test_the_examples_in_docs_pytest_md_pass(pytester: pytest.Pytester) -> None:
     outcomes = result.parseoutcomes()
     assert files >= 4 and tests >= 9
     assert outcomes == {"passed": tests}, result.stdout.str()
+
+
+def test_an_entry_script_as_the_plan_serves_stubs_for_its_imported_modules(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.mkpydir("weather")
+    pytester.path.joinpath("weather", "api.py").write_text(
+        "import requests\n\n\n"
+        "def temperature(city):\n"
+        '    url = "https://api.weather.example.com/v1/current"\n'
+        '    return requests.get(url, params={"city": city}).json()["temp"]\n',
+        encoding="utf-8",
+    )
+    pytester.makepyfile(
+        report="from weather.api import temperature\n\nprint(temperature('Oslo'))\n",
+        test_report="""
+        import pytest
+
+        from weather.api import temperature
+
+        @pytest.mark.automock(plan="report.py")
+        def test_temperature_comes_from_the_drafted_plan():
+            first = temperature("Oslo")
+            assert isinstance(first, float) and temperature("Oslo") == first
+        """,
+    )
+    run(pytester).assert_outcomes(passed=1)
+    assert not pytester.path.joinpath("fixtures").exists()  # drafted, not saved

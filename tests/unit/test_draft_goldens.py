@@ -65,7 +65,7 @@ def test_schema_is_valid_2020_12_and_rejects_what_the_model_rejects() -> None:
     }
     assert validator.is_valid(good)
     for bad in (
-        {"automock": 2},
+        {"automock": 3},
         {"automock": 1, "unknown": True},
         {"automock": 1, "entries": [{**good["entries"][0], "strategy": "teleport"}]},
         {

@@ -227,7 +227,7 @@ def test_cli_out_dir_and_stdout(project: Path, capsys: pytest.CaptureFixture[str
     assert json.loads(Path("plans/prog.automock.json").read_text())["seed"] == 3
     capsys.readouterr()
     assert main(["draft", "prog.py", "--stdout", "--offline"]) == 0
-    assert json.loads(capsys.readouterr().out)["automock"] == 1
+    assert json.loads(capsys.readouterr().out)["automock"] == 2
 
 
 @pytest.mark.parametrize(

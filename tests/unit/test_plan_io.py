@@ -49,7 +49,7 @@ def test_save_then_load_round_trips(tmp_path: Path) -> None:
     path = save_plan(plan, tmp_path / "p.automock.json")
     assert load_plan(path) == plan
     data = json.loads(path.read_text())
-    assert data["automock"] == 1
+    assert data["automock"] == 2
     assert data["generated"] == fingerprint(data)
 
 

@@ -1,0 +1,1 @@
+"""catalog_sync: page through a product API and report what changed in the catalog."""
