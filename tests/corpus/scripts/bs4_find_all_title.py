@@ -1,6 +1,6 @@
 # corpus: bs4_find_all_title (html)
-# source: github.com/Rozaki0318/python_practice :: scraping.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/Rozaki0318/python_practice :: scraping.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

@@ -1,6 +1,6 @@
 # corpus: bs4_id_price (html)
-# source: (code search result; product page by id) :: price by id
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; product page by id) :: price by id
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

@@ -1,6 +1,6 @@
 # corpus: bs4_paged_titles (html)
-# source: (code search result; ssr1.scrape.center pages) :: paged titles
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; ssr1.scrape.center pages) :: paged titles
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

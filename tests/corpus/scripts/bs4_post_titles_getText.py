@@ -1,6 +1,6 @@
 # corpus: bs4_post_titles_getText (html)
-# source: (code search result; blog post titles) :: post titles
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; blog post titles) :: post titles
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

@@ -1,6 +1,6 @@
 # corpus: bs4_select_quotes (html)
-# source: (code search result; quotes.toscrape.com with select) :: quotes
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; quotes.toscrape.com with select) :: quotes
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

@@ -1,6 +1,6 @@
 # corpus: bs4_soup_title (html)
-# source: github.com/mushanmushan1/test :: gbdt.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/mushanmushan1/test :: gbdt.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

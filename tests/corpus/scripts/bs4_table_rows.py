@@ -1,6 +1,6 @@
 # corpus: bs4_table_rows (html)
-# source: (code search result; wikipedia table scraper) :: table rows
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; wikipedia table scraper) :: table rows
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

@@ -1,6 +1,6 @@
 # corpus: bs4_title_text_loop (html)
-# source: github.com/HubercikTM1/practisepython_org :: decode_a_web_page.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/HubercikTM1/practisepython_org :: decode_a_web_page.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

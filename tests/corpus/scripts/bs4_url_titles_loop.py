@@ -1,6 +1,6 @@
 # corpus: bs4_url_titles_loop (html)
-# source: (code search result; get_url_titles by Corey) :: get_url_titles
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; get_url_titles by Corey) :: get_url_titles
+# our own program written for automock's corpus; no text taken from the source
 # held out: added after the drafter work, run once without tuning
 import requests
 from bs4 import BeautifulSoup

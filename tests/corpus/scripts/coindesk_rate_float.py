@@ -1,6 +1,6 @@
 # corpus: coindesk_rate_float (json)
-# source: (code search result; repository not named) :: btc tool
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; repository not named) :: btc tool
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

@@ -1,6 +1,6 @@
 # corpus: coingecko_params (json)
-# source: github.com/themule888/crypto-arb-learning :: src/api_practice.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/themule888/crypto-arb-learning :: src/api_practice.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

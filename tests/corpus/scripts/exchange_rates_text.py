@@ -1,6 +1,6 @@
 # corpus: exchange_rates_text (json)
-# source: (code search result; pattern from python.gotrained.com JSON API tutorial) :: exchange rates
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; pattern from python.gotrained.com JSON API tutorial) :: exchange rates
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import json

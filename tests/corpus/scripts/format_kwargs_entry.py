@@ -1,6 +1,6 @@
 # corpus: format_kwargs_entry (json)
-# source: (issue 12 report: '{from} {to}'.format(**entry)) :: format(**entry)
-# licence: reconstruction of a pattern reported in issue 12
+# pattern seen in: (issue 12 report: '{from} {to}'.format(**entry)) :: format(**entry)
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

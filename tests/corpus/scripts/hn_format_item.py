@@ -1,6 +1,6 @@
 # corpus: hn_format_item (json)
-# source: (code search result; repository not named) :: hacker news top stories
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; repository not named) :: hacker news top stories
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

@@ -1,6 +1,6 @@
 # corpus: hn_session_top (json)
-# source: github.com/realrasengan/autobahn :: hn.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/realrasengan/autobahn :: hn.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

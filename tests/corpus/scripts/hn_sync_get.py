@@ -1,6 +1,6 @@
 # corpus: hn_sync_get (json)
-# source: github.com/gabrielsroka/hn :: hn_sync.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/gabrielsroka/hn :: hn_sync.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

@@ -1,6 +1,6 @@
 # corpus: httpx_client_json (json)
-# source: (code search result; httpx client usage) :: httpx client
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; httpx client usage) :: httpx client
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import httpx

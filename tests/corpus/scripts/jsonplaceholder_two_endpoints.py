@@ -1,6 +1,6 @@
 # corpus: jsonplaceholder_two_endpoints (json)
-# source: (code search result; repository not named) :: posts/1 and posts
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; repository not named) :: posts/1 and posts
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

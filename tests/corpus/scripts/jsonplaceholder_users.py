@@ -1,6 +1,6 @@
 # corpus: jsonplaceholder_users (json)
-# source: github.com/deepvr789/FS-FEB :: python/invokeapi/api.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/deepvr789/FS-FEB :: python/invokeapi/api.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

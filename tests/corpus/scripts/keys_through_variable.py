@@ -1,6 +1,6 @@
 # corpus: keys_through_variable (json)
-# source: (issue 12 report: post['data'][field]) :: post['data'][field]
-# licence: reconstruction of a pattern reported in issue 12
+# pattern seen in: (issue 12 report: post['data'][field]) :: post['data'][field]
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

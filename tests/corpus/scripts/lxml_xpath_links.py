@@ -1,6 +1,6 @@
 # corpus: lxml_xpath_links (html)
-# source: (code search result; lxml href extraction) :: links
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; lxml href extraction) :: links
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

@@ -1,6 +1,6 @@
 # corpus: lxml_xpath_zen (html)
-# source: github.com/Gleans/python-spider :: demo/HelloSpider.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/Gleans/python-spider :: demo/HelloSpider.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import lxml.html

@@ -1,6 +1,6 @@
 # corpus: owm_format_url (json)
-# source: github.com/kurodariuto/LINE_Bot_Weather_app :: scripingc_weather.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/kurodariuto/LINE_Bot_Weather_app :: scripingc_weather.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import json

@@ -1,6 +1,6 @@
 # corpus: owm_fstring_url (json)
-# source: github.com/j2cry/gb_parsing :: hw_1/task_2.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/j2cry/gb_parsing :: hw_1/task_2.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

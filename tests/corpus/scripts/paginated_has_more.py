@@ -1,6 +1,6 @@
 # corpus: paginated_has_more (json)
-# source: (code search result; cursor pagination pattern) :: has_more loop
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; cursor pagination pattern) :: has_more loop
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

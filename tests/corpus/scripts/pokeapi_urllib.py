@@ -1,6 +1,6 @@
 # corpus: pokeapi_urllib (json)
-# source: github.com/phantomized-exe/Unit-3 :: Lesson5/main.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/phantomized-exe/Unit-3 :: Lesson5/main.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import json

@@ -1,6 +1,6 @@
 # corpus: post_json_create (json)
-# source: github.com/Vladgavr96/gda :: http/ozon.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/Vladgavr96/gda :: http/ozon.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

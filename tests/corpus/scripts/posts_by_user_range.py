@@ -1,6 +1,6 @@
 # corpus: posts_by_user_range (json)
-# source: (code search result; posts per userId in range) :: posts per user
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; posts per userId in range) :: posts per user
+# our own program written for automock's corpus; no text taken from the source
 # held out: added after the drafter work, run once without tuning
 import requests
 

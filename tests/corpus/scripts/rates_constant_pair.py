@@ -1,6 +1,6 @@
 # corpus: rates_constant_pair (json)
-# source: (issue 12 report: data['rates'][PAIR]) :: rates by constant
-# licence: reconstruction of a pattern reported in issue 12
+# pattern seen in: (issue 12 report: data['rates'][PAIR]) :: rates by constant
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

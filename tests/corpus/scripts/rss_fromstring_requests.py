@@ -1,6 +1,6 @@
 # corpus: rss_fromstring_requests (xml)
-# source: (code search result; RSS via requests + ElementTree) :: rss
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; RSS via requests + ElementTree) :: rss
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET

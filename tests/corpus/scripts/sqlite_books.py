@@ -1,6 +1,6 @@
 # corpus: sqlite_books (sqlite)
-# source: github.com/maciejwieczorek/python :: lekcja_7/zad1.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/maciejwieczorek/python :: lekcja_7/zad1.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import sqlite3

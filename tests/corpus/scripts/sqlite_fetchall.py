@@ -1,6 +1,6 @@
 # corpus: sqlite_fetchall (sqlite)
-# source: github.com/vklimin/Tech-Interview-Junior-Python-Developer-01 :: sqlite3.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/vklimin/Tech-Interview-Junior-Python-Developer-01 :: sqlite3.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import sqlite3

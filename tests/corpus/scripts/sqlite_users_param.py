@@ -1,6 +1,6 @@
 # corpus: sqlite_users_param (sqlite)
-# source: github.com/theamishdev/python_full_stack_learning :: Flask/Database/database.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/theamishdev/python_full_stack_learning :: Flask/Database/database.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import sqlite3

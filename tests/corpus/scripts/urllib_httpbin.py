@@ -1,6 +1,6 @@
 # corpus: urllib_httpbin (json)
-# source: github.com/PacktPublishing/Mastering-Python-for-Networking-and-Security-Second-Edition :: chapter4/urllib.request/json_response.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/PacktPublishing/Mastering-Python-for-Networking-and-Security-Second-Edition :: chapter4/urllib.request/json_response.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import json

@@ -1,6 +1,6 @@
 # corpus: urllib_request_charset (json)
-# source: github.com/Teresito/CherryPy.Angular :: Project/BackEnd/API_Test/list_apis.py
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: github.com/Teresito/CherryPy.Angular :: Project/BackEnd/API_Test/list_apis.py
+# our own program written for automock's corpus; no text taken from the source
 from __future__ import annotations
 
 import json

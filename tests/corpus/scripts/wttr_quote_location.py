@@ -1,6 +1,6 @@
 # corpus: wttr_quote_location (json)
-# source: (code search result; wttr.in weather tool) :: get_weather
-# licence: reconstruction of the real pattern (licence not stated; not copied verbatim)
+# pattern seen in: (code search result; wttr.in weather tool) :: get_weather
+# our own program written for automock's corpus; no text taken from the source
 # held out: added after the drafter work, run once without tuning
 import json
 import urllib.parse
