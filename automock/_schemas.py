@@ -12,7 +12,7 @@ __all__ = ["BATCH", "BATCH_SUMMARY", "CHECK", "RUN", "SCAN", "schema_file"]
 RUN = "automock.run/1"  # `automock run --json`
 CHECK = "automock.check/1"  # `automock check --json`
 SCAN = "automock.scan/1"  # `automock scan --json`
-BATCH = "automock.batch/1"  # each line of `automock batch` results
+BATCH = "automock.batch/2"  # each line of `automock batch` results
 BATCH_SUMMARY = "automock.batch-summary/1"  # `automock batch --summary OUT`
 
 

@@ -29,6 +29,7 @@ from typing import Any
 from automock import _schemas as schemas
 from automock._atomic import atomic_write_bytes, atomic_write_text
 from automock._display import visible
+from automock.commands.batch_lines import final_results, result_lines
 from automock.errors import InputError
 
 __all__ = ["add_arguments", "human_eval_result", "run"]
@@ -144,26 +145,26 @@ def run(args: argparse.Namespace) -> int:
     results = _execute(args.backend, candidates, options)
     extra = _beyond_tests(args, candidates, results, options)
     amplify = extra.pop("amplified", None)
-    lines = _lines(results, amplify)
+    # the verdict over everything asked (tests, then amplified inputs): docs/batch.md
+    finals = final_results(results, amplify)
+    lines = result_lines(results, finals, amplify)
     if args.jsonl:
         atomic_write_text(args.jsonl, lines)
     else:
         sys.stdout.write(lines)
         sys.stdout.flush()
-    # with --amplify, a candidate passes if it passes its tests and agrees with the reference
-    pairs = zip(results, amplify or results, strict=True)
-    summary = estimate_pass_at_k(((r.task_id, r.passed and a.passed) for r, a in pairs), ks)
+    summary = estimate_pass_at_k(((r.task_id, r.passed) for r in finals), ks)
     if args.summary:
         data = {"schema": schemas.BATCH_SUMMARY, **summary.to_dict(), **extra}
         atomic_write_text(args.summary, json.dumps(data, indent=2) + "\n")
     if args.results_jsonl:
-        _write_results(args.results_jsonl, records, results)
+        _write_results(args.results_jsonl, records, finals)
     counts: dict[str, int] = {}
-    for r in results:
-        counts[r.status] = counts.get(r.status, 0) + 1
+    for r in finals:
+        counts[str(r.status)] = counts.get(str(r.status), 0) + 1
     tally = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
-    print(f"automock batch: {len(results)} candidates: {tally}", file=sys.stderr)
-    _list_not_passed(results, args.seed)
+    print(f"automock batch: {len(finals)} candidates: {tally}", file=sys.stderr)
+    _list_not_passed(finals, args.seed)
     print(summary.format(), file=sys.stderr)
     _print_extra(extra)
     if args.jsonl:
@@ -217,17 +218,6 @@ def _beyond_tests(
             candidates, results, rest, count, args.seed
         )
     return extra
-
-
-def _lines(results: list[Any], amplify: list[Any] | None) -> str:
-    if amplify is None:
-        return "".join(json.dumps({"schema": schemas.BATCH, **r.to_dict()}) + "\n" for r in results)
-    out = []
-    for r, a in zip(results, amplify, strict=True):
-        out.append(
-            json.dumps({"schema": schemas.BATCH, **r.to_dict(), "amplify": a.to_dict()}) + "\n"
-        )
-    return "".join(out)
 
 
 def _print_extra(extra: dict[str, Any]) -> None:

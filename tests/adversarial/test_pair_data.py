@@ -138,11 +138,11 @@ def test_a_problems_file_on_sys_path_is_not_readable_by_a_candidate(
     out = tmp_path / "out.jsonl"
     argv = ["batch", str(samples), "--problems", str(problems), "--jsonl", str(out)]
     assert main([*argv, "--pass-at-k", "1"]) == 0
-    record = json.loads(out.read_text())
+    shared, record = (json.loads(line) for line in out.read_text().splitlines())
     assert record["status"] == "failed", record
     assert "NOT FOUND" in record["stdout"], record
     assert "pass@1=0.0000" in capsys.readouterr().err
-    fs = next(layer for layer in record["layers"] if layer["name"] == "filesystem")
+    fs = next(layer for layer in shared["layers"] if layer["name"] == "filesystem")
     assert "hidden" in fs["detail"], fs
     assert problems.stat().st_size > 0  # intact on the host
 
@@ -195,7 +195,7 @@ def test_a_directory_of_candidates_is_not_readable_by_them(
         (on_sys_path / f"{name}.py").write_text(peek.format(where=str(on_sys_path)))
     out = tmp_path / "out.jsonl"
     assert main(["batch", str(on_sys_path), "--jsonl", str(out)]) == 0
-    records = [json.loads(line) for line in out.read_text().splitlines()]
+    records = [json.loads(line) for line in out.read_text().splitlines()[1:]]
     assert [r["status"] for r in records] == ["passed", "passed"], records
     assert all("SEEN []" in r["stdout"] for r in records), records
     assert sorted(p.name for p in on_sys_path.iterdir()) == ["a.py", "b.py"]  # on the host

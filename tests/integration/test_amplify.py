@@ -134,7 +134,8 @@ def test_cli_amplify_rejects_a_lookup_table_that_passes_the_tests(tmp_path: Path
         "80",
     ]
     assert main([*argv, "--jsonl", str(out), "--summary", str(summary), "--workers", "1"]) == 0
-    canonical, table = (json.loads(line) for line in out.read_text().splitlines())
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    canonical, table = (x for x in lines if x["record"] == "candidate")
     assert canonical["status"] == "passed" and canonical["amplify"]["status"] == "passed"
     assert table["amplify"]["status"] == "failed"
     assert (
@@ -165,3 +166,42 @@ def test_the_docs_page_has_examples() -> None:
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
 def test_docs_example_runs(index: int) -> None:
     exec(compile(BLOCKS[index], f"docs/amplify.md block {index}", "exec"), {"__name__": "__doc__"})
+
+
+def _toy_batch(tmp_path: Path, completions: list[str]) -> tuple[Path, Path]:
+    problem = {
+        "task_id": "toy/triple",
+        "prompt": "def triple(n):\n",
+        "canonical_solution": "    return 3 * n\n",
+        "test": "def check(candidate):\n    assert candidate(2) == 6\n    assert candidate(7) == 21\n",
+        "entry_point": "triple",
+    }
+    (tmp_path / "problems.jsonl").write_text(json.dumps(problem) + "\n")
+    samples = tmp_path / "samples.jsonl"
+    records = [{"task_id": "toy/triple", "completion": c} for c in completions]
+    samples.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return samples, tmp_path / "problems.jsonl"
+
+
+def test_amplify_top_level_status_is_the_final_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A lookup table that passes the given tests but not the generated inputs is
+    ``failed`` at the top level (what a refinement loop reads); each stage keeps its own."""
+    table = "    return {2: 6, 7: 21}.get(n, 0)\n"
+    samples, problems = _toy_batch(tmp_path, ["    return n * 3\n", table, "    return n\n"])
+    out, summary = tmp_path / "out.jsonl", tmp_path / "summary.json"
+    argv = ["batch", str(samples), "--problems", str(problems), "--amplify", "40"]
+    code = main([*argv, "--jsonl", str(out), "--summary", str(summary), "--pass-at-k", "1"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    right, cheat, wrong = (x for x in lines if x.get("record", "candidate") == "candidate")
+    assert right["status"] == "passed" and right["amplify"]["status"] == "passed"
+    assert cheat["amplify"]["status"] == "failed"
+    assert cheat["status"] == "failed" and "generated inputs" in cheat["detail"]
+    assert cheat["tests"]["status"] == "passed"
+    assert wrong["status"] == wrong["tests"]["status"] == "failed"
+    assert "3 candidates: 2 failed, 1 passed" in err
+    assert "pass@1=0.3333" in err
+    assert json.loads(summary.read_text())["overall"]["1"] == pytest.approx(1 / 3)

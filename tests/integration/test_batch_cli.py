@@ -15,6 +15,12 @@ RIGHT = "    return x * x\n"
 WRONG = "    return x * 3\n"
 
 
+def _candidates(text: str) -> list[dict[str, object]]:
+    """The candidate records of batch output (the first record is the shared layers)."""
+    records = [json.loads(line) for line in text.splitlines()]
+    return [r for r in records if r.get("record", "candidate") == "candidate"]
+
+
 def _write_jsonl(path: Path, records: list[dict[str, object]]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     return path
@@ -65,7 +71,7 @@ def test_pass_at_k_summary_per_problem(
     )
     out, err = capsys.readouterr()
     assert code == 0, err
-    lines = [json.loads(line) for line in out.splitlines()]
+    lines = _candidates(out)
     assert [(r["task_id"], r["index"], r["status"]) for r in lines] == [
         ("t/sq", 0, "passed"),
         ("t/sq", 1, "failed"),
@@ -102,14 +108,15 @@ def test_directory_input_and_jsonl_output(
     out, err = capsys.readouterr()
     assert code == 0, err
     assert out == ""
-    lines = [json.loads(line) for line in out_file.read_text().splitlines()]
+    header, *lines = [json.loads(line) for line in out_file.read_text().splitlines()]
     assert [(r["task_id"], r["index"], r["status"]) for r in lines] == [
         ("fizz", 0, "passed"),
         ("fizz", 1, "failed"),
         ("solo", 0, "passed"),
     ]
     assert lines[0]["stdout"] == "ok\n"
-    assert {layer["name"] for layer in lines[0]["layers"]} >= {"network", "rlimits"}
+    assert header["record"] == "layers"
+    assert {layer["name"] for layer in header["layers"]} >= {"network", "rlimits"}
     assert "pass@1=0.5000" in err
 
 
@@ -189,7 +196,7 @@ def test_plan_stubs_apply_to_every_candidate(
     code = main(["batch", str(cands), "--plan", str(tmp_path / "plan.json"), "--pass-at-k", "1"])
     out, err = capsys.readouterr()
     assert code == 0, err
-    lines = {r["task_id"]: r for r in map(json.loads, out.splitlines())}
+    lines = {r["task_id"]: r for r in _candidates(out)}
     assert (lines["stubbed"]["status"], lines["stubbed"]["stdout"]) == ("passed", "21\n")
     assert lines["unplanned"]["status"] == "unmocked"
     assert "other.example.org" in lines["unplanned"]["detail"]
@@ -214,7 +221,7 @@ def test_set_order_repeats_across_command_runs(tmp_path: Path) -> None:
             timeout=120,
         )
         assert proc.returncode == 0, proc.stderr
-        outputs.append(json.loads(proc.stdout.splitlines()[0])["stdout"])
+        outputs.append(_candidates(proc.stdout)[0]["stdout"])
     assert outputs[0] == outputs[1]
     assert outputs[0].startswith("{")
 
@@ -229,7 +236,7 @@ def test_candidate_files_are_decoded_as_python_does(
     out_file = tmp_path / "results.jsonl"
 
     code = main(["batch", str(cands), "--jsonl", str(out_file)])
-    (result,) = [json.loads(line) for line in out_file.read_text().splitlines()]
+    (result,) = _candidates(out_file.read_text())
     first = capsys.readouterr().err
 
     assert code == 0, first
@@ -241,3 +248,28 @@ def test_candidate_files_are_decoded_as_python_does(
     assert code == 2
     assert "broken.py: not valid UTF-8 text at byte 10" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_layers_are_written_once_not_per_candidate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A batch's isolation layers are one record; a candidate line names only the layers
+    whose entry differs from it (its own uid), so output grows with candidates, not layers."""
+    cands = tmp_path / "cands"
+    cands.mkdir()
+    for n in range(4):
+        (cands / f"c{n}.py").write_text(f"print({n})\n")
+    assert main(["batch", str(cands), "--pass-at-k", "1"]) == 0
+    out = capsys.readouterr().out
+    records = [json.loads(line) for line in out.splitlines()]
+    assert out.count("Landlock ABI") + out.count("landlock unavailable") <= 1
+    assert out.count('"rlimits"') == 1
+    shared = [r for r in records if r.get("record") == "layers"]
+    assert len(shared) == 1 and records[0] is shared[0]
+    assert {layer["name"] for layer in shared[0]["layers"]} >= {"network", "rlimits", "pid"}
+    candidates = records[1:]
+    assert [c["stdout"] for c in candidates] == ["0\n", "1\n", "2\n", "3\n"]
+    for candidate in candidates:
+        assert "layers" not in candidate
+        differ = {layer["name"] for layer in candidate["layers_differ"]}
+        assert differ <= {"uid"}, differ

@@ -119,7 +119,7 @@ def test_cli_prints_each_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     samples.write_text("".join(json.dumps(r) + "\n" for r in records))
     assert main(["batch", str(samples), "--seed", "7", "--pass-at-k", "1"]) == 0
     out, err = capsys.readouterr()
-    lines = [json.loads(line) for line in out.splitlines()]
+    lines = [json.loads(line) for line in out.splitlines()][1:]  # after the shared layers
     assert [r["seed"] for r in lines] == [sample_seed(7, "t", 0), sample_seed(7, "t", 1)]
     assert f"t#1 failed (seed {sample_seed(7, 't', 1)})" in err
     assert f"seed {sample_seed(7, 't', 0)}" not in err  # only the samples that did not pass

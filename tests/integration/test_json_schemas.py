@@ -126,6 +126,23 @@ def test_scan_and_batch_outputs_carry_their_tags(
     code = main(["batch", str(samples), "--problems", str(problems), "--summary", str(summary)])
     out = capsys.readouterr().out
     assert code == 0
-    (line,) = [json.loads(text) for text in out.splitlines()]
-    assert line["schema"] == "automock.batch/1" and line["status"] == "passed"
+    header, line = [json.loads(text) for text in out.splitlines()]
+    validator = _validator(schemas.BATCH)
+    for record in (header, line):
+        validator.validate(record)
+    assert header["record"] == "layers" and line["record"] == "candidate"
+    assert line["schema"] == "automock.batch/2" and line["status"] == "passed"
     assert json.loads(summary.read_text())["schema"] == "automock.batch-summary/1"
+
+    problems.write_text(
+        problems.read_text().replace(
+            '"entry_point"', '"canonical_solution": "    return x ** 2\\n", "entry_point"'
+        )
+    )
+    code = main(["batch", str(samples), "--problems", str(problems), "--amplify", "20"])
+    out = capsys.readouterr().out
+    assert code == 0
+    records = [json.loads(text) for text in out.splitlines()]
+    for record in records:
+        validator.validate(record)
+    assert records[1]["amplify"]["status"] == "passed"

@@ -122,7 +122,7 @@ def test_batch_spinner_prints_the_same_count(
     out_file = tmp_path / "results.jsonl"
     code = main(["batch", str(tmp_path / "cands"), "--jsonl", str(out_file)])
     assert code == 0, capsys.readouterr().err
-    results = [json.loads(line) for line in out_file.read_text().splitlines()]
+    results = [json.loads(line) for line in out_file.read_text().splitlines()[1:]]
     assert [(r["status"], r["stdout"]) for r in results] == [
         ("passed", f"frames {EXPECTED_FRAMES}\n")
     ] * 3
