@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["decode_source", "read_source", "source_error"]
+__all__ = ["decode_source", "not_python_reason", "read_source", "source_error"]
+
+# the suffixes of Python source files; a file with another suffix runs only when its
+# first line is a python #! line (a script named tool.cgi), as `python FILE` users mean it
+PYTHON_SUFFIXES = (".py", ".pyw", "")
 
 
 def decode_source(data: bytes) -> str:
@@ -71,3 +75,25 @@ def read_source(path: str | os.PathLike[str], *, what: str = "it") -> str:
         return decode_source(data)
     except (ValueError, SyntaxError, LookupError) as exc:
         raise InputError(f"{path}: {source_error(exc)}") from None
+
+
+def not_python_reason(path: str | os.PathLike[str]) -> str | None:
+    """Why the regular file ``path`` is not a Python program, or None when it is one.
+
+    A ``.json``, ``.txt``, ``.sh``... file is refused before anything runs (``{"a": 1}`` is a
+    valid Python expression, so running it would "pass" and draft a plan for data). A file
+    with such a suffix whose first line is a ``#!`` line naming python is a program."""
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
+    if suffix in PYTHON_SUFFIXES:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(256)
+    except OSError:
+        return None  # unreadable: read_source says so in its own words
+    if first.startswith(b"#!") and b"python" in first:
+        return None
+    return (
+        f"not Python source (a {suffix} file); pass a .py file, or a script whose first "
+        "line is a python #! line"
+    )

@@ -107,9 +107,14 @@ CASES: tuple[Case, ...] = (
         _write("ascii.py", b"# coding: ascii\nprint('caf\xc3\xa9')\n"),
     ),
     Case(
-        "file is not Python (.txt; runs, fails)",
+        "file is not Python (.txt)",
         ("run", "notes.txt"),
         _write("notes.txt", "hello\n"),
+    ),
+    Case(
+        "file is not Python (.json, valid Python syntax)",
+        ("run", "data.json"),
+        _write("data.json", '{"a": 1}\n'),
     ),
     Case(
         "unreadable file (mode 000, no CAP_DAC_OVERRIDE)", ("run", "secret.py"), _unreadable, True
@@ -196,6 +201,12 @@ CASES: tuple[Case, ...] = (
     ),
     Case("scan: syntax error", ("scan", "broken.py"), _write("broken.py", "x = (1,\n")),
     Case("draft: missing file", ("draft", "nope.py")),
+    Case("draft: a directory", ("draft", "pkg"), _mkdir("pkg")),
+    Case(
+        "draft: one bad file among good ones (each drafted, each failure reported)",
+        ("draft", "prog.py", "broken.py"),
+        _both(_write("prog.py", GOOD), _write("broken.py", "x = (1,\n")),
+    ),
     Case(
         "draft: unknown --drafter",
         ("draft", "prog.py", "--drafter", "oracle"),

@@ -3,9 +3,11 @@
 A FILE is an entry point: its plan covers the project modules it imports too.
 A plan edited by hand is never replaced without ``--force``; when some of its
 modules changed, only their entries are re-drafted and every other entry is
-kept. Exit codes: 0 written; 2 bad input (missing file, syntax error); 3 a plan
-could not be written (hand-edited and up to date without ``--force``,
-unwritable directory).
+kept. Each FILE is drafted in turn: one that fails (missing, a directory, not
+Python source, a syntax error, a plan that cannot be written) is reported on
+its own line and the others are still drafted. Exit codes: 0 every plan
+written; else the first failure's: 2 bad input, 3 a plan could not be written
+(hand-edited and up to date without ``--force``, unwritable directory).
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from automock._display import visible
+from automock._source import not_python_reason
 from automock.drafting import DRAFTERS, draft_with_warnings
-from automock.errors import InputError, PlanError
+from automock.errors import AutomockError, InputError, PlanError, describe_missing
 from automock.pipeline import plan_path_for
 from automock.plan.io import is_hand_edited, load_plan, render_plan, save_plan
 
@@ -54,35 +58,69 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Draft each file in turn; a file that fails is reported and the rest are still drafted.
+
+    The exit code is 0 when every file got its plan, else the first failure's code (2 bad
+    input, 3 a plan not written), after a last line naming how many failed."""
+    failed: list[tuple[str, AutomockError]] = []
     for name in args.files:
-        source = Path(name)
-        if not source.is_file():
-            raise InputError(f"{source}: no such file; pass a Python file to draft a plan for")
-        plan, notes = draft_with_warnings(
-            source, drafter=args.drafter, seed=args.seed, offline=args.offline
-        )
-        for note in notes:
-            print(f"automock: warning: {note}", file=sys.stderr)
-        if args.stdout:
-            sys.stdout.write(render_plan(plan))
-            continue
-        target = plan_path_for(source, args.out)
-        if is_hand_edited(target) and not args.force:
-            _update(source, target)
-            continue
-        if is_hand_edited(target):
-            print(
-                f"automock: warning: {target}: replaced a plan edited by hand (--force): "
-                "its hand edits are gone",
-                file=sys.stderr,
-            )
-        target = save_plan(plan, target, force=args.force)
-        guessed = sum(len(e.guessed) for e in plan.entries)
+        try:
+            _draft_one(args, Path(name))
+        except AutomockError as exc:
+            if len(args.files) == 1:
+                raise
+            print(f"automock: error: {exc}", file=sys.stderr)
+            failed.append((name, exc))
+    if not failed:
+        return 0
+    names = ", ".join(visible(name) for name, _ in failed)
+    print(
+        f"automock: drafted {len(args.files) - len(failed)} of {len(args.files)} files; "
+        f"{len(failed)} failed: {names}",
+        file=sys.stderr,
+    )
+    return failed[0][1].exit_code
+
+
+def _draft_one(args: argparse.Namespace, source: Path) -> None:
+    if not source.is_file():
+        raise InputError(f"{source}: {_why_not_a_file(source)}")
+    if (reason := not_python_reason(source)) is not None:
+        raise InputError(f"{source}: {reason}")
+    plan, notes = draft_with_warnings(
+        source, drafter=args.drafter, seed=args.seed, offline=args.offline
+    )
+    for note in notes:
+        print(f"automock: warning: {note}", file=sys.stderr)
+    if args.stdout:
+        sys.stdout.write(render_plan(plan))
+        return
+    target = plan_path_for(source, args.out)
+    if is_hand_edited(target) and not args.force:
+        _update(source, target)
+        return
+    if is_hand_edited(target):
         print(
-            f"wrote {target} ({len(plan.entries)} entries, drafter {plan.drafter}"
-            f"{f', {guessed} guessed values to review' if guessed else ''})"
+            f"automock: warning: {target}: replaced a plan edited by hand (--force): "
+            "its hand edits are gone",
+            file=sys.stderr,
         )
-    return 0
+    target = save_plan(plan, target, force=args.force)
+    guessed = sum(len(e.guessed) for e in plan.entries)
+    print(
+        f"wrote {target} ({len(plan.entries)} entries, drafter {plan.drafter}"
+        f"{f', {guessed} guessed values to review' if guessed else ''})"
+    )
+
+
+def _why_not_a_file(source: Path) -> str:
+    why = describe_missing(source)
+    if why == "is a directory":
+        return (
+            "is a directory; draft names program files: pass its entry points "
+            f"(automock draft {source}/*.py), or scan it first (automock scan {source})"
+        )
+    return f"{why}; pass a Python file to draft a plan for"
 
 
 def _update(source: Path, target: Path) -> None:

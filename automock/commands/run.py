@@ -27,6 +27,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from automock._source import not_python_reason
 from automock.errors import EXIT_NONDETERMINISTIC, InputError, describe_missing
 
 if TYPE_CHECKING:
@@ -272,6 +273,8 @@ def run(args: argparse.Namespace) -> int:
     file = Path(args.file)
     if not file.is_file():
         raise InputError(f"{file}: {describe_missing(file)}; give the path of a Python file to run")
+    if (reason := not_python_reason(file)) is not None:
+        raise InputError(f"{file}: {reason}")
     _check_seeds(args)
     from automock.commands.restart import restart_for_run
 
