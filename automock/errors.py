@@ -54,6 +54,18 @@ class AutomockError(Exception):
         return self.message
 
 
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) ended a sandboxed run: what the program had written so far.
+
+    A :class:`KeyboardInterrupt`, so every ``except KeyboardInterrupt`` still sees it; the
+    command prints ``stdout`` and ``stderr`` (neutralised, as a finished run's) and then
+    says it was interrupted."""
+
+    def __init__(self, stdout: str, stderr: str) -> None:
+        super().__init__()
+        self.stdout, self.stderr = stdout, stderr
+
+
 class InputError(AutomockError, ValueError):
     """A path, flag, argument or source file given by the user cannot be used.
 

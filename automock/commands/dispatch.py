@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from automock.errors import EXIT_INPUT, EXIT_INTERNAL, AutomockError
+from automock.errors import EXIT_INPUT, EXIT_INTERNAL, AutomockError, RunInterrupted
 
 TYPE_CHECKING = False  # not typing's: the command must not import typing before it restarts
 if TYPE_CHECKING:
@@ -93,7 +93,13 @@ def dispatch(
     except AutomockError as exc:
         print(f"automock: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, RunInterrupted):  # a run's output so far, then the interruption
+            from automock._display import gutter, visible_lines
+
+            sys.stdout.write(visible_lines(exc.stdout))
+            sys.stdout.flush()
+            sys.stderr.write(gutter(exc.stderr))
         print("automock: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # our own bug: say so in one line unless debugging

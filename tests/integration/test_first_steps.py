@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -157,3 +159,72 @@ def test_a_script_with_a_python_shebang_runs_whatever_its_name(
     (tmp_path / "tool.cgi").write_text("#!/usr/bin/env python3\nprint('hi')\n")
     assert main(["run", "tool.cgi"]) == 0
     assert "hi" in capsys.readouterr().out
+
+
+BLOCKS_AFTER_PRINTING = """
+import os, sys
+print("before the interruption", flush=True)
+print("a warning", file=sys.stderr, flush=True)
+r, w = os.pipe()
+os.read(r, 1)  # waits for ever, holding both ends of its own pipe
+"""
+
+
+def _descendants(root: int) -> list[int]:
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = [], [root]
+    while frontier:
+        pid = frontier.pop()
+        kids = [p for p, parent in parents.items() if parent == pid]
+        found += kids
+        frontier += kids
+    return found
+
+
+def _reading_its_own_pipe(pid: int) -> bool:
+    """The program is past its prints: it sleeps reading a pipe whose both ends it holds."""
+    try:
+        if "pipe" not in Path(f"/proc/{pid}/wchan").read_text():
+            return False
+        ends = [os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()]
+    except OSError:
+        return False
+    pipes = [e for e in ends if e.startswith("pipe:")]
+    return len(pipes) != len(set(pipes))
+
+
+def test_ctrl_c_prints_what_the_program_wrote_then_the_interruption(tmp_path: Path) -> None:
+    (tmp_path / "waits.py").write_text(BLOCKS_AFTER_PRINTING)
+    env = {**os.environ, "AUTOMOCK_SERVER": "0"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "automock", "run", "waits.py", "--timeout", "600"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    try:
+        # wait for the program to reach its read (seen from outside), however slow the machine
+        while proc.poll() is None and not any(
+            _reading_its_own_pipe(p) for p in _descendants(proc.pid)
+        ):
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signal.SIGINT)
+        out, err = (b.decode() for b in proc.communicate(timeout=300))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert out == "before the interruption\n"
+    lines = err.splitlines()
+    assert lines[-1] == "automock: interrupted"
+    assert "│ a warning" in lines[:-1]

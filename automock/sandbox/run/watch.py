@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from automock.errors import RunInterrupted
 from automock.runtime.events import Access
 from automock.sandbox.child.spec_pipe import spec_message, tasks_message
 from automock.sandbox.judge import judge_run, with_witness
@@ -263,6 +264,13 @@ class _Observer:
                 os.close(fd)
 
 
+def _interrupted(capture: _Capture, proc: ChildProcess, result_fd: int) -> RunInterrupted:
+    """What the program wrote before Ctrl-C: the pipes drained (it is dead by now)."""
+    with contextlib.suppress(OSError, ValueError):
+        capture.pump(proc, result_fd, time.monotonic() + _KILL_GRACE)
+    return RunInterrupted(capture.text("stdout"), capture.text("stderr"))
+
+
 def finish(
     spawned: Spawned,
     spec: dict[str, Any],
@@ -283,6 +291,7 @@ def finish(
     proc = spawned.proc
     ended = False
     observer = _Observer(spawned, limits, spec)
+    capture: _Capture | None = None
     try:
         _send(spawned, spec)
         observer.confine_early()
@@ -296,9 +305,11 @@ def finish(
         seen = observer.kernel.witness(observer.cgroup)
         full = BOUND >> 20 if spawned.work.full() else None  # seen before the workdir goes
         ended = True
-    except BaseException:  # Ctrl-C or our own bug: the child is in its own session, end it
+    except BaseException as exc:  # Ctrl-C or our own bug: the child is in its own session
         kill_group(proc, pid_namespace_of(proc.pid))
         proc.wait()
+        if isinstance(exc, KeyboardInterrupt) and capture is not None:
+            raise _interrupted(capture, proc, spawned.result_r) from exc
         raise
     finally:
         observer.kernel.close()
