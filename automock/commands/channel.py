@@ -110,6 +110,11 @@ def socket_path(directory: str, seed: int) -> str:
     return os.path.join(directory, f"run-{key:016x}-{seed}.sock")
 
 
+def log_path(socket: str) -> str:
+    """Where the server on ``socket`` writes its stderr (removed at its end when empty)."""
+    return os.path.splitext(socket)[0] + ".log"
+
+
 def identity(environ: dict[str, str] | os._Environ[str]) -> dict[str, Any]:
     """What must be equal in client and server for the server to stand in for the CLI."""
     env = {

@@ -9,6 +9,10 @@ milliseconds instead of re-running the CLI's start-up. ``stop`` ends it;
 ``--idle-timeout`` seconds without a run (default 900) and when automock's code
 changes. Without a server, ``automock run`` works exactly as before.
 
+The server's stderr goes to a log beside its socket (``<socket>.log``); at its end the
+server removes its socket, the log when it is empty, and the socket directory when
+nothing else is in it. ``stop`` waits for that end and says where a log with text is kept.
+
 ``serve`` runs the server in the foreground (``start`` runs it so, detached).
 """
 
@@ -20,7 +24,14 @@ import subprocess
 import sys
 import time
 
-from automock.commands.channel import HANDLER_ENV, connect, identity, socket_dir, socket_path
+from automock.commands.channel import (
+    HANDLER_ENV,
+    connect,
+    identity,
+    log_path,
+    socket_dir,
+    socket_path,
+)
 from automock.errors import InputError, SandboxError
 
 __all__ = ["add_arguments", "run"]
@@ -84,7 +95,7 @@ def _start(path: str, seed: int, idle: float) -> int:
 
     env["AUTOMOCK_SERVER_IDENTITY"] = json.dumps(identity(os.environ))
     command = [sys.executable, "-P", "-m", "automock", "server", "serve", "--seed", str(seed)]
-    log = os.path.join(os.path.dirname(path), "server.log")
+    log = log_path(path)  # removed by the server at its end when empty
     with open(log, "ab") as err:
         os.chmod(log, 0o600)
         subprocess.Popen(
@@ -126,4 +137,29 @@ def run(args: argparse.Namespace) -> int:
         f"automock: warm server for seed {args.seed} {verb} (pid {answer['server']}, {path}; "
         f"{answer.get('connections', 0)} connections served)"
     )
+    if args.action == "stop":
+        _await_end(int(str(answer["server"])), path)
     return 0
+
+
+def _await_end(pid: int, path: str) -> None:
+    """Wait for the server to end (it removes its socket, and its log when empty), then
+    say where a log with text is kept: what the server wrote on stderr, for a person."""
+    deadline = time.monotonic() + _START_WAIT
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    log = log_path(path)
+    if os.path.isfile(log) and os.path.getsize(log):
+        print(
+            f"automock: the server's log is kept at {log} ({os.path.getsize(log)} bytes it wrote "
+            "on stderr); read it, then delete it"
+        )
+
+
+def _alive(pid: int) -> bool:
+    """The process runs (a zombie waiting for its parent counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False

@@ -393,3 +393,28 @@ def test_runs_the_spare_cannot_serve_start_their_own_child(
         time.sleep(0.1)
     assert not _spare_children(server)
     assert not left()
+
+
+def test_stop_leaves_no_files_behind(tmp_path: Path, runtime_dir: Path) -> None:
+    """Start, serve a run, stop: the socket, its log and the socket directory are gone."""
+    (tmp_path / "hello.py").write_text("print('hello')\n")
+    started = _server(tmp_path, runtime_dir, "start")
+    assert started.returncode == 0, started.stderr
+    assert _run(tmp_path, runtime_dir, "hello.py").returncode == 0
+    assert _connections(tmp_path, runtime_dir) >= 1
+    stopped = _server(tmp_path, runtime_dir, "stop")
+    assert stopped.returncode == 0, stopped.stderr
+    assert "log is kept" not in stopped.stdout
+    assert sorted(p.name for p in runtime_dir.rglob("*")) == []
+
+
+def test_a_log_with_text_is_kept_and_stop_says_where(tmp_path: Path, runtime_dir: Path) -> None:
+    started = _server(tmp_path, runtime_dir, "start")
+    assert started.returncode == 0, started.stderr
+    (log,) = (runtime_dir / "automock").glob("*.log")
+    with log.open("a") as handle:  # as the server's own stderr would
+        handle.write("automock serve: something worth reading\n")
+    stopped = _server(tmp_path, runtime_dir, "stop")
+    assert f"the server's log is kept at {log}" in stopped.stdout
+    assert log.read_text() == "automock serve: something worth reading\n"
+    assert not list((runtime_dir / "automock").glob("*.sock"))
