@@ -179,9 +179,20 @@ class RunReport(JsonMixin):
             lines.append(f"verdict over {len(self.runs)} runs: {verdict}")
             if self.diff:  # the program's output: each line shown escaped
                 lines += ["  " + visible(line) for line in self.diff.split("\n") if line]
-        timing = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in self.timings.items())
-        lines.append(f"timings: {timing}")
+        lines.append(_timings_line(self.timings))
         return "\n".join(lines)
+
+
+def _timings_line(timings: Mapping[str, float]) -> str:
+    """``timings: scan …, plan …, runs …, total … ms`` (the work of :func:`run_file`); with
+    ``command``, what the whole command took since its process started, named as such."""
+    phases = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in timings.items() if k != "command")
+    if "command" not in timings:
+        return f"timings: {phases}"
+    return (
+        f"timings: {phases}; command {timings['command'] * 1000:.0f} ms since its process "
+        "started (the rest: interpreter start-up, plan loading or drafting)"
+    )
 
 
 def _access_line(access: Access) -> str:

@@ -21,6 +21,7 @@ the real network and keep what it said: the HTTP traffic is recorded into
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -33,6 +34,7 @@ from automock.errors import EXIT_NONDETERMINISTIC, InputError, describe_missing
 if TYPE_CHECKING:
     from automock.pipeline import LoadedPlan
     from automock.plan.model import Plan
+    from automock.report import RunReport
     from automock.sandbox.kernel.isolation import Limits
 
 __all__ = ["RECORD_CHOICES", "add_arguments", "run"]
@@ -329,6 +331,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, previous)
+    report = _with_command_time(report)
     code = report.exit_code
     if report.deterministic is False and code == 0:
         code = EXIT_NONDETERMINISTIC
@@ -353,6 +356,22 @@ def run(args: argparse.Namespace) -> int:
         return code
     _print_text(report.stdout, shown(report.stderr), shown(report.render(terminal=_tty())), after)
     return code
+
+
+def _with_command_time(report: RunReport) -> RunReport:
+    """``timings["command"]``: seconds since this process started (interpreter start-up, the
+    restart, plan loading or drafting and the runs), so the line accounts for the wall time."""
+    import dataclasses
+
+    try:
+        with open("/proc/self/stat", "rb") as handle:
+            started = int(handle.read().rsplit(b")", 1)[1].split()[19])  # field 22: starttime
+        with open("/proc/uptime", "rb") as handle:
+            uptime = float(handle.read().split()[0])
+    except (OSError, IndexError, ValueError):
+        return report
+    age = max(uptime - started / os.sysconf("SC_CLK_TCK"), report.timings.get("total", 0.0))
+    return dataclasses.replace(report, timings={**report.timings, "command": age})
 
 
 def _tty() -> bool:

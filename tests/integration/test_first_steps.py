@@ -228,3 +228,25 @@ def test_ctrl_c_prints_what_the_program_wrote_then_the_interruption(tmp_path: Pa
     lines = err.splitlines()
     assert lines[-1] == "automock: interrupted"
     assert "│ a warning" in lines[:-1]
+
+
+def test_the_timings_line_accounts_for_the_whole_command(tmp_path: Path) -> None:
+    """The phases are the runs' work; the line also gives the whole command's time since its
+    process started (interpreter start-up, restart, plan drafting), named as such."""
+    (tmp_path / "clock.py").write_text("import time\nprint(time.time())\n")
+    env = {**os.environ, "AUTOMOCK_SERVER": "0"}
+    done = subprocess.run(
+        [sys.executable, "-m", "automock", "run", "clock.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    (line,) = [x for x in done.stderr.splitlines() if x.startswith("timings:")]
+    figures = dict(re.findall(r"([a-z]+) (\d+) ms", line))
+    assert set(figures) == {"scan", "plan", "runs", "total", "command"}
+    assert int(figures["command"]) >= int(figures["total"])
+    assert "command" in line and "since its process started" in line
+    assert "drafting" in line  # what the rest is

@@ -73,7 +73,8 @@ def test_json_report_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         "workdir",
     } <= set(layers)
     assert all(isinstance(layer["active"], bool) and layer["detail"] for layer in layers.values())
-    assert set(report["timings"]) == {"scan", "plan", "runs", "total"}
+    assert set(report["timings"]) == {"scan", "plan", "runs", "total", "command"}
+    assert report["timings"]["command"] >= report["timings"]["total"]
     (run,) = report["runs"]
     assert run["status"] == "passed" and run["returncode"] == 0
 
