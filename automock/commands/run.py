@@ -95,7 +95,7 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
         type=_positive_float,
         default=30.0,
         metavar="S",
-        help="wall-clock limit per run (default 30)",
+        help="wall-clock limit per run, from the program's start (default 30)",
     )
     parser.add_argument(
         "--memory-mb",

@@ -3,6 +3,15 @@ never a hang and never a forged verdict."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import pytest
 
 from .harness import NOT_OK, Attack, batch_attack, cli_attack, run_attack
@@ -92,3 +101,69 @@ def test_forged_verdict_with_a_bad_exit_code_does_not_break_the_pool(exit_code: 
     # a program's verdict is its exit status (0 here), whatever it wrote on any fd
     assert (results[0].status, results[0].exit_code) == ("passed", 0), results[0]
     assert (results[1].status, results[1].stdout) == ("passed", "next\n")
+
+
+def _sandbox_children(root: int) -> list[int]:
+    """Sandbox child interpreters below ``root`` (any depth)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int(
+                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+                )
+            except (OSError, IndexError, ValueError):
+                continue
+    found, frontier = [], [root]
+    while frontier:
+        pid = frontier.pop()
+        for kid in [p for p, parent in parents.items() if parent == pid]:
+            frontier.append(kid)
+            with contextlib.suppress(OSError):
+                if b"automock.sandbox.run.ending" in Path(f"/proc/{kid}/cmdline").read_bytes():
+                    found.append(kid)
+    return found
+
+
+def _uid(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Uid:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no Uid line for {pid}")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the sandbox's uid drop marks its start (root)")
+def test_a_slow_sandbox_start_does_not_eat_the_programs_timeout(tmp_path: Path) -> None:
+    """What a loaded machine does to a run, made certain: the sandbox child is held
+    (SIGSTOP) before it starts the program, for longer than the whole timeout. The
+    program's timeout is its own; the sandbox's set-up is not part of it."""
+    (tmp_path / "quick.py").write_text("print('ran')\n")
+    timeout = 2.0
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHASHSEED", "AUTOMOCK_SPAWN")}
+    env.update(AUTOMOCK_SERVER="0", PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    argv = [sys.executable, "-m", "automock", "run", "quick.py", "--json"]
+    proc = subprocess.Popen(
+        [*argv, "--timeout", str(timeout)], cwd=tmp_path, env=env, stdout=subprocess.PIPE
+    )
+    held = None
+    try:
+        while held is None and proc.poll() is None:
+            for child in _sandbox_children(proc.pid):
+                os.kill(child, signal.SIGSTOP)
+                if _uid(child) == 0:  # still root: it has not dropped to the run's uid, so
+                    held = child  # it has not said it started, nor run any program code
+                    break
+                os.kill(child, signal.SIGCONT)
+                pytest.skip("the sandbox child was past its set-up when first seen")
+        assert held is not None, "no sandbox child seen"
+        time.sleep(timeout + 1.0)  # the hold, longer than the timeout: the delay under test
+        with contextlib.suppress(ProcessLookupError):  # killed meanwhile: a timeout
+            os.kill(held, signal.SIGCONT)
+        out, _ = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    report = json.loads(out)
+    assert report["status"] == "passed", report["detail"]
+    assert report["stdout"] == "ran\n"

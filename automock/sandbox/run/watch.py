@@ -3,7 +3,9 @@
 :func:`finish` sends the spec to a child :mod:`automock.sandbox.run.spawn` started
 (a forked child, :mod:`automock.sandbox.run.forked`, already holds it), captures
 stdout/stderr up to the output cap, kills the whole process group (and PID
-namespace) at the timeout, and judges the outcome from the exit status.
+namespace) at the timeout, and judges the outcome from the exit status. The timeout is
+the program's: it starts when the sandbox says it started (its own set-up, seconds on a
+loaded machine, is bounded apart by :data:`SETUP_ALLOWANCE`).
 When the child's ``started`` line arrives (it then waits, before any program
 code), the parent observes its isolation from outside
 (:mod:`automock.sandbox.run.observe`): those observations are the report's layers.
@@ -41,6 +43,8 @@ from automock.sandbox.run.witness import KernelWatch, hidden
 __all__ = ["abandon", "defer_removal", "finish", "run_deferred"]
 
 _KILL_GRACE = 0.5  # seconds to keep draining after the program's main process ended
+# seconds the sandbox's own set-up may take before the program starts, beyond the timeout
+SETUP_ALLOWANCE = 60.0
 
 
 class _Capture:
@@ -64,9 +68,14 @@ class _Capture:
         }
         self.dropped: dict[str, int] = {"stdout": 0, "stderr": 0, "result": 0}
         self.escaped = False  # a descendant outlived the main process holding a pipe
+        self.deadline = 0.0
 
     def pump(self, proc: ChildProcess, result_fd: int, deadline: float) -> bool:
-        """Drain until every pipe closes; return True if the deadline passed first."""
+        """Drain until every pipe closes; return True if the deadline passed first.
+
+        ``self.deadline`` starts as ``deadline``; ``on_started`` may move it (the program's
+        own timeout starts when the program does)."""
+        self.deadline = deadline
         sel = selectors.DefaultSelector()
         assert proc.stdout is not None and proc.stderr is not None
         sel.register(proc.stdout, selectors.EVENT_READ, "stdout")
@@ -76,7 +85,7 @@ class _Capture:
         exited_at: float | None = None
         try:
             while sel.get_map():
-                now = time.monotonic()
+                now, deadline = time.monotonic(), self.deadline
                 if now >= deadline:
                     timed_out = not exited(proc)
                     break
@@ -295,8 +304,17 @@ def finish(
     try:
         _send(spawned, spec)
         observer.confine_early()
-        capture = _Capture(limits.output_bytes, observer, meanwhile)
-        timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
+        capture = watching = _Capture(limits.output_bytes, None, meanwhile)
+
+        def started(first_line: bytes) -> None:
+            observer(first_line)  # the program runs from here: its timeout starts now
+            watching.deadline = time.monotonic() + timeout
+
+        watching.on_started = started
+        # until the sandbox says it started, its own set-up is bounded too (a loaded machine
+        # may take seconds for it; none of that is the program's time)
+        setup_bound = time.monotonic() + timeout + SETUP_ALLOWANCE
+        timed_out = capture.pump(proc, spawned.result_r, setup_bound)
         observer.go()  # no started line came: nothing to observe, nothing may wait for us
         if not exited(proc) or capture.escaped:
             kill_group(proc, pid_namespace_of(proc.pid))
