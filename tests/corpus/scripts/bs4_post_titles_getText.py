@@ -1,13 +1,16 @@
 # corpus: bs4_post_titles_getText (html)
 # pattern seen in: (code search result; blog post titles) :: post titles
 # our own program written for automock's corpus; no text taken from the source
+"""A blog's post titles, read with getText()."""
+
 from __future__ import annotations
 
 import requests
 from bs4 import BeautifulSoup
 
-url = "https://www.codewithtomi.com/"
-r = requests.get(url)
-soup = BeautifulSoup(r.content, "html.parser")
-for t in soup.find_all("h2", {"class": "post-title"}):
-    print("post:", t.getText())
+BLOG = "https://www.codewithtomi.com/"
+
+front = BeautifulSoup(requests.get(BLOG).content, "html.parser")
+headings = front.find_all("h2", {"class": "post-title"})
+for heading in headings:
+    print("post:", heading.getText())

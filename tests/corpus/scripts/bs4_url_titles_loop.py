@@ -2,24 +2,26 @@
 # pattern seen in: (code search result; get_url_titles by Corey) :: get_url_titles
 # our own program written for automock's corpus; no text taken from the source
 # held out: added after the drafter work, run once without tuning
+"""Number each site and show its page title, or note that it failed."""
+
 import requests
 from bs4 import BeautifulSoup
 
+SITES = ["https://www.python.org", "https://pypi.org"]
 
-def get_url_titles(urls):
-    page_titles = []
-    count = 0
-    for url in urls:
-        count += 1
-        site = requests.get(url)
+
+def numbered_titles(sites):
+    lines = []
+    for number, site in enumerate(sites, start=1):
+        reply = requests.get(site)
         try:
-            site.raise_for_status()
-            soup = BeautifulSoup(site.content, "html.parser")
-            page_titles.append('{}: {}'.format(count, soup.title.string))
+            reply.raise_for_status()
         except requests.exceptions.HTTPError:
-            page_titles.append("{}: 404'd!".format(count))
-    return page_titles
+            lines.append(f"{number}: unreachable")
+            continue
+        title = BeautifulSoup(reply.content, "html.parser").title.string
+        lines.append(f"{number}: {title}")
+    return lines
 
 
-for line in get_url_titles(["https://www.python.org", "https://pypi.org"]):
-    print(line)
+print("\n".join(numbered_titles(SITES)))

@@ -2,29 +2,30 @@
 # pattern seen in: (code search result; CoinDesk client class) :: CoinDesk.get_prices
 # our own program written for automock's corpus; no text taken from the source
 # held out: added after the drafter work, run once without tuning
-import logging
+"""Bitcoin's rate in every currency of the price index, behind a small client class."""
+
 import requests
 
-logger = logging.getLogger(__name__)
 
+class PriceIndex:
+    endpoint = "https://api.coindesk.com/v1/bpi/currentprice.json"
 
-class CoinDesk(object):
-    @staticmethod
-    def get_prices():
-        r = requests.get(url='https://api.coindesk.com/v1/bpi/currentprice.json')
-        if r.status_code != requests.codes.ok:
-            return None, 'bad status code: {}'.format(r.status_code)
+    @classmethod
+    def rates(cls):
+        reply = requests.get(url=cls.endpoint)
+        if reply.status_code != requests.codes.ok:
+            return None, f"status {reply.status_code}"
         try:
-            resp_data = r.json()
+            body = reply.json()
         except ValueError:
-            return None, 'no json: {}'.format(r.text)
-        bpi = resp_data.get('bpi')
-        if not bpi:
-            return None, 'no bpi'
-        return {code: float(v['rate_float']) for code, v in bpi.items()}, None
+            return None, "the body is not JSON"
+        index = body.get("bpi")
+        if not index:
+            return None, "no index in the body"
+        return {currency: float(entry["rate_float"]) for currency, entry in index.items()}, None
 
 
-prices, err = CoinDesk.get_prices()
-if err is None:
-    for code, rate in sorted(prices.items()):
-        print(f"BTC in {code}: {rate:.2f}")
+table, problem = PriceIndex.rates()
+if problem is None:
+    for currency in sorted(table):
+        print(f"BTC in {currency}: {table[currency]:.2f}")

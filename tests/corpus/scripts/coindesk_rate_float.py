@@ -1,23 +1,25 @@
 # corpus: coindesk_rate_float (json)
 # pattern seen in: (code search result; repository not named) :: btc tool
 # our own program written for automock's corpus; no text taken from the source
+"""Bitcoin in dollars, formatted with thousands separators; errors become a dict."""
+
 from __future__ import annotations
 
 import requests
 
+FEED = "https://api.coindesk.com/v1/bpi/currentprice.json"
 
-def get_btcusd_price():
-    url = "https://api.coindesk.com/v1/bpi/currentprice.json"
+
+def dollar_quote() -> dict[str, str]:
     try:
-        response = requests.get(url)
-        response.raise_for_status()
-        data = response.json()
-        btc_price_usd = data["bpi"]["USD"]["rate_float"]
-        return {"price": f"${btc_price_usd:,.2f}"}
-    except requests.RequestException as e:
-        return {"error": str(e)}
+        reply = requests.get(FEED)
+        reply.raise_for_status()
+        value = reply.json()["bpi"]["USD"]["rate_float"]
+    except requests.RequestException as failure:
+        return {"error": str(failure)}
+    return {"price": f"${value:,.2f}"}
 
 
-result = get_btcusd_price()
-if "price" in result:
-    print("price:", result["price"])
+quote = dollar_quote()
+if "price" in quote:
+    print("price:", quote["price"])

@@ -1,13 +1,15 @@
 # corpus: github_status_check (json)
 # pattern seen in: (code search result; status + headers) :: rate limit
 # our own program written for automock's corpus; no text taken from the source
+"""How many API calls are left in this hour's allowance."""
+
 from __future__ import annotations
 
 import requests
 
-r = requests.get("https://api.github.com/rate_limit")
-if r.ok:
-    core = r.json()["resources"]["core"]
-    print("remaining calls:", core["remaining"], "of", core["limit"])
+reply = requests.get("https://api.github.com/rate_limit")
+if not reply.ok:
+    print("error", reply.status_code)
 else:
-    print("error", r.status_code)
+    allowance = reply.json()["resources"]["core"]
+    print("remaining calls:", allowance["remaining"], "of", allowance["limit"])

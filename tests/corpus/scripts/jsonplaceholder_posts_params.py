@@ -1,23 +1,24 @@
 # corpus: jsonplaceholder_posts_params (json)
 # pattern seen in: (code search result; repository not named) :: get_posts
 # our own program written for automock's corpus; no text taken from the source
+"""One user's posts, filtered by a query parameter, at most five shown."""
+
 from __future__ import annotations
 
 import requests
 
-BASE_URL = "https://jsonplaceholder.typicode.com"
+SITE = "https://jsonplaceholder.typicode.com"
 
 
-def get_posts(user_id=None):
-    url = f"{BASE_URL}/posts"
-    params = {"userId": user_id} if user_id else {}
-    response = requests.get(url, params=params)
-    response.raise_for_status()
-    posts = response.json()
-    print(f"Retrieved {len(posts)} post(s):")
-    for post in posts[:5]:
-        print(f"Post #{post['id']} - {post['title']}")
+def list_posts(author=None) -> None:
+    query = {"userId": author} if author else {}
+    reply = requests.get(f"{SITE}/posts", params=query)
+    reply.raise_for_status()
+    found = reply.json()
+    print(f"Retrieved {len(found)} post(s):")
+    for entry in found[:5]:
+        print(f"Post #{entry['id']} - {entry['title']}")
 
 
 if __name__ == "__main__":
-    get_posts(user_id=1)
+    list_posts(author=1)

@@ -1,26 +1,26 @@
 # corpus: pokeapi_info (json)
 # pattern seen in: github.com/vishnu26r/python :: API/pokeapi.py
 # our own program written for automock's corpus; no text taken from the source
+"""A Pokemon's vital numbers and its abilities, or the status code when the lookup fails."""
+
 from __future__ import annotations
 
 import requests
 
-base_url = "https://pokeapi.co/api/v2/"
+API_ROOT = "https://pokeapi.co/api/v2/"
 
 
-def get_pokemon_info(name):
-    url = f"{base_url}/pokemon/{name}"
-    response = requests.get(url)
-    if response.status_code == 200:
-        return response.json()
-    print(f"failed to retrive data {response.status_code}")
+def lookup(species: str):
+    reply = requests.get(f"{API_ROOT}/pokemon/{species}")
+    if reply.status_code != 200:
+        print(f"lookup failed with {reply.status_code}")
+        return None
+    return reply.json()
 
 
-pokemon_info = get_pokemon_info("ditto")
-if pokemon_info:
-    print(f"Name      : {pokemon_info['name']}")
-    print(f"Id        : {pokemon_info['id']}")
-    print(f"Height    : {pokemon_info['height']}")
-    print(f"Weight    : {pokemon_info['weight']}")
-    for ability in pokemon_info["abilities"]:
-        print(f"abilities : {ability['ability']['name']}")
+found = lookup("ditto")
+if found:
+    for label in ("name", "id", "height", "weight"):
+        print(f"{label.capitalize():<10}: {found[label]}")
+    for slot in found["abilities"]:
+        print(f"abilities : {slot['ability']['name']}")

@@ -1,17 +1,18 @@
 # corpus: pokeapi_urllib (json)
 # pattern seen in: github.com/phantomized-exe/Unit-3 :: Lesson5/main.py
 # our own program written for automock's corpus; no text taken from the source
+"""One Pokemon's first type, abilities and base stats, read with urllib and json.load."""
+
 from __future__ import annotations
 
 import json
 import urllib.request
 
-POKE_URL = "https://pokeapi.co/api/v2/pokemon/pikachu"
+with urllib.request.urlopen("https://pokeapi.co/api/v2/pokemon/pikachu") as stream:
+    card = json.load(stream)
 
-response = urllib.request.urlopen(POKE_URL)
-pokemon = json.load(response)
-print(pokemon["types"][0]["type"]["name"])
-for ability in pokemon["abilities"]:
-    print(f"Name: {ability['ability']['name']}")
-for stat in pokemon["stats"]:
-    print(f"Name: {stat['stat']['name']} \t Value: {stat['base_stat']}")
+print(card["types"][0]["type"]["name"])
+names = [slot["ability"]["name"] for slot in card["abilities"]]
+print("\n".join(f"Name: {name}" for name in names))
+for entry in card["stats"]:
+    print(f"Name: {entry['stat']['name']} \t Value: {entry['base_stat']}")
