@@ -33,6 +33,8 @@ __all__ = [
     "Connection",
     "connect",
     "identity",
+    "leave_nothing",
+    "log_path",
     "socket_dir",
     "socket_path",
 ]
@@ -113,6 +115,21 @@ def socket_path(directory: str, seed: int) -> str:
 def log_path(socket: str) -> str:
     """Where the server on ``socket`` writes its stderr (removed at its end when empty)."""
     return os.path.splitext(socket)[0] + ".log"
+
+
+def leave_nothing(socket: str) -> None:
+    """At a server's end: its log goes when it is empty (when it is this process's stderr),
+    then the socket directory when nothing else is in it. A log with text is kept
+    (``automock server stop`` says where)."""
+    import contextlib
+
+    log = log_path(socket)
+    with contextlib.suppress(OSError):
+        mine, there = os.fstat(2), os.stat(log)
+        if (mine.st_dev, mine.st_ino) == (there.st_dev, there.st_ino) and there.st_size == 0:
+            os.unlink(log)
+    with contextlib.suppress(OSError):
+        os.rmdir(os.path.dirname(socket))  # only when empty: another server's files stay
 
 
 def identity(environ: dict[str, str] | os._Environ[str]) -> dict[str, Any]:

@@ -44,7 +44,7 @@ import sys
 import time
 from typing import Any, NoReturn
 
-from automock.commands.channel import HANDLER_ENV, Connection, identity, log_path
+from automock.commands.channel import HANDLER_ENV, Connection, identity, leave_nothing
 from automock.sandbox.run.watch import defer_removal, run_deferred
 
 __all__ = ["serve"]
@@ -254,21 +254,8 @@ def serve(path: str, *, idle: float, seed: int = 0) -> int:
         listener.close()
         if _still_ours(path, inode):
             os.unlink(path)
-        _leave_nothing(path)
+        leave_nothing(path)
     return 0
-
-
-def _leave_nothing(path: str) -> None:
-    """At the server's end: its log goes when it is empty (it is this process's stderr),
-    then the socket directory when nothing else is in it. A log with text is kept
-    (``automock server stop`` says where)."""
-    log = log_path(path)
-    with contextlib.suppress(OSError):
-        mine, there = os.fstat(2), os.stat(log)
-        if (mine.st_dev, mine.st_ino) == (there.st_dev, there.st_ino) and there.st_size == 0:
-            os.unlink(log)
-    with contextlib.suppress(OSError):
-        os.rmdir(os.path.dirname(path))  # only when empty: another server's files stay
 
 
 def _wait_as_spare(
