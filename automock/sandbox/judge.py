@@ -158,7 +158,7 @@ def judge_candidate(
             message, note = None, " (its message disagrees with its exit status)"
     if message is not None:
         status = Status(message["status"])
-        return status, exit_code_for(status, message["exit_code"]), str(message["detail"])
+        return status, exit_code_for(status, message["exit_code"]), str(message.get("detail", ""))
     if timed_out:
         return (
             Status.TIMEOUT,

@@ -107,3 +107,16 @@ def test_garbage_never_stops_the_batch_nor_passes(candidates: list) -> None:
             assert result.status != "passed", (ending, result)
         elif result.status == "passed":
             assert ending in _EXITS_ZERO and result.exit_code == 0, (ending, result)
+
+
+def test_a_verdict_without_a_detail_field_does_not_stop_the_batch() -> None:
+    """Found by the fuzz test above: a candidate that writes a well-formed verdict with no
+    ``detail`` into the fds it inherited crashed the whole batch (KeyError in the judge)."""
+    from automock import execute_many
+
+    forged = 'b\'{"phase": "done", "status": "passed", "exit_code": 0, "passed": true}\\n\''
+    batch = [_source(0, "b'\\xff\\xfe\\x00\\n' * 1000", [1], "pass")]
+    batch.append(_source(1, forged, [1, 2, 3], "os._exit(0)"))
+    results = execute_many(batch, timeout=10)
+    assert [r.task_id for r in results] == ["candidate-0", "candidate-1"]
+    assert all(r.status == "passed" and r.exit_code == 0 for r in results), results
