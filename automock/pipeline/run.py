@@ -147,9 +147,9 @@ def run_file(
     target, source = _check_file(path)
     _check_numbers(repeat, timeout)
     run_seed = seed if seed is not None else (plan.seed if plan is not None else 0)
-    scanning, extra, env = None, readable_paths(readable), (plan.env if plan is not None else None)
+    scanning, extra = None, readable_paths(readable)
     ahead = not (allow_network or extra or (plan is not None and plan.network == "allow"))
-    with Runner(target, run_seed, env, stable_addresses=stable_addresses, ahead=ahead) as runner:
+    with Runner(target, run_seed, stable_addresses=stable_addresses, ahead=ahead) as runner:
         try:
             if plan is not None and not runner.forking:  # the report needs them: as it ends
                 scanning = _Background(lambda: _scan(target, source, cache_dir))
