@@ -32,7 +32,7 @@ from automock.plan.model import CassetteSettings, Plan
 from automock.report import RunReport
 from automock.sandbox.kernel.layers import LayerStatus
 
-__all__ = ["Recording", "replay_hint", "resolve_cassette"]
+__all__ = ["Recording", "check_plan_cassette", "replay_hint", "resolve_cassette"]
 
 
 def _base(plan_path: Path) -> Path:
@@ -58,6 +58,19 @@ def resolve_cassette(plan: Plan, plan_path: Path | None, file: Path) -> Plan:
     places += [Path.cwd() / rel, file.resolve().parent / rel]
     found = next((p for p in places if p.is_file()), places[0])
     return replace(plan, cassette=replace(plan.cassette, path=str(found)))
+
+
+def check_plan_cassette(plan: Plan, plan_path: Path, file: Path) -> None:
+    """The cassette the plan names (the project's word) stays in the project: relative, no
+    ``..``, no symbolic link out of the place it is found from (one line, exit code 3)."""
+    if plan.cassette is None:
+        return
+    from automock.plan.rights import contained_cassette
+
+    found = resolve_cassette(plan, plan_path, file).cassette
+    assert found is not None
+    bases = [_base(plan_path), plan_path.resolve().parent, Path.cwd(), file.resolve().parent]
+    contained_cassette(str(plan_path), plan.cassette.path, found.path, [str(b) for b in bases])
 
 
 def replay_hint(report: RunReport, run_plan: Plan, file: Path) -> list[str]:

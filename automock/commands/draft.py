@@ -14,6 +14,7 @@ from automock.drafting import DRAFTERS, draft_with_warnings
 from automock.errors import InputError
 from automock.pipeline import plan_path_for
 from automock.plan.io import render_plan, save_plan
+from automock.plan.locate import project_root
 
 __all__ = ["add_arguments", "run"]
 
@@ -60,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
         if args.stdout:
             sys.stdout.write(render_plan(plan))
             continue
-        target = save_plan(plan, plan_path_for(source, args.out), force=args.force)
+        path = plan_path_for(source, args.out)
+        target = save_plan(plan, path, force=args.force, beneath=project_root(source, path))
         guessed = sum(len(e.guessed) for e in plan.entries)
         print(
             f"wrote {target} ({len(plan.entries)} entries, drafter {plan.drafter}"

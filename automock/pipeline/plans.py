@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from automock.errors import InputError
+from automock.errors import InputError, PlanError
 from automock.plan.io import (
     StaleEntry,
     load_plan,
@@ -35,9 +35,11 @@ from automock.plan.locate import (
     PLAN_DIR,
     PLAN_SUFFIX,
     existing_plan,
+    leads_out,
     new_plan_dir,
     plan_candidates,
     plan_file,
+    project_root,
 )
 from automock.plan.model import Plan
 
@@ -144,8 +146,8 @@ def plan_for_run(
 
         plan, drafted_notes = draft_with_warnings(source_file, drafter="rules")
         notes.extend(drafted_notes)
-        if save:
-            save_plan(plan, target)
+        if save:  # never through a link the project ships (fixtures -> /elsewhere)
+            save_plan(plan, target, beneath=project_root(source_file, target))
             notes.append(f"drafted a new plan {target}; review its guessed values")
     if seed is not None:
         plan = plan.with_seed(seed)
@@ -177,6 +179,13 @@ def load_or_draft(
         return LoadedPlan(plan, explicit, str(plan_file), tuple(notes))
     found = existing_plan(source)
     if found is not None:
+        outside = leads_out(found, project_root(source, found) or os.path.dirname(found))
+        if outside is not None:
+            raise PlanError(
+                f"{found}: is a symbolic link out of the project (to {outside}); automock does "
+                "not read files outside the project on its word (copy the plan into the "
+                "project, or name it yourself with --plan)"
+            )
         plan, notes = plan_for_run(source, plan_file=found, save=False, seed=seed)
         return LoadedPlan(plan, Path(found), found, tuple(notes))
     target = plan_path_for(source, new_plan_dir(source))

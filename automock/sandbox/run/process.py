@@ -201,11 +201,10 @@ class Runner:
         (see :mod:`automock.sandbox.run.cassettes`). ``meanwhile()`` is called once, when the
         first run's program has ended (:func:`~automock.sandbox.run.watch.finish`).
         """
-        plan = replace(plan, seed=self.seed)
-        if allow_network:  # a person's explicit choice: no namespace, the runtime lets it through
-            plan = replace(plan, network="allow")
+        # the network is the person's explicit choice (allow_network), never the plan's
+        plan = replace(plan, seed=self.seed, network="allow" if allow_network else "deny")
         limits = limits or Limits(cpu_seconds=math.ceil(timeout) + 1)
-        network = allow_network or plan.network == "allow"
+        network = allow_network
         if self.forking:
             warm()
         cassette = CassetteFile.for_plan(plan, self.target)
