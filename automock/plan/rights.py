@@ -42,23 +42,27 @@ def check_rights(
     give. ``command``: ``"automock batch"`` has neither flag, so nothing is allowed there."""
     if plan is None:
         return
-    flags = command == "automock run"
+    run = command == "automock run"
     if plan.network == "allow" and not allow_network:
-        fix = (
-            "pass --allow-network to allow it yourself"
-            if flags
-            else f"{command} always runs without the network"
+        why, fix = (
+            ("without --allow-network", "pass --allow-network yourself")
+            if run
+            else (f"({command} always runs without the network)", "remove it")
         )
         raise PlanError(
-            f'{where}: "network": "allow" needs the person\'s --allow-network, a plan cannot '
-            f'turn the network namespace off; {fix}, or set "network": "deny"'
+            f'{where}: "network": "allow" is refused {why}: a plan cannot turn the network '
+            f'namespace off; {fix}, or set "network": "deny"'
         )
     cassette = plan.cassette
     if cassette is not None and cassette.record_mode != "none" and not record:
-        fix = "pass --record to record yourself" if flags else f"{command} never records"
+        why, fix = (
+            ("without --record", "pass --record yourself")
+            if run
+            else (f"({command} never records)", "use a replaying cassette")
+        )
         raise PlanError(
-            f'{where}: cassette.record_mode "{cassette.record_mode}" records, which needs the '
-            f'person\'s --record; {fix}, or set "record_mode": "none" to replay'
+            f'{where}: cassette.record_mode "{cassette.record_mode}" is refused {why}: a plan '
+            f'cannot record on its own; {fix}, or set "record_mode": "none" to replay'
         )
 
 

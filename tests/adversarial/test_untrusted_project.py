@@ -166,13 +166,24 @@ def test_a_plan_with_the_network_allowed_runs_with_the_flag(tmp_path: Path) -> N
     assert "allowed by --allow-network" in network["detail"]
 
 
-def test_a_batch_plan_cannot_allow_the_network(tmp_path: Path) -> None:
-    """`automock batch --plan` has no --allow-network: a plan that allows it is refused."""
-    project = _project(tmp_path, CONNECT)
+@pytest.mark.parametrize("asks", ["network", "record"])
+def test_a_batch_plan_cannot_widen_a_candidates_run(tmp_path: Path, asks: str) -> None:
+    """`automock batch --plan` has no --allow-network and no --record: a plan that allows the
+    network or records a cassette is refused, and the listener sees nothing."""
+    project = _project(tmp_path, CONNECT.replace("int(sys.argv[1])", "PORT"))
     plan = project / "fixtures" / "batch.automock.json"
-    plan.write_text(_plan(network="allow"))
-    done = _run(project, "batch", "app.py", "--plan", str(plan), "--pass-at-k", "1")
-    _one_line_error(done, 3, "network", "batch.automock.json")
+    cassette = {"path": "fixtures/batch.yaml", "record_mode": "all"}
+    plan.write_text(_plan(network="allow") if asks == "network" else _plan(cassette=cassette))
+    listener = LoopbackServer()
+    try:
+        (project / "app.py").write_text(
+            (project / "app.py").read_text().replace("PORT", str(listener.port))
+        )
+        done = _run(project, "batch", "app.py", "--plan", str(plan), "--pass-at-k", "1")
+    finally:
+        listener.close()
+    assert listener.accepted == [], listener.accepted
+    _one_line_error(done, 3, asks, "batch.automock.json")
 
 
 @pytest.mark.parametrize("where", ["absolute", "dotdot"])
