@@ -50,6 +50,7 @@ __all__ = [
     "StaleEntry",
     "existing_plan",
     "load_or_draft",
+    "located_plan",
     "new_plan_dir",
     "plan_candidates",
     "plan_file",
@@ -154,6 +155,23 @@ def plan_for_run(
     return plan, notes
 
 
+def located_plan(source_path: str | os.PathLike[str]) -> str | None:
+    """:func:`existing_plan`, refused (a ``PlanError``) when a symbolic link takes it out of
+    the project it was found in: the project's word never makes automock read a file
+    outside it (``fixtures -> /elsewhere``, ``fixtures/app.automock.json -> /root/...``)."""
+    found = existing_plan(source_path)
+    if found is None:
+        return None
+    outside = leads_out(found, project_root(source_path, found) or os.path.dirname(found))
+    if outside is not None:
+        raise PlanError(
+            f"{found}: is a symbolic link out of the project (to {outside}); automock does "
+            "not read files outside the project on its word (copy the plan into the "
+            "project, or name it yourself with --plan)"
+        )
+    return found
+
+
 def load_or_draft(
     source_path: str | os.PathLike[str],
     plan_file: str | os.PathLike[str] | None = None,
@@ -177,15 +195,8 @@ def load_or_draft(
             )
         plan, notes = plan_for_run(source, plan_file=explicit, save=False, seed=seed)
         return LoadedPlan(plan, explicit, str(plan_file), tuple(notes))
-    found = existing_plan(source)
+    found = located_plan(source)
     if found is not None:
-        outside = leads_out(found, project_root(source, found) or os.path.dirname(found))
-        if outside is not None:
-            raise PlanError(
-                f"{found}: is a symbolic link out of the project (to {outside}); automock does "
-                "not read files outside the project on its word (copy the plan into the "
-                "project, or name it yourself with --plan)"
-            )
         plan, notes = plan_for_run(source, plan_file=found, save=False, seed=seed)
         return LoadedPlan(plan, Path(found), found, tuple(notes))
     target = plan_path_for(source, new_plan_dir(source))
