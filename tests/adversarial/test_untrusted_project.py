@@ -133,6 +133,33 @@ def test_a_shipped_plan_env_starts_no_code_as_root(tmp_path: Path, found: str) -
     assert not marker.exists(), marker.read_text()
 
 
+def test_a_served_run_starts_no_code_as_root(tmp_path: Path) -> None:
+    """The same plan through a warm server (`automock server start`): the handler's spare
+    interpreter, started before the run was asked for, takes the run; nothing of the plan's
+    environment reaches an interpreter's start-up."""
+    project = _project(tmp_path, PRINT_PATH)
+    marker = tmp_path / "elsewhere" / "ran-as-root"
+    (project / "lib").mkdir()
+    (project / "lib" / "sitecustomize.py").write_text(_sitecustomize(marker))
+    (project / "fixtures" / "app.automock.json").write_text(_plan(env={"PYTHONPATH": "lib"}))
+    xdg = tmp_path / "xdg"
+    xdg.mkdir(mode=0o700)
+    try:
+        started = automock_command(["server", "start"], cwd=project, XDG_RUNTIME_DIR=str(xdg))
+        assert started.returncode == 0, started.stderr
+        done = automock_command(
+            ["run", "app.py", "--json"], cwd=project, timeout=80, XDG_RUNTIME_DIR=str(xdg)
+        )
+        status = automock_command(["server", "status"], cwd=project, XDG_RUNTIME_DIR=str(xdg))
+    finally:
+        automock_command(["server", "stop"], cwd=project, XDG_RUNTIME_DIR=str(xdg))
+    assert not marker.exists(), marker.read_text()
+    assert "; 2 connections served" in status.stdout, status.stdout
+    report = json.loads(done.stdout)
+    assert "ATTACK-START lib\n" in report["stdout"], report["stdout"]
+    assert [r["start"] for r in report["runs"]] == ["spare"], report["runs"]
+
+
 # ------------------------------------------------------ a plan may narrow, never widen
 
 
