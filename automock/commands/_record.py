@@ -73,6 +73,21 @@ def check_plan_cassette(plan: Plan, plan_path: Path, file: Path) -> None:
     contained_cassette(str(plan_path), plan.cassette.path, found.path, [str(b) for b in bases])
 
 
+def _inside_project(host: Path, plan_path: Path, file: Path) -> None:
+    """The cassette automock names beside the plan stays in the project the plan belongs to
+    (``fixtures -> /elsewhere`` would take a recording there)."""
+    from automock.plan.locate import leads_out, project_root
+
+    root = project_root(file, plan_path)
+    outside = leads_out(host, root) if root is not None else None
+    if outside is not None:
+        raise PlanError(
+            f"{plan_path.parent}: leads out of the project through a symbolic link (to "
+            f"{outside}); automock does not record into it (make it a plain directory, or "
+            "name the cassette yourself with --cassette PATH)"
+        )
+
+
 def replay_hint(report: RunReport, run_plan: Plan, file: Path) -> list[str]:
     """After a replay that missed: which requests the cassette lacks and how to add them."""
     missing = [a.target for a in report.unmocked if a.kind == "network"]
@@ -128,6 +143,7 @@ class Recording:
             rel = plan.cassette.path
         else:
             host = plan_path.resolve().parent / f"{file.stem}.cassette.yaml"
+            _inside_project(host, plan_path, file)
             rel = os.path.relpath(host, _base(plan_path)).replace(os.sep, "/")
         before = host.read_bytes() if host.is_file() else None
         recording = cls(

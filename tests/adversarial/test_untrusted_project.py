@@ -275,6 +275,21 @@ def test_a_fixtures_symlink_out_is_not_written_through(tmp_path: Path, command: 
     _one_line_error(done, 3, "fixtures", "symbolic link")
 
 
+def test_a_recording_is_not_kept_through_a_fixtures_symlink_out(tmp_path: Path) -> None:
+    """`--record --no-save` with `fixtures -> /elsewhere`: the cassette automock would name
+    beside the plan is there, and the program writes its staged copy; nothing is copied out."""
+    program = (
+        'import pathlib\nprint("ATTACK-START")\n'
+        'pathlib.Path("..", "cassettes", "app.cassette.yaml").write_text("PLANTED\\n")\n'
+    )
+    project = _project(tmp_path, program)
+    (project / "fixtures").rmdir()
+    (project / "fixtures").symlink_to(tmp_path / "elsewhere")
+    done = _run(project, "run", "app.py", "--record", "--no-save")
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+    _one_line_error(done, 3, "fixtures", "symbolic link")
+
+
 def test_a_cache_symlink_out_is_not_written_through(tmp_path: Path) -> None:
     """`.automock-cache -> /elsewhere`: the scan cache is not kept there; the run goes on."""
     project = _project(tmp_path, 'print("ATTACK-START")\n')
