@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -131,6 +132,40 @@ def test_a_shipped_plan_env_starts_no_code_as_root(tmp_path: Path, found: str) -
     report = json.loads(done.stdout)
     assert "ATTACK-START lib\n" in report["stdout"], report["stdout"]
     assert not marker.exists(), marker.read_text()
+
+
+PRELOAD = """\
+#include <stdio.h>
+#include <unistd.h>
+__attribute__((constructor)) static void probe(void) {
+    FILE *f = fopen(MARKER, "w");
+    if (f) { fprintf(f, "uid=%d\\n", (int) getuid()); fclose(f); }
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc to build the preload library")
+def test_a_shipped_plan_ld_preload_loads_nothing_as_root(tmp_path: Path) -> None:
+    """A plan's LD_PRELOAD naming a library the project ships, whose constructor leaves a
+    marker: the loader of no interpreter started outside the sandbox ever sees it."""
+    project = _project(tmp_path, 'import os\nprint("ATTACK-START", os.environ["LD_PRELOAD"])\n')
+    marker = tmp_path / "elsewhere" / "loaded-as-root"
+    (project / "lib").mkdir()
+    source = tmp_path / "probe.c"
+    source.write_text(PRELOAD.replace("MARKER", json.dumps(str(marker))))
+    built = subprocess.run(
+        ["gcc", "-shared", "-fPIC", "-o", str(project / "lib" / "probe.so"), str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    plan = _plan(env={"LD_PRELOAD": "lib/probe.so"})
+    (project / "fixtures" / "app.automock.json").write_text(plan)
+    done = _run(project, "run", "app.py", "--json")
+    report = json.loads(done.stdout)
+    assert not marker.exists(), marker.read_text()
+    assert "ATTACK-START lib/probe.so\n" in report["stdout"], report["stdout"]
 
 
 def test_a_served_run_starts_no_code_as_root(tmp_path: Path) -> None:
