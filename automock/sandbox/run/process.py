@@ -63,7 +63,7 @@ def _spawn_for(
         raise
 
 
-def _fork_for(work: Workdir, seed: int, plan: Plan, spec: dict[str, Any]) -> Spawned | None:
+def _fork_for(work: Workdir, seed: int, spec: dict[str, Any]) -> Spawned | None:
     """A child forked from this (warm) process for one run in ``work``.
 
     None when the child's environment would not fit where ``/proc/<pid>/environ``
@@ -224,7 +224,7 @@ class Runner:
                 collect = cassette.collect if cassette.recording else None
             child = None
             if self.forking and threading.active_count() == 1:
-                child = _fork_for(work, self.seed, plan, spec)
+                child = _fork_for(work, self.seed, spec)
             if child is None:
                 child = self._first or _spawn_for(
                     self.target, self.seed, work, stable=self.stable, ahead=ahead
