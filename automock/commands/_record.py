@@ -67,10 +67,14 @@ def check_plan_cassette(plan: Plan, plan_path: Path, file: Path) -> None:
         return
     from automock.plan.rights import contained_cassette
 
+    rel = plan.cassette.path
     found = resolve_cassette(plan, plan_path, file).cassette
     assert found is not None
-    bases = [_base(plan_path), plan_path.resolve().parent, Path.cwd(), file.resolve().parent]
-    contained_cassette(str(plan_path), plan.cassette.path, found.path, [str(b) for b in bases])
+    folder = os.path.dirname(os.path.abspath(plan_path))  # the places resolve_cassette tries
+    bases = [os.path.dirname(folder), folder, os.getcwd(), str(file.resolve().parent)]
+    same = os.path.normpath(found.path)
+    base = [b for b in bases if os.path.normpath(os.path.join(b, rel)) == same][:1]
+    contained_cassette(str(plan_path), rel, found.path, base or bases)  # from where it was found
 
 
 def _inside_project(host: Path, plan_path: Path, file: Path) -> None:

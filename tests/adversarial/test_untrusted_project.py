@@ -348,14 +348,17 @@ def test_a_plan_symlink_out_is_not_read(tmp_path: Path) -> None:
     _one_line_error(done, 3, "app.automock.json", "symbolic link")
 
 
-def test_a_cassette_symlink_out_is_not_read(tmp_path: Path) -> None:
-    """fixtures/app.cassette.yaml -> another project's root-only cassette: not staged."""
+@pytest.mark.parametrize("cwd", ["project", "elsewhere"])
+def test_a_cassette_symlink_out_is_not_read(tmp_path: Path, cwd: str) -> None:
+    """fixtures/app.cassette.yaml -> another project's root-only cassette: not staged, also
+    when automock is run from the directory the link points into (`automock run
+    /abs/project/app.py` from a home directory holding the secret)."""
     project = _project(tmp_path, READ_STAGED)
     token = _token_cassette(tmp_path / "elsewhere" / "other.yaml")
     (project / "fixtures" / "app.cassette.yaml").symlink_to(tmp_path / "elsewhere" / "other.yaml")
     (project / "fixtures" / "app.automock.json").write_text(
         _plan(cassette={"path": "fixtures/app.cassette.yaml", "record_mode": "none"})
     )
-    done = _run(project, "run", "app.py")
+    done = _run(tmp_path / cwd, "run", str(project / "app.py"))
     assert token not in done.stdout + done.stderr, done.stdout
     _one_line_error(done, 3, "app.cassette.yaml", "project")
