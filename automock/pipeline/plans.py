@@ -35,6 +35,7 @@ from automock.plan.locate import (
     PLAN_DIR,
     PLAN_SUFFIX,
     existing_plan,
+    found_from,
     leads_out,
     new_plan_dir,
     plan_candidates,
@@ -162,7 +163,7 @@ def located_plan(source_path: str | os.PathLike[str]) -> str | None:
     found = existing_plan(source_path)
     if found is None:
         return None
-    outside = leads_out(found, project_root(source_path, found) or os.path.dirname(found))
+    outside = leads_out(found, found_from(source_path, found))
     if outside is not None:
         raise PlanError(
             f"{found}: is a symbolic link out of the project (to {outside}); automock does "

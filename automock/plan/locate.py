@@ -13,7 +13,7 @@ imported. Paths are returned as strings for that reason.
 
 The project is untrusted (docs/security.md, "Threat model: an untrusted project"): a plan
 found here is read only when it stays inside the directory it was found from
-(:func:`project_root`, :func:`leads_out`), so ``fixtures -> /elsewhere`` or a plan file
+(:func:`found_from`, :func:`leads_out`), so ``fixtures -> /elsewhere`` or a plan file
 that is a link out of the project is never read on the project's word.
 """
 
@@ -26,6 +26,7 @@ __all__ = [
     "PLAN_SUFFIX",
     "cassette_file",
     "existing_plan",
+    "found_from",
     "leads_out",
     "new_plan_dir",
     "plan_candidates",
@@ -66,6 +67,14 @@ def project_root(source: str | os.PathLike[str], path: str | os.PathLike[str]) -
         if os.path.commonpath([base, where]) == base:
             return base
     return None
+
+
+def found_from(source: str | os.PathLike[str], path: str) -> str:
+    """The directory a plan of :func:`plan_candidates` was found from, which it must stay
+    inside: the current directory for ``fixtures/`` here, else the source's directory."""
+    if os.path.normpath(path) == os.path.normpath(plan_file(source)):
+        return os.getcwd()
+    return os.path.dirname(os.path.abspath(os.fspath(source)))
 
 
 def leads_out(path: str | os.PathLike[str], base: str | os.PathLike[str]) -> str | None:

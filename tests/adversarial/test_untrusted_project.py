@@ -334,21 +334,23 @@ def test_a_cache_symlink_out_is_not_written_through(tmp_path: Path) -> None:
     assert list((tmp_path / "elsewhere").iterdir()) == []
 
 
-def test_a_plan_symlink_out_is_not_read(tmp_path: Path) -> None:
+@pytest.mark.parametrize("cwd", ["project", "."])
+def test_a_plan_symlink_out_is_not_read(tmp_path: Path, cwd: str) -> None:
     """fixtures/app.automock.json -> another project's root-only plan holding a token in its
-    env: the parent does not read it for this project, the program never sees the token."""
+    env: the parent does not read it for this project, the program never sees the token
+    (also when automock is run from a directory holding both projects, e.g. a home)."""
     project = _project(tmp_path, PRINT_TOKEN)
     token = "TOKEN-" + secrets.token_hex(8)
     other = tmp_path / "elsewhere" / "other.automock.json"
     other.write_text(_plan(env={"API_TOKEN": token}))
     other.chmod(0o600)
     (project / "fixtures" / "app.automock.json").symlink_to(other)
-    done = _run(project, "run", "app.py")
+    done = _run(tmp_path / cwd, "run", str(project / "app.py"))
     assert token not in done.stdout + done.stderr, done.stdout
     _one_line_error(done, 3, "app.automock.json", "symbolic link")
 
 
-@pytest.mark.parametrize("cwd", ["project", "elsewhere"])
+@pytest.mark.parametrize("cwd", ["project", "elsewhere", "."])
 def test_a_cassette_symlink_out_is_not_read(tmp_path: Path, cwd: str) -> None:
     """fixtures/app.cassette.yaml -> another project's root-only cassette: not staged, also
     when automock is run from the directory the link points into (`automock run
