@@ -97,7 +97,7 @@ def _split_target(target: str) -> tuple[Path, str]:
 
 
 def _plan(path: Path, plan_arg: str | None) -> Any:
-    from automock.pipeline import existing_plan
+    from automock.pipeline import located_plan
     from automock.plan.io import load_plan
     from automock.plan.model import Plan
 
@@ -107,7 +107,7 @@ def _plan(path: Path, plan_arg: str | None) -> Any:
                 f"{plan_arg}: no such plan file; draft one with: automock draft {path}"
             )
         return load_plan(plan_arg)
-    found = existing_plan(path)
+    found = located_plan(path)  # never a link out of the project
     return load_plan(found) if found is not None else Plan()
 
 

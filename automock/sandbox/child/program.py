@@ -242,6 +242,7 @@ def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None
     if os.getpid() == 1:
         _default_signal_deaths(int(spec.get("result_fd", -1)), limits)
     root = os.getcwd()
+    fresh.plan_variables(spec.get("env", {}))  # only now: every layer is on
     os.environ.update(HOME=os.path.join(root, "home"), TMPDIR=os.path.join(root, "tmp"))
     script = os.path.join(root, spec["script_rel"])
     os.chdir(os.path.dirname(script))
@@ -369,7 +370,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         spec = read_spec(spec_fd)
     except ValueError:  # the parent gave up before sending a spec
         os._exit(0)
-    os.environ.update(spec.get("env", {}))
     sys.exit(execute_and_report(spec, result_fd, go_fd, tasks_fd=spec_fd, entered=entered))
 
 
