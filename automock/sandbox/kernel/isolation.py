@@ -21,6 +21,9 @@ Layers, in the order they are entered:
   exposes only the interpreter and ``sys.path`` entries.
 * ``pid``: a new PID namespace whose init is the program's process; when it
   exits the kernel kills every descendant, including daemons that ``setsid``.
+* ``time`` / ``hostfacts``: init joins a new time namespace (clocks from boot start
+  at a fixed point) and binds fixed files over the host facts in ``/proc``
+  (:mod:`automock.sandbox.kernel.hostfacts`).
 * ``rlimits``: CPU, address space, file size, open files, processes.
 * ``uid``: when root, drop to an unprivileged uid (so ``RLIMIT_NPROC`` holds)
   with ``no_new_privs`` set.
@@ -38,6 +41,7 @@ from dataclasses import dataclass
 from automock._serialize import JsonMixin
 from automock.errors import SandboxError
 from automock.sandbox.kernel.fsview import VIRTUAL_ROOT, filesystem_layer, traversable
+from automock.sandbox.kernel.hostfacts import hide_host
 from automock.sandbox.kernel.ipc import ipc_uts
 from automock.sandbox.kernel.landlock import prepare as _prepare_landlock
 from automock.sandbox.kernel.landlock import restrict as _landlock
@@ -327,7 +331,9 @@ def enter_namespaces(
     needed = _needed_paths(readable)
     layers.append(_filesystem(work, uid if root else None, needed, namespaces=namespaces))
     if pid_namespace:
-        layers.append(_pid(namespaces, mount_proc=layers[-1].active))
+        private_mounts = layers[-1].active
+        layers.append(_pid(namespaces, mount_proc=private_mounts))
+        layers.extend(hide_host(namespaces=namespaces, private_mounts=private_mounts))
     _ENTERED[:] = [(allow_network, work, needed)]
     return tuple(layers)
 

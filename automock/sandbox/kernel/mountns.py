@@ -31,6 +31,7 @@ from typing import Any
 from automock.sandbox.kernel import isolation as iso
 from automock.sandbox.kernel import syscalls
 from automock.sandbox.kernel.fsview import PRIVATE_TMP, bind_read_only, open_under
+from automock.sandbox.kernel.hostfacts import hide_host
 from automock.sandbox.kernel.pidns import pid_namespace
 from automock.sandbox.kernel.syscalls import mount, unshare
 
@@ -179,13 +180,7 @@ class PidNamespaceForker:
 
 
 def setns(fd: int, nstype: int = CLONE_NEWNS) -> None:
-    setns = getattr(os, "setns", None)
-    if setns is not None:  # Python 3.12+
-        setns(fd, nstype)
-        return
-    if syscalls.libc().setns(fd, nstype) != 0:
-        code = ctypes.get_errno()
-        raise OSError(code, f"setns: {os.strerror(code)}")
+    syscalls.setns(fd, nstype)
 
 
 def join_prepared(
@@ -222,6 +217,7 @@ def join_prepared(
         )
     else:
         pid_layer = pid_namespace(mount_proc=True)
+    hidden_host = hide_host(namespaces=True, private_mounts=True)  # as init, before the uid drop
     os.chdir(iso.VIRTUAL_ROOT)
     # with a private /proc of a new PID namespace, the only task to count is this (root) one
     layers = iso.enter_isolation(
@@ -241,7 +237,7 @@ def join_prepared(
     out: list[Any] = []
     for layer in layers:
         if layer.name == "filesystem":
-            out.extend((fs, pid_layer))
+            out.extend((fs, pid_layer, *hidden_host))
         else:
             out.append(layer)
     return tuple(out)

@@ -15,7 +15,9 @@ reported ``on``:
 - ``pid``: ``NSpid`` ends in 1 (init of a new PID namespace); a private ``proc`` on ``/proc``;
 - ``rlimits``: ``limits``; ``uid``: ``status`` (Uid, NoNewPrivs, CapEff);
 - ``ipc`` / ``uts``: ``ns/ipc``, ``ns/uts`` differ; ``seccomp``: ``status`` says
-  ``Seccomp: 2`` (:mod:`automock.sandbox.run.observe_kernel`).
+  ``Seccomp: 2``; ``time``: ``ns/time`` differs and ``timens_offsets`` put its clocks at
+  the fixed start; ``hostfacts``: the masked ``/proc`` files read through ``root`` hold
+  the fixed text (:mod:`automock.sandbox.run.observe_kernel`).
 
 An ``OFF`` layer carries the sandbox's reason from its ``started`` line, labelled. The
 ``runtime`` layer (the mocks, inside the program's own process) and the ``landlock``
@@ -35,9 +37,15 @@ from pathlib import Path
 from typing import Any
 
 from automock.sandbox.kernel.fsview import VIRTUAL_ROOT
+from automock.sandbox.kernel.hostfacts import MASKED
 from automock.sandbox.kernel.isolation import LayerStatus, Limits
 from automock.sandbox.kernel.syscalls import SKIP_MOUNTS
-from automock.sandbox.run.observe_kernel import KERNEL_LAYERS, namespace_layers, seccomp_layer
+from automock.sandbox.run.observe_kernel import (
+    KERNEL_LAYERS,
+    host_layers,
+    namespace_layers,
+    seccomp_layer,
+)
 
 __all__ = ["CLAIMED", "observe", "program_process", "unobserved"]
 
@@ -180,7 +188,9 @@ def _filesystem(pid: int, workdir: Path) -> tuple[bool, str, bool]:
     replaced = [
         r["point"]
         for r in rows
-        if r["fstype"] == "tmpfs" and r["dev"] not in ours and r["point"] not in private
+        if r["fstype"] == "tmpfs"
+        and r["dev"] not in ours
+        and r["point"] not in (*private, *MASKED)  # MASKED: the hostfacts layer's
     ]
     proc = at.get("/proc")
     private_proc = proc is not None and proc["fstype"] == "proc" and proc["dev"] not in ours
@@ -281,6 +291,7 @@ def observe(
         fact = "no mount namespace; only cwd/HOME/TMPDIR point into the workdir"
         layers.append(LayerStatus("filesystem", False, _off(fact, claims.get("filesystem"))))
     layers.append(_pid_layer(status, private_proc, claims))
+    layers.extend(host_layers(target, claims))
     layers.append(LayerStatus("rlimits", *_rlimits(target, limits, uid)))
     if not root:
         locked = depth is not None and depth > 1
@@ -357,9 +368,10 @@ def _uid(
 
 def unobserved(why: str) -> tuple[LayerStatus, ...]:
     """Every layer OFF: the parent saw none of them in force (``why`` says why not)."""
-    names = ["session", "network", *KERNEL_LAYERS[:2], "filesystem", "pid", "rlimits", "uid"]
+    names = ["session", "network", *KERNEL_LAYERS[:2], "filesystem", "pid"]
+    names += [*KERNEL_LAYERS[2:4], "rlimits", "uid"]
     if os.geteuid() != 0:
         names[1:1] = ["userns"]
         names[-1:-1] = ["mountlock"]
-    names += ["landlock", *KERNEL_LAYERS[2:], "runtime", "cgroup"]
+    names += ["landlock", *KERNEL_LAYERS[4:], "runtime", "cgroup"]
     return tuple(LayerStatus(n, False, f"not observed: {why}") for n in names)
