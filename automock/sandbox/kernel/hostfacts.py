@@ -74,8 +74,8 @@ def _time_namespace() -> LayerStatus:
     try:
         unshare(CLONE_NEWTIME)
         text = "".join(f"{name} {_offset(clock)}\n" for name, clock in _CLOCKS)
-        with open("/proc/self/timens_offsets", "w", encoding="ascii") as handle:
-            handle.write(text)
+        with open("/proc/self/timens_offsets", "wb") as handle:  # binary: no codec to import
+            handle.write(text.encode())
         fd = os.open("/proc/self/ns/time_for_children", os.O_RDONLY | os.O_CLOEXEC)
         try:
             setns(fd, CLONE_NEWTIME)  # this process too, not only its children
@@ -106,8 +106,8 @@ def masked_contents(cpus: int) -> dict[str, str]:
 
 def listed_cpus() -> int:
     """The CPUs /proc/stat lists (one ``cpuN`` row each)."""
-    with open("/proc/stat", encoding="ascii") as handle:
-        return sum(1 for row in handle if row.startswith("cpu") and row[3:4].isdigit())
+    with open("/proc/stat", "rb") as handle:
+        return sum(1 for row in handle if row.startswith(b"cpu") and row[3:4].isdigit())
 
 
 def _mask() -> LayerStatus:
@@ -116,8 +116,8 @@ def _mask() -> LayerStatus:
     try:
         for index, (target, text) in enumerate(masked_contents(listed_cpus()).items()):
             sources.append(os.path.join(_STAGING, str(index)))
-            with open(sources[-1], "w", encoding="ascii") as handle:
-                handle.write(text)
+            with open(sources[-1], "wb") as handle:
+                handle.write(text.encode())
             os.chmod(sources[-1], 0o444)
             try:
                 mount(sources[-1], target, None, MS_BIND)

@@ -81,7 +81,7 @@ def seccomp_layer(status: Mapping[str, str], claims: Mapping[str, LayerStatus]) 
 def _clocks(pid: int) -> dict[str, float]:
     """The program's clocks now, from its time namespace's offsets and our own clocks."""
     try:
-        with open(f"/proc/{pid}/timens_offsets", encoding="ascii") as handle:
+        with open(f"/proc/{pid}/timens_offsets", encoding="utf-8") as handle:
             rows = [row.split() for row in handle]
     except OSError:
         return {}
@@ -99,7 +99,7 @@ def _masked(pid: int) -> tuple[list[str], list[str]]:
     not_held: list[str] = []
     for path, expected in masked_contents(listed_cpus()).items():
         try:
-            with open(f"/proc/{pid}/root{path}", encoding="ascii", errors="replace") as handle:
+            with open(f"/proc/{pid}/root{path}", encoding="utf-8", errors="replace") as handle:
                 text = handle.read()
         except OSError:
             text = None

@@ -1,6 +1,8 @@
 """Read what the host's kernel says about itself: its boot id, its uptime and idle time, its boot
 time, its load, and its monotonic and boot clocks read from C (ctypes, past any Python-level mock).
-Prints one FACTS line of JSON (clocks and uptime to 10 s); the test compares it with the host's own values."""
+First it tries to take the masks off (umount2 of each file, as a program with
+capabilities in its own user namespace would). Prints one FACTS line of JSON (clocks and uptime
+to 10 s); the test compares it with the host's own values."""
 print("ATTACK-START", flush=True)
 import ctypes
 import json
@@ -26,6 +28,10 @@ def read(path):
         return f"unreadable: {exc.strerror}"
 
 
+libc = ctypes.CDLL(None, use_errno=True)
+for path in ("/proc/sys/kernel/random/boot_id", "/proc/uptime", "/proc/stat", "/proc/loadavg"):
+    if libc.umount2(path.encode(), 2) == 0:  # MNT_DETACH
+        print("ESCAPED: unmounted", path)
 stat = read("/proc/stat")
 btime = [line.split()[1] for line in stat.splitlines() if line.startswith("btime ")]
 uptime = read("/proc/uptime").split()
