@@ -7,23 +7,26 @@ and idle time, the boot time and CPU counters of ``/proc/stat``, the load). A
 program could print them (a different output on every run) or learn from them
 how long the host has been up.
 
-* ``time``: a new time namespace whose offsets make both clocks start at
-  :data:`CLOCK_START_S` (the runtime's virtual monotonic clock starts there too),
+* ``time``: a new time namespace whose offsets put both clocks at
+  :data:`CLOCK_START_S` (where the runtime's virtual monotonic clock starts too),
   whatever the host's uptime. Offsets apply only to processes that join the
-  namespace, so the calling process joins it itself (``setns`` on its own
-  ``time_for_children``): it must be single-threaded, and every process it forks
-  is in it. Linux >= 5.6.
-* ``hostfacts``: fixed files bound read-only over :data:`MASKED` in the private
-  mount namespace, after the private ``/proc`` is mounted. They are written to a
-  staging directory in the private ``/tmp`` (:data:`_STAGING`), bound, then unlinked.
+  namespace after they are written. A run's init joins a fresh one itself
+  (:func:`hide_host`: ``setns`` on its own ``time_for_children``, which needs a
+  single-threaded process); the batch pool's zygote makes one for the children it
+  forks (:func:`time_for_children`), so a child pays nothing for it.
+* ``hostfacts``: fixed read-only files bound over :data:`MASKED` in the private
+  mount namespace, after the private ``/proc`` is mounted. The files are written
+  once to a small read-only tmpfs (:func:`stage`; a bind of a file on a read-only
+  mount is read-only too): by each run, which then detaches it, and by the
+  zygote for every child of the pool, which only opens and binds them
+  (:func:`open_staged`, :func:`bind_staged`).
 
-Both are entered by the init of the program's PID namespace, before any program
-code; the parent sees them from outside (:mod:`automock.sandbox.run.observe_kernel`).
+The parent sees both layers of a run from outside
+(:mod:`automock.sandbox.run.observe_kernel`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
 
@@ -39,6 +42,7 @@ from automock.sandbox.kernel.syscalls import (
     mount,
     reason,
     setns,
+    umount,
     unshare,
 )
 
@@ -47,9 +51,14 @@ __all__ = [
     "BOOT_TIME",
     "CLOCK_START_S",
     "MASKED",
+    "STAGING",
+    "bind_staged",
     "hide_host",
     "listed_cpus",
     "masked_contents",
+    "open_staged",
+    "stage",
+    "time_for_children",
 ]
 
 CLOCK_START_S = 1000  # seconds; as automock.runtime.clock's virtual monotonic start
@@ -58,8 +67,9 @@ BOOT_TIME = 1_577_836_800  # 2020-01-01T00:00:00Z: the btime line of the fixed /
 _TICKS = 100  # USER_HZ: the unit of /proc/stat's CPU counters
 _CLOCKS = (("monotonic", time.CLOCK_MONOTONIC), ("boottime", time.CLOCK_BOOTTIME))
 MASKED = ("/proc/sys/kernel/random/boot_id", "/proc/uptime", "/proc/stat", "/proc/loadavg")
-_STAGING = "/tmp/.automock-facts"  # in the private /tmp, fresh for each run and candidate
-_RO = MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
+STAGING = "/tmp/.automock-facts"  # under a private /tmp (a run's, or the pool's prepared one)
+_FLAGS = MS_NOSUID | MS_NODEV | MS_NOEXEC
+_MNT_DETACH = 2
 
 
 def _offset(clock: int) -> str:
@@ -68,7 +78,8 @@ def _offset(clock: int) -> str:
     return f"{seconds} {nanoseconds}"
 
 
-def _time_namespace() -> LayerStatus:
+def time_for_children() -> LayerStatus:
+    """A new time namespace for the processes this one forks from now on (not for itself)."""
     if not os.path.exists("/proc/self/ns/time"):
         return LayerStatus("time", False, "this kernel has no time namespaces (Linux >= 5.6)")
     try:
@@ -76,15 +87,26 @@ def _time_namespace() -> LayerStatus:
         text = "".join(f"{name} {_offset(clock)}\n" for name, clock in _CLOCKS)
         with open("/proc/self/timens_offsets", "wb") as handle:  # binary: no codec to import
             handle.write(text.encode())
+    except OSError as exc:
+        return LayerStatus("time", False, f"time namespace refused ({reason(exc)})")
+    detail = f"new time namespace: CLOCK_MONOTONIC and CLOCK_BOOTTIME start at {CLOCK_START_S} s"
+    return LayerStatus("time", True, detail)
+
+
+def _time_namespace() -> LayerStatus:
+    """A new time namespace for this (single-threaded) process and what it forks."""
+    layer = time_for_children()
+    if not layer.active:
+        return layer
+    try:
         fd = os.open("/proc/self/ns/time_for_children", os.O_RDONLY | os.O_CLOEXEC)
         try:
             setns(fd, CLONE_NEWTIME)  # this process too, not only its children
         finally:
             os.close(fd)
     except OSError as exc:
-        return LayerStatus("time", False, f"time namespace refused ({reason(exc)})")
-    detail = f"new time namespace: CLOCK_MONOTONIC and CLOCK_BOOTTIME start at {CLOCK_START_S} s"
-    return LayerStatus("time", True, detail)
+        return LayerStatus("time", False, f"time namespace not joined ({reason(exc)})")
+    return layer
 
 
 def masked_contents(cpus: int) -> dict[str, str]:
@@ -105,50 +127,95 @@ def masked_contents(cpus: int) -> dict[str, str]:
 
 
 def listed_cpus() -> int:
-    """The CPUs /proc/stat lists (one ``cpuN`` row each)."""
+    """The CPUs the host's /proc/stat lists (one ``cpuN`` row each)."""
     with open("/proc/stat", "rb") as handle:
         return sum(1 for row in handle if row.startswith(b"cpu") and row[3:4].isdigit())
 
 
-def _mask() -> LayerStatus:
-    os.mkdir(_STAGING, 0o700)
-    masked, failed, sources = [], [], []
+def stage(directory: str = STAGING) -> None:
+    """Write the fixed files, named 0, 1, ... in :data:`MASKED`'s order, to a new read-only
+    tmpfs on ``directory`` (made here, under a private ``/tmp``)."""
+    os.mkdir(directory, 0o755)
+    mount("tmpfs", directory, "tmpfs", _FLAGS, "mode=755,size=64k")
+    for index, text in enumerate(masked_contents(listed_cpus()).values()):
+        with open(os.path.join(directory, str(index)), "wb") as handle:
+            handle.write(text.encode())
+    mount(None, directory, None, MS_REMOUNT | MS_RDONLY | _FLAGS)
+
+
+def open_staged(directory: str = STAGING) -> list[int]:
+    """``O_PATH`` fds of the staged files, in :data:`MASKED`'s order ([] if not staged);
+    opened before a fresh tmpfs hides ``directory``, after a private mount namespace
+    copy was made (a bind takes its source from the caller's own namespace)."""
+    fds: list[int] = []
     try:
-        for index, (target, text) in enumerate(masked_contents(listed_cpus()).items()):
-            sources.append(os.path.join(_STAGING, str(index)))
-            with open(sources[-1], "wb") as handle:
-                handle.write(text.encode())
-            os.chmod(sources[-1], 0o444)
+        for index in range(len(MASKED)):
+            fds.append(os.open(os.path.join(directory, str(index)), os.O_PATH | os.O_CLOEXEC))
+    except OSError:
+        for fd in fds:
+            os.close(fd)
+        return []
+    return fds
+
+
+def bind_staged(fds: list[int]) -> LayerStatus:
+    """Bind the staged files over :data:`MASKED` (read-only, as their mount); close ``fds``."""
+    masked, failed = [], []
+    try:
+        for fd, target in zip(fds, MASKED, strict=True):
             try:
-                mount(sources[-1], target, None, MS_BIND)
-                mount(None, target, None, _RO)
+                mount(f"/proc/self/fd/{fd}", target, None, MS_BIND)
                 masked.append(target)
             except OSError as exc:
                 failed.append(f"{target} ({reason(exc)})")
     finally:
-        for source in sources:  # the bind mounts keep the files; no name is left in /tmp
-            with contextlib.suppress(OSError):
-                os.unlink(source)
-        os.rmdir(_STAGING)
+        for fd in fds:
+            os.close(fd)
     detail = f"fixed read-only files over {', '.join(masked) or 'nothing'}"
     if failed:
         detail += f"; not masked: {', '.join(failed)}"
     return LayerStatus("hostfacts", bool(masked) and not failed, detail)
 
 
-def hide_host(*, namespaces: bool, private_mounts: bool) -> tuple[LayerStatus, LayerStatus]:
-    """The ``time`` and ``hostfacts`` layers, entered by the calling (single-threaded) process,
-    the init of the program's PID namespace. ``namespaces``: this process may make namespaces
-    (root, or a user namespace of its own); ``private_mounts``: it is in a private mount
-    namespace with a private ``/tmp`` (never bind anything over the host's own ``/proc``)."""
-    if not namespaces:
-        clock = LayerStatus("time", False, "no time namespace: needs root or a user namespace")
-    else:
-        clock = _time_namespace()
+def _mask(fds: list[int]) -> LayerStatus:
+    """Bind ``fds`` (staged ahead), or stage the files now, bind them, and detach the staging."""
+    if fds:
+        return bind_staged(fds)
+    stage()
+    try:
+        return bind_staged(open_staged())
+    finally:  # the binds keep the files; nothing of the staging is left in /tmp
+        umount(STAGING, _MNT_DETACH)
+        os.rmdir(STAGING)
+
+
+def hide_host(
+    *,
+    namespaces: bool,
+    private_mounts: bool,
+    staged: list[int] | None = None,
+    clock: LayerStatus | None = None,
+) -> tuple[LayerStatus, LayerStatus]:
+    """The ``time`` and ``hostfacts`` layers, entered by the calling process, the init of
+    the program's PID namespace, once its private ``/proc`` is mounted.
+
+    ``namespaces``: this process may make namespaces (root, or a user namespace of its
+    own); ``private_mounts``: it is in a private mount namespace with a private ``/tmp``
+    (nothing is ever bound over the host's own ``/proc``). ``staged``: the staged files,
+    opened ahead (:func:`open_staged`); ``clock``: the ``time`` layer, when this process
+    was forked into a time namespace made for it (:func:`time_for_children`)."""
+    if clock is None:
+        clock = (
+            _time_namespace()
+            if namespaces
+            else LayerStatus("time", False, "no time namespace: needs root or a user namespace")
+        )
     if not private_mounts:
+        for fd in staged or ():
+            os.close(fd)
         return clock, LayerStatus("hostfacts", False, "needs the private mount namespace")
     try:
-        facts = _mask()
+        facts = _mask(staged or [])
     except OSError as exc:
         facts = LayerStatus("hostfacts", False, f"host facts not masked ({reason(exc)})")
     return clock, facts

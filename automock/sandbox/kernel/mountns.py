@@ -31,7 +31,7 @@ from typing import Any
 from automock.sandbox.kernel import isolation as iso
 from automock.sandbox.kernel import syscalls
 from automock.sandbox.kernel.fsview import PRIVATE_TMP, bind_read_only, open_under
-from automock.sandbox.kernel.hostfacts import hide_host
+from automock.sandbox.kernel.hostfacts import hide_host, open_staged
 from automock.sandbox.kernel.pidns import pid_namespace
 from automock.sandbox.kernel.syscalls import mount, unshare
 
@@ -183,6 +183,14 @@ def setns(fd: int, nstype: int = CLONE_NEWNS) -> None:
     syscalls.setns(fd, nstype)
 
 
+_PREPARED_FS = iso.LayerStatus(
+    "filesystem",
+    True,
+    "pool's prepared read-only mount namespace (every mount read-only); private tmpfs on "
+    f"/tmp and /dev/shm per candidate, workdir at {iso.VIRTUAL_ROOT}",
+)
+
+
 def join_prepared(
     mnt_fd: int | None,
     limits: Any,
@@ -191,17 +199,23 @@ def join_prepared(
     pid_init: bool = False,
     uid: int = iso.SANDBOX_UID,
     readable: Sequence[str] = (),
+    clock: Any = None,
 ) -> tuple[Any, ...]:
     """In a fresh child: join the prepared namespace, then enter the per-candidate layers.
 
     Returns the same :class:`~automock.sandbox.kernel.isolation.LayerStatus` tuple as
     ``enter_isolation``. ``pid_init`` says the child was forked as init of a
     new PID namespace (:class:`PidNamespaceForker`); otherwise it becomes one
-    here, continuing in a new process like ``enter_isolation`` does.
+    here, continuing in a new process like ``enter_isolation`` does. ``clock``: the
+    ``time`` layer when the child was forked into a time namespace made for the pool's
+    children (:func:`~automock.sandbox.kernel.hostfacts.time_for_children`); else it
+    joins one of its own. The host facts are bound from the files the zygote staged in
+    the prepared namespace, else staged by the child itself.
     """
     if mnt_fd is not None:  # None: already in it (forked by the zygote)
         setns(mnt_fd)
     unshare(CLONE_NEWNS)  # private copy: this child's mounts are its own
+    staged = open_staged()  # before the fresh /tmp hides them
     # a venv or project under /tmp stays importable: bound back read-only below
     hidden = open_under(iso._needed_paths(readable), PRIVATE_TMP)
     mount("tmpfs", "/tmp", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
@@ -217,7 +231,8 @@ def join_prepared(
         )
     else:
         pid_layer = pid_namespace(mount_proc=True)
-    hidden_host = hide_host(namespaces=True, private_mounts=True)  # as init, before the uid drop
+    # as init with its private /proc, before the uid drop
+    hidden_host = hide_host(namespaces=True, private_mounts=True, staged=staged, clock=clock)
     os.chdir(iso.VIRTUAL_ROOT)
     # with a private /proc of a new PID namespace, the only task to count is this (root) one
     layers = iso.enter_isolation(
@@ -228,16 +243,10 @@ def join_prepared(
         count_tasks=not pid_layer.active,
         readable=readable,
     )
-    fs = iso.LayerStatus(
-        "filesystem",
-        True,
-        "pool's prepared read-only mount namespace (every mount read-only); private tmpfs on "
-        f"/tmp and /dev/shm per candidate, workdir at {iso.VIRTUAL_ROOT}",
-    )
     out: list[Any] = []
     for layer in layers:
         if layer.name == "filesystem":
-            out.extend((fs, pid_layer, *hidden_host))
+            out.extend((_PREPARED_FS, pid_layer, *hidden_host))
         else:
             out.append(layer)
     return tuple(out)

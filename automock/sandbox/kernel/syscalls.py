@@ -78,6 +78,15 @@ def setns(fd: int, nstype: int) -> None:
         raise OSError(code, f"setns: {os.strerror(code)}")
 
 
+def umount(target: str, flags: int = 0) -> None:
+    """``umount2(target, flags)`` (``MNT_DETACH`` = 2: lazily, once nothing uses it)."""
+    import ctypes
+
+    if libc().umount2(target.encode(), flags) != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"umount2: {os.strerror(code)}")
+
+
 def mount(
     source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None
 ) -> None:
