@@ -120,6 +120,8 @@ def test_host_facts_hidden_and_fixed_in_batch() -> None:
     _assert_hidden_and_fixed([_facts(o.stdout) for o in outcomes], host)
     for outcome in outcomes:
         _assert_layers(outcome)
+        time_layer = next(x for x in outcome.layers if x["name"] == "time")
+        assert "seen from outside" in str(time_layer["detail"]), time_layer  # the pool's look
 
 
 def test_host_facts_hidden_unprivileged() -> None:

@@ -53,9 +53,11 @@ __all__ = [
     "MASKED",
     "STAGING",
     "bind_staged",
+    "clocks_of",
     "hide_host",
     "listed_cpus",
     "masked_contents",
+    "near_start",
     "open_staged",
     "stage",
     "time_for_children",
@@ -107,6 +109,30 @@ def _time_namespace() -> LayerStatus:
     except OSError as exc:
         return LayerStatus("time", False, f"time namespace not joined ({reason(exc)})")
     return layer
+
+
+def clocks_of(pid: int) -> dict[str, float]:
+    """The clocks, now, of the time namespace process ``pid``'s children go to: its
+    ``timens_offsets`` added to this process's own clocks ({} when unreadable)."""
+    try:
+        with open(f"/proc/{pid}/timens_offsets", "rb") as handle:
+            rows = [row.split() for row in handle]
+    except OSError:
+        return {}
+    clocks, known = {}, {name.encode(): (name, clock) for name, clock in _CLOCKS}
+    for row in rows:
+        if len(row) == 3 and row[0] in known and row[1].lstrip(b"-").isdigit():
+            name, clock = known[row[0]]
+            offset = int(row[1]) + (int(row[2]) / 1e9 if row[2].isdigit() else 0.0)
+            clocks[name] = time.clock_gettime(clock) + offset
+    return clocks
+
+
+def near_start(clocks: dict[str, float], slack: float = 3600.0) -> bool:
+    """Whether both clocks (:func:`clocks_of`) are at most ``slack`` seconds past the start:
+    the namespace was made to start there, not at the host's uptime."""
+    names = [name for name, _ in _CLOCKS]
+    return all(0 <= clocks.get(name, -1.0) - CLOCK_START_S < slack for name in names)
 
 
 def masked_contents(cpus: int) -> dict[str, str]:

@@ -13,10 +13,15 @@ own mount namespace), holds the fixed text and not the host's.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Mapping
 
-from automock.sandbox.kernel.hostfacts import CLOCK_START_S, listed_cpus, masked_contents
+from automock.sandbox.kernel.hostfacts import (
+    CLOCK_START_S,
+    clocks_of,
+    listed_cpus,
+    masked_contents,
+    near_start,
+)
 from automock.sandbox.kernel.ipc import HOSTNAME
 from automock.sandbox.kernel.layers import LayerStatus
 from automock.sandbox.kernel.seccomp import REFUSED
@@ -24,8 +29,6 @@ from automock.sandbox.kernel.seccomp import REFUSED
 __all__ = ["KERNEL_LAYERS", "host_layers", "namespace_layers", "seccomp_layer"]
 
 KERNEL_LAYERS = ("ipc", "uts", "time", "hostfacts", "seccomp")
-_CLOCKS = {"monotonic": time.CLOCK_MONOTONIC, "boottime": time.CLOCK_BOOTTIME}
-_CLOCK_SLACK_S = 3600  # how far from the start a clock may be by the time it is observed
 
 
 def _off(fact: str, claim: LayerStatus | None) -> str:
@@ -78,21 +81,6 @@ def seccomp_layer(status: Mapping[str, str], claims: Mapping[str, LayerStatus]) 
     return LayerStatus("seccomp", False, _off(fact, claims.get("seccomp")))
 
 
-def _clocks(pid: int) -> dict[str, float]:
-    """The program's clocks now, from its time namespace's offsets and our own clocks."""
-    try:
-        with open(f"/proc/{pid}/timens_offsets", encoding="utf-8") as handle:
-            rows = [row.split() for row in handle]
-    except OSError:
-        return {}
-    clocks = {}
-    for row in rows:
-        if len(row) == 3 and row[0] in _CLOCKS and row[1].lstrip("-").isdigit():
-            offset = int(row[1]) + int(row[2]) / 1e9 if row[2].isdigit() else 0.0
-            clocks[row[0]] = time.clock_gettime(_CLOCKS[row[0]]) + offset
-    return clocks
-
-
 def _masked(pid: int) -> tuple[list[str], list[str]]:
     """(paths that hold the fixed text, paths that do not) in the program's mount namespace."""
     held: list[str] = []
@@ -110,9 +98,7 @@ def _masked(pid: int) -> tuple[list[str], list[str]]:
 def host_layers(pid: int, claims: Mapping[str, LayerStatus]) -> list[LayerStatus]:
     """``time`` and ``hostfacts``: the program's clocks start at the fixed point, and the host
     facts in its ``/proc`` are the fixed files."""
-    clocks = _clocks(pid)
-    near = all(0 <= clocks.get(n, -1.0) - CLOCK_START_S < _CLOCK_SLACK_S for n in _CLOCKS)
-    if _same(pid, "time") is False and near:
+    if _same(pid, "time") is False and near_start(clocks_of(pid)):
         detail = (
             f"new time namespace: CLOCK_MONOTONIC and CLOCK_BOOTTIME start at {CLOCK_START_S} s "
             "(its timens_offsets put them there), not at the host's uptime"
