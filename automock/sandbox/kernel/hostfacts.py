@@ -10,8 +10,9 @@ how long the host has been up.
 * ``time``: a new time namespace whose offsets put both clocks at
   :data:`CLOCK_START_S` (where the runtime's virtual monotonic clock starts too),
   whatever the host's uptime. Offsets apply only to processes that join the
-  namespace after they are written. A run's init joins a fresh one itself
-  (:func:`hide_host`: ``setns`` on its own ``time_for_children``, which needs a
+  namespace after they are written. A run's init joins a fresh one itself once it
+  has its spec, so the clocks start with the run and not ahead of it
+  (:func:`time_layer`: ``setns`` on its own ``time_for_children``, which needs a
   single-threaded process); the batch pool's zygote makes one for the children it
   forks (:func:`time_for_children`), so a child pays nothing for it.
 * ``hostfacts``: fixed read-only files bound over :data:`MASKED` in the private
@@ -54,13 +55,14 @@ __all__ = [
     "STAGING",
     "bind_staged",
     "clocks_of",
-    "hide_host",
+    "facts_layer",
     "listed_cpus",
     "masked_contents",
     "near_start",
     "open_staged",
     "stage",
     "time_for_children",
+    "time_layer",
 ]
 
 CLOCK_START_S = 1000  # seconds; as automock.runtime.clock's virtual monotonic start
@@ -215,33 +217,26 @@ def _mask(fds: list[int]) -> LayerStatus:
         os.rmdir(STAGING)
 
 
-def hide_host(
-    *,
-    namespaces: bool,
-    private_mounts: bool,
-    staged: list[int] | None = None,
-    clock: LayerStatus | None = None,
-) -> tuple[LayerStatus, LayerStatus]:
-    """The ``time`` and ``hostfacts`` layers, entered by the calling process, the init of
-    the program's PID namespace, once its private ``/proc`` is mounted.
+def time_layer(namespaces: bool) -> LayerStatus:
+    """The ``time`` layer of a run: this (single-threaded) process, init of the program's
+    PID namespace, joins a new time namespace whose clocks start now, at
+    :data:`CLOCK_START_S`. ``namespaces``: it may make namespaces (root, or a user
+    namespace of its own)."""
+    if not namespaces:
+        return LayerStatus("time", False, "no time namespace: needs root or a user namespace")
+    return _time_namespace()
 
-    ``namespaces``: this process may make namespaces (root, or a user namespace of its
-    own); ``private_mounts``: it is in a private mount namespace with a private ``/tmp``
-    (nothing is ever bound over the host's own ``/proc``). ``staged``: the staged files,
-    opened ahead (:func:`open_staged`); ``clock``: the ``time`` layer, when this process
-    was forked into a time namespace made for it (:func:`time_for_children`)."""
-    if clock is None:
-        clock = (
-            _time_namespace()
-            if namespaces
-            else LayerStatus("time", False, "no time namespace: needs root or a user namespace")
-        )
+
+def facts_layer(private_mounts: bool, staged: list[int] | None = None) -> LayerStatus:
+    """The ``hostfacts`` layer, entered by init of the program's PID namespace once its
+    private ``/proc`` is mounted. ``private_mounts``: it is in a private mount namespace
+    with a private ``/tmp`` (nothing is ever bound over the host's own ``/proc``);
+    ``staged``: the staged files, opened ahead (:func:`open_staged`), else staged now."""
     if not private_mounts:
         for fd in staged or ():
             os.close(fd)
-        return clock, LayerStatus("hostfacts", False, "needs the private mount namespace")
+        return LayerStatus("hostfacts", False, "needs the private mount namespace")
     try:
-        facts = _mask(staged or [])
+        return _mask(staged or [])
     except OSError as exc:
-        facts = LayerStatus("hostfacts", False, f"host facts not masked ({reason(exc)})")
-    return clock, facts
+        return LayerStatus("hostfacts", False, f"host facts not masked ({reason(exc)})")

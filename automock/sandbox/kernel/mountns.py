@@ -31,7 +31,7 @@ from typing import Any
 from automock.sandbox.kernel import isolation as iso
 from automock.sandbox.kernel import syscalls
 from automock.sandbox.kernel.fsview import PRIVATE_TMP, bind_read_only, open_under
-from automock.sandbox.kernel.hostfacts import hide_host, open_staged
+from automock.sandbox.kernel.hostfacts import facts_layer, open_staged, time_layer
 from automock.sandbox.kernel.pidns import pid_namespace
 from automock.sandbox.kernel.syscalls import mount, unshare
 
@@ -232,7 +232,7 @@ def join_prepared(
     else:
         pid_layer = pid_namespace(mount_proc=True)
     # as init with its private /proc, before the uid drop
-    hidden_host = hide_host(namespaces=True, private_mounts=True, staged=staged, clock=clock)
+    hidden_host = (clock or time_layer(True), facts_layer(True, staged))
     os.chdir(iso.VIRTUAL_ROOT)
     # with a private /proc of a new PID namespace, the only task to count is this (root) one
     layers = iso.enter_isolation(
