@@ -16,7 +16,7 @@ import pytest
 
 from tests.conftest import automock_command
 
-from .harness import Outcome, batch_attacks, program, run_attack
+from .harness import Outcome, batch_attacks, program, run_attack, served_attack
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists("/proc/self/ns/time") or os.geteuid() != 0,
@@ -110,6 +110,15 @@ def test_host_facts_hidden_through_the_commands(tmp_path: Path) -> None:
     _assert_hidden_and_fixed([*runs, *(_facts(r["stdout"]) for r in results)], host)
     for layers in [report["layers"], *(r["layers"] for r in results)]:
         _assert_layers(Outcome("cli", "passed", 0, "", "", layers=layers))
+
+
+def test_host_facts_hidden_through_a_warm_server() -> None:
+    """``automock run`` handed to a warm server: its handler forks the run's child, which
+    entered its namespaces ahead, as a spare, before the run was asked for."""
+    host = _host_or_skip()
+    outcome = served_attack("host_facts", timeout=20)
+    _assert_hidden_and_fixed([_facts(outcome.stdout)], host)
+    _assert_layers(outcome)
 
 
 def test_host_facts_hidden_and_fixed_in_batch() -> None:
