@@ -43,7 +43,7 @@ def _host() -> dict[str, Any]:
 
 
 def _facts(stdout: str) -> dict[str, Any]:
-    assert "ESCAPED" not in stdout, stdout
+    assert "ESCAPED" not in stdout and "LEFT IN /tmp" not in stdout, stdout
     lines = [x for x in stdout.splitlines() if x.startswith("FACTS ")]
     assert len(lines) == 1, stdout
     facts: dict[str, Any] = json.loads(lines[0][len("FACTS ") :])

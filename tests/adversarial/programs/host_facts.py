@@ -6,6 +6,7 @@ to 10 s); the test compares it with the host's own values."""
 print("ATTACK-START", flush=True)
 import ctypes
 import json
+import os
 
 
 class Timespec(ctypes.Structure):
@@ -44,4 +45,6 @@ facts = {
     "monotonic": c_clock(1),  # CLOCK_MONOTONIC
     "boottime": c_clock(7),  # CLOCK_BOOTTIME
 }
+if os.listdir("/tmp") and any(name.startswith(".automock") for name in os.listdir("/tmp")):
+    print("LEFT IN /tmp:", os.listdir("/tmp"))  # the sandbox's staging of the fixed files
 print("FACTS " + json.dumps(facts, sort_keys=True))
