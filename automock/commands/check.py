@@ -27,6 +27,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from automock._display import visible
 from automock.errors import InputError
 
 __all__ = ["add_arguments", "run"]
@@ -235,13 +236,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_text(report: Any, target: str, seed: int) -> None:
     for reason in report.skipped:
-        print(f"SKIP {reason}")
+        print(f"SKIP {visible(reason)}")
     for result in report.results:
         mark = "PASS" if result.passed else "FAIL"
-        print(f"{mark} {result.name}: {result.detail}")
+        print(visible(f"{mark} {result.name}: {result.detail}"))
     if report.hardcoding is not None:
         hc = report.hardcoding
         mark = "PASS" if hc.verdict == "ok" else "FAIL"
-        print(f"{mark} hard-coding ({hc.verdict}): {hc.detail}")
+        print(visible(f"{mark} hard-coding ({hc.verdict}): {hc.detail}"))
     verdict = "all properties hold" if report.passed else "property check failed"
-    print(f"{target}: {verdict} (seed {seed}; replay with --seed {seed})")
+    print(visible(f"{target}: {verdict} (seed {seed}; replay with --seed {seed})"))

@@ -259,9 +259,11 @@ def _run_seeds(
         data = {**report.to_dict(), "automock_exit_code": report.exit_code, "notes": notes}
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
     else:
-        sys.stdout.write(report.render() + "\n")
+        from automock._display import visible
+
+        sys.stdout.write(report.render() + "\n")  # its program lines shown escaped
         for note in notes:
-            print(f"automock: {note}", file=sys.stderr)
+            print(f"automock: {visible(note)}", file=sys.stderr)
     return report.exit_code
 
 
@@ -346,12 +348,24 @@ def run(args: argparse.Namespace) -> int:
 
         sys.stdout.write(shown(json.dumps(data, indent=2)) + "\n")
         return code
-    sys.stdout.write(report.stdout)
-    sys.stdout.flush()
-    sys.stderr.write(shown(report.stderr))
-    if report.stderr and not report.stderr.endswith("\n"):
-        sys.stderr.write("\n")
-    sys.stderr.write(shown(report.render()) + "\n")
-    for note in after:
-        print(f"automock: {note}", file=sys.stderr)
+    _print_text(report.stdout, shown(report.stderr), shown(report.render(terminal=_tty())), after)
     return code
+
+
+def _tty() -> bool:
+    from automock._display import terminal
+
+    return terminal(sys.stderr)
+
+
+def _print_text(stdout: str, stderr: str, rendered: str, notes: list[str]) -> None:
+    """The program's output, neutralised (its escape sequences shown, never sent; its stderr
+    lines behind a gutter), then automock's report and notes on stderr (docs/sandbox.md)."""
+    from automock._display import gutter, visible, visible_lines
+
+    sys.stdout.write(visible_lines(stdout))
+    sys.stdout.flush()
+    sys.stderr.write(gutter(stderr))
+    sys.stderr.write(rendered + "\n")
+    for note in notes:
+        print(f"automock: {visible(note)}", file=sys.stderr)

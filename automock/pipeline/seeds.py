@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from automock._display import visible
 from automock._serialize import JsonMixin
 from automock.analysis.model import Touchpoint
 from automock.plan.model import Plan
@@ -60,7 +61,7 @@ class SeedsReport(JsonMixin):
         for line in self.lines:
             mark = "SEED" if line.seed_dependent else "same"
             shown = line.values if line.seed_dependent else line.values[:1]
-            text = " | ".join("<missing>" if v is None else v for v in shown)
+            text = " | ".join("<missing>" if v is None else visible(v) for v in shown)
             hint = f"   suggest: {', '.join(line.suggestions)}" if line.suggestions else ""
             out.append(f"  {line.number:>3} {mark}  {text}{hint}")
         if self.stderr_differs:

@@ -34,6 +34,7 @@ __all__ = [
     "valid_layers",
     "valid_message",
     "valid_report",
+    "with_witness",
 ]
 
 _STATUSES = frozenset(Status)
@@ -223,6 +224,18 @@ def judge_run(
         )
     status = Status(message["status"])
     return status, exit_code_for(status, returncode), str(message["detail"])
+
+
+def with_witness(status: Status, code: int, detail: str, hidden: str) -> tuple[Status, int, str]:
+    """A run's verdict once the kernel's counts are in: ``hidden`` (the counts contradict the
+    program's report, :func:`automock.sandbox.run.witness.hidden`) turns a pass into
+    ``unmocked`` (the program reached for what no mock served); any other end keeps its
+    status and the detail says what was hidden."""
+    if not hidden:
+        return status, code, detail
+    if status == Status.PASSED:
+        return Status.UNMOCKED, exit_code_for(Status.UNMOCKED, code), hidden
+    return status, code, _join(detail, hidden) if detail else hidden
 
 
 def oom_detail(memory_mb: int | None, kills: int = 1) -> str:

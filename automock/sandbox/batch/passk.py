@@ -18,6 +18,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from automock._display import visible
 from automock._serialize import JsonMixin
 from automock.errors import InputError
 
@@ -68,7 +69,7 @@ class PassAtK(JsonMixin):
         lines = []
         for p in self.problems:
             scores = "  ".join(f"pass@{k}={v:.4f}" for k, v in p.pass_at_k.items())
-            lines.append(f"{p.task_id}: {p.c}/{p.n} passed  {scores}".rstrip())
+            lines.append(f"{visible(p.task_id)}: {p.c}/{p.n} passed  {scores}".rstrip())
         overall = "  ".join(f"pass@{k}={v:.4f}" for k, v in self.overall.items())
         count = len(self.problems)
         lines.append(f"overall ({count} problem{'s' if count != 1 else ''}): {overall or 'n/a'}")

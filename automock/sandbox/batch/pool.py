@@ -87,10 +87,8 @@ class WorkerPool:
         if workers < 1:
             raise InputError(f"workers={workers} (--workers): need at least 1 worker")
         self.settings = settings or BatchSettings()
-        if self.settings.timeout <= 0:
-            raise InputError(
-                f"timeout={self.settings.timeout} (--timeout): must be a positive number of seconds"
-            )
+        if (timeout := self.settings.timeout) <= 0:
+            raise InputError(f"timeout={timeout} (--timeout): must be a positive number of seconds")
         self.workers = workers
         self._base_dir = base_dir
         self._dir: str | None = None
@@ -372,6 +370,7 @@ def execute_many(
     preload: Sequence[str] = (),
     on_result: Callable[[CandidateResult], None] | None = None,
     readable: Sequence[str] = (),
+    hidden: Sequence[str] = (),
 ) -> list[CandidateResult]:
     """Run candidates (programs, ``(code, tests)`` pairs or :class:`Candidate`) in the sandbox.
 
@@ -390,6 +389,7 @@ def execute_many(
         output_bytes=output_bytes,
         preload=tuple(preload),
         readable=readable_paths(readable, "readable"),
+        hidden=tuple(hidden),
     )
     with WorkerPool(settings, workers=workers) as pool:
         return pool.run(as_candidates(candidates), on_result=on_result, prepare_next=False)

@@ -56,6 +56,7 @@ def execute_many_ray(
     seed: int = 0,
     preload: Sequence[str] = (),
     on_result: Callable[[CandidateResult], None] | None = None,
+    hidden: Sequence[str] = (),
 ) -> list[CandidateResult]:
     """Like :func:`automock.sandbox.batch.pool.execute_many`, one Ray task per candidate.
 
@@ -65,7 +66,9 @@ def execute_many_ray(
     ray = import_ray()
     if not ray.is_initialized():
         ray.init(ignore_reinit_error=True, log_to_driver=False)
-    settings = BatchSettings(timeout=timeout, seed=seed, plan=plan, preload=tuple(preload))
+    settings = BatchSettings(
+        timeout=timeout, seed=seed, plan=plan, preload=tuple(preload), hidden=tuple(hidden)
+    )
     remote = ray.remote(num_cpus=1)(ray_task)
     items = as_candidates(candidates)
     results: list[CandidateResult | None] = [None] * len(items)

@@ -111,6 +111,8 @@ class BatchSettings:
     prepared_namespace: bool = True  # share one read-only mount namespace (see mountns)
     zygote: bool = True  # fork children from a process with the runtime entered (see zygote)
     readable: tuple[str, ...] = ()  # extra paths candidates may read (absolute; see landlock)
+    # paths candidates never see (the batch's inputs, benchmark data): see batch/hidden.py
+    hidden: tuple[str, ...] = ()
 
 
 def signal_death(verdict: dict[str, Any], signum: int, *, me: int) -> NoReturn:
@@ -242,6 +244,7 @@ def child_main(
                 pid_init=pid_init,
                 uid=SANDBOX_UID if uid is None else uid,
                 readable=settings.readable,
+                hidden=settings.hidden,
             )
             os.close(mnt_fd)
         else:
@@ -253,6 +256,7 @@ def child_main(
                 workdir=workdir,
                 uid=SANDBOX_UID if uid is None else uid,
                 readable=settings.readable,
+                hidden=settings.hidden,
             )
         me = os.getpid()  # the PID-namespace layer continues in a new process
         verdict["layers"] = layers

@@ -186,6 +186,7 @@ def run(
             pid_init=pid_init,
             uid=uid,
             readable=settings.readable,
+            hidden=settings.hidden,
             clock=template.clock,
         )
         release_rules()  # used and closed by the landlock layer: never the program's

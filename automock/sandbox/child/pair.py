@@ -12,9 +12,14 @@ itself non-dumpable before the fork (so the candidate, with the same uid,
 can neither trace it nor read or write its memory or fds through
 ``/proc``), runs the problem's trusted prompt (its helper functions, e.g.
 HumanEval's ``poly``) and the tests, with a proxy in place of each function
-the candidate defines, and calls ``check(<entry point>)``. The pair passes
-only if that returns normally and the candidate process stayed alive and
-answered every call with plain data. Whatever the candidate does to itself
+the candidate defines, calls ``check(<entry point>)`` and then runs the tests'
+pytest-style tests (:mod:`~automock.sandbox.child.collect`). The pair passes
+only if that returns normally, the tests executed at least one check (counted
+here: :func:`~automock.sandbox.child.trusted.compile_tests`) and called the
+candidate, and the candidate process stayed alive and answered every call with
+plain data. An exception that steers the caller's control flow
+(:data:`CONTROL_FLOW`: ``StopIteration``, ...) is never raised in the tests: it
+fails the pair. Whatever the candidate does to itself
 (``sys.exit``, ``os._exit``, patched builtins, tracing, frame walking, an
 object whose ``__eq__`` is always true, a forged verdict on any fd) it does
 in a process whose only way to the verdict is the channel.
@@ -40,10 +45,33 @@ from automock.sandbox.child.channel import (
     read_frame,
     write_frame,
 )
+from automock.sandbox.child.collect import NotRunnable, run_collected
 from automock.sandbox.child.status import Status, exception_status
-from automock.sandbox.child.trusted import filename, unpack
+from automock.sandbox.child.trusted import (
+    COUNTER,
+    CheckCounter,
+    cache_lines,
+    compile_tests,
+    filename,
+    unpack,
+)
 
-__all__ = ["CandidateGone", "CandidateProcess", "fork_candidate_process", "run_pair"]
+__all__ = [
+    "CONTROL_FLOW",
+    "CandidateGone",
+    "CandidateProcess",
+    "fork_candidate_process",
+    "run_pair",
+]
+
+
+# exceptions that a caller's machinery reads as a signal rather than an error: ``StopIteration``
+# ends ``map``/``zip``/``next``/a ``for`` in the tests (``all(map(...))`` becomes ``all([])``),
+# ``StopAsyncIteration`` an ``async for``; the others end a generator or the process. Matched by
+# name: the name is what the candidate sends, whatever class it raised.
+CONTROL_FLOW = frozenset(
+    {"StopIteration", "StopAsyncIteration", "GeneratorExit", "KeyboardInterrupt", "SystemExit"}
+)
 
 
 class CandidateGone(BaseException):
@@ -112,6 +140,11 @@ class Remote:
         if kind == "ok" and len(reply) == 2:
             return reply[1]
         if kind == "raise" and len(reply) == 3 and all(type(x) is str for x in reply[1:]):
+            if reply[1] in CONTROL_FLOW:
+                raise self.fail(
+                    f"{name}() raised {reply[1]}, an exception that steers the control flow of "
+                    "its caller (it would end a loop or iterator in the tests): the pair fails"
+                )
             raise _exception(reply[1], reply[2])
         if kind == "bad" and len(reply) == 2 and type(reply[1]) is str:
             raise self.fail(f"{name}() returned what cannot be checked: {reply[1][:300]}")
@@ -124,7 +157,13 @@ class Remote:
             return self.call(name, args, kwargs)
 
         call.__name__ = call.__qualname__ = name
+        call.__automock_proxy__ = True  # type: ignore[attr-defined]
         return call
+
+    @staticmethod
+    def is_proxy(value: Any) -> bool:
+        """Whether ``value`` is a proxy of a function the candidate defines."""
+        return getattr(value, "__automock_proxy__", False) is True
 
     def close(self) -> None:
         """End of the tests. As init of the pair's PID namespace (a child of the pool), this
@@ -205,8 +244,12 @@ def _trusted(
     def compiled(code: types.CodeType | None, text: str | None, part: str) -> Any:
         if code is not None or not text:
             return code
+        name = filename(candidate.task_id, part)
         try:
-            return compile_source(text, filename(candidate.task_id, part))
+            if part == "test":  # with its checks counted, as the pool compiles it
+                cache_lines(text, name)
+                return compile_tests(text, name)
+            return compile_source(text, name)
         except BaseException as exc:
             return exc
 
@@ -229,6 +272,39 @@ def _test_side(
 ) -> tuple[Status, int, str]:
     prompt, tests = trusted
     namespace = _prompt_namespace(prompt)  # while the candidate's process loads its code
+    names = _greeting(remote)
+    if isinstance(names, tuple):
+        return names
+    _add_proxies(namespace, candidate, remote, names)
+    checks = CheckCounter()
+    namespace[COUNTER] = checks
+    try:
+        _run_tests(candidate, tests, namespace, remote, names)
+    except CandidateGone as gone:
+        return Status.FAILED, 1, str(gone)
+    except _Refused as refused:
+        return Status.FAILED, 1, str(refused)
+    except SystemExit as exc:  # the tests' own sys.exit: the trusted side's own word
+        if remote.broken or exc.code in (None, 0):
+            return _verdict(remote, checks)
+        return Status.FAILED, 1, f"the tests exited with {exc.code!r}"
+    except BaseException as exc:
+        if remote.broken:
+            return Status.FAILED, 1, remote.broken
+        with contextlib.suppress(BaseException):
+            print_exception(exc)
+        status, detail = exception_status(exc, in_tests=True)
+        return status, 1, detail
+    return _verdict(remote, checks)
+
+
+class _Refused(Exception):
+    """The tests cannot run against this candidate (no entry point, a fixture needed)."""
+
+
+def _greeting(remote: Remote) -> list[str] | tuple[Status, int, str]:
+    """The functions the candidate defines, as its process announced them, or the verdict
+    when it failed or exited while loading."""
     try:
         hello = remote.receive("while its code was loading")
     except CandidateGone as gone:
@@ -240,35 +316,58 @@ def _test_side(
     names = hello[1] if hello[0] == "ready" and len(hello) == 2 else None
     if type(names) is not list or not all(type(n) is str and n.isidentifier() for n in names):
         return Status.FAILED, 1, "the candidate sent a malformed greeting"
-    _add_proxies(namespace, candidate, remote, names)
+    return names
+
+
+def _run_tests(
+    candidate: Any,
+    tests: types.CodeType | BaseException | None,
+    namespace: dict[str, Any],
+    remote: Remote,
+    names: list[str],
+) -> None:
+    """The tests' module, then ``check(<entry point>)``, then its pytest-style tests."""
     entry = candidate.entry_point
+    given: dict[str, Any] = {}
+    if entry and entry in names:
+        given = {"candidate": remote.proxy(entry), entry: remote.proxy(entry)}
+        if not _trusted_name(namespace, "candidate"):
+            namespace["candidate"] = given["candidate"]
+    if isinstance(tests, BaseException):
+        raise tests
+    if tests is None:
+        return
+    exec(tests, namespace)
+    check = namespace.get("check")
+    if entry and callable(check) and not remote.is_proxy(check):
+        if entry not in names:
+            raise _Refused(f"entry point {entry!r} is not defined by the candidate")
+        check(given[entry])
     try:
-        if isinstance(tests, BaseException):
-            raise tests
-        if tests is not None:
-            exec(tests, namespace)
-        check = namespace.get("check")
-        if entry and callable(check):
-            if entry not in names:
-                return Status.FAILED, 1, f"entry point {entry!r} is not defined by the candidate"
-            check(remote.proxy(entry))
-    except CandidateGone as gone:
-        return Status.FAILED, 1, str(gone)
-    except SystemExit as exc:  # the tests' own sys.exit: the trusted side's own word
-        if remote.broken:
-            return Status.FAILED, 1, remote.broken
-        if exc.code in (None, 0):
-            return Status.PASSED, 0, ""
-        return Status.FAILED, 1, f"the tests exited with {exc.code!r}"
-    except BaseException as exc:
-        if remote.broken:
-            return Status.FAILED, 1, remote.broken
-        with contextlib.suppress(BaseException):
-            print_exception(exc)
-        status, detail = exception_status(exc, in_tests=True)
-        return status, 1, detail
+        run_collected(namespace, tests.co_filename, given)
+    except NotRunnable as exc:
+        raise _Refused(str(exc)) from None
+
+
+def _trusted_name(namespace: dict[str, Any], name: str) -> bool:
+    """Whether the trusted prompt defined ``name`` (proxies are added after it)."""
+    value = namespace.get(name)
+    return value is not None and not Remote.is_proxy(value)
+
+
+def _verdict(remote: Remote, checks: CheckCounter) -> tuple[Status, int, str]:
+    """The tests returned: passed, if they checked something against the candidate."""
     if remote.broken:  # a test swallowed CandidateGone with a bare except
         return Status.FAILED, 1, remote.broken
+    if not checks.count:
+        return (
+            Status.FAILED,
+            1,
+            "the tests ran no check (no assert, assert* call, pytest.raises block or "
+            "if-raise was executed): a pair passes only on tests that check the candidate",
+        )
+    if not remote.calls:
+        return Status.FAILED, 1, "the tests never called the candidate's code"
     return Status.PASSED, 0, ""
 
 

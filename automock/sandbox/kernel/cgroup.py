@@ -173,6 +173,16 @@ class Cgroup:
         """Processes the kernel's OOM killer ended in this cgroup so far."""
         return self._counter("oom_kill")
 
+    def tasks(self, *, peak: bool = False) -> int | None:
+        """Tasks (processes and threads) in the cgroup now, or the most it ever held
+        (``pids.peak``; None where the kernel has no such file)."""
+        name = "pids.peak" if peak else "pids.current"
+        try:
+            with open(os.path.join(self.dirs[-1], name), "rb") as handle:
+                return int(handle.read())
+        except (OSError, ValueError):
+            return None
+
     def usage(self) -> int:
         """Bytes of memory charged to the cgroup now."""
         name = "memory.usage_in_bytes" if self.version == 1 else "memory.current"

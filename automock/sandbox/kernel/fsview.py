@@ -22,6 +22,7 @@ from automock.sandbox.kernel.syscalls import (
     KEPT_FLAGS,
     MS_BIND,
     MS_NODEV,
+    MS_NOEXEC,
     MS_NOSUID,
     MS_PRIVATE,
     MS_RDONLY,
@@ -33,7 +34,7 @@ from automock.sandbox.kernel.syscalls import (
     unshare,
 )
 
-__all__ = ["VIRTUAL_ROOT", "filesystem_layer", "traversable"]
+__all__ = ["VIRTUAL_ROOT", "filesystem_layer", "hide", "traversable"]
 
 VIRTUAL_ROOT = "/tmp/automock"  # where the workdir appears inside the mount namespace
 
@@ -130,7 +131,43 @@ def bind_read_only(opened: list[tuple[str, int]]) -> None:
             os.close(fd)
 
 
-def filesystem_layer(workdir: str | None, uid: int | None, readable: Sequence[str]) -> LayerStatus:
+_COVER_FLAGS = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
+
+
+def hide(paths: Sequence[str]) -> list[str]:
+    """Cover each of ``paths`` this mount namespace shows with an empty read-only one: a
+    directory with an empty tmpfs, a file with an empty file bound over it. Call it once
+    ``/tmp`` is private (the empty file is made there, then unlinked). ``paths`` are the
+    person's, resolved by the trusted parent (no symlink is followed here on anyone's
+    word). Returns the paths covered."""
+    covered: list[str] = []
+    empty = os.path.join("/tmp", f".automock-empty-{os.getpid()}")
+    made = False
+    try:
+        for path in paths:
+            try:
+                info = os.stat(path)
+            except OSError:  # not in this view: nothing to hide
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                mount("tmpfs", path, "tmpfs", _COVER_FLAGS, "mode=555,size=4k,nr_inodes=1")
+            else:
+                if not made:
+                    os.close(os.open(empty, os.O_CREAT | os.O_EXCL | os.O_RDONLY, 0o444))
+                    made = True
+                mount(empty, path, None, MS_BIND)
+                mount(None, path, None, MS_BIND | MS_REMOUNT | _COVER_FLAGS)
+            covered.append(path)
+    finally:
+        if made:
+            os.unlink(empty)  # the covers keep the empty file; /tmp does not show it
+    return covered
+
+
+def filesystem_layer(
+    workdir: str | None, uid: int | None, readable: Sequence[str], inputs: Sequence[str] = ()
+) -> LayerStatus:
+    """The filesystem layer (see the module doc); ``inputs``: paths to cover (:func:`hide`)."""
     if not sys.platform.startswith("linux"):
         return LayerStatus(
             "filesystem", False, f"mount namespaces need Linux (this is {sys.platform})"
@@ -165,6 +202,7 @@ def filesystem_layer(workdir: str | None, uid: int | None, readable: Sequence[st
         if os.path.isdir("/dev/shm"):
             mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=64m")
         bind_read_only(hidden)
+        covered = hide(inputs)
         os.makedirs(VIRTUAL_ROOT, mode=0o755)
         mount(f"/proc/self/fd/{work_fd}", VIRTUAL_ROOT, None, MS_BIND | MS_REC)
         mount(None, VIRTUAL_ROOT, None, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV)
@@ -172,6 +210,8 @@ def filesystem_layer(workdir: str | None, uid: int | None, readable: Sequence[st
     finally:
         os.close(work_fd)
     detail = f"every mount read-only; private tmpfs on /tmp and /dev/shm; workdir writable at {VIRTUAL_ROOT}"
+    if covered:
+        detail += f"; {len(covered)} input or test-data path(s) covered by empty ones"
     if exposed:
         detail += f"; {', '.join(exposed)} replaced by a tmpfs exposing only the interpreter"
     if failed:

@@ -264,11 +264,11 @@ def warm_isolation(
 
 
 def _filesystem(
-    work: str | None, uid: int | None, needed: Sequence[str], *, namespaces: bool
+    work: str | None, uid: int | None, needed: Sequence[str], namespaces: bool, hide: Sequence[str]
 ) -> LayerStatus:
     """The read-only mount namespace with the workdir writable, where namespaces work."""
     if namespaces:
-        return filesystem_layer(work, uid, needed)
+        return filesystem_layer(work, uid, needed, hide)
     if work is not None:
         os.chdir(work)
     linux = sys.platform.startswith("linux")
@@ -314,6 +314,7 @@ def enter_namespaces(
     uid: int | None = SANDBOX_UID,
     pid_namespace: bool = True,
     readable: Sequence[str] = (),
+    hidden: Sequence[str] = (),
 ) -> tuple[LayerStatus, ...]:
     """The first steps of :func:`enter_isolation`, up to the PID namespace (session, user,
     network, IPC and UTS namespaces, filesystem, PID namespace): they depend on these
@@ -328,7 +329,7 @@ def enter_namespaces(
     layers.append(_network(allow_network))
     layers.extend(ipc_uts(namespaces))
     needed = _needed_paths(readable)
-    layers.append(_filesystem(work, uid if root else None, needed, namespaces=namespaces))
+    layers.append(_filesystem(work, uid if root else None, needed, namespaces, hidden))
     if pid_namespace:
         layers.append(_pid(namespaces, mount_proc=layers[-1].active))
         layers.append(facts_layer(layers[-2].active))  # on the private /proc, if any
@@ -348,25 +349,24 @@ def enter_isolation(
     landlock: bool = True,
     tasks: int | Callable[[], int] | None = None,
     entered: tuple[LayerStatus, ...] | None = None,
+    hidden: Sequence[str] = (),
 ) -> tuple[LayerStatus, ...]:
     """Enter every available isolation layer; return what is (and is not) in force.
 
-    Call it in a freshly forked child before running untrusted code. With
-    ``pid_namespace`` the calling process forks once: the caller continues in
-    the new child (PID 1 of the namespace) while the original process only
-    waits and exits with the same status, so callers see no difference.
-    When ``workdir`` is given and the mount namespace is available, the
-    process ends with its cwd at :data:`VIRTUAL_ROOT` (the workdir's view);
-    otherwise at ``workdir`` itself. ``readable`` lists extra paths the
-    unprivileged uid must be able to read (``sys.path`` is included).
-    ``count_tasks=False`` says the caller knows ``uid`` runs no task yet
-    (a fresh PID namespace with a private ``/proc``): skip counting them.
-    ``tasks``: ``uid``'s tasks as the caller's parent counted them (:func:`tasks_for_child`),
-    or a function that waits for that count: called at the rlimits step, so the parent counts
-    while the namespaces before it are entered. ``entered``: what :func:`enter_namespaces`
-    returned for the same arguments, taken ahead (then ``tasks`` must be given: a private
-    ``/proc`` hides the other tasks).
-    ``landlock``: end with the read allow-list (:mod:`automock.sandbox.kernel.landlock`).
+    Call it in a freshly forked child before running untrusted code. With ``pid_namespace``
+    the calling process forks once: the caller continues in the new child (PID 1 of the
+    namespace) while the original process only waits and exits with the same status, so
+    callers see no difference. When ``workdir`` is given and the mount namespace is
+    available, the process ends with its cwd at :data:`VIRTUAL_ROOT` (the workdir's view);
+    otherwise at ``workdir`` itself. ``readable`` lists extra paths the unprivileged uid
+    must be able to read (``sys.path`` is included); ``hidden``, paths it must never see
+    (covered in the mount namespace: :func:`~automock.sandbox.kernel.fsview.hide`).
+    ``count_tasks=False``: ``uid`` runs no task yet (a fresh PID namespace, private ``/proc``),
+    do not count them. ``tasks``: ``uid``'s tasks as the parent counted them
+    (:func:`tasks_for_child`), or a function waiting for that count, called at the rlimits
+    step (the parent counts while the namespaces are entered). ``entered``: what
+    :func:`enter_namespaces` returned for the same arguments, taken ahead (then give ``tasks``:
+    a private ``/proc`` hides other tasks). ``landlock``: end with the read allow-list.
     """
     work = os.fspath(workdir) if workdir is not None else None
     needed = _needed_paths(readable)
@@ -381,6 +381,7 @@ def enter_isolation(
             uid=uid,
             pid_namespace=pid_namespace,
             readable=readable,
+            hidden=hidden,
         )
     elif [(allow_network, work, needed)] != _ENTERED:
         raise SandboxError("namespaces entered ahead for another network, workdir or read paths")

@@ -64,12 +64,17 @@ class Holder:
             os.waitpid(self.pid, 0)
 
 
-def _holder_main(pool_dir: str, ready_w: int, control_r: int) -> None:
+def _holder_main(pool_dir: str, ready_w: int, control_r: int, hidden: Sequence[str]) -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     none = iso.Limits(None, None, None, None, None)
     layers = iso.enter_isolation(
-        none, allow_network=True, workdir=pool_dir, pid_namespace=False, landlock=False
+        none,
+        allow_network=True,
+        workdir=pool_dir,
+        pid_namespace=False,
+        landlock=False,
+        hidden=hidden,
     )
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # the uid drop cleared it
     fs = next(layer for layer in layers if layer.name == "filesystem")
@@ -79,8 +84,9 @@ def _holder_main(pool_dir: str, ready_w: int, control_r: int) -> None:
         os.read(control_r, 1)  # blocks until the pool closes its end (or dies)
 
 
-def start_holder(pool_dir: str) -> Holder | None:
-    """Fork the holder and open its mount namespace; None when unavailable."""
+def start_holder(pool_dir: str, hidden: Sequence[str] = ()) -> Holder | None:
+    """Fork the holder and open its mount namespace; None when unavailable. ``hidden``:
+    paths covered by empty ones in it (:func:`~automock.sandbox.kernel.fsview.hide`)."""
     if not hasattr(os, "setns") and not _libc_has("setns"):
         return None
     if os.geteuid() != 0 or not os.path.exists("/proc/self/ns/mnt"):
@@ -94,7 +100,7 @@ def start_holder(pool_dir: str) -> Holder | None:
             os.dup2(ready_w, 3)
             os.dup2(control_r, 4)
             os.closerange(5, 65536)  # keep nothing of the parent's open
-            _holder_main(pool_dir, 3, 4)
+            _holder_main(pool_dir, 3, 4, hidden)
         except BaseException:
             code = 1
         finally:
@@ -183,12 +189,15 @@ def setns(fd: int, nstype: int = CLONE_NEWNS) -> None:
     syscalls.setns(fd, nstype)
 
 
-_PREPARED_FS = iso.LayerStatus(
-    "filesystem",
-    True,
-    "pool's prepared read-only mount namespace (every mount read-only); private tmpfs on "
-    f"/tmp and /dev/shm per candidate, workdir at {iso.VIRTUAL_ROOT}",
-)
+def _prepared_fs(hidden: Sequence[str]) -> Any:
+    """The filesystem layer of a child in the prepared namespace (``hidden``: see below)."""
+    return iso.LayerStatus(
+        "filesystem",
+        True,
+        "pool's prepared read-only mount namespace (every mount read-only); private tmpfs on "
+        f"/tmp and /dev/shm per candidate, workdir at {iso.VIRTUAL_ROOT}"
+        + (f"; {len(hidden)} input or test-data path(s) hidden" if hidden else ""),
+    )
 
 
 def join_prepared(
@@ -199,29 +208,30 @@ def join_prepared(
     pid_init: bool = False,
     uid: int = iso.SANDBOX_UID,
     readable: Sequence[str] = (),
+    hidden: Sequence[str] = (),
     clock: Any = None,
 ) -> tuple[Any, ...]:
     """In a fresh child: join the prepared namespace, then enter the per-candidate layers.
 
     Returns the same :class:`~automock.sandbox.kernel.isolation.LayerStatus` tuple as
-    ``enter_isolation``. ``pid_init`` says the child was forked as init of a
+    ``enter_isolation``. ``hidden``: the paths the holder covered (named in the layer's
+    detail; the covers come with the namespace). ``pid_init`` says the child was forked as init of a
     new PID namespace (:class:`PidNamespaceForker`); otherwise it becomes one
     here, continuing in a new process like ``enter_isolation`` does. ``clock``: the
-    ``time`` layer when the child was forked into a time namespace made for the pool's
-    children (:func:`~automock.sandbox.kernel.hostfacts.time_for_children`); else it
-    joins one of its own. The host facts are bound from the files the zygote staged in
-    the prepared namespace, else staged by the child itself.
+    ``time`` layer of the namespace the zygote forked the child into, else it joins its
+    own; the host facts come from the zygote's staged files, else the child's own
+    (:mod:`automock.sandbox.kernel.hostfacts`).
     """
     if mnt_fd is not None:  # None: already in it (forked by the zygote)
         setns(mnt_fd)
     unshare(CLONE_NEWNS)  # private copy: this child's mounts are its own
     staged = open_staged()  # before the fresh /tmp hides them
     # a venv or project under /tmp stays importable: bound back read-only below
-    hidden = open_under(iso._needed_paths(readable), PRIVATE_TMP)
+    under_tmp = open_under(iso._needed_paths(readable), PRIVATE_TMP)
     mount("tmpfs", "/tmp", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
     if os.path.isdir("/dev/shm"):
         mount("tmpfs", "/dev/shm", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
-    bind_read_only(hidden)
+    bind_read_only(under_tmp)
     os.mkdir(iso.VIRTUAL_ROOT, 0o700)
     os.chown(iso.VIRTUAL_ROOT, uid, uid)
     if pid_init:
@@ -246,7 +256,7 @@ def join_prepared(
     out: list[Any] = []
     for layer in layers:
         if layer.name == "filesystem":
-            out.extend((_PREPARED_FS, pid_layer, *hidden_host))
+            out.extend((_prepared_fs(hidden), pid_layer, *hidden_host))
         else:
             out.append(layer)
     return tuple(out)

@@ -1,10 +1,9 @@
 """The run report's isolation layers, observed by the parent from outside the sandbox.
 
 The child enters its isolation itself (:func:`automock.sandbox.kernel.isolation.enter_isolation`)
-and then writes its ``started`` line; it waits for the parent's go-ahead before it runs
-any program code. In that pause the parent looks at the process the program is about
-to run in through ``/proc/<pid>`` (:func:`observe`) and only a layer it saw in force is
-reported ``on``:
+and then writes its ``started`` line; it waits for the parent's go-ahead before it runs any
+program code. In that pause the parent looks at the process the program is about to run in
+through ``/proc/<pid>`` (:func:`observe`); only a layer it saw in force is reported ``on``:
 
 - ``session``: the process group the parent kills at the timeout (``stat``);
 - ``userns`` / ``mountlock`` (non-root): how deep its user namespace is nested below
@@ -14,17 +13,15 @@ reported ``on``:
   read-only but private tmpfs on ``/tmp`` and ``/dev/shm`` and the workdir;
 - ``pid``: ``NSpid`` ends in 1 (init of a new PID namespace); a private ``proc`` on ``/proc``;
 - ``rlimits``: ``limits``; ``uid``: ``status`` (Uid, NoNewPrivs, CapEff);
-- ``ipc`` / ``uts``: ``ns/ipc``, ``ns/uts`` differ; ``seccomp``: ``status`` says
-  ``Seccomp: 2``; ``time``: ``ns/time`` differs and ``timens_offsets`` put its clocks at
-  the fixed start; ``hostfacts``: the masked ``/proc`` files read through ``root`` hold
-  the fixed text (:mod:`automock.sandbox.run.observe_kernel`).
+- ``ipc``, ``uts``, ``time``, ``hostfacts``, ``seccomp``: ``ns/ipc``, ``ns/uts``, ``ns/time``
+  differ, the masked ``/proc`` files, ``Seccomp: 2`` (:mod:`automock.sandbox.run.observe_kernel`).
 
 An ``OFF`` layer carries the sandbox's reason from its ``started`` line, labelled. The
 ``runtime`` layer (the mocks, inside the program's own process) and the ``landlock``
 layer (no trace in ``/proc``) cannot be seen from outside: each is the sandbox's
 ``started`` claim, labelled as such. (The ``cgroup`` layer is the parent's own doing:
-:func:`automock.sandbox.kernel.cgroup.confine` reads the membership back from the kernel.) None of this can be
-written by the program: it has not run yet, and nothing it does later changes the report.
+:func:`automock.sandbox.kernel.cgroup.confine` reads the membership back from the kernel.)
+None of this can be written by the program: it has not run yet, nor changed later.
 """
 
 from __future__ import annotations
@@ -37,17 +34,18 @@ from pathlib import Path
 from typing import Any
 
 from automock.sandbox.kernel.fsview import VIRTUAL_ROOT
-from automock.sandbox.kernel.hostfacts import MASKED
 from automock.sandbox.kernel.isolation import LayerStatus, Limits
 from automock.sandbox.kernel.syscalls import SKIP_MOUNTS
-from automock.sandbox.run.observe_kernel import (
-    KERNEL_LAYERS,
-    host_layers,
-    namespace_layers,
-    seccomp_layer,
-)
+from automock.sandbox.run.observe_kernel import KERNEL_LAYERS, namespace_layers, seccomp_layer
 
-__all__ = ["CLAIMED", "observe", "program_process", "unobserved"]
+__all__ = [
+    "CLAIMED",
+    "namespace_members",
+    "observe",
+    "pid_namespace_of",
+    "program_process",
+    "unobserved",
+]
 
 CLAIMED = "reported by the sandbox before the program started"
 _NS_GET_PARENT = 0xB702  # _IO(0xb7, 0x2)
@@ -96,6 +94,34 @@ def program_process(pid: int) -> int | None:
                 children.append(int(entry))
     found = [c for c in children if _link(f"/proc/{c}/ns/pid") == inner]
     return found[0] if len(found) == 1 else None
+
+
+def pid_namespace_of(pid: int) -> str | None:
+    """The PID namespace ``pid`` made for its children (None: ours, or ``pid`` is gone)."""
+    try:
+        link = os.readlink(f"/proc/{pid}/ns/pid_for_children")
+    except OSError:
+        return None
+    return None if link == os.readlink("/proc/self/ns/pid") else link
+
+
+def namespace_members(pgid: int, namespace: str | None) -> list[int]:
+    """Processes still in the child's process group or PID namespace."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if namespace is not None and os.readlink(f"/proc/{entry}/ns/pid") == namespace:
+                found.append(int(entry))
+                continue
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            if int(fields[2]) == pgid:
+                found.append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
 
 
 def _status(pid: int) -> dict[str, str]:
@@ -188,9 +214,8 @@ def _filesystem(pid: int, workdir: Path) -> tuple[bool, str, bool]:
     replaced = [
         r["point"]
         for r in rows
-        if r["fstype"] == "tmpfs"
-        and r["dev"] not in ours
-        and r["point"] not in (*private, *MASKED)  # MASKED: the hostfacts layer's
+        if r["fstype"] == "tmpfs" and r["dev"] not in ours and r["point"] not in private
+        if not r["point"].startswith("/proc/")  # the hostfacts layer's files, not a cover
     ]
     proc = at.get("/proc")
     private_proc = proc is not None and proc["fstype"] == "proc" and proc["dev"] not in ours
@@ -291,7 +316,6 @@ def observe(
         fact = "no mount namespace; only cwd/HOME/TMPDIR point into the workdir"
         layers.append(LayerStatus("filesystem", False, _off(fact, claims.get("filesystem"))))
     layers.append(_pid_layer(status, private_proc, claims))
-    layers.extend(host_layers(target, claims))
     layers.append(LayerStatus("rlimits", *_rlimits(target, limits, uid)))
     if not root:
         locked = depth is not None and depth > 1
@@ -368,8 +392,7 @@ def _uid(
 
 def unobserved(why: str) -> tuple[LayerStatus, ...]:
     """Every layer OFF: the parent saw none of them in force (``why`` says why not)."""
-    names = ["session", "network", *KERNEL_LAYERS[:2], "filesystem", "pid"]
-    names += [*KERNEL_LAYERS[2:4], "rlimits", "uid"]
+    names = ["session", "network", *KERNEL_LAYERS[:4], "filesystem", "pid", "rlimits", "uid"]
     if os.geteuid() != 0:
         names[1:1] = ["userns"]
         names[-1:-1] = ["mountlock"]

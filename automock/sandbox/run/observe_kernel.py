@@ -26,7 +26,7 @@ from automock.sandbox.kernel.ipc import HOSTNAME
 from automock.sandbox.kernel.layers import LayerStatus
 from automock.sandbox.kernel.seccomp import REFUSED
 
-__all__ = ["KERNEL_LAYERS", "host_layers", "namespace_layers", "seccomp_layer"]
+__all__ = ["KERNEL_LAYERS", "namespace_layers", "seccomp_layer"]
 
 KERNEL_LAYERS = ("ipc", "uts", "time", "hostfacts", "seccomp")
 
@@ -45,7 +45,8 @@ def _same(pid: int, name: str) -> bool | None:
 
 
 def namespace_layers(pid: int, claims: Mapping[str, LayerStatus]) -> list[LayerStatus]:
-    """``ipc`` and ``uts``: the program's namespaces differ from the parent's."""
+    """``ipc`` and ``uts``: the program's namespaces differ from the parent's; then ``time``
+    and ``hostfacts``."""
     out = []
     if _same(pid, "ipc") is False:
         detail = "new IPC namespace: host SysV IPC and POSIX message queues out of reach"
@@ -65,7 +66,7 @@ def namespace_layers(pid: int, claims: Mapping[str, LayerStatus]) -> list[LayerS
     else:
         fact = "no UTS namespace: the host's hostname is visible"
         out.append(LayerStatus("uts", False, _off(fact, claims.get("uts"))))
-    return out
+    return out + _host_layers(pid, claims)
 
 
 def seccomp_layer(status: Mapping[str, str], claims: Mapping[str, LayerStatus]) -> LayerStatus:
@@ -95,7 +96,7 @@ def _masked(pid: int) -> tuple[list[str], list[str]]:
     return held, not_held
 
 
-def host_layers(pid: int, claims: Mapping[str, LayerStatus]) -> list[LayerStatus]:
+def _host_layers(pid: int, claims: Mapping[str, LayerStatus]) -> list[LayerStatus]:
     """``time`` and ``hostfacts``: the program's clocks start at the fixed point, and the host
     facts in its ``/proc`` are the fixed files."""
     if _same(pid, "time") is False and near_start(clocks_of(pid)):

@@ -8,15 +8,16 @@ program's own unless the sandbox ended it (see :func:`~automock.sandbox.child.st
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from automock._serialize import JsonMixin
 from automock.runtime.events import Access
 from automock.sandbox.child.status import Status
 from automock.sandbox.kernel.isolation import LayerStatus
+from automock.sandbox.run.witness import Witness
 
-__all__ = ["RunOutcome", "RunSet", "run_dict"]
+__all__ = ["RunOutcome", "RunSet", "kernel_dict", "run_dict"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +34,9 @@ class RunOutcome(JsonMixin):
     program's own process, is the sandbox's word before the program started, labelled);
     ``accesses``, ``exception`` and ``setup_seconds`` are the program's own report
     (its process writes them), used only when it agrees with the exit status;
-    ``report_problem`` says why that report was unusable ("" when it was not).
+    ``report_problem`` says why that report was unusable ("" when it was not). ``kernel`` is
+    what the parent read from the kernel's counters (network attempts, tasks), and whether
+    they contradict the program's accesses (:mod:`automock.sandbox.run.witness`).
     """
 
     exit_code: int
@@ -50,6 +53,7 @@ class RunOutcome(JsonMixin):
     detail: str = ""
     start: str = "spawn"
     report_problem: str = ""
+    kernel: Witness = field(default_factory=Witness)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,17 @@ class RunSet:
         )
 
     @property
+    def hidden(self) -> str:
+        """What the kernel saw that the runs' own reports left out, each run named when there
+        are several ("" when nothing was hidden)."""
+        several = len(self.runs) > 1
+        return "; ".join(
+            f"run {i}: {r.kernel.hidden}" if several else r.kernel.hidden
+            for i, r in enumerate(self.runs, start=1)
+            if r.kernel.hidden
+        )
+
+    @property
     def accesses(self) -> tuple[Access, ...]:
         """The accesses of every run, each once, in first-seen order."""
         seen: list[Access] = []
@@ -104,6 +119,19 @@ def run_dict(run: RunOutcome) -> dict[str, Any]:
         "detail": run.detail,
         "start": run.start,
         "report_problem": run.report_problem,
+        "kernel": kernel_dict(run.kernel),
         "stdout": run.stdout,
         "stderr": run.stderr,
+    }
+
+
+def kernel_dict(seen: Witness) -> dict[str, Any]:
+    """The kernel's counts of a run as JSON shows them (observed by the parent)."""
+    return {
+        "network": dict(seen.network) if seen.network is not None else None,
+        "network_attempts": seen.attempts if seen.network is not None else None,
+        "network_note": seen.network_note,
+        "tasks": seen.tasks,
+        "tasks_at_start": seen.tasks_at_start,
+        "hidden": seen.hidden,
     }

@@ -27,13 +27,14 @@ from typing import Any
 
 from automock.runtime.events import Access
 from automock.sandbox.child.spec_pipe import spec_message, tasks_message
-from automock.sandbox.judge import judge_run
+from automock.sandbox.judge import judge_run, with_witness
 from automock.sandbox.kernel import cgroup as cg
 from automock.sandbox.kernel.isolation import LayerStatus, Limits, tasks_for_child
 from automock.sandbox.run.messages import RESULT_CAP, parse
-from automock.sandbox.run.observe import observe, unobserved
+from automock.sandbox.run.observe import namespace_members, observe, pid_namespace_of, unobserved
 from automock.sandbox.run.result import RunOutcome
 from automock.sandbox.run.spawn import ChildProcess, Spawned
+from automock.sandbox.run.witness import KernelWatch, hidden
 
 __all__ = ["abandon", "defer_removal", "finish", "run_deferred"]
 
@@ -114,33 +115,6 @@ class _Capture:
         return text
 
 
-def _pid_namespace_of(pid: int) -> str | None:
-    try:
-        link = os.readlink(f"/proc/{pid}/ns/pid_for_children")
-    except OSError:
-        return None
-    return None if link == os.readlink("/proc/self/ns/pid") else link
-
-
-def _members(pgid: int, namespace: str | None) -> list[int]:
-    """Processes still in the child's process group or PID namespace."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            if namespace is not None and os.readlink(f"/proc/{entry}/ns/pid") == namespace:
-                found.append(int(entry))
-                continue
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
-            if int(fields[2]) == pgid:
-                found.append(int(entry))
-        except (OSError, IndexError, ValueError):
-            continue
-    return found
-
-
 def _kill_group(proc: ChildProcess, namespace: str | None) -> None:
     """SIGKILL the group (and PID namespace); wait briefly until none of it is left."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -151,7 +125,7 @@ def _kill_group(proc: ChildProcess, namespace: str | None) -> None:
         return
     deadline = time.monotonic() + 3.0
     while time.monotonic() < deadline:
-        left = [pid for pid in _members(proc.pid, namespace) if pid != proc.pid]
+        left = [pid for pid in namespace_members(proc.pid, namespace) if pid != proc.pid]
         if not left:
             return
         for pid in left:
@@ -273,6 +247,7 @@ class _Observer:
         self.spawned, self.limits, self.allow_network = spawned, limits, allow_network
         self.layers: tuple[LayerStatus, ...] | None = None
         self.cgroup: cg.Cgroup | str = "not made: the sandbox never started"
+        self.kernel = KernelWatch()  # the kernel's counts, from before the program runs
 
     def confine_early(self) -> None:
         """Make the cgroup and move the child in while it is still isolating itself: moving
@@ -305,6 +280,7 @@ class _Observer:
                 claimed=claimed,
             )
             self.layers = (*seen, confined)
+            self.kernel.start(self.spawned.proc.pid, self.cgroup)
         except Exception as exc:  # an observation that failed shows nothing as in force
             self.layers = unobserved(f"observing the sandbox failed ({type(exc).__name__})")
         finally:
@@ -347,15 +323,17 @@ def finish(
         timed_out = capture.pump(proc, spawned.result_r, time.monotonic() + timeout)
         observer.go()  # no started line came: nothing to observe, nothing may wait for us
         if not _exited(proc) or capture.escaped:
-            _kill_group(proc, _pid_namespace_of(proc.pid))
+            _kill_group(proc, pid_namespace_of(proc.pid))
         returncode, cpu = _reap(proc)
         oom_kills = observer.cgroup.oom_kills() if isinstance(observer.cgroup, cg.Cgroup) else 0
+        seen = observer.kernel.witness(observer.cgroup)
         ended = True
     except BaseException:  # Ctrl-C or our own bug: the child is in its own session, end it
-        _kill_group(proc, _pid_namespace_of(proc.pid))
+        _kill_group(proc, pid_namespace_of(proc.pid))
         proc.wait()
         raise
     finally:
+        observer.kernel.close()
         try:
             if ended and collect is not None:
                 collect(spawned.work.root)
@@ -377,6 +355,9 @@ def finish(
         file_size_mb=limits.file_size_mb,
         oom_kills=oom_kills,
     )
+    accesses = tuple(Access(**a) for a in (child or {}).get("accesses", ()))
+    seen = hidden(seen, accesses, reported=not report.problem)
+    status, code, detail = with_witness(status, code, detail, seen.hidden)
     layers = observer.layers or unobserved("the sandbox ended before the program started")
     layers += (LayerStatus("workdir", True, spawned.work.note),)
     return RunOutcome(
@@ -385,7 +366,7 @@ def finish(
         stdout=capture.text("stdout"),
         stderr=stderr,
         returncode=returncode,
-        accesses=tuple(Access(**a) for a in (child or {}).get("accesses", ())),
+        accesses=accesses,
         exception=(child or {}).get("exception"),
         truncated=any(capture.dropped[n] for n in ("stdout", "stderr")),
         seconds=time.perf_counter() - spawned.started,
@@ -394,4 +375,5 @@ def finish(
         detail=detail,
         start=spawned.start,
         report_problem=report.problem,
+        kernel=seen,
     )
