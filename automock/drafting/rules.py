@@ -33,6 +33,7 @@ from typing import Any
 
 from automock.analysis.model import Touchpoint
 from automock.drafting._source import Module, parse_module
+from automock.drafting.http_calls import CALL_NAMES
 from automock.drafting.shapes import HttpShape, infer_http
 from automock.drafting.sql import draft_sql, sql_literals
 from automock.drafting.values import plausible
@@ -67,6 +68,10 @@ _CLIENT_SUFFIXES = (
     "build_opener",
     "Request",
 )
+_HTTP_ROOTS = ("requests", "httpx", "aiohttp", "urllib", "urllib3")
+# the last name of an API that sends a request; anything else (a client, ``headers``,
+# ``mount``) is not one, and a drafted stub for it would answer requests nobody drafted
+_REQUEST_CALLS = (*CALL_NAMES, "fetch", "send")
 _ALLOWED_PROCESS = (
     "threading.",
     "_thread.",
@@ -87,8 +92,8 @@ def strategy_for(touchpoint: Touchpoint) -> str:
     if kind == "environment":
         return "fixed_env"
     if kind == "network":
-        http_call = api.split(".")[0] in ("requests", "httpx", "aiohttp", "urllib", "urllib3")
-        return "stub_http" if http_call and last not in _CLIENT_SUFFIXES else "deny"
+        http_call = api.split(".")[0] in _HTTP_ROOTS
+        return "stub_http" if http_call and last in _REQUEST_CALLS else "deny"
     if kind == "database":
         if api.startswith(("sqlite3.", "aiosqlite.")):
             return "sqlite_memory"
@@ -183,6 +188,24 @@ def _database(module: Module, tp: Touchpoint, strategy: str) -> tuple[dict[str, 
     return data, guessed
 
 
+_UNKNOWN_URL = (
+    "no stub drafted: the URL this call sends to is not known from the source; "
+    "add a stub_http entry with its method and URL (a drafted stub never matches every request)"
+)
+
+
+def _stub(tp: Touchpoint | None, shape: HttpShape, api: str = "") -> PlanEntry:
+    """The drafted stub for one call site, or a deny note when its URL is unknown."""
+    line, col = (tp.line, tp.col) if tp is not None else (shape.line, shape.col)
+    api = tp.api if tp is not None else api
+    symbol = tp.symbol if tp is not None else ""
+    if "/url" in shape.guessed:
+        return PlanEntry(line, col, "network", api, "deny", symbol, {"note": _UNKNOWN_URL})
+    return PlanEntry(
+        line, col, "network", api, "stub_http", symbol, shape.stub_data(), shape.guessed, True
+    )
+
+
 def _network(tps: list[Touchpoint], shapes: list[HttpShape]) -> list[PlanEntry]:
     entries: list[PlanEntry] = []
     claimed: set[tuple[int, int]] = set()
@@ -197,21 +220,16 @@ def _network(tps: list[Touchpoint], shapes: list[HttpShape]) -> list[PlanEntry]:
             claimed.add((nearest.line, nearest.col))
             for shape in candidates:  # one stub per literal value the request is sent with
                 if shape.col == nearest.col:
-                    entries.append(_entry(tp, "stub_http", shape.stub_data(), shape.guessed))
+                    entries.append(_stub(tp, shape))
         elif strategy == "stub_http":
-            data = {
-                "method": "*",
-                "url": ".*",
-                "match": "regex",
-                "status": 200,
-                "headers": {},
-                "json": {},
-            }
-            entries.append(_entry(tp, "stub_http", data, ["/url", "/json"]))
+            entries.append(_entry(tp, "deny", {"note": _UNKNOWN_URL}))
         else:
+            last = tp.api.rsplit(".", 1)[-1]
             note = (
                 "requests through this client are stubbed where they are sent"
-                if tp.api.rsplit(".", 1)[-1] in _CLIENT_SUFFIXES
+                if last in _CLIENT_SUFFIXES
+                else "not a request: nothing to stub"
+                if tp.api.split(".")[0] in _HTTP_ROOTS and last not in _REQUEST_CALLS
                 else "no stub: denied in the sandbox"
             )
             entries.append(_entry(tp, "deny", {"note": note}))
@@ -219,23 +237,8 @@ def _network(tps: list[Touchpoint], shapes: list[HttpShape]) -> list[PlanEntry]:
     for shape in shapes:
         if (shape.line, shape.col) in claimed:
             continue
-        api = (
-            f"{clients[0]}.{shape.method.lower()}"
-            if clients and shape.method != "*"
-            else "http.request"
-        )
-        entries.append(
-            PlanEntry(
-                line=shape.line,
-                col=shape.col,
-                kind="network",
-                api=api,
-                strategy="stub_http",
-                symbol="",
-                data=shape.stub_data(),
-                guessed=shape.guessed,
-            )
-        )
+        api = f"{clients[0]}.{shape.method.lower()}" if clients else "http.request"
+        entries.append(_stub(None, shape, api))
     return entries
 
 

@@ -97,12 +97,16 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
             if variant is not None and value is not None:
                 pattern, query = _variant_pattern(flow, call, variant, value, pattern)
             guessed: list[str] = ["/url"] if pattern.guessed else []
+            method = method_of(call)
+            if method == "*":  # a drafted stub never answers every method: guess, and say so
+                method = "GET"
+                guessed.append("/method")
             headers, body, text = _body(flow, site, guessed, number * 7)  # 7: coprime to word lists
             out.append(
                 HttpShape(
                     line=key[0],
                     col=key[1],
-                    method=method_of(call),
+                    method=method,
                     url=pattern.url,
                     match=pattern.match,
                     headers=headers,

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from automock._serialize import JsonMixin
 from automock.errors import PlanError
@@ -21,6 +22,8 @@ __all__ = ["HTTP_METHODS", "MATCH_MODES", "HttpStub", "StubResponse"]
 MATCH_MODES = ("exact", "prefix", "regex")
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "*")
 _RESPONSE_FIELDS = ("status", "headers", "json", "text")
+# two URLs with nothing in common: a regex matching both pins nothing
+_PROBES = ("https://probe-a.automock.invalid/p/1?q=1", "http://probe-b.automock.invalid:8080/")
 
 
 def _fail(where: str, message: str) -> PlanError:
@@ -142,6 +145,23 @@ class HttpStub(JsonMixin):
 
     def content_type(self) -> str:
         return self.response.content_type()
+
+    def catch_all(self) -> str | None:
+        """Why this stub answers requests the code was never seen to send (None: it does not).
+
+        A wildcard method, or a URL that pins no host: a prefix or exact URL
+        without a scheme and host, or a regex that two unrelated URLs both match.
+        """
+        if self.method == "*":
+            return "method '*' answers every method"
+        if self.match == "regex":
+            if all(re.search(self.url, probe) for probe in _PROBES):
+                return f"url {self.url!r} matches every URL"
+            return None
+        parts = urlsplit(self.url)
+        if not (parts.scheme and parts.hostname):
+            return f"url {self.url!r} names no host"
+        return None
 
     @property
     def matcher_count(self) -> int:

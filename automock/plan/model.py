@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from automock._positions import position
-from automock._serialize import JsonMixin
+from automock._serialize import JsonMixin, to_jsonable
 from automock.plan.parts import (
     DEFAULT_INSTANT,
     DEFAULT_SEED,
@@ -81,6 +81,7 @@ class PlanEntry(JsonMixin):
     symbol: str = ""
     data: Mapping[str, Any] = field(default_factory=dict)
     guessed: tuple[str, ...] = ()
+    drafted: bool = False
 
     @property
     def location(self) -> str:
@@ -92,6 +93,21 @@ class PlanEntry(JsonMixin):
 
     def database(self, where: str = "entry") -> DatabaseFixture:
         return DatabaseFixture.from_dict(dict(self.data), f"{where}.data")
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "line": self.line,
+            "col": self.col,
+            "kind": self.kind,
+            "api": self.api,
+            "strategy": self.strategy,
+            "symbol": self.symbol,
+            "data": to_jsonable(self.data),
+            "guessed": list(self.guessed),
+        }
+        if self.drafted:
+            data["drafted"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: Any, where: str) -> PlanEntry:
@@ -109,6 +125,7 @@ class PlanEntry(JsonMixin):
         guessed = _expect(
             data.get("guessed", []), list, f"{where}.guessed", "a list of JSON pointers"
         )
+        drafted = _expect(data.get("drafted", False), bool, f"{where}.drafted", "true or false")
         entry = cls(
             line=line,
             col=col,
@@ -118,9 +135,18 @@ class PlanEntry(JsonMixin):
             symbol=str(data.get("symbol", "")),
             data=payload,
             guessed=tuple(guessed),
+            drafted=drafted,
         )
         if strategy == "stub_http":
-            entry.http_stub(where)
+            stub = entry.http_stub(where)
+            wide = stub.catch_all() if drafted else None
+            if wide is not None:
+                raise _fail(
+                    f"{where}.data",
+                    f"a drafted stub must answer only the call it was drafted for ({wide}); "
+                    'write the method and URL this call sends, or remove "drafted" '
+                    "if you mean a catch-all",
+                )
         elif strategy in ("sqlite_memory", "sqlalchemy_sqlite", "fake_redis", "fake_mongo"):
             entry.database(where)
         return entry
