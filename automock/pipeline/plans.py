@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from automock.errors import InputError
+from automock.errors import InputError, PlanError
 from automock.plan.io import (
     StaleEntry,
     load_plan,
@@ -106,6 +106,17 @@ def stale_entries(
     return tuple(stale)
 
 
+def _check_source_path(plan: Plan, target: Path, source_file: Path) -> None:
+    """Refuse a plan drafted for another file (its ``source.path`` names a different file)."""
+    if plan.source_path is None or Path(plan.source_path).name == source_file.name:
+        return
+    raise PlanError(
+        f"{target}: source.path is {plan.source_path!r}, a plan for another file, not "
+        f"{source_file.name}; pass the plan of {source_file.name}, or draft one with: "
+        f"automock draft {source_file}"
+    )
+
+
 def plan_for_run(
     source_path: str | os.PathLike[str],
     *,
@@ -133,6 +144,7 @@ def plan_for_run(
     notes: list[str] = []
     if target.exists():
         plan = load_plan(target)
+        _check_source_path(plan, target, source_file)
         if source_changed(plan, source):
             notes.append(
                 f"{target}: {display_path(source_file)} changed since the plan was drafted; "

@@ -16,12 +16,23 @@ from urllib.parse import urlsplit
 
 from automock._serialize import JsonMixin
 from automock.errors import PlanError
+from automock.plan.keys import refuse_unknown
 
-__all__ = ["HTTP_METHODS", "MATCH_MODES", "HttpStub", "StubResponse"]
+__all__ = ["HTTP_METHODS", "MATCH_MODES", "STUB_FIELDS", "HttpStub", "StubResponse"]
 
 MATCH_MODES = ("exact", "prefix", "regex")
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "*")
 _RESPONSE_FIELDS = ("status", "headers", "json", "text")
+STUB_FIELDS = (
+    "method",
+    "url",
+    "match",
+    *_RESPONSE_FIELDS,
+    "query",
+    "request_headers",
+    "body_json",
+    "sequence",
+)
 # two URLs with nothing in common: a regex matching both pins nothing
 _PROBES = ("https://probe-a.automock.invalid/p/1?q=1", "http://probe-b.automock.invalid:8080/")
 
@@ -89,10 +100,8 @@ class StubResponse(JsonMixin):
             raise _fail(
                 where, f'expected an object like {{"status": 200, "json": {{}}}}, got {data!r}'
             )
-        if default is not None and (unknown := sorted(set(data) - set(_RESPONSE_FIELDS))):
-            raise _fail(
-                f"{where}.{unknown[0]}", f"unknown field; expected {', '.join(_RESPONSE_FIELDS)}"
-            )
+        if default is not None:
+            refuse_unknown(data, _RESPONSE_FIELDS, where)
         base = default or cls()
         status = _status(data.get("status", base.status), f"{where}.status")
         headers = {**base.headers}
@@ -193,6 +202,7 @@ class HttpStub(JsonMixin):
                 'expected an object like {"method": "GET", "url": "https://...", "json": {}}, '
                 f"got {type(data).__name__}",
             )
+        refuse_unknown(data, STUB_FIELDS, where)
         method = data.get("method", "GET")
         if not isinstance(method, str) or method.upper() not in HTTP_METHODS:
             raise _fail(

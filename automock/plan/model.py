@@ -35,6 +35,7 @@ from typing import Any
 
 from automock._positions import position
 from automock._serialize import JsonMixin, to_jsonable
+from automock.plan.keys import refuse_unknown
 from automock.plan.parts import (
     DEFAULT_INSTANT,
     DEFAULT_SEED,
@@ -52,6 +53,15 @@ from automock.plan.parts import (
     _fail,
 )
 
+_OWN_DATA = (
+    "stub_http",
+    "sqlite_memory",
+    "sqlalchemy_sqlite",
+    "fake_redis",
+    "fake_mongo",
+    "fixed_env",
+)
+
 __all__ = [
     "DEFAULT_INSTANT",
     "DEFAULT_SEED",
@@ -67,6 +77,28 @@ __all__ = [
     "PropertySpec",
     "StubResponse",
 ]
+
+
+_PLAN_FIELDS = (
+    "automock",
+    "source",
+    "drafter",
+    "seed",
+    "clock",
+    "env",
+    "network",
+    "cassette",
+    "entries",
+    "properties",
+    "$schema",
+    "generated",
+)
+_ENTRY_FIELDS = ("line", "col", "kind", "api", "strategy", "symbol", "data", "guessed", "drafted")
+# the data each strategy takes (stub_http and the databases validate theirs in their own types)
+_DATA_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "fixed_env": ("name", "value"),
+    **{s: () for s in STRATEGIES if s not in _OWN_DATA},
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +144,7 @@ class PlanEntry(JsonMixin):
     @classmethod
     def from_dict(cls, data: Any, where: str) -> PlanEntry:
         _expect(data, dict, where, "an object with line, col, kind, api, strategy")
+        refuse_unknown(data, _ENTRY_FIELDS, where)
         line = _expect(data.get("line"), int, f"{where}.line", "a line number")
         col = _expect(data.get("col", 0), int, f"{where}.col", "a column number")
         kind = _expect(data.get("kind"), str, f"{where}.kind", "a touchpoint kind")
@@ -122,6 +155,10 @@ class PlanEntry(JsonMixin):
                 f"{where}.strategy", f"expected one of {', '.join(STRATEGIES)}, got {strategy!r}"
             )
         payload = _expect(data.get("data", {}), dict, f"{where}.data", "an object")
+        if strategy in _DATA_FIELDS:  # stubs and databases check their own fields
+            refuse_unknown(
+                payload, _DATA_FIELDS[strategy], f"{where}.data", f"field for {strategy}"
+            )
         guessed = _expect(
             data.get("guessed", []), list, f"{where}.guessed", "a list of JSON pointers"
         )
@@ -209,30 +246,11 @@ class Plan(JsonMixin):
             raise _fail(
                 f"{where}.automock", f"expected the schema version {PLAN_VERSION}, got {version!r}"
             )
-        known = {
-            "automock",
-            "source",
-            "drafter",
-            "seed",
-            "clock",
-            "env",
-            "network",
-            "cassette",
-            "entries",
-            "properties",
-            "$schema",
-            "comment",
-            "generated",
-        }
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise _fail(
-                f"{where}.{unknown[0]}",
-                f"unknown field; expected one of {', '.join(sorted(known))}",
-            )
+        refuse_unknown(data, _PLAN_FIELDS, where)
         source = _expect(
             data.get("source", {}) or {}, dict, f"{where}.source", 'an object {"path", "sha256"}'
         )
+        refuse_unknown(source, ("path", "sha256"), f"{where}.source")
         seed = _expect(data.get("seed", DEFAULT_SEED), int, f"{where}.seed", "an integer seed")
         env = _expect(data.get("env", {}), dict, f"{where}.env", "an object of string values")
         for k, v in env.items():
