@@ -34,8 +34,5 @@ def refuse_unknown(data: Any, known: Iterable[str], where: str, what: str = "fie
         return
     key = unknown[0]
     close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-    if close:
-        hint = f"did you mean {close[0]!r}?"
-    else:
-        hint = f"expected one of {', '.join(known)}"
+    hint = f"did you mean {close[0]!r}?" if close else f"expected one of {', '.join(known)}"
     raise PlanError(f"{where}.{key}: unknown {what}; {hint}"[:400])

@@ -1,0 +1,104 @@
+"""Drafted fixtures fit the program: sqlite schemas, keys the code reads, environment values.
+
+Each program runs through ``automock run`` with no plan (the offline drafter
+writes one) and must reach its main path; where the program is deterministic
+on its own, its output must equal plain Python's.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+
+from automock.cli import main
+
+NOTES = dedent(
+    '''
+    import sqlite3
+
+    SCHEMA = """
+    CREATE TABLE IF NOT EXISTS notes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        body TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS tags (
+        note_id INTEGER REFERENCES notes(id),
+        tag TEXT NOT NULL
+    );
+    """
+
+    conn = sqlite3.connect("notes.db")
+    conn.executescript(SCHEMA)
+    conn.execute("INSERT INTO notes (body) VALUES (?)", ("buy milk",))
+    conn.execute("INSERT INTO notes (body) VALUES (?)", ("call mum",))
+    conn.execute("INSERT INTO tags (note_id, tag) VALUES (?, ?)", (1, "home"))
+    conn.execute("UPDATE notes SET body = ? WHERE id = 1", ("buy oat milk",))
+    conn.commit()
+    for row in conn.execute("SELECT id, body FROM notes ORDER BY id"):
+        print(row)
+    for row in conn.execute("SELECT note_id, tag FROM tags"):
+        print(row)
+    '''
+)
+
+READER = dedent(
+    '''
+    import sqlite3
+
+    conn = sqlite3.connect("shop.db")
+    conn.executescript("""
+        CREATE TABLE IF NOT EXISTS products (id INTEGER PRIMARY KEY, name TEXT, price REAL);
+        CREATE TABLE IF NOT EXISTS orders (id INTEGER PRIMARY KEY, product_id INTEGER, qty INTEGER);
+    """)
+    names = [r[0] for r in conn.execute("SELECT name FROM products ORDER BY id")]
+    conn.execute("INSERT INTO orders (product_id, qty) VALUES (?, ?)", (1, 2))
+    total = conn.execute("SELECT SUM(qty) FROM orders").fetchone()[0]
+    print("products", len(names), "ordered", total)
+    '''
+)
+
+
+def _run(tmp_path: Path, name: str, source: str, capsys: pytest.CaptureFixture[str]) -> dict:
+    (tmp_path / name).write_text(source)
+    code = main(["run", name, "--json", "--repeat", "2"])
+    report: dict = json.loads(capsys.readouterr().out)
+    assert code == 0, report
+    return report
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    return tmp_path
+
+
+def test_a_two_table_script_and_a_table_the_program_fills_run_as_in_plain_python(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = _run(here, "notes.py", NOTES, capsys)
+    plain = subprocess.run(
+        [sys.executable, str(here / "notes.py")],
+        cwd=here / "fixtures",  # a fresh directory: no notes.db yet
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert report["stdout"] == plain.stdout
+    assert "(1, 'buy oat milk')" in report["stdout"]
+
+
+def test_a_table_read_but_never_written_is_seeded_and_one_written_is_not(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = _run(here, "shop.py", READER, capsys)
+    assert "products 3 ordered 2" in report["stdout"]
+    plan = json.loads((here / "fixtures" / "shop.automock.json").read_text())
+    (entry,) = [e for e in plan["entries"] if e["strategy"] == "sqlite_memory"]
+    assert set(entry["data"]["rows"]) == {"products"}
+    assert len(entry["data"]["schema"]) == 2
