@@ -62,6 +62,30 @@ READER = dedent(
     '''
 )
 
+KEYS = dedent(
+    """
+    import random
+    import requests
+
+    r = requests.get("https://api.example.com/items")
+    items = r.json()["items"]
+    pick = random.choice(items)["id"]
+    print("picked", pick + 0)
+
+    m = requests.get("https://meals.example.com/search")
+    meal = dict(m.json())["meals"][0]
+    print("meal", meal["strMeal"].title())
+
+    data = requests.get("https://api.example.com/pairs").json()
+    for name, score in zip(data["names"], data["scores"]):
+        print("pair", name["first"].upper(), score["points"] + 1)
+    for i, (a, b) in enumerate(zip(data["left"], data["right"])):
+        print("zip", i, a["x"].lower(), b["y"].lower())
+    for i, item in enumerate(data["rows"]):
+        print("row", i, item["label"].upper())
+    """
+)
+
 
 def _run(tmp_path: Path, name: str, source: str, capsys: pytest.CaptureFixture[str]) -> dict:
     (tmp_path / name).write_text(source)
@@ -102,3 +126,11 @@ def test_a_table_read_but_never_written_is_seeded_and_one_written_is_not(
     (entry,) = [e for e in plan["entries"] if e["strategy"] == "sqlite_memory"]
     assert set(entry["data"]["rows"]) == {"products"}
     assert len(entry["data"]["schema"]) == 2
+
+
+def test_keys_reached_through_choice_dict_zip_and_enumerate_are_drafted(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = _run(here, "keys.py", KEYS, capsys)["stdout"]
+    for line in ("picked ", "meal ", "pair ", "zip 1 ", "row 1 "):
+        assert line in out, out
