@@ -202,6 +202,8 @@ class ResponseFlow:
                 return child if node.func.attr == "values" else None
             return None
         value = self.eval(node, env)
+        if isinstance(value, Lits):  # one of the literal strings
+            return value
         if isinstance(value, Ref):
             if value.wrap:
                 return Ref(value.site, value.path, value.wrap - 1)
@@ -295,6 +297,8 @@ class ResponseFlow:
             return None
         if isinstance(node, ast.Starred):
             return self.eval(node.value, env)
+        if isinstance(node, ast.List | ast.Tuple) and (strs := literal_strings(self.module, node)):
+            return Lits(strs)  # ``fetch(["https://a", "https://b"])``: the URLs a loop sends to
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
                 self.eval(child, env)

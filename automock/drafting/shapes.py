@@ -128,6 +128,8 @@ def _variant_pattern(
 ) -> tuple[UrlPattern, dict[str, str]]:
     """The URL pattern (and query matcher) of the stub for one literal value of a request."""
     kind, where, _ = variant
+    if kind == "url":
+        return pattern_of_parts([value]), {}
     if kind == "query" and pattern.match == "prefix":
         if "query" in HttpStub.__dataclass_fields__:
             return pattern, {where: value}
