@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Module", "Rendered", "parse_module"]
+__all__ = ["Module", "Rendered", "env_read", "parse_module"]
 
 PLACEHOLDER = "\x00"  # stands for an unresolved part of a rendered string
 _PERCENT = re.compile(r"%%|%[-#0 +]*\d*(?:\.\d+)?[sdirfgexXo]")
@@ -121,6 +121,9 @@ class Module:
             rendered = [self.render(v, _depth=_depth + 1).text for v in values]
             template = self.render(node.left, _depth=_depth + 1).text
             return Rendered(_percent(template, rendered))
+        if (read := env_read(node)) is not None:  # the drafted value (drafting/env_values.py)
+            value = self.memo.get("env", {}).get(read[0], read[1])
+            return Rendered(value if isinstance(value, str) else PLACEHOLDER)
         if isinstance(node, ast.Call):
             return self._render_call(node, _depth)
         return Rendered(PLACEHOLDER)
@@ -144,6 +147,31 @@ class Module:
             if url is not None:
                 return self.render(url, _depth=depth + 1)
         return Rendered(PLACEHOLDER)
+
+
+def env_read(node: ast.AST) -> tuple[str, str | None] | None:
+    """``(variable, literal default)`` when ``node`` reads the environment by a literal name."""
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+        and ast.unparse(node.value).endswith("environ")
+    ):
+        return node.slice.value, None
+    if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+        name = ast.unparse(node.func)
+        first = node.args[0].value
+        if name.endswith(("getenv", "environ.get", "environ.setdefault")) and isinstance(
+            first, str
+        ):
+            default = node.args[1] if len(node.args) > 1 else None
+            literal = (
+                default.value
+                if isinstance(default, ast.Constant) and isinstance(default.value, str)
+                else None
+            )
+            return first, literal
+    return None
 
 
 def _percent(template: str, values: list[str]) -> str:

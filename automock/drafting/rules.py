@@ -32,11 +32,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from automock.analysis.model import Touchpoint
-from automock.drafting._source import Module, parse_module
+from automock.drafting._source import Module, env_read, parse_module
+from automock.drafting.env_values import shaped_values
 from automock.drafting.http_calls import CALL_NAMES
 from automock.drafting.shapes import HttpShape, infer_http
 from automock.drafting.sql import draft_sql, sql_literals
-from automock.drafting.values import plausible
 from automock.plan.model import DEFAULT_SEED, Plan, PlanEntry
 
 __all__ = ["BASE_ENV", "draft_rules", "strategy_for"]
@@ -138,26 +138,22 @@ def _call_at(module: Module, tp: Touchpoint) -> ast.Call | None:
 def _env_name(module: Module, tp: Touchpoint) -> tuple[str | None, str | None]:
     """``(variable, default)`` read at the touchpoint, when written as a literal."""
     for node in module.nodes_on_line(tp.line):
-        if (
-            isinstance(node, ast.Subscript)
-            and isinstance(node.slice, ast.Constant)
-            and isinstance(node.slice.value, str)
-            and ast.unparse(node.value).endswith("environ")
-        ):
-            return node.slice.value, None
-        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
-            name = ast.unparse(node.func)
-            if name.endswith(("getenv", "environ.get", "environ.setdefault")) and isinstance(
-                node.args[0].value, str
-            ):
-                default = node.args[1] if len(node.args) > 1 else None
-                value = (
-                    default.value
-                    if isinstance(default, ast.Constant) and isinstance(default.value, str)
-                    else None
-                )
-                return node.args[0].value, value
+        if (read := env_read(node)) is not None:
+            return read
     return None, None
+
+
+def _env_values(module: Module, touchpoints: Sequence[Touchpoint]) -> dict[str, str]:
+    """The value drafted for each variable read: its default, else shaped by its use."""
+    defaults: dict[str, str | None] = {}
+    for tp in touchpoints:
+        if tp.kind == "environment" and tp.api.startswith(("os.environ", "os.getenv")):
+            name, default = _env_name(module, tp)
+            if name is not None and defaults.get(name) is None:
+                defaults[name] = default
+    network = {tp.line for tp in touchpoints if tp.kind == "network"}
+    shaped = shaped_values(module, [n for n, d in defaults.items() if d is None], network)
+    return {n: d if d is not None else shaped[n] for n, d in defaults.items()}
 
 
 def _database(module: Module, tp: Touchpoint, strategy: str) -> tuple[dict[str, Any], list[str]]:
@@ -252,6 +248,7 @@ def draft_rules(
     """Draft a complete plan for ``source`` offline. ``SyntaxError`` propagates."""
     module = parse_module(source)
     env = dict(BASE_ENV)
+    module.memo["env"] = drafted_env = _env_values(module, touchpoints)
     entries: list[PlanEntry] = []
     network = [tp for tp in touchpoints if tp.kind == "network"]
     if network:
@@ -265,7 +262,7 @@ def draft_rules(
             if name is None:
                 entries.append(_entry(tp, strategy))
                 continue
-            value = default if default is not None else str(plausible(name.lower()))
+            value = default if default is not None else drafted_env[name]
             env.setdefault(name, value)
             entries.append(
                 _entry(

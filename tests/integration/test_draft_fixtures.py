@@ -86,6 +86,24 @@ KEYS = dedent(
     """
 )
 
+ENVIRON = dedent(
+    """
+    import os
+    import requests
+
+    API = os.environ["BBC_API"]
+    MAX_ITEMS = int(os.environ["MAX_ITEMS"])
+    THRESHOLD = float(os.getenv("THRESHOLD"))
+    FEED = os.environ["FEED_ENDPOINT"]
+
+    r = requests.get(f"{API}/news", params={"limit": MAX_ITEMS})
+    for item in r.json()["items"][:MAX_ITEMS]:
+        print("headline", item["title"].upper())
+    print("feed", requests.get(FEED).json()["name"].upper())
+    print("threshold", THRESHOLD * 2)
+    """
+)
+
 
 def _run(tmp_path: Path, name: str, source: str, capsys: pytest.CaptureFixture[str]) -> dict:
     (tmp_path / name).write_text(source)
@@ -134,3 +152,17 @@ def test_keys_reached_through_choice_dict_zip_and_enumerate_are_drafted(
     out = _run(here, "keys.py", KEYS, capsys)["stdout"]
     for line in ("picked ", "meal ", "pair ", "zip 1 ", "row 1 "):
         assert line in out, out
+
+
+def test_environment_values_take_the_shape_their_use_needs(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = _run(here, "news.py", ENVIRON, capsys)
+    out = report["stdout"]
+    assert "headline " in out and "feed " in out and "threshold " in out, out
+    plan = json.loads((here / "fixtures" / "news.automock.json").read_text())
+    assert plan["env"]["BBC_API"].startswith("https://")
+    assert int(plan["env"]["MAX_ITEMS"]) >= 1
+    float(plan["env"]["THRESHOLD"])
+    urls = [e["data"]["url"] for e in plan["entries"] if e["strategy"] == "stub_http"]
+    assert any(u.startswith(plan["env"]["BBC_API"]) for u in urls), urls
