@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from http.cookies import SimpleCookie
 from types import ModuleType
 from typing import Any
 
@@ -39,6 +38,8 @@ class _AiohttpResponse:
     """Enough of ``aiohttp.ClientResponse`` for common use."""
 
     def __init__(self, aiohttp: ModuleType, method: str, url: Any, stub: StubResponse) -> None:
+        from http.cookies import SimpleCookie
+
         from multidict import CIMultiDict, CIMultiDictProxy
 
         self._aiohttp = aiohttp
@@ -48,7 +49,7 @@ class _AiohttpResponse:
         self.reason = reason_phrase(stub.status)
         pairs = header_pairs(stub_headers(stub))
         self.headers = CIMultiDictProxy(CIMultiDict(pairs))
-        self.cookies: SimpleCookie = SimpleCookie()
+        self.cookies = SimpleCookie()
         for name, value in pairs:
             if name.lower() == "set-cookie":
                 self.cookies.load(value)

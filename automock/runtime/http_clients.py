@@ -10,7 +10,6 @@ connection is made.
 
 from __future__ import annotations
 
-import http.client
 import importlib
 import io
 import types
@@ -58,6 +57,8 @@ class _RawResponse(io.BytesIO):
     """The body as a stream, with the header block where requests looks for cookies."""
 
     def __init__(self, body: bytes, pairs: list[tuple[str, str]]) -> None:
+        import http.client  # here, not at the top: it imports socket (the guard patches it late)
+
         super().__init__(body)
         block = "".join(f"{k}: {v}\r\n" for k, v in pairs) + "\r\n"
         message = http.client.parse_headers(io.BytesIO(block.encode("latin-1")))
