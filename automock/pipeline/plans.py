@@ -53,6 +53,7 @@ __all__ = [
     "plan_file",
     "plan_for_run",
     "plan_path_for",
+    "refuse_other_source",
     "stale_entries",
 ]
 
@@ -106,7 +107,7 @@ def stale_entries(
     return tuple(stale)
 
 
-def _check_source_path(plan: Plan, target: Path, source_file: Path) -> None:
+def refuse_other_source(plan: Plan, target: Path, source_file: Path) -> None:
     """Refuse a plan drafted for another file (its ``source.path`` names a different file)."""
     if plan.source_path is None or Path(plan.source_path).name == source_file.name:
         return
@@ -144,7 +145,7 @@ def plan_for_run(
     notes: list[str] = []
     if target.exists():
         plan = load_plan(target)
-        _check_source_path(plan, target, source_file)
+        refuse_other_source(plan, target, source_file)
         if source_changed(plan, source):
             notes.append(
                 f"{target}: {display_path(source_file)} changed since the plan was drafted; "

@@ -104,3 +104,16 @@ def test_comments_are_allowed_and_a_correct_plan_runs(
     _stub(plan)["data"]["comment"] = "the total is made up"
     plan_file.write_text(json.dumps(plan))
     assert main(["run", "prog.py"]) == 0
+
+
+def test_check_refuses_a_plan_for_another_file(
+    plan_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Path("deal.py").write_text(
+        "import random\n\n\ndef shuffle(xs: list[int]) -> list[int]:\n"
+        "    xs = list(xs)\n    random.shuffle(xs)\n    return xs\n"
+    )
+    capsys.readouterr()
+    assert main(["check", "deal.py::shuffle", "--plan", str(plan_file)]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "another file" in err and "deal.py" in err
