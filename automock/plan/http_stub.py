@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from automock._serialize import JsonMixin
 from automock.errors import PlanError
-from automock.plan.keys import refuse_unknown
+from automock.plan.keys import closest, refuse_unknown
 
 __all__ = ["HTTP_METHODS", "MATCH_MODES", "STUB_FIELDS", "HttpStub", "StubResponse"]
 
@@ -206,7 +206,9 @@ class HttpStub(JsonMixin):
         method = data.get("method", "GET")
         if not isinstance(method, str) or method.upper() not in HTTP_METHODS:
             raise _fail(
-                f"{where}.method", f"expected one of {', '.join(HTTP_METHODS)}, got {method!r}"
+                f"{where}.method",
+                f"expected one of {', '.join(HTTP_METHODS)}, got {method!r}"
+                + closest(str(method).upper(), HTTP_METHODS),
             )
         url = data.get("url")
         if not isinstance(url, str):
@@ -217,7 +219,9 @@ class HttpStub(JsonMixin):
         match = data.get("match", "prefix")
         if match not in MATCH_MODES:
             raise _fail(
-                f"{where}.match", f"expected one of {', '.join(MATCH_MODES)}, got {match!r}"
+                f"{where}.match",
+                f"expected one of {', '.join(MATCH_MODES)}, got {match!r}"
+                + closest(match, MATCH_MODES),
             )
         if match == "regex":
             try:

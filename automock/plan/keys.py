@@ -13,10 +13,18 @@ from typing import Any
 
 from automock.errors import PlanError
 
-__all__ = ["ANNOTATIONS", "refuse_unknown"]
+__all__ = ["ANNOTATIONS", "closest", "refuse_unknown"]
 
 # free-text keys a person (or a drafter) may add anywhere an object is accepted
 ANNOTATIONS = ("comment", "note")
+
+
+def closest(value: object, options: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the valid option nearest ``value`` ("" when none is near)."""
+    if not isinstance(value, str):
+        return ""
+    found = difflib.get_close_matches(value, list(options), n=1, cutoff=0.6)
+    return f"; did you mean {found[0]!r}?" if found else ""
 
 
 def refuse_unknown(data: Any, known: Iterable[str], where: str, what: str = "field") -> None:
@@ -33,6 +41,5 @@ def refuse_unknown(data: Any, known: Iterable[str], where: str, what: str = "fie
     if not unknown:
         return
     key = unknown[0]
-    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-    hint = f"did you mean {close[0]!r}?" if close else f"expected one of {', '.join(known)}"
+    hint = closest(key, allowed)[2:] or f"expected one of {', '.join(known)}"
     raise PlanError(f"{where}.{key}: unknown {what}; {hint}"[:400])

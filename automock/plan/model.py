@@ -35,7 +35,7 @@ from typing import Any
 
 from automock._positions import position
 from automock._serialize import JsonMixin, to_jsonable
-from automock.plan.keys import refuse_unknown
+from automock.plan.keys import closest, refuse_unknown
 from automock.plan.parts import (
     DEFAULT_INSTANT,
     DEFAULT_SEED,
@@ -152,7 +152,9 @@ class PlanEntry(JsonMixin):
         strategy = _expect(data.get("strategy"), str, f"{where}.strategy", "a strategy name")
         if strategy not in STRATEGIES:
             raise _fail(
-                f"{where}.strategy", f"expected one of {', '.join(STRATEGIES)}, got {strategy!r}"
+                f"{where}.strategy",
+                f"expected one of {', '.join(STRATEGIES)}, got {strategy!r}"
+                + closest(strategy, STRATEGIES),
             )
         payload = _expect(data.get("data", {}), dict, f"{where}.data", "an object")
         if strategy in _DATA_FIELDS:  # stubs and databases check their own fields

@@ -53,6 +53,30 @@ EDITS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
 ]
 
 
+VALUES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
+    ("strategy", lambda p: _stub(p).update(strategy="stub_htp"), "did you mean 'stub_http'?"),
+    ("match", lambda p: _stub(p)["data"].update(match="prefx"), "did you mean 'prefix'?"),
+    ("method", lambda p: _stub(p)["data"].update(method="GTE"), "did you mean 'GET'?"),
+]
+
+
+@pytest.mark.parametrize(("name", "edit", "needle"), VALUES, ids=[e[0] for e in VALUES])
+def test_a_misspelt_value_is_named_with_the_closest_valid_one(
+    plan_file: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    edit: Callable[[dict[str, Any]], None],
+    needle: str,
+) -> None:
+    plan = json.loads(plan_file.read_text())
+    edit(plan)
+    plan_file.write_text(json.dumps(plan, indent=2))
+    capsys.readouterr()
+    assert main(["run", "prog.py"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f".{name}: expected one of" in err and needle in err, err
+
+
 @pytest.mark.parametrize(("name", "edit", "needle"), EDITS, ids=[e[0] for e in EDITS])
 def test_an_unknown_key_is_named_with_the_closest_valid_one(
     plan_file: Path,
