@@ -28,7 +28,7 @@ PROGRAMS = {
         s = requests.Session()
         r = s.post("{SHOP}/login", data={{"u": "ann"}})
         print("response-cookie", r.cookies.get("sid"))
-        print("session-cookie", s.cookies.get("sid"))
+        print("session-cookie", s.cookies.get("sid"), s.cookies.get("theme"))
         print("me", s.get("{SHOP}/me").json()["user"])
         h = requests.head("{BIG}")
         print("head", h.headers["Content-Length"], len(h.content))
@@ -40,7 +40,7 @@ PROGRAMS = {
         with httpx.Client(follow_redirects=True) as c:
             r = c.post("{SHOP}/login", data={{"u": "ann"}})
             print("response-cookie", r.cookies.get("sid"))
-            print("session-cookie", c.cookies.get("sid"))
+            print("session-cookie", c.cookies.get("sid"), c.cookies.get("theme"))
             print("me", c.get("{SHOP}/me").json()["user"])
             h = c.head("{BIG}")
             print("head", h.headers["Content-Length"], len(h.content))
@@ -53,7 +53,8 @@ PROGRAMS = {
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
         r = opener.open(urllib.request.Request("{SHOP}/login", data=b"u=ann", method="POST"))
         print("response-cookie", r.headers["Set-Cookie"].split(";")[0].split("=")[1])
-        print("session-cookie", {{c.name: c.value for c in jar}}.get("sid"))
+        names = {{c.name: c.value for c in jar}}
+        print("session-cookie", names.get("sid"), names.get("theme"))
         print("me", json.loads(opener.open("{SHOP}/me").read())["user"])
         h = opener.open(urllib.request.Request("{BIG}", method="HEAD"))
         print("head", h.headers["Content-Length"], len(h.read()))
@@ -66,7 +67,8 @@ PROGRAMS = {
             async with aiohttp.ClientSession() as s:
                 async with s.post("{SHOP}/login", data={{"u": "ann"}}) as r:
                     print("response-cookie", r.cookies["sid"].value)
-                print("session-cookie", {{c.key: c.value for c in s.cookie_jar}}.get("sid"))
+                names = {{c.key: c.value for c in s.cookie_jar}}
+                print("session-cookie", names.get("sid"), names.get("theme"))
                 async with s.get("{SHOP}/me") as me:
                     print("me", (await me.json())["user"])
                 async with s.head("{BIG}") as h:
@@ -89,7 +91,7 @@ def _plan() -> dict[str, object]:
             stub(
                 method="POST",
                 url=f"{SHOP}/login",
-                headers={"Set-Cookie": "sid=abc123; Path=/; HttpOnly"},
+                headers={"Set-Cookie": "sid=abc123; Path=/; HttpOnly\ntheme=dark; Path=/prefs"},
                 json={"ok": True},
             ),
             stub(
@@ -117,7 +119,7 @@ def test_cookies_content_length_head_and_redirects_behave_like_a_server(
     out = report["stdout"]
     assert code == 0, (report["stderr"][-1500:], report.get("unmocked"))
     assert "response-cookie abc123\n" in out
-    assert "session-cookie abc123\n" in out
+    assert "session-cookie abc123 dark\n" in out  # a two-line Set-Cookie sets two cookies
     assert "me ann\n" in out
     assert "head 1048576 0\n" in out
     assert f"redirect 200 {NEW} True 1\n" in out
