@@ -20,6 +20,7 @@ from typing import Any
 from automock.drafting._source import Module
 from automock.drafting.call_flow import NOT_A_PASS, passed_through
 from automock.drafting.http_calls import (
+    CLIENT_STATE,
     CLIENT_TYPES,
     HTTP_MODULES,
     classify_call,
@@ -93,6 +94,8 @@ class ResponseFlow:
         base = classify_call(call, self.aliases)
         if isinstance(base, bool):
             return base
+        if isinstance(base, ast.Attribute) and base.attr in CLIENT_STATE:
+            return False  # ``s.headers.get("X")`` reads the client's state, sends nothing
         value = self.eval(base, env) if not isinstance(base, ast.Call) else None
         if value is _CLIENT:
             return True

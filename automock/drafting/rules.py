@@ -34,7 +34,7 @@ from typing import Any
 from automock.analysis.model import Touchpoint
 from automock.drafting._source import Module, env_read, parse_module
 from automock.drafting.env_values import shaped_values
-from automock.drafting.http_calls import CALL_NAMES
+from automock.drafting.http_calls import CALL_NAMES, CLIENT_STATE
 from automock.drafting.shapes import HttpShape, infer_http
 from automock.drafting.sql import draft_sql, sql_literals
 from automock.plan.model import DEFAULT_SEED, Plan, PlanEntry
@@ -92,7 +92,8 @@ def strategy_for(touchpoint: Touchpoint) -> str:
     if kind == "environment":
         return "fixed_env"
     if kind == "network":
-        http_call = api.split(".")[0] in _HTTP_ROOTS
+        parts = api.split(".")
+        http_call = parts[0] in _HTTP_ROOTS and not CLIENT_STATE.intersection(parts[1:-1])
         return "stub_http" if http_call and last in _REQUEST_CALLS else "deny"
     if kind == "database":
         if api.startswith(("sqlite3.", "aiosqlite.")):
@@ -225,7 +226,7 @@ def _network(tps: list[Touchpoint], shapes: list[HttpShape]) -> list[PlanEntry]:
                 "requests through this client are stubbed where they are sent"
                 if last in _CLIENT_SUFFIXES
                 else "not a request: nothing to stub"
-                if tp.api.split(".")[0] in _HTTP_ROOTS and last not in _REQUEST_CALLS
+                if tp.api.split(".")[0] in _HTTP_ROOTS
                 else "no stub: denied in the sandbox"
             )
             entries.append(_entry(tp, "deny", {"note": note}))
