@@ -196,7 +196,8 @@ def _format(template: str, args: list[str], kwargs: dict[str, str]) -> str:
         if key == "":
             key, auto = str(auto), auto + 1
         value = args[int(key)] if key.isdigit() and int(key) < len(args) else kwargs.get(key)
-        out.append(value if value is not None and "." not in field_name else PLACEHOLDER)
+        plain = not any(c in field_name for c in ".[")
+        out.append(value if value is not None and plain else PLACEHOLDER)
     return "".join(out)
 
 
