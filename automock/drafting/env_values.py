@@ -3,7 +3,9 @@
 A variable fetched as a URL (``requests.get(os.environ["BBC_API"] + "/news")``,
 directly or through a name it is assigned to) is drafted as an
 ``https://<name>.example.com`` URL; one parsed with ``int(...)`` or
-``float(...)`` as a number string. Anything else is left to
+``float(...)`` as a number string; one compared with string literals
+(``MODE == "prod"``, ``REGION in ("eu", "us")``) as the first of them, so a
+check of the value passes. Anything else is left to
 :func:`automock.drafting.values.plausible`, which goes by the name. The
 drafted values are also what :meth:`automock.drafting._source.Module.render`
 gives for ``os.environ[...]``/``os.getenv(...)``, so a stub drafted for a URL
@@ -47,6 +49,8 @@ def _uses(module: Module, network_lines: set[int]) -> dict[str, str]:
                 aliases[target.id] = found.pop()
     uses: dict[str, str] = {}
     for node in module.walk():
+        if isinstance(node, ast.Compare):
+            _compared(node, aliases, uses)
         if not isinstance(node, ast.Call):
             continue
         if isinstance(node.func, ast.Name) and node.func.id in _NUMBER_CASTS and node.args:
@@ -59,6 +63,22 @@ def _uses(module: Module, network_lines: set[int]) -> dict[str, str]:
     return uses
 
 
+def _compared(node: ast.Compare, aliases: dict[str, str], uses: dict[str, str]) -> None:
+    """``MODE == "prod"``, ``REGION in ("eu", "us")``: the first literal it is checked against."""
+    sides = [node.left, *node.comparators]
+    literals = [
+        c.value
+        for side in sides
+        for c in (side.elts if isinstance(side, ast.Tuple | ast.List | ast.Set) else [side])
+        if isinstance(c, ast.Constant) and isinstance(c.value, str)
+    ]
+    if not literals:
+        return
+    for side in sides:
+        for name in _variables(side, aliases):
+            uses.setdefault(name, "=" + literals[0])
+
+
 def shaped_values(
     module: Module, names: Iterable[str], network_lines: Iterable[int]
 ) -> dict[str, str]:
@@ -69,6 +89,8 @@ def shaped_values(
         use = uses.get(name)
         if use == "url":
             values[name] = f"https://{name.lower().replace('_', '-')}.example.com"
+        elif use is not None and use.startswith("="):  # a value the code checks for
+            values[name] = use[1:]
         elif use in _NUMBER_CASTS:
             values[name] = str(plausible(name.lower(), 0, use))
         else:

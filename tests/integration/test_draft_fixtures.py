@@ -95,6 +95,9 @@ ENVIRON = dedent(
     MAX_ITEMS = int(os.environ["MAX_ITEMS"])
     THRESHOLD = float(os.getenv("THRESHOLD"))
     FEED = os.environ["FEED_ENDPOINT"]
+    REGION = os.environ["DEPLOY_REGION"].lower()
+    if REGION not in ("eu-west", "us-east"):
+        raise SystemExit(f"unknown region {REGION}")
 
     r = requests.get(f"{API}/news", params={"limit": MAX_ITEMS})
     for item in r.json()["items"][:MAX_ITEMS]:
@@ -164,5 +167,6 @@ def test_environment_values_take_the_shape_their_use_needs(
     assert plan["env"]["BBC_API"].startswith("https://")
     assert int(plan["env"]["MAX_ITEMS"]) >= 1
     float(plan["env"]["THRESHOLD"])
+    assert plan["env"]["DEPLOY_REGION"] == "eu-west"
     urls = [e["data"]["url"] for e in plan["entries"] if e["strategy"] == "stub_http"]
     assert any(u.startswith(plan["env"]["BBC_API"]) for u in urls), urls
