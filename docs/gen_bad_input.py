@@ -95,6 +95,8 @@ def _fifo(root: Path) -> None:
 
 
 ENTRY = {"line": 2, "col": 6, "kind": "random", "api": "random.random", "strategy": "seed"}
+NET = {"line": 2, "col": 6, "kind": "network", "api": "requests.post", "strategy": "stub_http"}
+STUB = {"method": "POST", "url": "https://api.example.com/pay", "match": "regex", "json": {}}
 
 CASES: tuple[Case, ...] = (
     Case("missing file", ("run", "nope.py")),
@@ -144,6 +146,31 @@ CASES: tuple[Case, ...] = (
         "plan entry with a strategy for another kind",
         ("run", "prog.py"),
         _plan({"automock": 1, "entries": [{**ENTRY, "strategy": "stub_http"}]}),
+    ),
+    Case(
+        "plan entry with a misspelt key (stratgy)",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "entries": [{**ENTRY, "stratgy": "seed"}]}),
+    ),
+    Case(
+        "plan stub with a misspelt data key (jsno)",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "entries": [{**NET, "data": {**STUB, "jsno": {}}}]}),
+    ),
+    Case(
+        "drafted stub that matches every request",
+        ("run", "prog.py"),
+        _plan(
+            {
+                "automock": 1,
+                "entries": [{**NET, "drafted": True, "data": {**STUB, "url": ".*"}}],
+            }
+        ),
+    ),
+    Case(
+        "plan drafted for another file",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "source": {"path": "other.py", "sha256": None}}),
     ),
     Case(
         "plan clock instant not ISO 8601",

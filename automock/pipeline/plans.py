@@ -59,6 +59,7 @@ __all__ = [
     "plan_file",
     "plan_for_run",
     "plan_path_for",
+    "refuse_other_source",
     "stale_entries",
 ]
 
@@ -168,6 +169,17 @@ def _stale_notes(target: Path, plan: Plan, source_file: Path) -> list[str]:
     return notes
 
 
+def refuse_other_source(plan: Plan, target: Path, source_file: Path) -> None:
+    """Refuse a plan drafted for another file (its ``source.path`` names a different file)."""
+    if plan.source_path is None or Path(plan.source_path).name == source_file.name:
+        return
+    raise PlanError(
+        f"{target}: source.path is {plan.source_path!r}, a plan for another file, not "
+        f"{source_file.name}; pass the plan of {source_file.name}, or draft one with: "
+        f"automock draft {source_file}"
+    )
+
+
 def plan_for_run(
     source_path: str | os.PathLike[str],
     *,
@@ -194,6 +206,7 @@ def plan_for_run(
     notes: list[str] = []
     if target.exists():
         plan = load_plan(target)
+        refuse_other_source(plan, target, source_file)
         notes.extend(_stale_notes(target, plan, source_file))
     else:
         from automock.drafting import draft_with_warnings
