@@ -69,6 +69,14 @@ def _mkdir(name: str) -> Callable[[Path], None]:
     return lambda root: (root / name).mkdir()
 
 
+def _link(name: str, target: str) -> Callable[[Path], None]:
+    def setup(root: Path) -> None:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).symlink_to(target)
+
+    return setup
+
+
 def _unreadable(root: Path) -> None:
     _write("secret.py", GOOD)(root)
     (root / "secret.py").chmod(0)
@@ -87,6 +95,8 @@ def _fifo(root: Path) -> None:
 
 
 ENTRY = {"line": 2, "col": 6, "kind": "random", "api": "random.random", "strategy": "seed"}
+NET = {"line": 2, "col": 6, "kind": "network", "api": "requests.post", "strategy": "stub_http"}
+STUB = {"method": "POST", "url": "https://api.example.com/pay", "match": "regex", "json": {}}
 
 CASES: tuple[Case, ...] = (
     Case("missing file", ("run", "nope.py")),
@@ -143,6 +153,31 @@ CASES: tuple[Case, ...] = (
         _plan({"automock": 1, "entries": [{**ENTRY, "strategy": "stub_http"}]}),
     ),
     Case(
+        "plan entry with a misspelt key (stratgy)",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "entries": [{**ENTRY, "stratgy": "seed"}]}),
+    ),
+    Case(
+        "plan stub with a misspelt data key (jsno)",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "entries": [{**NET, "data": {**STUB, "jsno": {}}}]}),
+    ),
+    Case(
+        "drafted stub that matches every request",
+        ("run", "prog.py"),
+        _plan(
+            {
+                "automock": 1,
+                "entries": [{**NET, "drafted": True, "data": {**STUB, "url": ".*"}}],
+            }
+        ),
+    ),
+    Case(
+        "plan drafted for another file",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "source": {"path": "other.py", "sha256": None}}),
+    ),
+    Case(
         "plan clock instant not ISO 8601",
         ("run", "prog.py"),
         _plan({"automock": 1, "clock": {"at": "yesterday"}}),
@@ -163,6 +198,49 @@ CASES: tuple[Case, ...] = (
         _plan({"automock": 1, "cassette": {"path": "fixtures/gone.yaml"}}),
     ),
     Case(
+        "plan allows the network (no --allow-network)",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "network": "allow"}),
+    ),
+    Case(
+        "plan's cassette records (no --record)",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "cassette": {"path": "fixtures/p.yaml", "record_mode": "all"}}),
+    ),
+    Case(
+        "plan's cassette path is absolute",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "cassette": {"path": "/etc/hostname"}}),
+    ),
+    Case(
+        "plan's cassette path leaves the project",
+        ("run", "prog.py"),
+        _plan({"automock": 1, "cassette": {"path": "../other/prog.yaml"}}),
+    ),
+    Case(
+        "plan's cassette is a symlink out of the project",
+        ("run", "prog.py"),
+        _both(
+            _plan({"automock": 1, "cassette": {"path": "fixtures/prog.yaml"}}),
+            _link("fixtures/prog.yaml", "/etc/hostname"),
+        ),
+    ),
+    Case(
+        "plan file is a symlink out of the project",
+        ("run", "prog.py"),
+        _both(_write("prog.py", GOOD), _link("fixtures/prog.automock.json", "/etc/hostname")),
+    ),
+    Case(
+        "fixtures/ is a symlink out of the project",
+        ("run", "prog.py"),
+        _both(_write("prog.py", GOOD), _link("fixtures", "/nonexistent-automock-target")),
+    ),
+    Case(
+        "batch: --plan allows the network",
+        ("batch", "prog.py", "--plan", "fixtures/prog.automock.json"),
+        _plan({"automock": 1, "network": "allow"}),
+    ),
+    Case(
         "--cassette file missing",
         ("run", "prog.py", "--cassette", "gone.yaml"),
         _write("prog.py", GOOD),
@@ -175,7 +253,9 @@ CASES: tuple[Case, ...] = (
     ),
     Case("NUL byte in the source", ("run", "nul.py"), _write("nul.py", b"print(1)\x00\n")),
     Case("--memory-mb 0", ("run", "prog.py", "--memory-mb", "0"), _write("prog.py", GOOD)),
-    Case("--read of a missing path", ("run", "prog.py", "--read", "nowhere"), _write("prog.py", GOOD)),
+    Case(
+        "--read of a missing path", ("run", "prog.py", "--read", "nowhere"), _write("prog.py", GOOD)
+    ),
     Case(
         "--timeout not a number", ("run", "prog.py", "--timeout", "soon"), _write("prog.py", GOOD)
     ),

@@ -81,6 +81,7 @@ def _walk_dir(root: Path, excludes: Sequence[str]) -> list[Path]:
     found: list[Path] = []
     patterns = [*DEFAULT_EXCLUDES, *excludes]
     ignores: dict[str, _Ignores] = {}
+    real_root = os.path.realpath(root)
     for dirpath, dirnames, filenames in os.walk(root):
         current = Path(dirpath)
         rel_dir = current.relative_to(root).as_posix()
@@ -96,8 +97,16 @@ def _walk_dir(root: Path, excludes: Sequence[str]) -> list[Path]:
             for name in sorted(filenames)
             if name.endswith(_SOURCE_SUFFIXES)
             and not _skipped(name, prefix + name, False, patterns, here)
+            and _inside(current / name, real_root)
         ]
     return found
+
+
+def _inside(path: Path, real_root: str) -> bool:
+    """Whether ``path`` (a file found in the walk) really is under the walked directory: a link
+    the project ships to a file outside it (``app.py -> /root/notes.py``) is not read."""
+    real = os.path.realpath(path)
+    return os.path.commonpath([real_root, real]) == real_root
 
 
 def discover(
@@ -107,7 +116,8 @@ def discover(
 
     Files named explicitly are always included (whatever their suffix);
     directories are walked recursively, skipping ``DEFAULT_EXCLUDES``,
-    ``excludes`` and what ``.gitignore`` files ignore (negation included).
+    ``excludes``, what ``.gitignore`` files ignore (negation included) and links to files
+    outside the directory (the project's links are not followed out of it).
     """
     out: list[Path] = []
     seen: set[Path] = set()

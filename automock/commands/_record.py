@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from automock.errors import PlanError
-from automock.plan.locate import cassette_file
+from automock.plan.locate import cassette_file, leads_out, project_root
 from automock.plan.model import CassetteSettings, Plan
 from automock.report import RunReport
 from automock.sandbox.kernel.layers import LayerStatus
 
-__all__ = ["Recording", "replay_hint", "resolve_cassette"]
+__all__ = ["Recording", "check_plan_cassette", "replay_hint", "resolve_cassette"]
 
 
 def _base(plan_path: Path) -> Path:
@@ -58,6 +58,36 @@ def resolve_cassette(plan: Plan, plan_path: Path | None, file: Path) -> Plan:
     places += [Path.cwd() / rel, file.resolve().parent / rel]
     found = next((p for p in places if p.is_file()), places[0])
     return replace(plan, cassette=replace(plan.cassette, path=str(found)))
+
+
+def check_plan_cassette(plan: Plan, plan_path: Path, file: Path) -> None:
+    """The cassette the plan names (the project's word) stays in the project: relative, no
+    ``..``, no symbolic link out of the place it is found from (one line, exit code 3)."""
+    if plan.cassette is None:
+        return
+    from automock.plan.rights import contained_cassette
+
+    rel = plan.cassette.path
+    found = resolve_cassette(plan, plan_path, file).cassette
+    assert found is not None
+    folder = os.path.dirname(os.path.abspath(plan_path))  # the places resolve_cassette tries
+    bases = [os.path.dirname(folder), folder, os.getcwd(), str(file.resolve().parent)]
+    same = os.path.normpath(found.path)
+    base = [b for b in bases if os.path.normpath(os.path.join(b, rel)) == same][:1]
+    contained_cassette(str(plan_path), rel, found.path, base or bases)  # from where it was found
+
+
+def _inside_project(host: Path, plan_path: Path, file: Path) -> None:
+    """The cassette automock names beside the plan stays in the project the plan belongs to
+    (``fixtures -> /elsewhere`` would take a recording there)."""
+    root = project_root(file, plan_path)
+    outside = leads_out(host, root) if root is not None else None
+    if outside is not None:
+        raise PlanError(
+            f"{plan_path.parent}: leads out of the project through a symbolic link (to "
+            f"{outside}); automock does not record into it (make it a plain directory, or "
+            "name the cassette yourself with --cassette PATH)"
+        )
 
 
 def replay_hint(report: RunReport, run_plan: Plan, file: Path) -> list[str]:
@@ -115,6 +145,7 @@ class Recording:
             rel = plan.cassette.path
         else:
             host = plan_path.resolve().parent / f"{file.stem}.cassette.yaml"
+            _inside_project(host, plan_path, file)
             rel = os.path.relpath(host, _base(plan_path)).replace(os.sep, "/")
         before = host.read_bytes() if host.is_file() else None
         recording = cls(
@@ -167,7 +198,7 @@ class Recording:
             from automock.plan.io import save_plan
 
             try:
-                save_plan(wanted, self.plan_path)
+                save_plan(wanted, self.plan_path, beneath=project_root(self.file, self.plan_path))
             except PlanError:
                 notes.append(
                     f"{_shown(self.plan_path)} was edited by hand, so it is left alone; "

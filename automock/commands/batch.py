@@ -112,6 +112,17 @@ def _progress(total: int) -> Iterator[Callable[[Any], None]]:
         yield advance
 
 
+def _plan(path: str) -> Any:
+    """The ``--plan`` applied to every candidate: the person named it, still it may not widen
+    a run (batch has no --allow-network or --record: :func:`automock.plan.rights.check_rights`)."""
+    from automock.plan.io import load_plan
+    from automock.plan.rights import check_rights
+
+    plan = load_plan(path)
+    check_rights(plan, path, allow_network=False, record=False, command="automock batch")
+    return plan
+
+
 def run(args: argparse.Namespace) -> int:
     from automock.commands.restart import restart_with_hash_seed
     from automock.sandbox.batch.candidates import load_candidates
@@ -129,11 +140,7 @@ def run(args: argparse.Namespace) -> int:
 
         references_for(args, candidates)
     records = _sample_records(args.path) if args.results_jsonl else []
-    plan = None
-    if args.plan:
-        from automock.plan.io import load_plan
-
-        plan = load_plan(args.plan)
+    plan = _plan(args.plan) if args.plan else None
     options: dict[str, Any] = {
         "workers": args.workers,
         "timeout": args.timeout,

@@ -97,7 +97,8 @@ def _split_target(target: str) -> tuple[Path, str]:
 
 
 def _plan(path: Path, plan_arg: str | None) -> Any:
-    from automock.pipeline import existing_plan
+    from automock.pipeline import located_plan
+    from automock.pipeline.plans import refuse_other_source
     from automock.plan.io import load_plan
     from automock.plan.model import Plan
 
@@ -106,8 +107,10 @@ def _plan(path: Path, plan_arg: str | None) -> Any:
             raise InputError(
                 f"{plan_arg}: no such plan file; draft one with: automock draft {path}"
             )
-        return load_plan(plan_arg)
-    found = existing_plan(path)
+        plan = load_plan(plan_arg)
+        refuse_other_source(plan, Path(plan_arg), path)
+        return plan
+    found = located_plan(path)  # never a link out of the project
     return load_plan(found) if found is not None else Plan()
 
 

@@ -159,9 +159,11 @@ def quick_read(tokens: Sequence[str]) -> tuple[int | None, str | None, str] | No
 
 
 def _plan_and_size(plan: str | None, file: str) -> tuple[str | None, int]:
-    from automock.plan.locate import existing_plan  # os only (not for a served run)
+    from automock.plan.locate import existing_plan, found_from, leads_out  # os only
 
     path = plan if plan is not None else existing_plan(file)
+    if plan is None and path is not None and leads_out(path, found_from(file, path)):
+        path = None  # a link out of the project is never read (the run refuses it)
     try:
         return path, os.path.getsize(path) if path is not None else 0
     except OSError:

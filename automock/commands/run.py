@@ -283,8 +283,14 @@ def run(args: argparse.Namespace) -> int:
     if args.no_stable_addresses:  # the sandbox child may be forked from us (a no-op when
         restart_for_run(args.seed, args.plan, str(file))  # cli.main restarted already)
     from automock.commands._cassette import check_replay, user_paths, with_cassette
-    from automock.commands._record import Recording, replay_hint, resolve_cassette
+    from automock.commands._record import (
+        Recording,
+        check_plan_cassette,
+        replay_hint,
+        resolve_cassette,
+    )
     from automock.pipeline.run import run_file
+    from automock.plan.rights import check_rights
     from automock.sandbox.kernel.isolation import Limits
 
     if args.record_mode is not None and not args.record:
@@ -295,8 +301,12 @@ def run(args: argparse.Namespace) -> int:
         args.record = True  # --cassette PATH --record-mode MODE: record into PATH
     located = _find_plan(file, args.plan, save=not args.no_save)
     plan, label, notes, plan_path = located.plan, located.label, list(located.notes), located.path
-    if args.cassette is not None:
+    if args.cassette is not None:  # the person's cassette replaces the plan's
         plan = with_cassette(plan, plan_path, args.cassette)
+    else:
+        check_plan_cassette(plan, plan_path, file)
+    network = args.allow_network or args.record  # the person's flags: the plan asks no more
+    check_rights(plan, str(plan_path), allow_network=network, record=args.record)
     recording = None
     if args.record:  # a person's explicit choice: the real network, recorded for replay
         recording = Recording.start(plan, plan_path, file, args.record_mode or "once")
@@ -322,6 +332,7 @@ def run(args: argparse.Namespace) -> int:
             limits=limits,
             seed=args.seed,
             allow_network=args.allow_network or args.record,
+            record=args.record,
             repeat=repeat,
             plan_label=label,
             cache_dir=None if args.no_save else ".automock-cache",  # the scan, by content hash

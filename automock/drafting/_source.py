@@ -9,13 +9,16 @@ which arguments do the callers of that function pass.
 from __future__ import annotations
 
 import ast
+import re
+import string
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Module", "Rendered", "parse_module"]
+__all__ = ["Module", "Rendered", "env_read", "parse_module"]
 
 PLACEHOLDER = "\x00"  # stands for an unresolved part of a rendered string
+_PERCENT = re.compile(r"%%|%[-#0 +]*\d*(?:\.\d+)?[sdirfgexXo]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +96,7 @@ class Module:
             if node.id in self.constants:
                 return self.render(self.constants[node.id], _depth=_depth + 1)
             func = self.enclosing_function(node)
-            local = _single_assignment(func, node.id) if func is not None else None
+            local = _single_assignment(func if func is not None else self.tree, node.id)
             if local is not None:
                 return self.render(local, _depth=_depth + 1)
             if func is not None:
@@ -122,11 +125,93 @@ class Module:
             left = self.render(node.left, _depth=_depth + 1).text
             right = self.render(node.right, _depth=_depth + 1).text
             return Rendered(left + right)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):  # "…%s…" % (x,)
+            values = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+            rendered = [self.render(v, _depth=_depth + 1).text for v in values]
+            template = self.render(node.left, _depth=_depth + 1).text
+            return Rendered(_percent(template, rendered))
+        if (read := env_read(node)) is not None:  # the drafted value (drafting/env_values.py)
+            value = self.memo.get("env", {}).get(read[0], read[1])
+            return Rendered(value if isinstance(value, str) else PLACEHOLDER)
+        if isinstance(node, ast.Call):
+            return self._render_call(node, _depth)
+        return Rendered(PLACEHOLDER)
+
+    def _render_call(self, node: ast.Call, depth: int) -> Rendered:
+        """``template.format(...)``, and ``Request(url, …)`` as the URL it carries."""
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "format":
+            template = self.render(func.value, _depth=depth + 1).text
+            args = [self.render(a, _depth=depth + 1).text for a in node.args]
+            kwargs = {
+                kw.arg: self.render(kw.value, _depth=depth + 1).text
+                for kw in node.keywords
+                if kw.arg is not None
+            }
+            return Rendered(_format(template, args, kwargs))
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name == "Request":
+            url = next((kw.value for kw in node.keywords if kw.arg == "url"), None)
+            url = url if url is not None else node.args[0] if node.args else None
+            if url is not None:
+                return self.render(url, _depth=depth + 1)
         return Rendered(PLACEHOLDER)
 
 
-def _single_assignment(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.expr | None:
-    """The value of ``name = value`` when it is the function's only assignment to ``name``."""
+def env_read(node: ast.AST) -> tuple[str, str | None] | None:
+    """``(variable, literal default)`` when ``node`` reads the environment by a literal name."""
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+        and ast.unparse(node.value).endswith("environ")
+    ):
+        return node.slice.value, None
+    if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+        name = ast.unparse(node.func)
+        first = node.args[0].value
+        if name.endswith(("getenv", "environ.get", "environ.setdefault")) and isinstance(
+            first, str
+        ):
+            default = node.args[1] if len(node.args) > 1 else None
+            literal = (
+                default.value
+                if isinstance(default, ast.Constant) and isinstance(default.value, str)
+                else None
+            )
+            return first, literal
+    return None
+
+
+def _percent(template: str, values: list[str]) -> str:
+    """``template % values`` with each conversion replaced by its rendered value (or unknown)."""
+    rest = iter(values)
+    return _PERCENT.sub(lambda m: "%" if m.group(0) == "%%" else next(rest, PLACEHOLDER), template)
+
+
+def _format(template: str, args: list[str], kwargs: dict[str, str]) -> str:
+    """``template.format(*args, **kwargs)`` with unknown fields as :data:`PLACEHOLDER`."""
+    out: list[str] = []
+    auto = 0
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError:
+        return PLACEHOLDER
+    for literal, field_name, _, _ in parsed:
+        out.append(literal)
+        if field_name is None:
+            continue
+        key = field_name.split(".")[0].split("[")[0]
+        if key == "":
+            key, auto = str(auto), auto + 1
+        value = args[int(key)] if key.isdigit() and int(key) < len(args) else kwargs.get(key)
+        plain = not any(c in field_name for c in ".[")
+        out.append(value if value is not None and plain else PLACEHOLDER)
+    return "".join(out)
+
+
+def _single_assignment(func: ast.AST, name: str) -> ast.expr | None:
+    """The value of ``name = value`` when it is the scope's only assignment to ``name``."""
     values = [
         stmt.value
         for stmt in ast.walk(func)

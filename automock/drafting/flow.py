@@ -18,7 +18,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from automock.drafting._source import Module
+from automock.drafting.call_flow import NOT_A_PASS, passed_through
 from automock.drafting.http_calls import (
+    CLIENT_STATE,
     CLIENT_TYPES,
     HTTP_MODULES,
     classify_call,
@@ -92,6 +94,8 @@ class ResponseFlow:
         base = classify_call(call, self.aliases)
         if isinstance(base, bool):
             return base
+        if isinstance(base, ast.Attribute) and base.attr in CLIENT_STATE:
+            return False  # ``s.headers.get("X")`` reads the client's state, sends nothing
         value = self.eval(base, env) if not isinstance(base, ast.Call) else None
         if value is _CLIENT:
             return True
@@ -183,6 +187,8 @@ class ResponseFlow:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
             if node.func.id == "enumerate":
                 return (None, self.iterate(node.args[0], env))
+            if node.func.id == "zip":  # ``for a, b in zip(xs, ys)``: one element of each
+                return tuple(self.iterate(arg, env) for arg in node.args)
             if node.func.id in ("sorted", "reversed", "list", "tuple"):
                 return self.iterate(node.args[0], env)
         if (
@@ -199,6 +205,8 @@ class ResponseFlow:
                 return child if node.func.attr == "values" else None
             return None
         value = self.eval(node, env)
+        if isinstance(value, Lits):  # one of the literal strings
+            return value
         if isinstance(value, Ref):
             if value.wrap:
                 return Ref(value.site, value.path, value.wrap - 1)
@@ -292,6 +300,8 @@ class ResponseFlow:
             return None
         if isinstance(node, ast.Starred):
             return self.eval(node.value, env)
+        if isinstance(node, ast.List | ast.Tuple) and (strs := literal_strings(self.module, node)):
+            return Lits(strs)  # ``fetch(["https://a", "https://b"])``: the URLs a loop sends to
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
                 self.eval(child, env)
@@ -310,33 +320,20 @@ class ResponseFlow:
             string_method(self, func, node, args, env)
         if qual in CLIENT_TYPES:
             return _CLIENT
+        passed = passed_through(self, qual, node, args, env)
+        if passed is not NOT_A_PASS:
+            return passed
         if isinstance(func, ast.Attribute):
             base = self.eval(func.value, env)
             if isinstance(base, Ref) and not base.wrap:
                 if base.path[:1] in (("html",), ("xml",)):
                     return markup_method(self, base, func.attr, node)
                 return self.method(base, func.attr, node, env)
-        if (
-            qual in ("json.loads", "json.load", "orjson.loads", "ujson.loads")
-            and args
-            and isinstance(args[0], Ref)
-        ):
-            return Ref(args[0].site, ("json",))
-        if qual in ("asyncio.run", "asyncio.wait_for") and args:
-            return args[0]
-        if qual in ("asyncio.gather",):
-            found = next((a for a in args if isinstance(a, Ref)), None)
-            if found is not None:
-                return (
-                    found
-                    if any(isinstance(a, ast.Starred) for a in node.args)
-                    else Ref(found.site, found.path, found.wrap + 1)
-                )
         if isinstance(func, ast.Name):
             name = func.id
             if name in ("sorted", "min", "max", "filter") and args:
                 bind_key_function(self, node, env)
-            if name in ("sorted", "list", "reversed", "tuple") and args:
+            if name in ("sorted", "list", "reversed", "tuple", "dict") and args:
                 return args[0]
             if name in ("min", "max", "next") and len(node.args) == 1 and isinstance(args[0], Ref):
                 return self.iterate(node.args[0], env)

@@ -17,6 +17,7 @@ from automock.drafting.urls import HTTP_METHODS
 __all__ = [
     "CALL_NAMES",
     "CLIENT_NAMES",
+    "CLIENT_STATE",
     "CLIENT_TYPES",
     "HTTP_MODULES",
     "classify_call",
@@ -34,6 +35,8 @@ CLIENT_TYPES = (
     "aiohttp.ClientSession",
     "urllib3.PoolManager",
 )
+# a client's state: ``s.headers.get(...)``, ``s.cookies.get(...)`` read it, they send nothing
+CLIENT_STATE = frozenset(("headers", "cookies", "params", "auth", "adapters", "hooks", "proxies"))
 CLIENT_NAMES = ("client", "session", "http", "sess", "api", "conn")
 CALL_NAMES = (*HTTP_METHODS, "request", "stream", "urlopen")
 

@@ -154,7 +154,15 @@ class LLMDrafter:
         if not isinstance(answer, dict):
             raise PlanError("submit_plan input: expected an object with entries")
         data = offline.to_dict()
-        data["entries"] = answer.get("entries")
+        entries = answer.get("entries")
+        if isinstance(entries, list):  # the model's stubs are drafts too: never a catch-all
+            entries = [
+                {**e, "drafted": True}
+                if isinstance(e, dict) and e.get("strategy") == "stub_http"
+                else e
+                for e in entries
+            ]
+        data["entries"] = entries
         data["properties"] = answer.get("properties", [])
         data["drafter"] = "llm"
         plan = Plan.from_dict(data)

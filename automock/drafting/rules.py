@@ -32,10 +32,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from automock.analysis.model import Touchpoint
-from automock.drafting._source import Module, parse_module
+from automock.drafting._source import Module, env_read, parse_module
+from automock.drafting.env_values import shaped_values
+from automock.drafting.http_calls import CALL_NAMES, CLIENT_STATE
 from automock.drafting.shapes import HttpShape, infer_http
 from automock.drafting.sql import draft_sql, sql_literals
-from automock.drafting.values import plausible
 from automock.plan.model import DEFAULT_SEED, Plan, PlanEntry
 
 __all__ = ["BASE_ENV", "draft_rules", "strategy_for"]
@@ -67,6 +68,10 @@ _CLIENT_SUFFIXES = (
     "build_opener",
     "Request",
 )
+_HTTP_ROOTS = ("requests", "httpx", "aiohttp", "urllib", "urllib3")
+# the last name of an API that sends a request; anything else (a client, ``headers``,
+# ``mount``) is not one, and a drafted stub for it would answer requests nobody drafted
+_REQUEST_CALLS = (*CALL_NAMES, "fetch", "send")
 _ALLOWED_PROCESS = (
     "threading.",
     "_thread.",
@@ -87,8 +92,9 @@ def strategy_for(touchpoint: Touchpoint) -> str:
     if kind == "environment":
         return "fixed_env"
     if kind == "network":
-        http_call = api.split(".")[0] in ("requests", "httpx", "aiohttp", "urllib", "urllib3")
-        return "stub_http" if http_call and last not in _CLIENT_SUFFIXES else "deny"
+        parts = api.split(".")
+        http_call = parts[0] in _HTTP_ROOTS and not CLIENT_STATE.intersection(parts[1:-1])
+        return "stub_http" if http_call and last in _REQUEST_CALLS else "deny"
     if kind == "database":
         if api.startswith(("sqlite3.", "aiosqlite.")):
             return "sqlite_memory"
@@ -133,26 +139,22 @@ def _call_at(module: Module, tp: Touchpoint) -> ast.Call | None:
 def _env_name(module: Module, tp: Touchpoint) -> tuple[str | None, str | None]:
     """``(variable, default)`` read at the touchpoint, when written as a literal."""
     for node in module.nodes_on_line(tp.line):
-        if (
-            isinstance(node, ast.Subscript)
-            and isinstance(node.slice, ast.Constant)
-            and isinstance(node.slice.value, str)
-            and ast.unparse(node.value).endswith("environ")
-        ):
-            return node.slice.value, None
-        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
-            name = ast.unparse(node.func)
-            if name.endswith(("getenv", "environ.get", "environ.setdefault")) and isinstance(
-                node.args[0].value, str
-            ):
-                default = node.args[1] if len(node.args) > 1 else None
-                value = (
-                    default.value
-                    if isinstance(default, ast.Constant) and isinstance(default.value, str)
-                    else None
-                )
-                return node.args[0].value, value
+        if (read := env_read(node)) is not None:
+            return read
     return None, None
+
+
+def _env_values(module: Module, touchpoints: Sequence[Touchpoint]) -> dict[str, str]:
+    """The value drafted for each variable read: its default, else shaped by its use."""
+    defaults: dict[str, str | None] = {}
+    for tp in touchpoints:
+        if tp.kind == "environment" and tp.api.startswith(("os.environ", "os.getenv")):
+            name, default = _env_name(module, tp)
+            if name is not None and defaults.get(name) is None:
+                defaults[name] = default
+    network = {tp.line for tp in touchpoints if tp.kind == "network"}
+    shaped = shaped_values(module, [n for n, d in defaults.items() if d is None], network)
+    return {n: d if d is not None else shaped[n] for n, d in defaults.items()}
 
 
 def _database(module: Module, tp: Touchpoint, strategy: str) -> tuple[dict[str, Any], list[str]]:
@@ -183,6 +185,32 @@ def _database(module: Module, tp: Touchpoint, strategy: str) -> tuple[dict[str, 
     return data, guessed
 
 
+_UNKNOWN_URL = (
+    "no stub drafted: the URL this call sends to is not known from the source; "
+    "add a stub_http entry with its method and URL (a drafted stub never matches every request)"
+)
+
+
+def _stub(tp: Touchpoint | None, shape: HttpShape, api: str = "") -> PlanEntry:
+    """The drafted stub for one call site, or a deny note when its URL is unknown."""
+    line, col = (tp.line, tp.col) if tp is not None else (shape.line, shape.col)
+    api = tp.api if tp is not None else api
+    symbol = tp.symbol if tp is not None else ""
+    if "/url" in shape.guessed:
+        return PlanEntry(line, col, "network", api, "deny", symbol, {"note": _UNKNOWN_URL})
+    return PlanEntry(
+        line,
+        col,
+        "network",
+        api,
+        "stub_http",
+        symbol,
+        shape.stub_data(),
+        shape.guessed,
+        drafted=True,
+    )
+
+
 def _network(tps: list[Touchpoint], shapes: list[HttpShape]) -> list[PlanEntry]:
     entries: list[PlanEntry] = []
     claimed: set[tuple[int, int]] = set()
@@ -197,21 +225,16 @@ def _network(tps: list[Touchpoint], shapes: list[HttpShape]) -> list[PlanEntry]:
             claimed.add((nearest.line, nearest.col))
             for shape in candidates:  # one stub per literal value the request is sent with
                 if shape.col == nearest.col:
-                    entries.append(_entry(tp, "stub_http", shape.stub_data(), shape.guessed))
+                    entries.append(_stub(tp, shape))
         elif strategy == "stub_http":
-            data = {
-                "method": "*",
-                "url": ".*",
-                "match": "regex",
-                "status": 200,
-                "headers": {},
-                "json": {},
-            }
-            entries.append(_entry(tp, "stub_http", data, ["/url", "/json"]))
+            entries.append(_entry(tp, "deny", {"note": _UNKNOWN_URL}))
         else:
+            last = tp.api.rsplit(".", 1)[-1]
             note = (
                 "requests through this client are stubbed where they are sent"
-                if tp.api.rsplit(".", 1)[-1] in _CLIENT_SUFFIXES
+                if last in _CLIENT_SUFFIXES
+                else "not a request: nothing to stub"
+                if tp.api.split(".")[0] in _HTTP_ROOTS
                 else "no stub: denied in the sandbox"
             )
             entries.append(_entry(tp, "deny", {"note": note}))
@@ -219,23 +242,8 @@ def _network(tps: list[Touchpoint], shapes: list[HttpShape]) -> list[PlanEntry]:
     for shape in shapes:
         if (shape.line, shape.col) in claimed:
             continue
-        api = (
-            f"{clients[0]}.{shape.method.lower()}"
-            if clients and shape.method != "*"
-            else "http.request"
-        )
-        entries.append(
-            PlanEntry(
-                line=shape.line,
-                col=shape.col,
-                kind="network",
-                api=api,
-                strategy="stub_http",
-                symbol="",
-                data=shape.stub_data(),
-                guessed=shape.guessed,
-            )
-        )
+        api = f"{clients[0]}.{shape.method.lower()}" if clients else "http.request"
+        entries.append(_stub(None, shape, api))
     return entries
 
 
@@ -257,6 +265,7 @@ def draft_rules(
     module = parse_module(source)
     module.outside.update(outside or {})
     env = dict(BASE_ENV)
+    module.memo["env"] = drafted_env = _env_values(module, touchpoints)
     entries: list[PlanEntry] = []
     network = [tp for tp in touchpoints if tp.kind == "network"]
     if network:
@@ -271,7 +280,7 @@ def draft_rules(
             if name is None:
                 entries.append(_entry(tp, strategy))
                 continue
-            value = default if default is not None else str(plausible(name.lower()))
+            value = default if default is not None else drafted_env[name]
             env.setdefault(name, value)
             entries.append(
                 _entry(

@@ -184,6 +184,10 @@ def record_variant(flow: Any, site: int, node: ast.Call, env: dict[str, Any]) ->
     from automock.drafting.urls import url_argument
 
     url = url_argument(node)
+    whole = flow.eval(url, env) if isinstance(url, ast.Name) else None
+    if isinstance(whole, Lits):  # the URL itself is one of several literals
+        flow.variants[site] = ("url", "", whole.values)
+        return Ref(site)
     if isinstance(url, ast.JoinedStr):
         for index, part in enumerate(url.values):
             found = flow.eval(part.value, env) if isinstance(part, ast.FormattedValue) else None

@@ -97,12 +97,16 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
             if variant is not None and value is not None:
                 pattern, query = _variant_pattern(flow, call, variant, value, pattern)
             guessed: list[str] = ["/url"] if pattern.guessed else []
+            method = method_of(call)
+            if method == "*":  # a drafted stub never answers every method: guess, and say so
+                method = "GET"
+                guessed.append("/method")
             headers, body, text = _body(flow, site, guessed, number * 7)  # 7: coprime to word lists
             out.append(
                 HttpShape(
                     line=key[0],
                     col=key[1],
-                    method=method_of(call),
+                    method=method,
                     url=pattern.url,
                     match=pattern.match,
                     headers=headers,
@@ -124,6 +128,8 @@ def _variant_pattern(
 ) -> tuple[UrlPattern, dict[str, str]]:
     """The URL pattern (and query matcher) of the stub for one literal value of a request."""
     kind, where, _ = variant
+    if kind == "url":
+        return pattern_of_parts([value]), {}
     if kind == "query" and pattern.match == "prefix":
         if "query" in HttpStub.__dataclass_fields__:
             return pattern, {where: value}

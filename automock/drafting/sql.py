@@ -6,13 +6,18 @@ t [JOIN ...] WHERE c = ?``, ``INSERT [OR ...] INTO t (a, b)``, ``UPDATE t SET a
 
 Policy (usually right, a reasonable mistake if not):
 
+- a literal may hold several statements (``executescript(SCHEMA)``): each is
+  parsed on its own, so one table never takes another's columns;
 - the code creates the table with ``IF NOT EXISTS``: that statement is the
-  fixture schema and a few rows are seeded;
+  fixture schema;
 - the code creates it unconditionally: the fixture leaves it alone (creating
   it first would make the code's own ``CREATE`` fail) and seeds nothing;
 - the code never creates it: a schema is drafted from the columns the queries
-  name (types from column names) and rows are seeded. Drafted schema
-  statements and every seeded table are listed in ``guessed``.
+  name (types from column names);
+- rows are seeded only into a table the program reads and never writes
+  (``INSERT``): a table it fills itself starts empty, as it would on a fresh
+  database, so its own ``UPDATE ... WHERE id = 1`` changes its own row. Drafted
+  schema statements and every seeded table are listed in ``guessed``.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from typing import Any
 
 from automock.drafting.values import plausible, sql_type_for
 
-__all__ = ["SqlDraft", "Table", "draft_sql", "sql_literals"]
+__all__ = ["SqlDraft", "Table", "draft_sql", "split_statements", "sql_literals"]
 
 ROWS_PER_TABLE = 3
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -104,6 +109,7 @@ class Table:
     declared: dict[str, str] = field(default_factory=dict)  # columns of the code's CREATE
     create: str | None = None
     create_if_not_exists: bool = False
+    written: bool = False  # the code INSERTs into it: its rows are the code's own
 
     def add(self, column: str, sql_type: str = "") -> None:
         if column.lower() in _KEYWORDS or column == "*" or column.isdigit():
@@ -123,14 +129,34 @@ class SqlDraft:
         return not self.schema and not self.rows
 
 
+def split_statements(text: str) -> list[str]:
+    """The statements of an SQL script, split at ``;`` outside quotes; ``--`` comments dropped."""
+    statements: list[str] = []
+    current: list[str] = []
+    quote = ""
+    lines = [line.split("--", 1)[0] if "'" not in line else line for line in text.splitlines()]
+    for ch in "\n".join(lines):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"`":
+            quote = ch
+        elif ch == ";":
+            statements.append("".join(current).strip())
+            current = []
+            continue
+        current.append(ch)
+    statements.append("".join(current).strip())
+    return [s for s in statements if s]
+
+
 def sql_literals(tree: ast.AST) -> list[str]:
-    """String literals that look like SQL statements, in source order."""
+    """String literals that hold SQL statements (one or a script), in source order."""
     found = []
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Constant)
             and isinstance(node.value, str)
-            and _LOOKS_LIKE_SQL.match(node.value)
+            and any(_LOOKS_LIKE_SQL.match(s) for s in split_statements(node.value))
         ):
             found.append((node.lineno, node.col_offset, node.value))
     return [text for _, _, text in sorted(found)]
@@ -189,6 +215,7 @@ def _parse(statement: str, tables: dict[str, Table]) -> None:
                     t.add(column)
     elif m := _INSERT.match(statement):
         t = table(m.group(1))
+        t.written = True
         for column in _split_top(m.group(2) or ""):
             t.add(column.strip('"`[] '))
     elif m := _UPDATE.match(statement):
@@ -226,8 +253,9 @@ def _value(column: str, sql_type: str, index: int, primary: bool) -> Any:
 def draft_sql(statements: list[str]) -> SqlDraft:
     """A fixture (schema + seeded rows) for the tables ``statements`` use."""
     tables: dict[str, Table] = {}
-    for statement in statements:
-        _parse(statement, tables)
+    for literal in statements:
+        for statement in split_statements(literal):
+            _parse(statement, tables)
     schema: list[str] = []
     rows: dict[str, list[dict[str, Any]]] = {}
     guessed: list[str] = []
@@ -245,6 +273,8 @@ def draft_sql(statements: list[str]) -> SqlDraft:
             t.columns = columns
             guessed.append(f"/schema/{len(schema)}")
             schema.append(f"CREATE TABLE IF NOT EXISTS {name} ({', '.join(defs)})")
+        if t.written:  # the program fills it: seeded rows would not be in plain Python's run
+            continue
         primary = {
             c
             for c in t.columns

@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from automock.errors import InputError
+from automock.errors import InputError, PlanError
 from automock.plan.io import (
     StaleEntry,
     load_plan,
@@ -36,9 +36,12 @@ from automock.plan.locate import (
     PLAN_DIR,
     PLAN_SUFFIX,
     existing_plan,
+    found_from,
+    leads_out,
     new_plan_dir,
     plan_candidates,
     plan_file,
+    project_root,
 )
 from automock.plan.model import Plan
 
@@ -50,11 +53,13 @@ __all__ = [
     "changed_modules",
     "existing_plan",
     "load_or_draft",
+    "located_plan",
     "new_plan_dir",
     "plan_candidates",
     "plan_file",
     "plan_for_run",
     "plan_path_for",
+    "refuse_other_source",
     "stale_entries",
 ]
 
@@ -164,6 +169,17 @@ def _stale_notes(target: Path, plan: Plan, source_file: Path) -> list[str]:
     return notes
 
 
+def refuse_other_source(plan: Plan, target: Path, source_file: Path) -> None:
+    """Refuse a plan drafted for another file (its ``source.path`` names a different file)."""
+    if plan.source_path is None or Path(plan.source_path).name == source_file.name:
+        return
+    raise PlanError(
+        f"{target}: source.path is {plan.source_path!r}, a plan for another file, not "
+        f"{source_file.name}; pass the plan of {source_file.name}, or draft one with: "
+        f"automock draft {source_file}"
+    )
+
+
 def plan_for_run(
     source_path: str | os.PathLike[str],
     *,
@@ -190,18 +206,36 @@ def plan_for_run(
     notes: list[str] = []
     if target.exists():
         plan = load_plan(target)
+        refuse_other_source(plan, target, source_file)
         notes.extend(_stale_notes(target, plan, source_file))
     else:
         from automock.drafting import draft_with_warnings
 
         plan, drafted_notes = draft_with_warnings(source_file, drafter="rules")
         notes.extend(drafted_notes)
-        if save:
-            save_plan(plan, target)
+        if save:  # never through a link the project ships (fixtures -> /elsewhere)
+            save_plan(plan, target, beneath=project_root(source_file, target))
             notes.append(f"drafted a new plan {target}; review its guessed values")
     if seed is not None:
         plan = plan.with_seed(seed)
     return plan, notes
+
+
+def located_plan(source_path: str | os.PathLike[str]) -> str | None:
+    """:func:`existing_plan`, refused (a ``PlanError``) when a symbolic link takes it out of
+    the project it was found in: the project's word never makes automock read a file
+    outside it (``fixtures -> /elsewhere``, ``fixtures/app.automock.json -> /root/...``)."""
+    found = existing_plan(source_path)
+    if found is None:
+        return None
+    outside = leads_out(found, found_from(source_path, found))
+    if outside is not None:
+        raise PlanError(
+            f"{found}: is a symbolic link out of the project (to {outside}); automock does "
+            "not read files outside the project on its word (copy the plan into the "
+            "project, or name it yourself with --plan)"
+        )
+    return found
 
 
 def load_or_draft(
@@ -227,7 +261,7 @@ def load_or_draft(
             )
         plan, notes = plan_for_run(source, plan_file=explicit, save=False, seed=seed)
         return LoadedPlan(plan, explicit, str(plan_file), tuple(notes))
-    found = existing_plan(source)
+    found = located_plan(source)
     if found is not None:
         plan, notes = plan_for_run(source, plan_file=found, save=False, seed=seed)
         return LoadedPlan(plan, Path(found), found, tuple(notes))

@@ -25,6 +25,7 @@ from automock._source import read_source
 from automock.analysis.model import Touchpoint
 from automock.errors import InputError, describe_missing
 from automock.plan.model import Plan
+from automock.plan.rights import check_rights
 from automock.report import RunReport
 from automock.sandbox.kernel.isolation import Limits
 from automock.sandbox.kernel.landlock import readable_paths
@@ -136,7 +137,12 @@ def _check_file(path: str | os.PathLike[str]) -> tuple[Path, str]:
     return target, source
 
 
-def _check_numbers(repeat: int, timeout: float) -> None:
+def _check_inputs(
+    repeat: int, timeout: float, plan: Plan | None, label: str, network: bool, record: bool
+) -> None:
+    """Numbers in range, and a plan that does not widen the run (a ``PlanError`` naming the
+    flag: ``"network": "allow"`` without ``allow_network``, a recording without ``record``)."""
+    check_rights(plan, label or "plan", allow_network=network, record=record)
     if repeat < 1:
         raise InputError(f"repeat={repeat} (--repeat): expected a number of runs >= 1")
     if timeout <= 0:
@@ -152,6 +158,7 @@ def run_file(
     limits: Limits | None = None,
     seed: int | None = None,
     allow_network: bool = False,
+    record: bool = False,
     repeat: int = 1,
     plan_label: str = "",
     cache_dir: str | os.PathLike[str] | None = None,
@@ -161,20 +168,19 @@ def run_file(
     """Run ``path`` as ``__main__`` in the sandbox ``repeat`` times and report.
 
     ``plan=None`` drafts one (the offline rules drafter; the bare default plan when the scan
-    finds nothing); ``seed`` overrides the plan's seed. ``limits=None`` uses
-    :class:`~automock.sandbox.kernel.isolation.Limits` with ``cpu_seconds = ceil(timeout) + 1``.
-    ``cache_dir`` (e.g. ``.automock-cache``) keeps the static scan by content hash, so an
-    unchanged file is not parsed again. ``readable``: files or directories the program may
-    read besides the interpreter, ``sys.path``, the system libraries and its workdir
-    (``--read``). ``stable_addresses=False`` lets runs fork from this process (addresses vary).
+    finds nothing); ``seed`` overrides the plan's seed. ``limits=None``: :class:`Limits` with
+    ``cpu_seconds = ceil(timeout) + 1``. ``cache_dir`` (e.g. ``.automock-cache``) keeps the
+    static scan by content hash. ``readable``: files or directories the program may read
+    besides the interpreter, ``sys.path``, the system libraries and its workdir (``--read``).
+    ``stable_addresses=False``: runs may fork (addresses vary). Network/recording: flags only.
     """
     t0 = time.perf_counter()
     target, source = _check_file(path)
-    _check_numbers(repeat, timeout)
+    _check_inputs(repeat, timeout, plan, plan_label, allow_network, record)
     run_seed = seed if seed is not None else (plan.seed if plan is not None else 0)
-    scanning, extra, env = None, readable_paths(readable), (plan.env if plan is not None else None)
-    ahead = not (allow_network or extra or (plan is not None and plan.network == "allow"))
-    with Runner(target, run_seed, env, stable_addresses=stable_addresses, ahead=ahead) as runner:
+    scanning, extra = None, readable_paths(readable)
+    ahead = not (allow_network or extra)  # the child enters its namespaces before the spec
+    with Runner(target, run_seed, stable_addresses=stable_addresses, ahead=ahead) as runner:
         try:
             if plan is not None and not runner.forking:  # the report needs them: as it ends
                 scanning = _Background(lambda: _scan(target, source, cache_dir))

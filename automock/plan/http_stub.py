@@ -12,15 +12,29 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from automock._serialize import JsonMixin
 from automock.errors import PlanError
+from automock.plan.keys import closest, refuse_unknown
 
-__all__ = ["HTTP_METHODS", "MATCH_MODES", "HttpStub", "StubResponse"]
+__all__ = ["HTTP_METHODS", "MATCH_MODES", "STUB_FIELDS", "HttpStub", "StubResponse"]
 
 MATCH_MODES = ("exact", "prefix", "regex")
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "*")
 _RESPONSE_FIELDS = ("status", "headers", "json", "text")
+STUB_FIELDS = (
+    "method",
+    "url",
+    "match",
+    *_RESPONSE_FIELDS,
+    "query",
+    "request_headers",
+    "body_json",
+    "sequence",
+)
+# two URLs with nothing in common: a regex matching both pins nothing
+_PROBES = ("https://probe-a.automock.invalid/p/1?q=1", "http://probe-b.automock.invalid:8080/")
 
 
 def _fail(where: str, message: str) -> PlanError:
@@ -86,10 +100,8 @@ class StubResponse(JsonMixin):
             raise _fail(
                 where, f'expected an object like {{"status": 200, "json": {{}}}}, got {data!r}'
             )
-        if default is not None and (unknown := sorted(set(data) - set(_RESPONSE_FIELDS))):
-            raise _fail(
-                f"{where}.{unknown[0]}", f"unknown field; expected {', '.join(_RESPONSE_FIELDS)}"
-            )
+        if default is not None:
+            refuse_unknown(data, _RESPONSE_FIELDS, where)
         base = default or cls()
         status = _status(data.get("status", base.status), f"{where}.status")
         headers = {**base.headers}
@@ -143,6 +155,23 @@ class HttpStub(JsonMixin):
     def content_type(self) -> str:
         return self.response.content_type()
 
+    def catch_all(self) -> str | None:
+        """Why this stub answers requests the code was never seen to send (None: it does not).
+
+        A wildcard method, or a URL that pins no host: a prefix or exact URL
+        without a scheme and host, or a regex that two unrelated URLs both match.
+        """
+        if self.method == "*":
+            return "method '*' answers every method"
+        if self.match == "regex":
+            if all(re.search(self.url, probe) for probe in _PROBES):
+                return f"url {self.url!r} matches every URL"
+            return None
+        parts = urlsplit(self.url)
+        if not (parts.scheme and parts.hostname):
+            return f"url {self.url!r} names no host"
+        return None
+
     @property
     def matcher_count(self) -> int:
         """How many request matchers narrow this stub (each query param and header counts)."""
@@ -173,10 +202,13 @@ class HttpStub(JsonMixin):
                 'expected an object like {"method": "GET", "url": "https://...", "json": {}}, '
                 f"got {type(data).__name__}",
             )
+        refuse_unknown(data, STUB_FIELDS, where)
         method = data.get("method", "GET")
         if not isinstance(method, str) or method.upper() not in HTTP_METHODS:
             raise _fail(
-                f"{where}.method", f"expected one of {', '.join(HTTP_METHODS)}, got {method!r}"
+                f"{where}.method",
+                f"expected one of {', '.join(HTTP_METHODS)}, got {method!r}"
+                + closest(str(method).upper(), HTTP_METHODS),
             )
         url = data.get("url")
         if not isinstance(url, str):
@@ -187,7 +219,9 @@ class HttpStub(JsonMixin):
         match = data.get("match", "prefix")
         if match not in MATCH_MODES:
             raise _fail(
-                f"{where}.match", f"expected one of {', '.join(MATCH_MODES)}, got {match!r}"
+                f"{where}.match",
+                f"expected one of {', '.join(MATCH_MODES)}, got {match!r}"
+                + closest(match, MATCH_MODES),
             )
         if match == "regex":
             try:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from automock._atomic import atomic_write_text
+from automock._atomic import atomic_write_text, read_beneath
 from automock._serialize import JsonMixin
 from automock._sha256 import sha256
 from automock.errors import PlanError
@@ -101,23 +101,47 @@ def is_hand_edited(path: str | os.PathLike[str]) -> bool:
     if not target.exists():
         return False
     try:
-        data = json.loads(target.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return _edited(target.read_bytes())
+    except OSError:
+        return True
+
+
+def _edited(content: bytes) -> bool:
+    try:
+        data = json.loads(content.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
         return True
     if not isinstance(data, dict) or not isinstance(data.get("generated"), str):
         return True
     return bool(data["generated"] != fingerprint(data))
 
 
-def save_plan(plan: Plan, path: str | os.PathLike[str], *, force: bool = False) -> Path:
-    """Write ``plan`` atomically; never replace a hand-edited plan unless ``force``."""
+_MAX_PLAN_BYTES = 64 * 1024 * 1024
+
+
+def save_plan(
+    plan: Plan,
+    path: str | os.PathLike[str],
+    *,
+    force: bool = False,
+    beneath: str | os.PathLike[str] | None = None,
+) -> Path:
+    """Write ``plan`` atomically; never replace a hand-edited plan unless ``force``.
+
+    ``beneath``: the project directory the path was found from; nothing on the way from it
+    may be a symbolic link (:func:`automock._atomic.atomic_write_bytes`)."""
     target = Path(path)
-    if not force and is_hand_edited(target):
+    if beneath is not None:
+        old = read_beneath(target, beneath, what="plan", limit=_MAX_PLAN_BYTES)
+        edited = old is not None and _edited(old)
+    else:
+        edited = is_hand_edited(target)
+    if not force and edited:
         raise PlanError(
             f"{target}: edited by hand since automock wrote it; not overwriting "
             "(pass --force / force=True to replace it, or delete the file)"
         )
-    return atomic_write_text(target, render_plan(plan), what="plan")
+    return atomic_write_text(target, render_plan(plan), what="plan", beneath=beneath)
 
 
 def text_sha256(text: str) -> str:

@@ -10,6 +10,11 @@ This module imports nothing but :mod:`os`: the CLI reads a run's plan seed
 with it before it restarts with the run's hash seed
 (:mod:`automock.commands.restart`), when even ``pathlib`` is not yet
 imported. Paths are returned as strings for that reason.
+
+The project is untrusted (docs/security.md, "Threat model: an untrusted project"): a plan
+found here is read only when it stays inside the directory it was found from
+(:func:`found_from`, :func:`leads_out`), so ``fixtures -> /elsewhere`` or a plan file
+that is a link out of the project is never read on the project's word.
 """
 
 from __future__ import annotations
@@ -21,9 +26,12 @@ __all__ = [
     "PLAN_SUFFIX",
     "cassette_file",
     "existing_plan",
+    "found_from",
+    "leads_out",
     "new_plan_dir",
     "plan_candidates",
     "plan_file",
+    "project_root",
 ]
 
 PLAN_SUFFIX = ".automock.json"
@@ -47,6 +55,33 @@ def plan_candidates(source: str | os.PathLike[str]) -> tuple[str, ...]:
 def existing_plan(source: str | os.PathLike[str]) -> str | None:
     """The first of :func:`plan_candidates` that is a file, or None."""
     return next((path for path in plan_candidates(source) if os.path.isfile(path)), None)
+
+
+def project_root(source: str | os.PathLike[str], path: str | os.PathLike[str]) -> str | None:
+    """The directory the plan file ``path`` of ``source`` must stay inside: the current
+    directory when ``path`` is under it (``fixtures/`` here), else the source's directory
+    when under that; None for a place outside both (a caller's own choice)."""
+    where = os.path.abspath(path)
+    for root in (os.getcwd(), os.path.dirname(os.fspath(source))):
+        base = os.path.abspath(root)
+        if os.path.commonpath([base, where]) == base:
+            return base
+    return None
+
+
+def found_from(source: str | os.PathLike[str], path: str) -> str:
+    """The directory a plan of :func:`plan_candidates` was found from, which it must stay
+    inside: the current directory for ``fixtures/`` here, else the source's directory."""
+    if os.path.normpath(path) == os.path.normpath(plan_file(source)):
+        return os.getcwd()
+    return os.path.dirname(os.path.abspath(os.fspath(source)))
+
+
+def leads_out(path: str | os.PathLike[str], base: str | os.PathLike[str]) -> str | None:
+    """Where ``path`` really is when a symbolic link on the way takes it out of ``base``
+    (both resolved), else None."""
+    root, real = os.path.realpath(base), os.path.realpath(path)
+    return None if os.path.commonpath([root, real]) == root else real
 
 
 def new_plan_dir(source: str | os.PathLike[str]) -> str:

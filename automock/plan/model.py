@@ -40,7 +40,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from automock._positions import position
-from automock._serialize import JsonMixin
+from automock._serialize import JsonMixin, to_jsonable
+from automock.plan.keys import closest, refuse_unknown
 from automock.plan.parts import (
     DEFAULT_INSTANT,
     DEFAULT_SEED,
@@ -57,6 +58,15 @@ from automock.plan.parts import (
     StubResponse,
     _expect,
     _fail,
+)
+
+_OWN_DATA = (
+    "stub_http",
+    "sqlite_memory",
+    "sqlalchemy_sqlite",
+    "fake_redis",
+    "fake_mongo",
+    "fixed_env",
 )
 
 __all__ = [
@@ -76,6 +86,41 @@ __all__ = [
 ]
 
 
+_PLAN_FIELDS = (
+    "automock",
+    "source",
+    "modules",
+    "drafter",
+    "seed",
+    "clock",
+    "env",
+    "network",
+    "cassette",
+    "entries",
+    "properties",
+    "$schema",
+    "comment",
+    "generated",
+)
+_ENTRY_FIELDS = (
+    "module",
+    "line",
+    "col",
+    "kind",
+    "api",
+    "strategy",
+    "symbol",
+    "data",
+    "guessed",
+    "drafted",
+)
+# the data each strategy takes (stub_http and the databases validate theirs in their own types)
+_DATA_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "fixed_env": ("name", "value"),
+    **{s: () for s in STRATEGIES if s not in _OWN_DATA},
+}
+
+
 @dataclass(frozen=True, slots=True)
 class PlanEntry(JsonMixin):
     """How one touchpoint is mocked."""
@@ -89,26 +134,12 @@ class PlanEntry(JsonMixin):
     data: Mapping[str, Any] = field(default_factory=dict)
     guessed: tuple[str, ...] = ()
     module: str | None = None  # the module's path from the project root; None: the entry
+    drafted: bool = False
 
     @property
     def location(self) -> str:
         """``line:column`` as printed (1-based column, :func:`automock._positions.position`)."""
         return position(self.line, self.col)
-
-    def to_dict(self) -> dict[str, Any]:
-        data = {
-            "line": self.line,
-            "col": self.col,
-            "kind": self.kind,
-            "api": self.api,
-            "strategy": self.strategy,
-            "symbol": self.symbol,
-            "data": dict(self.data),
-            "guessed": list(self.guessed),
-        }
-        if self.module is not None:
-            data = {"module": self.module, **data}
-        return data
 
     def http_stub(self, where: str = "entry") -> HttpStub:
         return HttpStub.from_dict(dict(self.data), f"{where}.data")
@@ -116,9 +147,27 @@ class PlanEntry(JsonMixin):
     def database(self, where: str = "entry") -> DatabaseFixture:
         return DatabaseFixture.from_dict(dict(self.data), f"{where}.data")
 
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "line": self.line,
+            "col": self.col,
+            "kind": self.kind,
+            "api": self.api,
+            "strategy": self.strategy,
+            "symbol": self.symbol,
+            "data": to_jsonable(self.data),
+            "guessed": list(self.guessed),
+        }
+        if self.drafted:
+            data["drafted"] = True
+        if self.module is not None:
+            data = {"module": self.module, **data}
+        return data
+
     @classmethod
     def from_dict(cls, data: Any, where: str) -> PlanEntry:
         _expect(data, dict, where, "an object with line, col, kind, api, strategy")
+        refuse_unknown(data, _ENTRY_FIELDS, where)
         line = _expect(data.get("line"), int, f"{where}.line", "a line number")
         col = _expect(data.get("col", 0), int, f"{where}.col", "a column number")
         kind = _expect(data.get("kind"), str, f"{where}.kind", "a touchpoint kind")
@@ -129,12 +178,19 @@ class PlanEntry(JsonMixin):
             _expect(module, str, f"{where}.module", "a module path from the project root")
         if strategy not in STRATEGIES:
             raise _fail(
-                f"{where}.strategy", f"expected one of {', '.join(STRATEGIES)}, got {strategy!r}"
+                f"{where}.strategy",
+                f"expected one of {', '.join(STRATEGIES)}, got {strategy!r}"
+                + closest(strategy, STRATEGIES),
             )
         payload = _expect(data.get("data", {}), dict, f"{where}.data", "an object")
+        if strategy in _DATA_FIELDS:  # stubs and databases check their own fields
+            refuse_unknown(
+                payload, _DATA_FIELDS[strategy], f"{where}.data", f"field for {strategy}"
+            )
         guessed = _expect(
             data.get("guessed", []), list, f"{where}.guessed", "a list of JSON pointers"
         )
+        drafted = _expect(data.get("drafted", False), bool, f"{where}.drafted", "true or false")
         entry = cls(
             line=line,
             col=col,
@@ -145,9 +201,18 @@ class PlanEntry(JsonMixin):
             data=payload,
             guessed=tuple(guessed),
             module=module,
+            drafted=drafted,
         )
         if strategy == "stub_http":
-            entry.http_stub(where)
+            stub = entry.http_stub(where)
+            wide = stub.catch_all() if drafted else None
+            if wide is not None:
+                raise _fail(
+                    f"{where}.data",
+                    f"a drafted stub must answer only the call it was drafted for ({wide}); "
+                    'write the method and URL this call sends, or remove "drafted" '
+                    "if you mean a catch-all",
+                )
         elif strategy in ("sqlite_memory", "sqlalchemy_sqlite", "fake_redis", "fake_mongo"):
             entry.database(where)
         return entry
@@ -214,31 +279,11 @@ class Plan(JsonMixin):
             raise _fail(
                 f"{where}.automock", f"expected the schema version {PLAN_VERSION}, got {version!r}"
             )
-        known = {
-            "automock",
-            "source",
-            "modules",
-            "drafter",
-            "seed",
-            "clock",
-            "env",
-            "network",
-            "cassette",
-            "entries",
-            "properties",
-            "$schema",
-            "comment",
-            "generated",
-        }
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise _fail(
-                f"{where}.{unknown[0]}",
-                f"unknown field; expected one of {', '.join(sorted(known))}",
-            )
+        refuse_unknown(data, _PLAN_FIELDS, where)
         source = _expect(
             data.get("source", {}) or {}, dict, f"{where}.source", 'an object {"path", "sha256"}'
         )
+        refuse_unknown(source, ("path", "sha256"), f"{where}.source")
         modules = _modules(data.get("modules", {}), f"{where}.modules")
         seed = _expect(data.get("seed", DEFAULT_SEED), int, f"{where}.seed", "an integer seed")
         env = _expect(data.get("env", {}), dict, f"{where}.env", "an object of string values")

@@ -17,6 +17,7 @@ from typing import Any
 from automock._serialize import JsonMixin
 from automock.errors import PlanError
 from automock.plan.http_stub import MATCH_MODES, HttpStub, StubResponse
+from automock.plan.keys import refuse_unknown
 
 __all__ = [
     "DEFAULT_INSTANT",
@@ -92,6 +93,7 @@ class ClockSettings(JsonMixin):
     @classmethod
     def from_dict(cls, data: Any, where: str = "clock") -> ClockSettings:
         _expect(data, dict, where, 'an object like {"at": "2024-01-01T00:00:00Z"}')
+        refuse_unknown(data, ("at", "tick"), where)
         at = _expect(data.get("at", DEFAULT_INSTANT), str, f"{where}.at", "an ISO 8601 string")
         try:
             datetime.fromisoformat(at.replace("Z", "+00:00"))
@@ -117,6 +119,7 @@ class CassetteSettings(JsonMixin):
     @classmethod
     def from_dict(cls, data: Any, where: str = "cassette") -> CassetteSettings:
         _expect(data, dict, where, 'an object like {"path": "fixtures/x.yaml"}')
+        refuse_unknown(data, ("path", "record_mode"), where)
         path = _expect(data.get("path"), str, f"{where}.path", "a file path string")
         mode = data.get("record_mode", "none")
         if mode not in RECORD_MODES:
@@ -147,6 +150,7 @@ class DatabaseFixture(JsonMixin):
         _expect(
             data, dict, where, 'an object like {"engine": "sqlite", "schema": [...], "rows": {}}'
         )
+        refuse_unknown(data, ("engine", "target", "schema", "rows"), where)
         engine = data.get("engine", "sqlite")
         if engine not in ("sqlite", "redis", "mongo"):
             raise _fail(f"{where}.engine", f"expected one of sqlite, redis, mongo, got {engine!r}")
@@ -182,6 +186,7 @@ class PropertySpec(JsonMixin):
         _expect(
             data, dict, where, 'an object like {"function": "shuffle", "property": "permutation"}'
         )
+        refuse_unknown(data, ("function", "property", "args"), where)
         fn = _expect(data.get("function"), str, f"{where}.function", "a function name")
         prop = _expect(data.get("property"), str, f"{where}.property", "a property name")
         args = _expect(data.get("args", {}), dict, f"{where}.args", "an object")

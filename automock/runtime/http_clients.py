@@ -12,17 +12,21 @@ from __future__ import annotations
 
 import importlib
 import io
-import json
+import types
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from automock.plan.model import StubResponse
 from automock.runtime._base import Undo
+from automock.runtime.http_aiohttp import patch_aiohttp
 from automock.runtime.http_session import (
+    header_pairs,
     passthrough_error,
     reason_phrase,
+    request_bytes,
     require_session,
+    response_body,
     stub_headers,
 )
 
@@ -35,17 +39,8 @@ def patchers(undo: Undo) -> dict[str, Callable[[ModuleType], None]]:
         "http.client": lambda m: _patch_http_client(undo, m),
         "requests": lambda m: _patch_requests(undo, m),
         "httpx": lambda m: _patch_httpx(undo, m),
-        "aiohttp": lambda m: _patch_aiohttp(undo, m),
+        "aiohttp": lambda m: patch_aiohttp(undo, m),
     }
-
-
-def _bytes(body: Any) -> bytes | None:
-    """A request body as bytes, when it is held in memory (a stream or file: None)."""
-    if isinstance(body, bytes | bytearray | memoryview):
-        return bytes(body)
-    if isinstance(body, str):
-        return body.encode("utf-8")
-    return None
 
 
 def _call_through(method: str, url: str, api: str, call: Callable[[], Any]) -> Any:
@@ -58,29 +53,53 @@ def _call_through(method: str, url: str, api: str, call: Callable[[], Any]) -> A
 
 
 # -- requests ------------------------------------------------------------------
+class _RawResponse(io.BytesIO):
+    """The body as a stream, with the header block where requests looks for cookies."""
+
+    def __init__(self, body: bytes, pairs: list[tuple[str, str]]) -> None:
+        import http.client  # here, not at the top: it imports socket (the guard patches it late)
+
+        super().__init__(body)
+        block = "".join(f"{k}: {v}\r\n" for k, v in pairs) + "\r\n"
+        message = http.client.parse_headers(io.BytesIO(block.encode("latin-1")))
+        self._original_response = types.SimpleNamespace(msg=message)
+        self.headers = message
+
+    def release_conn(self) -> None:
+        return None
+
+
 def _patch_requests(undo: Undo, requests: ModuleType) -> None:
     adapters = importlib.import_module("requests.adapters")
     models = importlib.import_module("requests.models")
     structures = importlib.import_module("requests.structures")
+    cookies = importlib.import_module("requests.cookies")
     original = adapters.HTTPAdapter.send
 
     def send(self: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
         method, url = request.method or "GET", request.url or ""
         session = require_session()
-        body = _bytes(request.body) if session.wants_body else None
+        body = request_bytes(request.body) if session.wants_body else None
         stub = session.resolve(method, url, "requests", request.headers, body)
         if stub is None:
             return _call_through(
                 method, url, "requests", lambda: original(self, request, *args, **kwargs)
             )
-        body = stub.body_bytes()
+        body = response_body(stub, method)
+        pairs = header_pairs(stub_headers(stub))
         response = models.Response()
         response.status_code = stub.status
         response.reason = reason_phrase(stub.status)
-        response.headers = structures.CaseInsensitiveDict(stub_headers(stub))
+        merged: dict[str, str] = {}
+        for name, value in pairs:  # repeated headers joined, as urllib3 does
+            merged[name] = f"{merged[name]}, {value}" if name in merged else value
+        response.headers = structures.CaseInsensitiveDict(merged)
         response._content = body
         response._content_consumed = True
-        response.raw = io.BytesIO(body)
+        # the raw response carries the header block, so requests' own cookie handling
+        # (the response's jar here, the session's jar in Session.send) reads Set-Cookie
+        response.raw = _RawResponse(body, pairs)
+        cookies.extract_cookies_to_jar(response.cookies, request, response.raw)
         response.encoding = "utf-8"
         response.url = url
         response.request = request
@@ -97,7 +116,10 @@ def _patch_httpx(undo: Undo, httpx: ModuleType) -> None:
 
     def build(stub: StubResponse, request: Any) -> Any:
         return httpx.Response(
-            stub.status, headers=stub_headers(stub), content=stub.body_bytes(), request=request
+            stub.status,
+            headers=header_pairs(stub_headers(stub)),
+            content=response_body(stub, request.method),
+            request=request,
         )
 
     def handle_request(self: Any, request: Any) -> Any:
@@ -139,10 +161,10 @@ class _FakeSocket:
         return None
 
 
-def _raw_response(stub: StubResponse) -> bytes:
+def _raw_response(stub: StubResponse, method: str) -> bytes:
     lines = [f"HTTP/1.1 {stub.status} {reason_phrase(stub.status)}"]
-    lines += [f"{k}: {v}" for k, v in stub_headers(stub).items()]
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + stub.body_bytes()
+    lines += [f"{k}: {v}" for k, v in header_pairs(stub_headers(stub))]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + response_body(stub, method)
 
 
 def _patch_http_client(undo: Undo, client: ModuleType) -> None:
@@ -173,7 +195,9 @@ def _patch_connection_class(undo: Undo, client: ModuleType, connection: type) ->
         target = full_url(self, url)
         body = kwargs.get("body", args[0] if args else None)
         headers = kwargs.get("headers", args[1] if len(args) > 1 else None) or {}
-        stub = require_session().resolve(method, target, "http.client", headers, _bytes(body))
+        stub = require_session().resolve(
+            method, target, "http.client", headers, request_bytes(body)
+        )
         if stub is None:
             self._automock_pending = (method.upper(), target, None)
             _call_through(
@@ -192,109 +216,11 @@ def _patch_connection_class(undo: Undo, client: ModuleType, connection: type) ->
         method, target, stub = pending
         if stub is None:
             return _call_through(method, target, "http.client", lambda: original_getresponse(self))
-        response = client.HTTPResponse(_FakeSocket(_raw_response(stub)), method=method, url=target)
+        response = client.HTTPResponse(
+            _FakeSocket(_raw_response(stub, method)), method=method, url=target
+        )
         response.begin()
         return response
 
     undo.setattr(connection, "request", request)
     undo.setattr(connection, "getresponse", getresponse)
-
-
-# -- aiohttp -------------------------------------------------------------------
-class _AiohttpResponse:
-    """Enough of ``aiohttp.ClientResponse`` for common use."""
-
-    def __init__(self, aiohttp: ModuleType, method: str, url: Any, stub: StubResponse) -> None:
-        from multidict import CIMultiDict, CIMultiDictProxy
-
-        self._aiohttp = aiohttp
-        self.method = method
-        self.url = self.real_url = url
-        self.status = stub.status
-        self.reason = reason_phrase(stub.status)
-        self.headers = CIMultiDictProxy(CIMultiDict(stub_headers(stub)))
-        self._body = stub.body_bytes()
-        self.content_type = stub.content_type().split(";", 1)[0].strip()
-        self.charset = "utf-8"
-        self.history: tuple[Any, ...] = ()
-        self.closed = False
-
-    @property
-    def ok(self) -> bool:
-        return self.status < 400
-
-    @property
-    def request_info(self) -> Any:
-        return self._aiohttp.RequestInfo(self.url, self.method, self.headers, self.url)
-
-    async def read(self) -> bytes:
-        return self._body
-
-    async def text(self, encoding: str | None = None, errors: str = "strict") -> str:
-        return self._body.decode(encoding or self.charset, errors)
-
-    async def json(
-        self,
-        *,
-        encoding: str | None = None,
-        loads: Callable[[str], Any] = json.loads,
-        content_type: str | None = "application/json",
-    ) -> Any:
-        text = self._body.decode(encoding or self.charset).strip()
-        return loads(text) if text else None
-
-    def raise_for_status(self) -> None:
-        if self.status >= 400:
-            raise self._aiohttp.ClientResponseError(
-                self.request_info, (), status=self.status, message=self.reason, headers=self.headers
-            )
-
-    def release(self) -> None:
-        self.closed = True
-
-    def close(self) -> None:
-        self.closed = True
-
-    async def wait_for_close(self) -> None:
-        self.closed = True
-
-    async def __aenter__(self) -> _AiohttpResponse:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        self.release()
-
-
-def _patch_aiohttp(undo: Undo, aiohttp: ModuleType) -> None:
-    session_cls = aiohttp.ClientSession
-    original = session_cls._request
-
-    async def _request(self: Any, method: str, str_or_url: Any, *args: Any, **kwargs: Any) -> Any:
-        import yarl
-
-        build = getattr(self, "_build_url", None)
-        url = build(str_or_url) if build is not None else yarl.URL(str_or_url)
-        params = kwargs.get("params")
-        if params:
-            url = url.extend_query(params)
-        headers = {
-            **dict(getattr(self, "headers", None) or {}),
-            **dict(kwargs.get("headers") or {}),
-        }
-        body = _bytes(kwargs.get("data"))
-        if kwargs.get("json") is not None:
-            body = json.dumps(kwargs["json"]).encode("utf-8")
-        stub = require_session().resolve(method, str(url), "aiohttp", headers, body)
-        if stub is None:
-            try:
-                return await original(self, method, str_or_url, *args, **kwargs)
-            except Exception as exc:
-                if passthrough_error(exc):
-                    raise require_session().cassette_miss(method, str(url), "aiohttp") from None
-                raise
-        response = _AiohttpResponse(aiohttp, method.upper(), url, stub)
-        if kwargs.get("raise_for_status") is True:
-            response.raise_for_status()
-        return response
-
-    undo.setattr(session_cls, "_request", _request)

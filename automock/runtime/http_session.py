@@ -33,11 +33,14 @@ __all__ = [
     "NetworkSession",
     "current_network",
     "fix_entry",
+    "header_pairs",
     "passthrough_error",
     "pop_session",
     "push_session",
     "reason_phrase",
+    "request_bytes",
     "require_session",
+    "response_body",
     "stub_headers",
     "unmocked_request_error",
 ]
@@ -228,12 +231,39 @@ def require_session() -> NetworkSession:
 
 
 def stub_headers(response: StubResponse | HttpStub) -> dict[str, str]:
-    """Response headers: the stub's own plus Content-Type and Content-Length."""
-    headers = {k: v for k, v in response.headers.items() if k.lower() != "content-length"}
+    """Response headers: the stub's own, plus Content-Type and Content-Length when it has none.
+
+    A stub's own ``Content-Length`` is kept as written (a ``HEAD`` stub names the
+    size of a body it does not send).
+    """
+    headers = dict(response.headers)
     if not any(k.lower() == "content-type" for k in headers):
         headers["Content-Type"] = response.content_type()
-    headers["Content-Length"] = str(len(response.body_bytes()))
+    if not any(k.lower() == "content-length" for k in headers):
+        headers["Content-Length"] = str(len(response.body_bytes()))
     return headers
+
+
+def request_bytes(body: object) -> bytes | None:
+    """A request body as bytes, when it is held in memory (a stream or file: None)."""
+    if isinstance(body, bytes | bytearray | memoryview):
+        return bytes(body)
+    if isinstance(body, str):
+        return body.encode("utf-8")
+    return None
+
+
+def header_pairs(headers: Mapping[str, str]) -> list[tuple[str, str]]:
+    """``(name, value)`` pairs as sent: a value of several lines is that many headers.
+
+    So a stub sets two cookies with ``"Set-Cookie": "a=1; Path=/\\nb=2; Path=/"``.
+    """
+    return [(k, line) for k, v in headers.items() for line in v.split("\n") if line.strip()]
+
+
+def response_body(response: StubResponse | HttpStub, method: str) -> bytes:
+    """The body a client receives: none for ``HEAD``, as from a server."""
+    return b"" if method.upper() == "HEAD" else response.body_bytes()
 
 
 def reason_phrase(status: int) -> str:

@@ -247,7 +247,12 @@ def test_killing_automock_run_leaves_no_sandbox_processes(sig: int, tmp_path: Pa
     plan = tmp_path / "plan.automock.json"
     plan.write_text(json.dumps({"automock": 1, "env": {marker: "1"}}))
     path = tmp_path / "block.py"
-    path.write_text("import os\nr, w = os.pipe()\nos.read(r, 1)\n")
+    # the plan's variables are applied inside the isolated child, so the marker shows in the
+    # /proc/<pid>/environ of what the program starts (exec'd with them), not of the child
+    path.write_text(
+        "import os, subprocess\nsubprocess.Popen(['sleep', '60'])\n"
+        "r, w = os.pipe()\nos.read(r, 1)\n"
+    )
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(root)}
     cmd = [

@@ -202,7 +202,7 @@ def test_observation_reports_off_what_is_not_in_force() -> None:
     from automock.sandbox.run.observe import CLAIMED, observe
 
     names = ["session", "network", "ipc", "uts", "filesystem", "pid", "rlimits", "uid", "seccomp"]
-    names.append("runtime")
+    names += ["time", "hostfacts", "runtime"]
     claimed = [{"name": n, "active": True, "detail": "claimed"} for n in names]
     proc = subprocess.Popen(
         [sys.executable, "-c", "import time; time.sleep(30)"], start_new_session=True
@@ -222,7 +222,7 @@ def test_observation_reports_off_what_is_not_in_force() -> None:
         proc.kill()
         proc.wait()
     assert layers["session"].active  # start_new_session: its own group, which we could kill
-    for name in ("network", "ipc", "uts", "filesystem", "pid", "rlimits", "uid", "seccomp"):
+    for name in names[1:-1]:  # a process with the host's clocks and /proc: time, hostfacts OFF
         assert not layers[name].active, layers[name]
         assert "claimed" not in layers[name].detail
     assert "not in force" in layers["rlimits"].detail

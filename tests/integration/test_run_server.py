@@ -353,9 +353,10 @@ def test_the_spare_child_keeps_addresses_stable(tmp_path: Path, runtime_dir: Pat
 def test_runs_the_spare_cannot_serve_start_their_own_child(
     tmp_path: Path, runtime_dir: Path
 ) -> None:
-    """A plan with variables (the child would start with another environment), a dead spare:
-    still served, by a child started for the run. Other limits: the spare, in a cgroup made
-    for the run. Nothing of a spare is left once the server stopped."""
+    """A dead spare: still served, by a child started for the run. A plan with variables: the
+    spare (every child starts with the fixed environment and applies the plan's variables
+    once isolated). Other limits: the spare, in a cgroup made for the run. Nothing of a
+    spare is left once the server stopped."""
     (tmp_path / "env.py").write_text("import os\nprint(os.environ.get('GREETING'))\n")
     started = _server(tmp_path, runtime_dir, "start")
     server = int(re.findall(r"pid (\d+)", started.stdout)[0])
@@ -375,7 +376,7 @@ def test_runs_the_spare_cannot_serve_start_their_own_child(
     handlers |= set(_spare_ready(server).values())  # replaced
     _server(tmp_path, runtime_dir, "stop")
 
-    assert (with_env["stdout"], [r["start"] for r in with_env["runs"]]) == ("hi\n", ["spawn"])
+    assert (with_env["stdout"], [r["start"] for r in with_env["runs"]]) == ("hi\n", ["spare"])
     report = json.loads(limited.stdout)
     assert [r["start"] for r in report["runs"]] == ["spare"]
     cgroup = next(x for x in report["layers"] if x["name"] == "cgroup")

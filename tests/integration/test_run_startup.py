@@ -166,9 +166,10 @@ def test_the_command_starts_the_runs_interpreter_before_reading_the_plan(tmp_pat
 
 
 def test_an_early_interpreter_the_run_cannot_use_is_ended(tmp_path: Path) -> None:
-    """A plan that sets variables (the child would start with another environment), or
-    ``--allow-network``: the run starts its own child; nothing of the early one is left
-    (no process, no workdir) once the command returned."""
+    """``--allow-network``: the run starts its own child; nothing of the early one is left
+    (no process, no workdir) once the command returned. A plan that sets variables takes the
+    early interpreter: every child starts with the fixed environment, the plan's variables
+    are applied inside it once it is isolated."""
     from tests.conftest import automock_command
 
     (tmp_path / "env.py").write_text("import os\nprint(os.environ.get('GREETING'))\n")
@@ -191,6 +192,6 @@ def test_an_early_interpreter_the_run_cannot_use_is_ended(tmp_path: Path) -> Non
     )
 
     report = json.loads(with_env.stdout)
-    assert (report["stdout"], [r["start"] for r in report["runs"]]) == ("hi\n", ["spawn"])
+    assert (report["stdout"], [r["start"] for r in report["runs"]]) == ("hi\n", ["early"])
     assert [r["start"] for r in json.loads(networked.stdout)["runs"]] == ["spawn"]
     assert left == ([], [])

@@ -20,7 +20,6 @@ LONG_FUNCTIONS = {
     "automock/drafting/flow.py:eval": "one match over expression kinds; splitting scatters it",
     "automock/commands/run.py:run": "the run command's flag handling, in order, in one place",
     "automock/commands/run.py:_add_options": "the argparse table of `automock run`",
-    "automock/plan/model.py:from_dict": "field-by-field validation of a plan, in schema order",
     "automock/properties/runner.py:evaluate": "dispatch over the property table",
     "automock/analysis/scanner.py:_touchpoints": "the fast path and its libcst fallback",
     "automock/sandbox/batch/task.py:child_main": "a forked child's steps, in order, before it runs a candidate",

@@ -252,7 +252,7 @@ def test_plan_labels_stubs_with_their_entries_and_old_stubs_load_unchanged() -> 
         ({"sequence": [{"text": 1}]}, "stub.sequence[0].text: expected a string"),
         (
             {"sequence": [{}, {"body": "x"}]},
-            "stub.sequence[1].body: unknown field; expected status",
+            "stub.sequence[1].body: unknown field; expected one of status",
         ),
     ],
 )

@@ -105,3 +105,17 @@ def test_gitignore_negation_anchoring_and_nested_files_follow_git(tmp_path: Path
         "gen_keep.py",
         "gen_local.py",
     ]
+
+
+def test_a_link_to_a_file_outside_the_directory_is_not_read(tmp_path: Path) -> None:
+    """The walked directory is the project's: its links to files outside are skipped, its
+    links inside are found once."""
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    project.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "private.py").write_text("import time\ntime.time()\n")
+    (project / "app.py").write_text("x = 1\n")
+    (project / "out.py").symlink_to(elsewhere / "private.py")
+    (project / "alias.py").symlink_to(project / "app.py")
+    found = [p.relative_to(project).as_posix() for p in discover([project])]
+    assert found == ["alias.py"]  # app.py is the same file (found once), out.py is skipped

@@ -251,8 +251,9 @@ def test_headers_are_drafted() -> None:
 
 
 def test_async_client_param_and_gather() -> None:
-    shape = only(
-        """
+    shapes = infer_shapes(
+        dedent(
+            """
         import asyncio
         import httpx
         BASE = "https://api.code.example.com"
@@ -268,10 +269,16 @@ def test_async_client_param_and_gather() -> None:
                 print(repo["full_name"], repo["updated_at"])
             print(sum(r["stargazers_count"] for r in repos))
         """
+        )
     )
-    assert shape.url == "https://api.code.example.com/repos/"
-    assert type(shape.json["stargazers_count"]) is int
-    assert isinstance(shape.json["full_name"], str)
+    # the names reach fetch() from a literal list: one stub per repository
+    assert [s.url for s in shapes] == [
+        "https://api.code.example.com/repos/a",
+        "https://api.code.example.com/repos/b",
+    ]
+    for shape in shapes:
+        assert type(shape.json["stargazers_count"]) is int
+        assert isinstance(shape.json["full_name"], str)
 
 
 def test_post_through_a_session_variable() -> None:

@@ -26,6 +26,7 @@ import os
 import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from automock.errors import SandboxError
 from automock.sandbox.batch.children import Child
@@ -34,9 +35,18 @@ from automock.sandbox.batch.lanes import lane_uid
 from automock.sandbox.batch.task import BatchSettings, child_main, load_prctl
 from automock.sandbox.batch.warm import preload_imports, warm_parent
 from automock.sandbox.batch.zygote import Zygote
+from automock.sandbox.kernel.hostfacts import CLOCK_START_S, clocks_of, near_start
+from automock.sandbox.kernel.layers import LayerStatus
 from automock.sandbox.kernel.mountns import Holder, PidNamespaceForker, start_holder
 
 __all__ = ["Spawner"]
+
+
+def _link(path: str) -> str | None:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
 
 
 def _fork_error(exc: OSError) -> SandboxError:
@@ -59,6 +69,7 @@ class Spawner:
         self._zygote: Zygote | None = None
         self._unresolved: collections.deque[Child] = collections.deque()  # pid not told yet
         self._exiting: set[int] = set()  # done (verdict and output in), not yet reaped
+        self._pool_time: tuple[str, dict[str, Any]] | None = None  # see observe_time
 
     def start(self) -> None:
         """Warm this process, then start what the settings ask for and the kernel allows."""
@@ -172,6 +183,33 @@ class Spawner:
                 first.pid = self._zygote.next_pid()
             except OSError as exc:
                 raise _fork_error(exc) from None
+
+    def observe_time(self, child: Child) -> None:
+        """Look from outside at the time namespace of the zygote's (forked, resolved) ``child``:
+        the zygote forks every child into one it made for them (a child is in it from its
+        birth), whose offsets this process reads once, from the zygote. ``child.time_layer``
+        then replaces the child's own ``time`` layer; it stays None where there is no zygote
+        or no such namespace (the child's report stands, as for its other layers)."""
+        zygote = self._zygote
+        if zygote is None:
+            return
+        if self._pool_time is None:
+            link = _link(f"/proc/{zygote.pid}/ns/time_for_children")
+            made = link is not None and link != _link(f"/proc/{zygote.pid}/ns/time")
+            detail = (
+                f"the pool's time namespace, seen from outside: CLOCK_MONOTONIC and "
+                f"CLOCK_BOOTTIME started at {CLOCK_START_S} s when the pool started"
+            )
+            layer = LayerStatus("time", True, detail).to_dict()
+            self._pool_time = (
+                (link or "", layer) if made and near_start(clocks_of(zygote.pid)) else ("", {})
+            )
+        link, layer = self._pool_time
+        if not link:
+            return
+        seen = _link(f"/proc/{child.pid}/ns/time")
+        fact = "not seen in the pool's time namespace (the host's clocks, or it is gone)"
+        child.time_layer = layer if seen == link else LayerStatus("time", False, fact).to_dict()
 
     def told(self, child: Child) -> bool:
         """Whether ``child``'s pid is known, learning it if the zygote already told it

@@ -31,13 +31,7 @@ from typing import TYPE_CHECKING
 from automock.errors import InputError
 from automock.sandbox.batch.candidates import Candidate, as_candidates, imported_modules
 from automock.sandbox.batch.cgroups import LaneCgroups
-from automock.sandbox.batch.children import (
-    Child,
-    drain,
-    pair_done,
-    read_ready,
-    result_of,
-)
+from automock.sandbox.batch.children import Child, drain, pair_done, read_ready, result_of
 from automock.sandbox.batch.forking import Spawner
 from automock.sandbox.batch.lanes import (
     MAX_LANES,
@@ -259,6 +253,7 @@ class WorkerPool:
         assert run.task_w is not None
         spawner.resolve(run)
         self._cgroups.confine(run.pid, run.lane, seen_inside=seen_inside)  # before its candidate
+        spawner.observe_time(run)
         now = time.monotonic()
         run.candidate, run.slot, run.started = cand, slot, now
         self._expect_pairs = cand.test is not None

@@ -70,10 +70,14 @@ class Template:
     # free them (freeing touches, and so copies, every page they span)
     previous: tuple[Any, ...]
     keep: tuple[int, ...]  # fds (above 4) a child keeps: the Landlock rules' paths
+    clock: Any = None  # the time layer of the namespace the zygote forks children into
 
     @classmethod
-    def build(cls, settings: BatchSettings, prctl: Callable[..., int] | None) -> Template:
-        """Call in the zygote, after it dropped every fd it does not need."""
+    def build(
+        cls, settings: BatchSettings, prctl: Callable[..., int] | None, clock: Any = None
+    ) -> Template:
+        """Call in the zygote, after it dropped every fd it does not need; ``clock``: the
+        ``time`` layer of the namespace it forks its children into (None: none)."""
         streams = _occupy_low_fds()
         # resolve libc's functions now: CDLL caches each on first use, in the child a copy
         libc = syscalls.libc()
@@ -92,7 +96,7 @@ class Template:
             sys.__stdout__,
             sys.__stderr__,
         )
-        return cls(settings, limits, streams, prctl, previous, prepared_fds())
+        return cls(settings, limits, streams, prctl, previous, prepared_fds(), clock)
 
 
 def _join_lane_cgroup(procs_files: Sequence[int]) -> None:
@@ -183,6 +187,7 @@ def run(
             uid=uid,
             readable=settings.readable,
             hidden=settings.hidden,
+            clock=template.clock,
         )
         release_rules()  # used and closed by the landlock layer: never the program's
         me = os.getpid()  # without pid_init the PID-namespace layer continues in a new process

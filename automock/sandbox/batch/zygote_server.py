@@ -112,16 +112,33 @@ def _prepare(settings: Any, mnt_fd: int, prctl: Callable[..., int] | None) -> No
     warm_parent(settings)
     setns(mnt_fd)
     os.close(mnt_fd)
+    clock = _hide_host()
     os.chdir("/")
     fresh.environment(candidate_environment(VIRTUAL_ROOT, settings.seed))
     plan = settings.plan if settings.plan is not None else Plan()
     deterministic(plan, seed=settings.seed).__enter__()  # left only by each child's exit
     _SEEDED.append(random.getstate())
-    _State.template = Template.build(settings, prctl)
+    _State.template = Template.build(settings, prctl, clock)
     _State.fork = raw_fork()
     _State.forker = PidNamespaceForker.create(_State.fork or os.fork)
     gc.collect()
     gc.freeze()
+
+
+def _hide_host() -> Any:
+    """In the prepared namespace: stage the fixed host facts every child binds, and make the
+    time namespace every child is forked into (its clocks start when the pool starts);
+    the ``time`` layer, or None when there is none (each child then makes its own)."""
+    from automock.sandbox.kernel import hostfacts
+    from automock.sandbox.kernel.layers import LayerStatus
+
+    with contextlib.suppress(OSError):  # unstaged: each child stages them itself
+        hostfacts.stage()
+    clock = hostfacts.time_for_children()
+    if not clock.active:
+        return None
+    detail = f"{clock.detail} (the pool's, made when it started: they run on since)"
+    return LayerStatus("time", True, detail)
 
 
 def _loop(sock: socket.socket) -> None:

@@ -58,6 +58,7 @@ __all__ = [
     "install_stdio",
     "interpreter_exit",
     "main_module",
+    "plan_variables",
     "signals",
     "stdio",
 ]
@@ -77,6 +78,21 @@ def environment(env: Mapping[str, str], *, proc: bool = False) -> None:
         time.tzset()
     if proc:
         _overwrite_block(env)
+
+
+def plan_variables(env: Mapping[str, str]) -> None:
+    """Add a plan's variables to this process's environment, once it is isolated.
+
+    Never at start-up: ``PYTHONPATH``, ``LD_PRELOAD`` or ``PATH`` from a plan (the project's
+    word) would then act on an interpreter or loader started outside every layer, as root.
+    Only the program and what it starts see them. The hash seed stays the run's.
+    """
+    seed, zone = os.environ.get("PYTHONHASHSEED"), os.environ.get("TZ")
+    os.environ.update(env)
+    if seed is not None:
+        os.environ["PYTHONHASHSEED"] = seed
+    if os.environ.get("TZ") != zone and hasattr(time, "tzset"):
+        time.tzset()
 
 
 def environment_fits(env: Mapping[str, str]) -> bool:

@@ -13,8 +13,7 @@ result pipe (the second fd, close-on-exec so the program's subprocesses never se
 parent's go-ahead on the fourth fd, so the parent observes the isolation from outside
 before any program code runs (:mod:`automock.sandbox.run.observe`); meanwhile it enters
 the runtime (automock's own code: the plan's mocks, the workdir's paths; nothing the
-observation looks at). The ``done`` message is the program's own account (it runs in this
-process and can write to the pipe): the parent uses it for diagnostics only.
+observation looks at). The ``done`` message is the program's own account: diagnostics only.
 """
 
 from __future__ import annotations
@@ -216,7 +215,7 @@ def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None
     """Isolate this process per ``spec``, run the program, and describe the outcome.
     ``entered``: the namespaces this process entered before it had the spec (:func:`main`)."""
     clock = time.perf_counter  # the real one: the runtime, entered below, replaces it
-    started = clock()
+    started, wall = clock(), time.time()  # real until the runtime is entered
     limits = Limits(**spec["limits"])
     seed = int(spec["seed"])
     runtime_cm, runtime_layer = _runtime_context(spec.get("plan"), seed)
@@ -229,6 +228,7 @@ def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None
         tasks=_tasks(spec),
         entered=entered,
     )
+    started = clock() - (time.time() - wall)  # a new time namespace moved clock(), not time()
     if spec.get("cassette_path") and spec.get("plan"):  # staged in the workdir by the parent:
         runtime_cm, runtime_layer = _runtime_context(_with_cassette_at(spec, os.getcwd()), seed)
     go_fd = -1
@@ -242,6 +242,7 @@ def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None
     if os.getpid() == 1:
         _default_signal_deaths(int(spec.get("result_fd", -1)), limits)
     root = os.getcwd()
+    fresh.plan_variables(spec.get("env", {}))  # only now: every layer is on
     os.environ.update(HOME=os.path.join(root, "home"), TMPDIR=os.path.join(root, "tmp"))
     script = os.path.join(root, spec["script_rel"])
     os.chdir(os.path.dirname(script))
@@ -369,7 +370,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         spec = read_spec(spec_fd)
     except ValueError:  # the parent gave up before sending a spec
         os._exit(0)
-    os.environ.update(spec.get("env", {}))
     sys.exit(execute_and_report(spec, result_fd, go_fd, tasks_fd=spec_fd, entered=entered))
 
 

@@ -210,7 +210,8 @@ class Cgroup:
         (``pids.peak``; None where the kernel has no such file)."""
         name = "pids.peak" if peak else "pids.current"
         try:
-            with open(os.path.join(self.dirs[-1], name), "rb") as handle:
+            pids = self.dirs[1] if self.version == 1 else self.dirs[0]  # v1: (memory, pids, cpu)
+            with open(os.path.join(pids, name), "rb") as handle:
                 return int(handle.read())
         except (OSError, ValueError):
             return None

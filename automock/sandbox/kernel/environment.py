@@ -19,13 +19,12 @@ from automock._seed import hash_seed_for
 __all__ = ["candidate_environment", "fixed_environment"]
 
 
-def fixed_environment(
-    workdir: str | os.PathLike[str], seed: int, extra: dict[str, str] | None = None
-) -> dict[str, str]:
-    """The whole environment of a sandboxed program working in ``workdir``.
+def fixed_environment(workdir: str | os.PathLike[str], seed: int) -> dict[str, str]:
+    """The whole environment a sandbox interpreter working in ``workdir`` starts with.
 
-    ``extra`` (a plan's variables) is applied on top; ``PYTHONHASHSEED`` always
-    comes from ``seed``, whatever ``extra`` says.
+    Nothing of a plan: its variables are the project's word, applied by the child to
+    itself once every layer is on (:func:`automock.sandbox.child.fresh.plan_variables`),
+    never to an interpreter's or the loader's start-up.
     """
     env = {
         "PATH": os.pathsep.join(
@@ -44,8 +43,6 @@ def fixed_environment(
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
     }
-    env.update(extra or {})
-    env["PYTHONHASHSEED"] = hash_seed_for(seed)  # from the run's seed, whatever the plan says
     return env
 
 

@@ -21,6 +21,8 @@ Layers, in the order they are entered:
   exposes only the interpreter and ``sys.path`` entries.
 * ``pid``: a new PID namespace whose init is the program's process; when it
   exits the kernel kills every descendant, including daemons that ``setsid``.
+* ``hostfacts`` / ``time`` (:mod:`automock.sandbox.kernel.hostfacts`): fixed host facts in
+  ``/proc``; clocks from boot at a fixed start (joined once the spec is in).
 * ``rlimits``: CPU, address space, file size, open files, processes.
 * ``uid``: when root, drop to an unprivileged uid (so ``RLIMIT_NPROC`` holds)
   with ``no_new_privs`` set.
@@ -38,6 +40,7 @@ from dataclasses import dataclass
 from automock._serialize import JsonMixin
 from automock.errors import SandboxError
 from automock.sandbox.kernel.fsview import VIRTUAL_ROOT, filesystem_layer, traversable
+from automock.sandbox.kernel.hostfacts import facts_layer, time_layer
 from automock.sandbox.kernel.ipc import ipc_uts
 from automock.sandbox.kernel.landlock import prepare as _prepare_landlock
 from automock.sandbox.kernel.landlock import restrict as _landlock
@@ -329,6 +332,7 @@ def enter_namespaces(
     layers.append(_filesystem(work, uid if root else None, needed, namespaces, hidden))
     if pid_namespace:
         layers.append(_pid(namespaces, mount_proc=layers[-1].active))
+        layers.append(facts_layer(layers[-2].active))  # on the private /proc, if any
     _ENTERED[:] = [(allow_network, work, needed)]
     return tuple(layers)
 
@@ -381,8 +385,8 @@ def enter_isolation(
         )
     elif [(allow_network, work, needed)] != _ENTERED:
         raise SandboxError("namespaces entered ahead for another network, workdir or read paths")
-    layers = list(entered)
-    namespaces = root or any(x.name == "userns" and x.active for x in layers)
+    namespaces = root or any(x.name == "userns" and x.active for x in entered)
+    layers = [*entered, *([time_layer(namespaces)] if pid_namespace else ())]  # clocks from now
     existing = tasks() if callable(tasks) else existing  # a count the parent sends: now
     layers.append(_rlimits(limits, uid if root else os.getuid(), existing))
     if namespaces and not root:

@@ -31,6 +31,7 @@ from typing import Any
 from automock.sandbox.kernel import isolation as iso
 from automock.sandbox.kernel import syscalls
 from automock.sandbox.kernel.fsview import PRIVATE_TMP, bind_read_only, open_under
+from automock.sandbox.kernel.hostfacts import facts_layer, open_staged, time_layer
 from automock.sandbox.kernel.pidns import pid_namespace
 from automock.sandbox.kernel.syscalls import mount, unshare
 
@@ -185,13 +186,18 @@ class PidNamespaceForker:
 
 
 def setns(fd: int, nstype: int = CLONE_NEWNS) -> None:
-    setns = getattr(os, "setns", None)
-    if setns is not None:  # Python 3.12+
-        setns(fd, nstype)
-        return
-    if syscalls.libc().setns(fd, nstype) != 0:
-        code = ctypes.get_errno()
-        raise OSError(code, f"setns: {os.strerror(code)}")
+    syscalls.setns(fd, nstype)
+
+
+def _prepared_fs(hidden: Sequence[str]) -> Any:
+    """The filesystem layer of a child in the prepared namespace (``hidden``: see below)."""
+    return iso.LayerStatus(
+        "filesystem",
+        True,
+        "pool's prepared read-only mount namespace (every mount read-only); private tmpfs on "
+        f"/tmp and /dev/shm per candidate, workdir at {iso.VIRTUAL_ROOT}"
+        + (f"; {len(hidden)} input or test-data path(s) hidden" if hidden else ""),
+    )
 
 
 def join_prepared(
@@ -203,6 +209,7 @@ def join_prepared(
     uid: int = iso.SANDBOX_UID,
     readable: Sequence[str] = (),
     hidden: Sequence[str] = (),
+    clock: Any = None,
 ) -> tuple[Any, ...]:
     """In a fresh child: join the prepared namespace, then enter the per-candidate layers.
 
@@ -210,11 +217,15 @@ def join_prepared(
     ``enter_isolation``. ``hidden``: the paths the holder covered (named in the layer's
     detail; the covers come with the namespace). ``pid_init`` says the child was forked as init of a
     new PID namespace (:class:`PidNamespaceForker`); otherwise it becomes one
-    here, continuing in a new process like ``enter_isolation`` does.
+    here, continuing in a new process like ``enter_isolation`` does. ``clock``: the
+    ``time`` layer of the namespace the zygote forked the child into, else it joins its
+    own; the host facts come from the zygote's staged files, else the child's own
+    (:mod:`automock.sandbox.kernel.hostfacts`).
     """
     if mnt_fd is not None:  # None: already in it (forked by the zygote)
         setns(mnt_fd)
     unshare(CLONE_NEWNS)  # private copy: this child's mounts are its own
+    staged = open_staged()  # before the fresh /tmp hides them
     # a venv or project under /tmp stays importable: bound back read-only below
     under_tmp = open_under(iso._needed_paths(readable), PRIVATE_TMP)
     mount("tmpfs", "/tmp", "tmpfs", _TMPFS_FLAGS, f"mode=1777,{_WORKDIR_SIZE}")
@@ -230,6 +241,8 @@ def join_prepared(
         )
     else:
         pid_layer = pid_namespace(mount_proc=True)
+    # as init with its private /proc, before the uid drop
+    hidden_host = (clock or time_layer(True), facts_layer(True, staged))
     os.chdir(iso.VIRTUAL_ROOT)
     # with a private /proc of a new PID namespace, the only task to count is this (root) one
     layers = iso.enter_isolation(
@@ -240,17 +253,10 @@ def join_prepared(
         count_tasks=not pid_layer.active,
         readable=readable,
     )
-    fs = iso.LayerStatus(
-        "filesystem",
-        True,
-        "pool's prepared read-only mount namespace (every mount read-only); private tmpfs on "
-        f"/tmp and /dev/shm per candidate, workdir at {iso.VIRTUAL_ROOT}"
-        + (f"; {len(hidden)} input or test-data path(s) hidden" if hidden else ""),
-    )
     out: list[Any] = []
     for layer in layers:
         if layer.name == "filesystem":
-            out.extend((fs, pid_layer))
+            out.extend((_prepared_fs(hidden), pid_layer, *hidden_host))
         else:
             out.append(layer)
     return tuple(out)

@@ -32,6 +32,7 @@ PR_SET_PDEATHSIG = 1
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_DUMPABLE = 4
 CLONE_NEWUSER = 0x10000000
+CLONE_NEWTIME = 0x00000080
 SKIP_MOUNTS = ("/proc", "/sys", "/dev", "/dev/pts")
 # per-mount flags a remount must repeat (a user namespace may not drop locked ones)
 KEPT_FLAGS = (
@@ -62,6 +63,28 @@ def unshare(flags: int) -> None:
     if libc().unshare(ctypes.c_int(flags)) != 0:
         code = ctypes.get_errno()
         raise OSError(code, os.strerror(code))
+
+
+def setns(fd: int, nstype: int) -> None:
+    """Join the namespace open at ``fd`` (a time namespace: also the caller's own clocks)."""
+    setns = getattr(os, "setns", None)
+    if setns is not None:  # Python 3.12+
+        setns(fd, nstype)
+        return
+    import ctypes
+
+    if libc().setns(fd, nstype) != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"setns: {os.strerror(code)}")
+
+
+def umount(target: str, flags: int = 0) -> None:
+    """``umount2(target, flags)`` (``MNT_DETACH`` = 2: lazily, once nothing uses it)."""
+    import ctypes
+
+    if libc().umount2(target.encode(), flags) != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"umount2: {os.strerror(code)}")
 
 
 def mount(

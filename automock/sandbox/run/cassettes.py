@@ -1,5 +1,9 @@
 """A plan's vcrpy cassette, carried into the sandbox workdir and (when recording) back out.
 
+The cassette path was checked to be inside the project and recording to be the person's
+``--record`` before the run (:mod:`automock.plan.rights`); the parent still reads and
+writes it without following a link at its name.
+
 The program runs in a throw-away copy of its directory with most of the
 filesystem read-only, so the cassette the plan names cannot be used in
 place. Before each run :meth:`CassetteFile.stage` copies it (when it exists)
@@ -23,7 +27,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from automock._atomic import atomic_write_bytes
+from automock._atomic import atomic_write_bytes, read_beneath
 from automock.errors import PlanError
 from automock.plan.model import Plan
 
@@ -34,8 +38,9 @@ MAX_CASSETTE_BYTES = 64 * 1024 * 1024
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> Path:
-    """Write a cassette atomically (temp file + ``os.replace``); errors name it."""
-    return atomic_write_bytes(path, data, what="cassette")
+    """Write a cassette atomically (temp file + ``os.replace``) in its directory, never
+    through a link or into a device at its name; errors name it."""
+    return atomic_write_bytes(path, data, what="cassette", beneath=path.parent)
 
 
 def _read_staged(work_root: Path, name: str) -> bytes | None:
@@ -87,14 +92,16 @@ class CassetteFile:
         """Copy the cassette (when it exists) into the workdir; return its relative path."""
         folder = work_root / STAGED_DIR
         folder.mkdir(exist_ok=True)
-        if self.host.is_file():
-            try:
-                data = self.host.read_bytes()
-            except OSError as exc:
-                raise PlanError(
-                    f"{self.host}: cannot read the cassette ({exc.strerror or exc}); "
-                    "fix its permissions or record it again with --record"
-                ) from None
+        try:  # never through a link (the caller checked the directories are the project's)
+            data = read_beneath(
+                self.host, self.host.parent, what="cassette", limit=MAX_CASSETTE_BYTES
+            )
+        except OSError as exc:
+            raise PlanError(
+                f"{self.host}: cannot read the cassette ({exc.strerror or exc}); "
+                "fix its permissions or record it again with --record"
+            ) from None
+        if data is not None:
             (folder / self.host.name).write_bytes(data)
         return self.staged_rel
 
@@ -106,7 +113,7 @@ class CassetteFile:
         if data is None:
             return False
         with contextlib.suppress(OSError):
-            if self.host.read_bytes() == data:
+            if read_beneath(self.host, self.host.parent, what="cassette", limit=len(data)) == data:
                 return False
         write_bytes_atomic(self.host, data)
         return True

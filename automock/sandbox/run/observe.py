@@ -1,10 +1,9 @@
 """The run report's isolation layers, observed by the parent from outside the sandbox.
 
 The child enters its isolation itself (:func:`automock.sandbox.kernel.isolation.enter_isolation`)
-and then writes its ``started`` line; it waits for the parent's go-ahead before it runs
-any program code. In that pause the parent looks at the process the program is about
-to run in through ``/proc/<pid>`` (:func:`observe`) and only a layer it saw in force is
-reported ``on``:
+and then writes its ``started`` line; it waits for the parent's go-ahead before it runs any
+program code. In that pause the parent looks at the process the program is about to run in
+through ``/proc/<pid>`` (:func:`observe`); only a layer it saw in force is reported ``on``:
 
 - ``session``: the process group the parent kills at the timeout (``stat``);
 - ``userns`` / ``mountlock`` (non-root): how deep its user namespace is nested below
@@ -14,15 +13,15 @@ reported ``on``:
   read-only but private tmpfs on ``/tmp`` and ``/dev/shm`` and the workdir;
 - ``pid``: ``NSpid`` ends in 1 (init of a new PID namespace); a private ``proc`` on ``/proc``;
 - ``rlimits``: ``limits``; ``uid``: ``status`` (Uid, NoNewPrivs, CapEff);
-- ``ipc`` / ``uts``: ``ns/ipc``, ``ns/uts`` differ; ``seccomp``: ``status`` says
-  ``Seccomp: 2`` (:mod:`automock.sandbox.run.observe_kernel`).
+- ``ipc``, ``uts``, ``time``, ``hostfacts``, ``seccomp``: ``ns/ipc``, ``ns/uts``, ``ns/time``
+  differ, the masked ``/proc`` files, ``Seccomp: 2`` (:mod:`automock.sandbox.run.observe_kernel`).
 
 An ``OFF`` layer carries the sandbox's reason from its ``started`` line, labelled. The
 ``runtime`` layer (the mocks, inside the program's own process) and the ``landlock``
 layer (no trace in ``/proc``) cannot be seen from outside: each is the sandbox's
 ``started`` claim, labelled as such. (The ``cgroup`` layer is the parent's own doing:
-:func:`automock.sandbox.kernel.cgroup.confine` reads the membership back from the kernel.) None of this can be
-written by the program: it has not run yet, and nothing it does later changes the report.
+:func:`automock.sandbox.kernel.cgroup.confine` reads the membership back from the kernel.)
+None of this can be written by the program: it has not run yet, nor changed later.
 """
 
 from __future__ import annotations
@@ -197,6 +196,7 @@ def _filesystem(pid: int, workdir: Path) -> tuple[bool, str, bool]:
         r["point"]
         for r in rows
         if r["fstype"] == "tmpfs" and r["dev"] not in ours and r["point"] not in private
+        if not r["point"].startswith("/proc/")  # the hostfacts layer's files, not a cover
     ]
     proc = at.get("/proc")
     private_proc = proc is not None and proc["fstype"] == "proc" and proc["dev"] not in ours
@@ -385,9 +385,9 @@ def _uid(
 
 def unobserved(why: str) -> tuple[LayerStatus, ...]:
     """Every layer OFF: the parent saw none of them in force (``why`` says why not)."""
-    names = ["session", "network", *KERNEL_LAYERS[:2], "filesystem", "pid", "rlimits", "uid"]
+    names = ["session", "network", *KERNEL_LAYERS[:4], "filesystem", "pid", "rlimits", "uid"]
     if os.geteuid() != 0:
         names[1:1] = ["userns"]
         names[-1:-1] = ["mountlock"]
-    names += ["landlock", *KERNEL_LAYERS[2:], "runtime", "cgroup", "cpu"]
+    names += ["landlock", *KERNEL_LAYERS[4:], "runtime", "cgroup", "cpu"]
     return tuple(LayerStatus(n, False, f"not observed: {why}") for n in names)

@@ -1,9 +1,13 @@
-"""The ``ipc``, ``uts`` and ``seccomp`` layers, observed by the parent from outside.
+"""The ``ipc``, ``uts``, ``time``, ``hostfacts`` and ``seccomp`` layers, observed by the parent.
 
 Part of :mod:`automock.sandbox.run.observe`: ``ns/ipc`` and ``ns/uts`` of the
 program's process differ from ours; its ``status`` says ``Seccomp: 2`` (filter
 mode) with ``Seccomp_filters``. The hostname inside cannot be read from
 outside: that part of the ``uts`` detail is the sandbox's word, labelled.
+``time``: ``ns/time`` differs from ours, and the offsets in its ``timens_offsets``
+put its clocks, as the parent computes them from its own, near the fixed start.
+``hostfacts``: each masked file, read through ``/proc/<pid>/root`` (the program's
+own mount namespace), holds the fixed text and not the host's.
 """
 
 from __future__ import annotations
@@ -11,13 +15,20 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from automock.sandbox.kernel.hostfacts import (
+    CLOCK_START_S,
+    clocks_of,
+    listed_cpus,
+    masked_contents,
+    near_start,
+)
 from automock.sandbox.kernel.ipc import HOSTNAME
 from automock.sandbox.kernel.layers import LayerStatus
 from automock.sandbox.kernel.seccomp import REFUSED
 
 __all__ = ["KERNEL_LAYERS", "namespace_layers", "seccomp_layer"]
 
-KERNEL_LAYERS = ("ipc", "uts", "seccomp")
+KERNEL_LAYERS = ("ipc", "uts", "time", "hostfacts", "seccomp")
 
 
 def _off(fact: str, claim: LayerStatus | None) -> str:
@@ -34,7 +45,8 @@ def _same(pid: int, name: str) -> bool | None:
 
 
 def namespace_layers(pid: int, claims: Mapping[str, LayerStatus]) -> list[LayerStatus]:
-    """``ipc`` and ``uts``: the program's namespaces differ from the parent's."""
+    """``ipc`` and ``uts``: the program's namespaces differ from the parent's; then ``time``
+    and ``hostfacts``."""
     out = []
     if _same(pid, "ipc") is False:
         detail = "new IPC namespace: host SysV IPC and POSIX message queues out of reach"
@@ -54,7 +66,7 @@ def namespace_layers(pid: int, claims: Mapping[str, LayerStatus]) -> list[LayerS
     else:
         fact = "no UTS namespace: the host's hostname is visible"
         out.append(LayerStatus("uts", False, _off(fact, claims.get("uts"))))
-    return out
+    return out + _host_layers(pid, claims)
 
 
 def seccomp_layer(status: Mapping[str, str], claims: Mapping[str, LayerStatus]) -> LayerStatus:
@@ -68,3 +80,38 @@ def seccomp_layer(status: Mapping[str, str], claims: Mapping[str, LayerStatus]) 
         f" (Seccomp: {status['Seccomp']})" if status.get("Seccomp") else ""
     )
     return LayerStatus("seccomp", False, _off(fact, claims.get("seccomp")))
+
+
+def _masked(pid: int) -> tuple[list[str], list[str]]:
+    """(paths that hold the fixed text, paths that do not) in the program's mount namespace."""
+    held: list[str] = []
+    not_held: list[str] = []
+    for path, expected in masked_contents(listed_cpus()).items():
+        try:
+            with open(f"/proc/{pid}/root{path}", encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+        except OSError:
+            text = None
+        (held if text == expected else not_held).append(path)
+    return held, not_held
+
+
+def _host_layers(pid: int, claims: Mapping[str, LayerStatus]) -> list[LayerStatus]:
+    """``time`` and ``hostfacts``: the program's clocks start at the fixed point, and the host
+    facts in its ``/proc`` are the fixed files."""
+    if _same(pid, "time") is False and near_start(clocks_of(pid)):
+        detail = (
+            f"new time namespace: CLOCK_MONOTONIC and CLOCK_BOOTTIME start at {CLOCK_START_S} s "
+            "(its timens_offsets put them there), not at the host's uptime"
+        )
+        clock = LayerStatus("time", True, detail)
+    else:
+        fact = "no time namespace: the program reads the host's uptime from its clocks"
+        clock = LayerStatus("time", False, _off(fact, claims.get("time")))
+    held, not_held = _masked(pid)
+    if not not_held:
+        facts = LayerStatus("hostfacts", True, f"fixed read-only files over {', '.join(held)}")
+    else:
+        fact = f"the host's own {', '.join(not_held)}"
+        facts = LayerStatus("hostfacts", False, _off(fact, claims.get("hostfacts")))
+    return [clock, facts]

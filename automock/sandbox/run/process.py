@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
@@ -39,7 +39,6 @@ __all__ = ["Runner"]
 def _spawn_for(
     target: Path,
     seed: int,
-    env: dict[str, str] | None,
     work: Workdir | None = None,
     *,
     stable: bool = False,
@@ -47,29 +46,33 @@ def _spawn_for(
 ) -> Spawned:
     """A fresh interpreter for one run, in ``work`` (default: a new copy of the tree, in this
     process's spare when it fits: :mod:`automock.sandbox.run.spare`); ``ahead``: it enters
-    its namespaces before the spec (:func:`~automock.sandbox.run.spawn.spawn`)."""
+    its namespaces before the spec (:func:`~automock.sandbox.run.spawn.spawn`).
+
+    The interpreter starts with automock's fixed environment only: the plan's variables
+    (``PYTHONPATH``, ``LD_PRELOAD``, ...) are the project's word and would act on this
+    (root) start-up, before any layer is on; the child applies them once it is isolated
+    (:func:`automock.sandbox.child.program.execute`)."""
     if work is None and stable:
-        claimed = spare.claim(target, seed, env, ahead)
+        claimed = spare.claim(target, seed, ahead)
         if claimed is not None:
             return claimed
     work = work or make_workdir(target)
     try:
-        return spawn(work, fixed_environment(work.root, seed, env), stable=stable, ahead=ahead)
+        return spawn(work, fixed_environment(work.root, seed), stable=stable, ahead=ahead)
     except BaseException:
         work.cleanup()
         raise
 
 
-def _fork_for(work: Workdir, seed: int, plan: Plan, spec: dict[str, Any]) -> Spawned | None:
+def _fork_for(work: Workdir, seed: int, spec: dict[str, Any]) -> Spawned | None:
     """A child forked from this (warm) process for one run in ``work``.
 
     None when the child's environment would not fit where ``/proc/<pid>/environ``
-    shows it (a plan with more variables than the restart made room for): the
-    caller spawns a fresh interpreter instead.
+    shows it: the caller spawns a fresh interpreter instead. As a spawned child, it
+    starts from the fixed environment only and applies the plan's variables once isolated.
     """
     try:
-        # the plan's variables last, as a spawned child applies them after start-up
-        env = {**fixed_environment(work.root, seed, dict(plan.env)), **plan.env}
+        env = fixed_environment(work.root, seed)
         if not fresh.environment_fits(env):
             return None
         return fork_child(work, env, spec)
@@ -153,7 +156,6 @@ class Runner:
         self,
         target: Path,
         seed: int,
-        env: Mapping[str, str] | None = None,
         *,
         stable_addresses: bool = True,
         ahead: bool = False,
@@ -161,13 +163,10 @@ class Runner:
         self.target, self.seed = target, seed
         self.stable = stable_addresses  # a fresh interpreter per run, ASLR off: never forks
         self.forking = not stable_addresses and can_fork(seed)
-        first_env = dict(env or {}) or None
         self._first = (
             None
             if self.forking
-            else _spawn_for(
-                target, seed, first_env, stable=self.stable, ahead=ahead and self.stable
-            )
+            else _spawn_for(target, seed, stable=self.stable, ahead=ahead and self.stable)
         )
 
     def __enter__(self) -> Runner:
@@ -211,11 +210,10 @@ class Runner:
         (see :mod:`automock.sandbox.run.cassettes`). ``meanwhile()`` is called once, when the
         first run's program has ended (:func:`~automock.sandbox.run.watch.finish`).
         """
-        plan = replace(plan, seed=self.seed)
-        if allow_network:  # a person's explicit choice: no namespace, the runtime lets it through
-            plan = replace(plan, network="allow")
+        # the network is the person's explicit choice (allow_network), never the plan's
+        plan = replace(plan, seed=self.seed, network="allow" if allow_network else "deny")
         limits = limits or Limits(cpu_seconds=math.ceil(timeout) + 1)
-        network = allow_network or plan.network == "allow"
+        network = allow_network
         if self.forking:
             warm()
         cassette = CassetteFile.for_plan(plan, self.target)
@@ -232,7 +230,7 @@ class Runner:
                     staged = spec["cassette_path"] = cassette.stage(work.root)
                     spec["plan"]["cassette"]["path"] = staged
                     collect = cassette.collect if cassette.recording else None
-                child = self._child(work, plan, spec, ahead, more=index + 1 < repeat)
+                child = self._child(work, spec, ahead, more=index + 1 < repeat)
                 outcomes.append(
                     finish(child, spec, timeout, limits, collect=collect, meanwhile=meanwhile)
                 )
@@ -240,9 +238,7 @@ class Runner:
         runs = tuple(outcomes)
         return RunSet(runs, _first_divergence(runs) if repeat > 1 else "")
 
-    def _child(
-        self, work: Workdir, plan: Plan, spec: dict[str, Any], ahead: bool, *, more: bool
-    ) -> Spawned:
+    def _child(self, work: Workdir, spec: dict[str, Any], ahead: bool, *, more: bool) -> Spawned:
         """The child for one run in ``work`` (forked, the one started ahead, or spawned now);
         ``more``: another run follows, whose interpreter starts up while this one runs."""
         if self.forking:  # counted here, padded: the child's memory is the same whatever
@@ -250,14 +246,12 @@ class Runner:
             spec["tasks"] = padded(tasks_for_child(uid))
         child = None
         if self.forking and threading.active_count() == 1:
-            child = _fork_for(work, self.seed, plan, spec)
+            child = _fork_for(work, self.seed, spec)
         if child is None:
             child = self._first or _spawn_for(
-                self.target, self.seed, dict(plan.env), work, stable=self.stable, ahead=ahead
+                self.target, self.seed, work, stable=self.stable, ahead=ahead
             )
         self._first = None  # from here on, finish() owns it
         if not self.forking and more:
-            self._first = _spawn_for(
-                self.target, self.seed, dict(plan.env), stable=self.stable, ahead=ahead
-            )
+            self._first = _spawn_for(self.target, self.seed, stable=self.stable, ahead=ahead)
         return child

@@ -17,17 +17,18 @@ does not depend on the job is done before it arrives:
 
 A run's :class:`~automock.sandbox.run.process.Runner` takes it with :func:`claim`
 when the spare fits (address-stable, and the environment and umask the run would start its
-child with are exactly the spare's: same hash seed, no plan variables; the network denied
-and no ``--read`` paths, as the child entered its namespaces for those before any run asked,
-as every child spawned for such a run does: ``spawn(ahead=True)``). The file's tree is
+child with are exactly the spare's: same hash seed (a plan's variables are applied by the
+child itself once isolated, never at start-up); the network denied and no ``--read`` paths,
+as the child entered its namespaces for those before any run asked, as every child spawned
+for such a run does: ``spawn(ahead=True)``). The file's tree is
 copied into the workdir once the spec is sent (the child waits for the parent's count of
 the run uid's tasks, sent after the copy, before its rlimits and uid drop:
 :mod:`automock.sandbox.child.spec_pipe`), and the run goes on as with a spawned child: the
 rest of the isolation (rlimits, uid drop, Landlock, seccomp) runs in the child after it has
 the spec, and the parent observes every layer at the ``started`` line as for any run
-(:mod:`automock.sandbox.run.watch`): the spare adds no claim of its own. A spare serves one run; anything else (another seed, plan
-variables, ``--no-stable-addresses``, a dead spare) starts a child as before, and
-:func:`discard` ends an unused one (its workdir and cgroup removed).
+(:mod:`automock.sandbox.run.watch`): the spare adds no claim of its own. A spare serves one run;
+anything else (another seed, ``--no-stable-addresses``, a dead spare) starts a child as
+before, and :func:`discard` ends an unused one (its workdir and cgroup removed).
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def _umask() -> int:
     return mask
 
 
-def claim(target: Path, seed: int, env: dict[str, str] | None, ahead: bool) -> Spawned | None:
+def claim(target: Path, seed: int, ahead: bool) -> Spawned | None:
     """The spare as the child of a run of ``target`` (its tree copied in once the spec is
     sent), or None if it does not fit: the run's child would start with another environment,
     or not enter its namespaces ahead (``ahead``, see :func:`spawn`), or the spare died."""
@@ -98,7 +99,7 @@ def claim(target: Path, seed: int, env: dict[str, str] | None, ahead: bool) -> S
     work = spare.spawned.work
     if (
         spare.spawned.proc.poll() is not None
-        or fixed_environment(work.root, seed, env) != spare.env
+        or fixed_environment(work.root, seed) != spare.env
         or _umask() != spare.umask
     ):
         discard()

@@ -1,0 +1,47 @@
+"""Library calls a response passes through unchanged, or as one of its elements.
+
+``json.loads(r.text)`` is the response's JSON; ``asyncio.run``/``wait_for``
+hand back their argument and ``asyncio.gather`` a list of results;
+``random.choice(items)`` (on any generator) is one element of ``items`` and
+``sample``/``choices`` a list of them, so ``random.choice(r.json()["items"])["id"]``
+puts ``id`` into each drafted item. Used by
+:class:`automock.drafting.flow.ResponseFlow`.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from automock.drafting.literals import Ref
+
+__all__ = ["NOT_A_PASS", "passed_through"]
+
+NOT_A_PASS = object()
+_JSON_LOADS = ("json.loads", "json.load", "orjson.loads", "ujson.loads")
+_PICKS = ("choice", "sample", "choices")
+
+
+def _name(func: ast.expr) -> str:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def passed_through(
+    flow: Any, qual: str, node: ast.Call, args: list[Any], env: dict[str, Any]
+) -> Any:
+    """What ``node`` returns when it passes a response along; :data:`NOT_A_PASS` if it does not."""
+    first = args[0] if args else None
+    if _name(node.func) in _PICKS and isinstance(first, Ref):
+        return flow.iterate(node.args[0], env) if _name(node.func) == "choice" else first
+    if qual in _JSON_LOADS and isinstance(first, Ref):
+        return Ref(first.site, ("json",))
+    if qual in ("asyncio.run", "asyncio.wait_for") and args:
+        return first
+    if qual == "asyncio.gather":
+        found = next((a for a in args if isinstance(a, Ref)), None)
+        if found is not None:
+            starred = any(isinstance(a, ast.Starred) for a in node.args)
+            return found if starred else Ref(found.site, found.path, found.wrap + 1)
+    return NOT_A_PASS
