@@ -21,7 +21,6 @@ the real network and keep what it said: the HTTP traffic is recorded into
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 import threading
@@ -370,18 +369,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _with_command_time(report: RunReport) -> RunReport:
-    """``timings["command"]``: seconds since this process started (interpreter start-up, the
-    restart, plan loading or drafting and the runs), so the line accounts for the wall time."""
+    """``timings["command"]``: the whole command so far (start-up, drafting, the runs)."""
     import dataclasses
 
-    try:
-        with open("/proc/self/stat", "rb") as handle:
-            started = int(handle.read().rsplit(b")", 1)[1].split()[19])  # field 22: starttime
-        with open("/proc/uptime", "rb") as handle:
-            uptime = float(handle.read().split()[0])
-    except (OSError, IndexError, ValueError):
+    from automock._uptime import process_seconds
+
+    age = process_seconds()
+    if age is None:
         return report
-    age = max(uptime - started / os.sysconf("SC_CLK_TCK"), report.timings.get("total", 0.0))
+    age = max(age, report.timings.get("total", 0.0))
     return dataclasses.replace(report, timings={**report.timings, "command": age})
 
 
