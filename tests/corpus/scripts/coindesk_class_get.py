@@ -8,11 +8,9 @@ import requests
 
 
 class PriceIndex:
-    endpoint = "https://api.coindesk.com/v1/bpi/currentprice.json"
-
-    @classmethod
-    def rates(cls):
-        reply = requests.get(url=cls.endpoint)
+    @staticmethod
+    def rates():
+        reply = requests.get(url="https://api.coindesk.com/v1/bpi/currentprice.json")
         if reply.status_code != requests.codes.ok:
             return None, f"status {reply.status_code}"
         try:

@@ -8,13 +8,10 @@ from __future__ import annotations
 import requests
 
 
-def count_issues(first_page: str) -> int:
-    seen, page_url = 0, first_page
-    while page_url:
-        page = requests.get(page_url, params={"state": "open"}).json()
-        seen += sum(1 for _ in page["items"])
-        page_url = page["next"]
-    return seen
-
-
-print("total issues:", count_issues("https://api.github.com/repos/psf/requests/issues"))
+next_page = "https://api.github.com/repos/psf/requests/issues"
+seen = 0
+while next_page:
+    page = requests.get(next_page, params={"state": "open"}).json()
+    seen += sum(1 for _ in page["items"])
+    next_page = page["next"]
+print("total issues:", seen)
