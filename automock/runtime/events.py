@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from automock.runtime._base import Undo
 
 __all__ = [
+    "FORKS",
     "Access",
     "AccessLog",
     "current_log",
@@ -55,21 +56,46 @@ class Access(JsonMixin):
     served_by: str = ""
 
 
+FORKS = frozenset({"os.fork"})  # process accesses that fork without starting a program
+
+
 class AccessLog:
-    """Thread-safe, de-duplicating (by kind, api, target, mocked, served_by) list of accesses."""
+    """Thread-safe, de-duplicating (by kind, api, target, mocked, served_by) list of accesses.
+
+    Process accesses are also counted, every call (``process_calls``): the parent compares
+    them with the program starts and forks the kernel saw (:mod:`automock.sandbox.run.starts`).
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._items: list[Access] = []
         self._seen: set[tuple[str, str, str, bool, str]] = set()
+        self._calls = {"starts": 0, "forks": 0}
+
+    @property
+    def process_calls(self) -> dict[str, int]:
+        """``{"starts": n, "forks": m}``: the programs started and processes forked, each call."""
+        with self._lock:
+            return dict(self._calls)
 
     def add(self, access: Access) -> None:
         key = (access.kind, access.api, access.target, access.mocked, access.served_by)
         with self._lock:
+            if access.kind == "process":
+                self._calls["forks" if access.api in FORKS else "starts"] += 1
             if key in self._seen:
                 return
             self._seen.add(key)
             self._items.append(access)
+
+    def merged(self, other: AccessLog | None) -> tuple[list[Access], dict[str, int]]:
+        """The accesses of this log, then those only ``other`` has, and their process calls
+        summed (``other`` counted once, even when it is this log)."""
+        seen, calls = list(self.accesses), self.process_calls
+        if other is not None and other is not self:
+            seen += [a for a in other.accesses if a not in seen]
+            calls = {k: n + other.process_calls[k] for k, n in calls.items()}
+        return seen, calls
 
     @property
     def accesses(self) -> tuple[Access, ...]:
