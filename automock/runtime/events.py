@@ -14,6 +14,8 @@ after the first call.
 from __future__ import annotations
 
 import contextlib
+import mmap
+import struct
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -57,6 +59,8 @@ class Access(JsonMixin):
 
 
 FORKS = frozenset({"os.fork"})  # process accesses that fork without starting a program
+_COUNT = struct.Struct("=Q")
+_CALLS = struct.Struct("=QQ")  # starts, forks
 
 
 class AccessLog:
@@ -70,19 +74,25 @@ class AccessLog:
         self._lock = threading.Lock()
         self._items: list[Access] = []
         self._seen: set[tuple[str, str, str, bool, str]] = set()
-        self._calls = {"starts": 0, "forks": 0}
+        # shared with forked children (an anonymous shared mapping), so a start made in a
+        # child forked with os.fork is counted where the report is written
+        self._calls = mmap.mmap(-1, _CALLS.size)
 
     @property
     def process_calls(self) -> dict[str, int]:
-        """``{"starts": n, "forks": m}``: the programs started and processes forked, each call."""
+        """``{"starts": n, "forks": m}``: the programs started and processes forked, each call
+        (forked children's included)."""
         with self._lock:
-            return dict(self._calls)
+            starts, forks = _CALLS.unpack_from(self._calls)
+        return {"starts": starts, "forks": forks}
 
     def add(self, access: Access) -> None:
         key = (access.kind, access.api, access.target, access.mocked, access.served_by)
         with self._lock:
             if access.kind == "process":
-                self._calls["forks" if access.api in FORKS else "starts"] += 1
+                offset = _CALLS.size // 2 if access.api in FORKS else 0
+                (count,) = _COUNT.unpack_from(self._calls, offset)
+                _COUNT.pack_into(self._calls, offset, count + 1)
             if key in self._seen:
                 return
             self._seen.add(key)

@@ -13,7 +13,8 @@ Hidden program starts, no network: `exec` = `/bin/true` started through
 report; `exec_forge` = the same, then the forged `done` with no access; `exec_silent` = the same,
 then every fd closed and os._exit(0); `posix_spawn` = libc's posix_spawn of `/bin/true` through
 ctypes. Honest controls: `honest` = `subprocess.run(["true"])` twice; `threads` = eight threads;
-`mpfork` = a multiprocessing pool with the `fork` start method.
+`mpfork` = a multiprocessing pool with the `fork` start method; `forkexec` = `os.fork`, then
+`os.execv("/bin/true")` in the child (recorded there, counted where the report is written).
 """
 
 print("ATTACK-START", flush=True)
@@ -106,6 +107,11 @@ elif mode == "mpfork" and __name__ == "__main__":
 
     with multiprocessing.get_context("fork").Pool(2) as pool:
         print(pool.map(square, [1, 2, 3]))
+elif mode == "forkexec":
+    child = os.fork()
+    if child == 0:
+        os.execv("/bin/true", ["true"])
+    os.waitpid(child, 0)
 elif mode == "raw":
     raw_attempts()
 elif mode == "dns":
