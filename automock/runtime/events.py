@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import mmap
+import os
 import struct
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from types import FunctionType
@@ -77,6 +79,7 @@ class AccessLog:
         # shared with forked children (an anonymous shared mapping), so a start made in a
         # child forked with os.fork is counted where the report is written
         self._calls = mmap.mmap(-1, _CALLS.size)
+        _logs.add(self)
 
     @property
     def process_calls(self) -> dict[str, int]:
@@ -118,6 +121,17 @@ class AccessLog:
 
 
 _stack: list[AccessLog] = []
+_logs: weakref.WeakSet[AccessLog] = weakref.WeakSet()
+
+
+def _after_fork() -> None:
+    """In a forked child: a lock another thread of the parent held at the fork stays held
+    forever there, so every log gets a fresh one (the child has only the forking thread)."""
+    for log in list(_logs):
+        log._lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 def current_log() -> AccessLog | None:
