@@ -9,18 +9,21 @@ not run a line yet), so nothing it does is missed; a thread reads the events whi
 run lasts, and after the run's PID namespace ended the parent reads the rest (the kernel
 queues an event when the fork or exec happens, so every one of the run's is queued by then).
 
-What is counted, for the program's process (the one whose report the parent reads):
+What is counted: the processes that run the program's code with the runtime are its
+process and every process one of them forked that has not ``exec``'d since (``os.fork``,
+multiprocessing's ``fork`` workers: the runtime's counts are shared with them). For those:
 
-- **process forks**: the processes it forked (a fork event from it whose child is a
-  process of its own, ``pid == tgid``; a new thread is not one);
-- **program starts**: each of those children's first exec, and each exec of the program's
-  process itself (``os.execv``). What a started program runs in turn (a shell's command,
-  ``make``'s compilers) is that program's business, as its other accesses are.
+- **process forks**: the processes they forked (a fork event whose child is a process of its
+  own, ``pid == tgid``; a new thread is not one);
+- **program starts**: each ``exec`` one of them made (a forked child's ``exec``, as
+  ``subprocess``, ``os.posix_spawn`` and ``_posixsubprocess.fork_exec`` do, or an
+  ``os.execv`` of the process itself). After its ``exec`` a process runs another program:
+  what that program runs in turn (a shell's command, ``make``'s compilers) is its business,
+  as its other accesses are, and is not counted.
 
-A process forked with ``os.fork`` keeps the runtime, so its own starts are not the
-program's report; they are not counted, but the fork itself is. When the events could not
-be read (no connector, not root, another namespace) or the kernel dropped some (its queue
-was full), nothing is counted and the note says why: never a guess.
+When the events could not be read (no connector, not root, another namespace) or the
+kernel dropped some (its queue was full), nothing is counted and the note says why: never
+a guess.
 """
 
 from __future__ import annotations
@@ -68,7 +71,7 @@ class StartWatch:
 
     def __init__(self, program: int, sock: socket.socket | None, note: str) -> None:
         self.program, self._sock, self.note = program, sock, note
-        self._children: dict[int, bool] = {}  # a live child process -> it has exec'd
+        self._bearing = {program}  # the program's process and its forks that have not exec'd
         self.forks = self.execs = 0
         self.lost = ""
         self._wake_r, self._wake_w = os.pipe() if sock is not None else (-1, -1)
@@ -102,11 +105,14 @@ class StartWatch:
     def _read(self) -> None:
         """The thread: handle events as they come, until woken to read the last ones."""
         assert self._sock is not None
-        while True:
-            ready, _, _ = select.select([self._sock.fileno(), self._wake_r], [], [])
-            self._drain()
-            if self._wake_r in ready:
-                return
+        try:
+            while True:
+                ready, _, _ = select.select([self._sock.fileno(), self._wake_r], [], [])
+                self._drain()
+                if self._wake_r in ready:
+                    return
+        except Exception as exc:  # counts from part of the events would be a guess
+            self.lost = f"reading them failed ({type(exc).__name__})"
 
     def _drain(self) -> None:
         assert self._sock is not None
@@ -137,18 +143,15 @@ class StartWatch:
     def _event(self, what: int, ids: list[int]) -> None:
         if what == _FORK:
             _parent_pid, parent, child_pid, child = ids
-            if parent == self.program and child_pid == child:  # a process, not a thread
+            if parent in self._bearing and child_pid == child:  # a process, not a thread
                 self.forks += 1
-                self._children[child] = False
+                self._bearing.add(child)  # a fork keeps the runtime (and its shared counts)
         elif what == _EXEC:
-            process = ids[1]
-            if process == self.program:
+            if ids[1] in self._bearing:
                 self.execs += 1
-            elif self._children.get(process) is False:
-                self._children[process] = True
-                self.execs += 1
+                self._bearing.discard(ids[1])  # another program now: its own business
         elif what == _EXIT and ids[0] == ids[1]:
-            self._children.pop(ids[1], None)  # its pid may be reused by anyone now
+            self._bearing.discard(ids[1])  # its pid may be reused by anyone now
 
     def finish(self) -> Starts:
         """The counts, once the run ended (call after its PID namespace is gone); closes."""

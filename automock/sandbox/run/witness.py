@@ -14,8 +14,9 @@ whatever it likes. Two kernel counts need no word from it:
   counter moves (no address is configured), as do raw sockets the sandbox uid may not open.
 - **tasks**: the most tasks (processes and threads alike) the run's pids cgroup ever held
   (``pids.peak``), and how many it held when the program started.
-- **program starts and process forks** of the program's process, from the kernel's
-  process events (:mod:`automock.sandbox.run.starts`). The runtime records each start
+- **program starts and process forks** of the program's processes (its own and those it
+  forked that still run its code), from the kernel's process events
+  (:mod:`automock.sandbox.run.starts`). The runtime records each start
   (``subprocess``, ``os.system``, ``os.posix_spawn``, ``os.exec*``, a followed Python
   child) and each ``os.fork``, and the program's report counts every call; more starts,
   or more forks than starts and forks together, than the report counts are ones the
@@ -69,8 +70,8 @@ class Witness(JsonMixin):
     program ran, with how much (``{}``: none moved); ``None`` when not observed, and
     ``network_note`` says why (no network namespace, the sandbox never started). ``tasks``:
     the most tasks the run's cgroup held at once, ``tasks_at_start`` those at the program's
-    start (``None``: not observed). ``starts``/``forks``: the programs the program's process
-    started and the processes it forked (:mod:`automock.sandbox.run.starts`; ``None``: not
+    start (``None``: not observed). ``starts``/``forks``: the programs the program's processes
+    started and the processes they forked (:mod:`automock.sandbox.run.starts`; ``None``: not
     observed, ``starts_note`` says why).
     """
 
@@ -229,7 +230,7 @@ def _starts_hidden(witness: Witness, extra: object, reported: bool) -> str:
     said = f"the program reported {starts} start(s) and {forks} fork(s)"
     return (
         f"the kernel saw {witness.starts} program start(s) and {witness.forks} process "
-        f"fork(s) by the program's process; {said if reported else 'its report was unusable'}"
+        f"fork(s) by the program's processes; {said if reported else 'its report was unusable'}"
     )
 
 

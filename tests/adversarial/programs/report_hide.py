@@ -12,7 +12,8 @@ Hidden program starts, no network: `exec` = `/bin/true` started through
 `_posixsubprocess.fork_exec` (behind the runtime's wrappers), a normal exit with an honest-looking
 report; `exec_forge` = the same, then the forged `done` with no access; `exec_silent` = the same,
 then every fd closed and os._exit(0); `posix_spawn` = libc's posix_spawn of `/bin/true` through
-ctypes. Honest controls: `honest` = `subprocess.run(["true"])` twice; `threads` = eight threads;
+ctypes; `fork_hide` = `os.fork` (which the runtime records), then the `fork_exec` from the forked
+child. Honest controls: `honest` = `subprocess.run(["true"])` twice; `threads` = eight threads;
 `mpfork` = a multiprocessing pool with the `fork` start method; `forkexec` = `os.fork`, then
 `os.execv("/bin/true")` in the child (recorded there, counted where the report is written).
 """
@@ -87,6 +88,12 @@ def square(n: int) -> int:
 
 if mode in ("exec", "exec_forge", "exec_silent"):
     fork_exec_true()
+elif mode == "fork_hide":
+    child = os.fork()
+    if child == 0:
+        fork_exec_true()
+        os._exit(0)
+    os.waitpid(child, 0)
 elif mode == "posix_spawn":
     spawn_true()
 elif mode == "honest":
