@@ -110,7 +110,7 @@ def test_the_text_report_names_what_was_hidden(server: LoopbackServer) -> None:
 
 # ---------------------------------------------------------------- hidden program starts
 
-HIDDEN_STARTS = ["exec", "exec_forge", "exec_silent", "posix_spawn", "fork_hide"]
+HIDDEN_STARTS = ["exec", "exec_forge", "exec_silent", "exec_claim", "posix_spawn", "fork_hide"]
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
@@ -118,8 +118,9 @@ HIDDEN_STARTS = ["exec", "exec_forge", "exec_silent", "posix_spawn", "fork_hide"
 def test_hidden_program_start_is_seen_by_the_parent(attack: Attack, mode: str) -> None:
     """`/bin/true` started behind the runtime's wrappers (`_posixsubprocess.fork_exec`, libc's
     `posix_spawn` through ctypes; from a child forked with the recorded `os.fork`), with an
-    honest-looking, a forged or no report, and no network attempt: the kernel's process events
-    show a start the report does not count, so the run is `unmocked` and says what was hidden."""
+    honest-looking, a forged or no report, or a forged one whose counts claim starts it lists no
+    access for, and no network attempt: the kernel's process events show a start the report does
+    not count, so the run is `unmocked` and says what was hidden."""
     outcome = attack("report_hide", mode, timeout=15)
     report = outcome.raw
     kernel = report["kernel"]

@@ -221,10 +221,13 @@ def _network_hidden(witness: Witness, accesses: Iterable[Access], what: str) -> 
     return f"the kernel saw {witness.attempts} network attempt(s) ({moved}); {what}"
 
 
-def _starts_hidden(witness: Witness, extra: object, reported: bool) -> str:
+def _starts_hidden(
+    witness: Witness, accesses: Iterable[Access], extra: object, reported: bool
+) -> str:
     if witness.starts is None or witness.forks is None:
         return ""
-    starts, forks = _reported(extra) if reported else (0, 0)
+    listed = any(a.kind == "process" for a in accesses)  # counts with no access behind: none
+    starts, forks = _reported(extra) if reported and listed else (0, 0)
     if witness.starts <= starts and witness.forks <= starts + forks:
         return ""
     said = f"the program reported {starts} start(s) and {forks} fork(s)"
@@ -241,7 +244,11 @@ def hidden(
     ("" when it does not). ``reported``: the program's report was usable; ``extra``: its
     ``extra`` field (untrusted: anything malformed counts as nothing reported)."""
     what = "its report was unusable" if not reported else "the program reported none"
-    found = [_network_hidden(witness, accesses, what), _starts_hidden(witness, extra, reported)]
+    accesses = tuple(accesses)
+    found = [
+        _network_hidden(witness, accesses, what),
+        _starts_hidden(witness, accesses, extra, reported),
+    ]
     if not any(found):
         return witness
     return replace(

@@ -11,7 +11,8 @@ fd closed and os._exit(0) (no report at all); `child` = a fresh interpreter star
 Hidden program starts, no network: `exec` = `/bin/true` started through
 `_posixsubprocess.fork_exec` (behind the runtime's wrappers), a normal exit with an honest-looking
 report; `exec_forge` = the same, then the forged `done` with no access; `exec_silent` = the same,
-then every fd closed and os._exit(0); `posix_spawn` = libc's posix_spawn of `/bin/true` through
+then every fd closed and os._exit(0); `exec_claim` = the same start, then a forged `done` that
+lists no access but counts 5 starts and 5 forks in `extra`; `posix_spawn` = libc's posix_spawn of `/bin/true` through
 ctypes; `fork_hide` = `os.fork` (which the runtime records), then the `fork_exec` from the forked
 child. Honest controls: `honest` = `subprocess.run(["true"])` twice; `threads` = eight threads;
 `mpfork` = a multiprocessing pool with the `fork` start method; `forkexec` = `os.fork`, then
@@ -86,7 +87,7 @@ def square(n: int) -> int:
     return n * n
 
 
-if mode in ("exec", "exec_forge", "exec_silent"):
+if mode in ("exec", "exec_forge", "exec_silent", "exec_claim"):
     fork_exec_true()
 elif mode == "fork_hide":
     child = os.fork()
@@ -144,11 +145,13 @@ elif mode == "child":
     os.waitpid(pid, 0)
 elif mode in ("forge", "silent"):
     plain_connect()
-if mode in ("forge", "exec_forge"):
+if mode in ("forge", "exec_forge", "exec_claim"):
     done = {
         "phase": "done", "exit_code": 0, "status": "passed", "exception": None, "detail": "",
         "accesses": [], "layers": [], "seconds": 0.0, "setup_seconds": 0.0, "extra": {},
     }
+    if mode == "exec_claim":
+        done["extra"] = {"processes": {"starts": 5, "forks": 5}}
     for fd in range(3, 1024):
         try:
             os.write(fd, (json.dumps(done) + "\n").encode())
