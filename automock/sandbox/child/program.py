@@ -271,9 +271,7 @@ def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None
         for stream in (sys.stdout, sys.stderr):
             with suppress(OSError, ValueError):
                 stream.flush()
-        seen = list(log.accesses)
-        if session_log is not None and session_log is not log:
-            seen += [a for a in session_log.accesses if a not in seen]
+        seen, calls = log.merged(session_log)  # the accesses, and every start and fork
         accesses = tuple(a.to_dict() for a in seen)
     if any(not a["mocked"] for a in accesses) and status == Status.ERROR:
         # an UnmockedAccessError wrapped by the client library (e.g. requests' ConnectionError)
@@ -287,6 +285,7 @@ def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None
         layers=(*layers, runtime_layer),
         seconds=clock() - started - setup,
         setup_seconds=setup,
+        extra={"processes": calls},
     )
 
 

@@ -133,5 +133,8 @@ def kernel_dict(seen: Witness) -> dict[str, Any]:
         "network_note": seen.network_note,
         "tasks": seen.tasks,
         "tasks_at_start": seen.tasks_at_start,
+        "program_starts": seen.starts,
+        "process_forks": seen.forks,
+        "starts_note": seen.starts_note,
         "hidden": seen.hidden,
     }

@@ -325,7 +325,8 @@ def finish(
         workdir_full=full,
     )
     accesses = tuple(Access(**a) for a in (child or {}).get("accesses", ()))
-    seen = hidden(seen, accesses, reported=not report.problem)
+    extra = (child or {}).get("extra")
+    seen = hidden(seen, accesses, reported=not report.problem, extra=extra)
     status, code, detail = with_witness(status, code, detail, seen.hidden)
     layers = observer.layers or unobserved("the sandbox ended before the program started")
     layers += (LayerStatus("workdir", True, spawned.work.note),)
