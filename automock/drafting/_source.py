@@ -49,6 +49,8 @@ class Module:
     parents: dict[int, ast.AST] = field(default_factory=dict)
     by_line: dict[int, list[ast.AST]] = field(default_factory=dict)
     calls_by_name: dict[str, list[ast.Call]] = field(default_factory=dict)
+    # ``self.name(...)``/``cls.name(...)`` calls: a method called on its own object
+    calls_on_self: dict[str, list[ast.Call]] = field(default_factory=dict)
     memo: dict[str, Any] = field(default_factory=dict)  # per-module results drafters reuse
     # (function, parameter) -> literal texts other project modules pass for it
     outside: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
@@ -74,13 +76,20 @@ class Module:
     def callers_args(
         self, func: ast.FunctionDef | ast.AsyncFunctionDef, param: str
     ) -> list[ast.expr]:
-        """Expressions passed for ``param`` at every direct call ``func(...)`` in the module."""
+        """Expressions passed for ``param`` at every direct call ``func(...)`` in the module.
+
+        A method is found through ``self.method(...)`` calls, its first
+        parameter (``self``) being the object the call is made on.
+        """
         names = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+        calls = self.calls_by_name.get(func.name, [])
+        if isinstance(self.parents.get(id(func)), ast.ClassDef) and names:
+            names, calls = names[1:], self.calls_on_self.get(func.name, [])
         if param not in names:
             return []
         index = names.index(param)
         found: list[ast.expr] = []
-        for node in self.calls_by_name.get(func.name, []):
+        for node in calls:
             if index < len(node.args) and not isinstance(node.args[index], ast.Starred):
                 found.append(node.args[index])
             found.extend(kw.value for kw in node.keywords if kw.arg == param)
@@ -253,6 +262,13 @@ def parse_module(source: str) -> Module:
             module.by_line.setdefault(line, []).append(node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             module.calls_by_name.setdefault(node.func.id, []).append(node)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in ("self", "cls")
+        ):
+            module.calls_on_self.setdefault(node.func.attr, []).append(node)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             module.functions.setdefault(node.name, node)
     return module

@@ -51,8 +51,6 @@ from automock.drafting.scrape_flow import (
 __all__ = ["CLIENT_TYPES", "HTTP_MODULES", "Ref", "ResponseFlow", "import_aliases"]
 
 _PASSES = 3
-
-
 _CLIENT = object()
 _NUMBER_HINTS = {"int": "int", "float": "float"}
 
@@ -343,16 +341,27 @@ class ResponseFlow:
             if numeric and args and isinstance(value := args[0], Ref):
                 self.note(Ref(value.site, value.path), _NUMBER_HINTS.get(name, "number"))
             if name in self.module.functions:
-                target = self.module.functions[name]
-                params = [a.arg for a in (*target.args.posonlyargs, *target.args.args)]
-                for param, value in zip(params, args, strict=False):
-                    if isinstance(value, Ref | Lits | type(_CLIENT)) and value is not None:
-                        self.params.setdefault((name, param), value)
-                for key, value in kwargs.items():
-                    if key is not None and isinstance(value, Ref | Lits):
-                        self.params.setdefault((name, key), value)
-                return self.returns.get(name)
+                return self.into(name, args, kwargs, skip=0)
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id in ("self", "cls")
+            and func.attr in self.module.functions
+        ):
+            return self.into(func.attr, args, kwargs, skip=1)  # ``self.fetch(...)``: a method
         return None
+
+    def into(self, name: str, args: list[Any], kwargs: dict[str | None, Any], skip: int) -> Any:
+        """A call of the module's own function ``name``: bind its parameters, give its return."""
+        target = self.module.functions[name]
+        params = [a.arg for a in (*target.args.posonlyargs, *target.args.args)][skip:]
+        for param, value in zip(params, args, strict=False):
+            if isinstance(value, Ref | Lits | type(_CLIENT)) and value is not None:
+                self.params.setdefault((name, param), value)
+        for key, value in kwargs.items():
+            if key is not None and isinstance(value, Ref | Lits):
+                self.params.setdefault((name, key), value)
+        return self.returns.get(name)
 
     def method(self, base: Ref, name: str, node: ast.Call, env: dict[str, Any]) -> Any:
         if base.path == ():

@@ -137,10 +137,18 @@ def _call_at(module: Module, tp: Touchpoint) -> ast.Call | None:
 
 
 def _env_name(module: Module, tp: Touchpoint) -> tuple[str | None, str | None]:
-    """``(variable, default)`` read at the touchpoint, when written as a literal."""
+    """``(variable, default)`` read at the touchpoint; a default is kept when it renders.
+
+    ``os.environ.get("TOPICS", DEFAULT_TOPICS)`` keeps the constant's text, so
+    the program runs on the fallback its author wrote rather than a made-up value.
+    """
     for node in module.nodes_on_line(tp.line):
         if (read := env_read(node)) is not None:
-            return read
+            name, default = read
+            if default is None and isinstance(node, ast.Call) and len(node.args) > 1:
+                rendered = module.render(node.args[1])
+                default = rendered.text if rendered.complete else None
+            return name, default
     return None, None
 
 

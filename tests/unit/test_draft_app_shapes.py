@@ -1,0 +1,84 @@
+"""Drafting on code written the way real tools are (issue 25's package apps).
+
+Each test is a shape one of the apps under examples/ hit: a fallback held in a
+constant, a URL built by a method from what its caller passes, a body a
+method returns and its caller reads.
+"""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+from automock.drafting import draft
+
+
+def test_an_environment_default_held_in_a_constant_is_drafted_as_that_constant() -> None:
+    plan = draft(
+        dedent(
+            """
+            import os
+            DEFAULT_TOPICS = "science,climate"
+            BASE = "https://news.example.com"
+            topics = os.environ.get("DIGEST_TOPICS", DEFAULT_TOPICS)
+            api = os.getenv("NEWS_API", BASE + "/api")
+            """
+        )
+    )
+    assert plan.env["DIGEST_TOPICS"] == "science,climate"
+    assert plan.env["NEWS_API"] == "https://news.example.com/api"
+    entries = {e.data["name"]: e for e in plan.entries}
+    assert entries["DIGEST_TOPICS"].guessed == ()
+
+
+def test_a_method_building_its_url_from_what_self_calls_pass_gets_a_stub() -> None:
+    plan = draft(
+        dedent(
+            """
+            import requests
+
+            class Feed:
+                def __init__(self, base):
+                    self.base = base
+                    self.session = requests.Session()
+
+                def _get_json(self, path, params):
+                    r = self.session.get(f"{self.base}{path}", params=params)
+                    return r.json()
+
+                def latest(self, topic):
+                    return self._get_json(f"/v1/topics/{topic}/articles", {"limit": 5})
+            """
+        )
+    )
+    (stub,) = plan.http_stubs()
+    assert stub.match == "regex"
+    assert "/v1/topics/" in stub.url and "/articles" in stub.url
+
+
+def test_keys_read_on_what_a_method_returns_shape_the_stub_body() -> None:
+    plan = draft(
+        dedent(
+            """
+            import requests
+
+            def to_item(raw):
+                return (int(raw["id"]), raw["title"].strip(), float(raw["score"]))
+
+            class Feed:
+                session = requests.Session()
+
+                def _get_json(self, url):
+                    response = self.session.get(url)
+                    response.raise_for_status()
+                    return response.json()
+
+                def latest(self):
+                    payload = self._get_json("https://news.example.com/latest")
+                    return [to_item(item) for item in payload.get("articles", [])]
+            """
+        )
+    )
+    (stub,) = plan.http_stubs()
+    assert isinstance(stub.json, dict)
+    (first, *_) = stub.json["articles"]
+    assert {"id", "title", "score"} <= set(first)
