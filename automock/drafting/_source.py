@@ -105,9 +105,13 @@ class Module:
             if node.id in self.constants:
                 return self.render(self.constants[node.id], _depth=_depth + 1)
             func = self.enclosing_function(node)
-            local = _single_assignment(func if func is not None else self.tree, node.id)
-            if local is not None:
-                return self.render(local, _depth=_depth + 1)
+            local = _assignments(func if func is not None else self.tree, node.id)
+            if len(local) == 1:
+                return self.render(local[0], _depth=_depth + 1)
+            # ``url = "/v2/items"`` then ``url = page["next"]``: the one value known statically
+            known = {r.text for v in local if (r := self.render(v, _depth=_depth + 1)).complete}
+            if len(known) == 1:
+                return Rendered(known.pop())
             if func is not None:
                 options = {
                     self.render(a, _depth=_depth + 1).text for a in self.callers_args(func, node.id)
@@ -219,17 +223,26 @@ def _format(template: str, args: list[str], kwargs: dict[str, str]) -> str:
     return "".join(out)
 
 
-def _single_assignment(func: ast.AST, name: str) -> ast.expr | None:
-    """The value of ``name = value`` when it is the scope's only assignment to ``name``."""
-    values = [
-        stmt.value
-        for stmt in ast.walk(func)
-        if isinstance(stmt, ast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], ast.Name)
-        and stmt.targets[0].id == name
-    ]
-    return values[0] if len(values) == 1 else None
+def _assignments(func: ast.AST, name: str) -> list[ast.expr]:
+    """Every value assigned to ``name`` in the scope, ``a, b = x, y`` unpacked."""
+    values: list[ast.expr] = []
+    for stmt in ast.walk(func):
+        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+            continue
+        target, value = stmt.targets[0], stmt.value
+        if isinstance(target, ast.Name) and target.id == name:
+            values.append(value)
+        elif (
+            isinstance(target, ast.Tuple)
+            and isinstance(value, ast.Tuple)
+            and len(target.elts) == len(value.elts)
+        ):
+            values.extend(
+                v
+                for t, v in zip(target.elts, value.elts, strict=True)
+                if isinstance(t, ast.Name) and t.id == name
+            )
+    return values
 
 
 def _module_constants(tree: ast.Module) -> dict[str, ast.expr]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from automock.drafting.literals import Ref
 
-__all__ = ["NOT_A_PASS", "passed_through"]
+__all__ = ["NOT_A_PASS", "passed_through", "thunk_result"]
 
 NOT_A_PASS = object()
 _JSON_LOADS = ("json.loads", "json.load", "orjson.loads", "ujson.loads")
@@ -45,3 +45,17 @@ def passed_through(
             starred = any(isinstance(a, ast.Starred) for a in node.args)
             return found if starred else Ref(found.site, found.path, found.wrap + 1)
     return NOT_A_PASS
+
+
+def thunk_result(flow: Any, node: ast.Call, env: dict[str, Any]) -> Any:
+    """``retrying(lambda: client.get(url))``: what the thunk returns, when nothing else is known.
+
+    A helper handed a callable with no parameters (a retry loop, a timer, a
+    circuit breaker) gives back what that callable returns.
+    """
+    for arg in node.args:
+        if isinstance(arg, ast.Lambda) and not arg.args.args and not arg.args.vararg:
+            value = flow.eval(arg.body, env)
+            if isinstance(value, Ref):
+                return value
+    return None

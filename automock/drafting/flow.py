@@ -18,7 +18,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from automock.drafting._source import Module
-from automock.drafting.call_flow import NOT_A_PASS, passed_through
+from automock.drafting.call_flow import NOT_A_PASS, passed_through, thunk_result
+from automock.drafting.cookie_flow import jar_lookup
 from automock.drafting.http_calls import (
     CLIENT_STATE,
     CLIENT_TYPES,
@@ -33,6 +34,7 @@ from automock.drafting.literals import (
     Lits,
     Ref,
     constant_hint,
+    constant_lits,
     literal_strings,
     looks_like_index,
 )
@@ -214,8 +216,10 @@ class ResponseFlow:
 
     # -- expressions ------------------------------------------------------------
     def eval(self, node: ast.expr, env: dict[str, Any]) -> Any:
+        if isinstance(node, ast.Compare | ast.Subscript | ast.Call):
+            jar_lookup(self, node, env)  # ``"sid" in client.cookies``: a Set-Cookie to draft
         if isinstance(node, ast.Name):
-            return env.get(node.id, self.constant(node.id))
+            return env.get(node.id, constant_lits(self.module, node.id))
         if isinstance(node, ast.Await):
             return self.eval(node.value, env)
         if isinstance(node, ast.Call):
@@ -306,6 +310,10 @@ class ResponseFlow:
         return None
 
     def call(self, node: ast.Call, env: dict[str, Any]) -> Any:
+        found = self.call_value(node, env)
+        return thunk_result(self, node, env) if found is None else found
+
+    def call_value(self, node: ast.Call, env: dict[str, Any]) -> Any:
         func = node.func
         args = [self.eval(a, env) for a in node.args]
         kwargs = {kw.arg: self.eval(kw.value, env) for kw in node.keywords}
@@ -389,11 +397,4 @@ class ResponseFlow:
             self.note(base, "dict")
         if name in STR_METHODS:
             self.note(base, "str")
-        return None
-
-    def constant(self, name: str) -> Lits | None:
-        """A module-level string constant as a one-value :class:`Lits` (else None)."""
-        node = self.module.constants.get(name)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return Lits((node.value,))
         return None

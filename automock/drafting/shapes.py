@@ -159,6 +159,11 @@ def _body(
         if len(p) > 1 and p[0] == "attr:headers" and p[1].startswith("key:"):
             headers[p[1][4:]] = str(plausible(p[1][4:]))
             guessed.append(f"/headers/{_escape(p[1][4:])}")
+    cookies = sorted({p[1][4:] for p in paths if len(p) > 1 and p[0] == "attr:cookies"})
+    if cookies:  # one line per cookie the code looks for (drafting/cookie_flow.py)
+        lines = [f"{c}={plausible(c.lower())}; Path=/" for c in cookies if c.strip()]
+        headers["Set-Cookie"] = "\n".join(lines)
+        guessed.append("/headers/Set-Cookie")
     json_paths = [p[1:] for p in paths if p[:1] == ("json",)]
     if json_paths:
         tree = _build_tree(json_paths)

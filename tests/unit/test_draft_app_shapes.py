@@ -82,3 +82,75 @@ def test_keys_read_on_what_a_method_returns_shape_the_stub_body() -> None:
     assert isinstance(stub.json, dict)
     (first, *_) = stub.json["articles"]
     assert {"id", "title", "score"} <= set(first)
+
+
+def test_a_url_assigned_once_literally_and_then_from_the_response_is_stubbed() -> None:
+    plan = draft(
+        dedent(
+            """
+            import httpx
+            client = httpx.Client(base_url="https://catalog.example.com")
+            url, params = "/v2/products", {"page_size": 100}
+            while url is not None:
+                page = client.get(url, params=params).json()
+                print(len(page["items"]))
+                url, params = page["next"], None
+            """
+        )
+    )
+    (stub,) = plan.http_stubs()
+    assert stub.url.endswith("/v2/products(?:[?#]|$)")
+    assert isinstance(stub.json, dict) and stub.json["next"] is None
+
+
+def test_a_request_made_inside_a_retry_thunk_still_shapes_its_body() -> None:
+    plan = draft(
+        dedent(
+            """
+            import time
+            import httpx
+
+            def retrying(call, attempts=3):
+                for attempt in range(attempts):
+                    response = call()
+                    if response.status_code < 500:
+                        return response
+                    time.sleep(attempt)
+                return response
+
+            client = httpx.Client()
+            response = retrying(lambda: client.post("https://shop.example.com/login", json={}))
+            print(response.json()["user"]["display_name"])
+            """
+        )
+    )
+    (stub,) = plan.http_stubs()
+    assert stub.method == "POST"
+    assert isinstance(stub.json, dict) and "display_name" in stub.json["user"]
+
+
+def test_a_cookie_the_code_looks_for_is_set_by_the_response_before_it() -> None:
+    plan = draft(
+        dedent(
+            """
+            import httpx
+            SESSION = "catalog_session"
+
+            class API:
+                def __init__(self):
+                    self.client = httpx.Client(base_url="https://catalog.example.com")
+
+                def login(self):
+                    self.client.post("/v2/login", json={"user": "me"})
+                    if SESSION not in self.client.cookies:
+                        raise RuntimeError("no session")
+
+            r = httpx.get("https://shop.example.com/start")
+            print(r.cookies["csrftoken"])
+            """
+        )
+    )
+    by_method = {s.method: s for s in plan.http_stubs()}
+    assert by_method["POST"].headers["Set-Cookie"].startswith("catalog_session=")
+    assert by_method["GET"].headers["Set-Cookie"].startswith("csrftoken=")
+    assert "catalog_session" not in by_method["GET"].headers["Set-Cookie"]
