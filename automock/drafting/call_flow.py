@@ -13,9 +13,9 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from automock.drafting.literals import Ref
+from automock.drafting.literals import Lits, Ref
 
-__all__ = ["NOT_A_PASS", "passed_through", "thunk_result"]
+__all__ = ["NOT_A_PASS", "bind_call", "passed_through", "thunk_result"]
 
 NOT_A_PASS = object()
 _JSON_LOADS = ("json.loads", "json.load", "orjson.loads", "ujson.loads")
@@ -59,3 +59,21 @@ def thunk_result(flow: Any, node: ast.Call, env: dict[str, Any]) -> Any:
             if isinstance(value, Ref):
                 return value
     return None
+
+
+def bind_call(
+    flow: Any, name: str, args: list[Any], kwargs: dict[str | None, Any], skip: int
+) -> Any:
+    """A call of the module's own function ``name``: bind its parameters, give its return.
+
+    ``skip`` is 1 for a method called on its own object (``self.fetch(...)``).
+    """
+    target = flow.module.functions[name]
+    params = [a.arg for a in (*target.args.posonlyargs, *target.args.args)][skip:]
+    for param, value in zip(params, args, strict=False):
+        if value is not None:
+            flow.params.setdefault((name, param), value)
+    for key, value in kwargs.items():
+        if key is not None and isinstance(value, Ref | Lits):
+            flow.params.setdefault((name, key), value)
+    return flow.returns.get(name)

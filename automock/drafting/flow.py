@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from automock.drafting._source import Module
-from automock.drafting.call_flow import NOT_A_PASS, passed_through, thunk_result
+from automock.drafting.call_flow import NOT_A_PASS, bind_call, passed_through, thunk_result
 from automock.drafting.cookie_flow import jar_lookup
 from automock.drafting.http_calls import (
     CLIENT_STATE,
@@ -43,6 +43,7 @@ from automock.drafting.scrape_flow import (
     REGEX_CALLS,
     STR_METHODS,
     bind_key_function,
+    compiled_regex,
     markup_attribute,
     markup_method,
     parse_call,
@@ -304,6 +305,8 @@ class ResponseFlow:
             return self.eval(node.value, env)
         if isinstance(node, ast.List | ast.Tuple) and (strs := literal_strings(self.module, node)):
             return Lits(strs)  # ``fetch(["https://a", "https://b"])``: the URLs a loop sends to
+        if isinstance(node, ast.Tuple):  # ``a, b = x, y``: each name gets its own side
+            return tuple(self.eval(e, env) for e in node.elts)
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
                 self.eval(child, env)
@@ -311,6 +314,7 @@ class ResponseFlow:
 
     def call(self, node: ast.Call, env: dict[str, Any]) -> Any:
         found = self.call_value(node, env)
+        compiled_regex(self, node, env)  # ``PATTERN.findall(text)``, ``PATTERN = re.compile(...)``
         return thunk_result(self, node, env) if found is None else found
 
     def call_value(self, node: ast.Call, env: dict[str, Any]) -> Any:
@@ -349,27 +353,15 @@ class ResponseFlow:
             if numeric and args and isinstance(value := args[0], Ref):
                 self.note(Ref(value.site, value.path), _NUMBER_HINTS.get(name, "number"))
             if name in self.module.functions:
-                return self.into(name, args, kwargs, skip=0)
+                return bind_call(self, name, args, kwargs, skip=0)
         if (
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Name)
             and func.value.id in ("self", "cls")
             and func.attr in self.module.functions
         ):
-            return self.into(func.attr, args, kwargs, skip=1)  # ``self.fetch(...)``: a method
+            return bind_call(self, func.attr, args, kwargs, skip=1)  # ``self.fetch(...)``: a method
         return None
-
-    def into(self, name: str, args: list[Any], kwargs: dict[str | None, Any], skip: int) -> Any:
-        """A call of the module's own function ``name``: bind its parameters, give its return."""
-        target = self.module.functions[name]
-        params = [a.arg for a in (*target.args.posonlyargs, *target.args.args)][skip:]
-        for param, value in zip(params, args, strict=False):
-            if isinstance(value, Ref | Lits | type(_CLIENT)) and value is not None:
-                self.params.setdefault((name, param), value)
-        for key, value in kwargs.items():
-            if key is not None and isinstance(value, Ref | Lits):
-                self.params.setdefault((name, key), value)
-        return self.returns.get(name)
 
     def method(self, base: Ref, name: str, node: ast.Call, env: dict[str, Any]) -> Any:
         if base.path == ():

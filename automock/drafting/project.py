@@ -89,14 +89,38 @@ def _definitions(parsed: Iterable[tuple[ProjectModule, Module]]) -> dict[str, st
     return out
 
 
-def _callee(func: ast.expr, names: Mapping[str, str]) -> str | None:
+def _methods(parsed: Iterable[tuple[ProjectModule, Module]]) -> dict[str, str]:
+    """Public method name -> ``module.method``, for a name only one class of the project defines.
+
+    ``fetcher.soup(url)`` on an object of another module's class (passed in,
+    made elsewhere: its type is not written down) is taken as a call of the one
+    method by that name.
+    """
+    seen: dict[str, list[str]] = {}
+    for module, source in parsed:
+        for node in source.tree.body:
+            for item in node.body if isinstance(node, ast.ClassDef) else ():
+                public = not getattr(item, "name", "_").startswith("_")
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and public:
+                    seen.setdefault(item.name, []).append(f"{module.name}.{item.name}")
+    return {name: found[0] for name, found in seen.items() if len(found) == 1}
+
+
+def _callee(func: ast.expr, names: Mapping[str, str], methods: Mapping[str, str]) -> str | None:
     """The qualified name a call's function has through the caller's imports."""
     if isinstance(func, ast.Name):
         return names.get(func.id)
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
         base = names.get(func.value.id)
-        return None if base is None else f"{base}.{func.attr}"
-    return None
+        if base is not None:
+            return f"{base}.{func.attr}"
+    return methods.get(func.attr) if isinstance(func, ast.Attribute) else None
+
+
+def _params(source: Module, func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """The parameters a caller passes positionally (a method's ``self`` left out)."""
+    params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+    return params[1:] if isinstance(source.parents.get(id(func)), ast.ClassDef) else params
 
 
 def _passed_literals(
@@ -112,32 +136,48 @@ def _passed_literals(
 
     parsed = {m.name: (m, parse_module(text)) for m, text in modules}
     definitions = _definitions(parsed.values())
+    methods = _methods(parsed.values())
     out: dict[str, dict[tuple[str, str], set[str]]] = {}
-    for module, source in parsed.values():
-        names = {
-            local: definitions.get(f"{module.name}.{local}", q)
-            for local, q in import_table(source.tree, module.name, module.package).items()
-        }
-        for call in ast.walk(source.tree):
-            if not isinstance(call, ast.Call):
-                continue
-            qualified = _callee(call.func, names)
-            owner, _, func_name = (qualified or "").rpartition(".")
-            if owner not in parsed or owner == module.name:
-                continue
-            target, target_source = parsed[owner]
-            func = target_source.functions.get(func_name)
-            if func is None:
-                continue
-            params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
-            pairs = [*zip(params, call.args, strict=False)]
-            pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
-            for param, arg in pairs:
-                rendered = source.render(arg)
-                if any(rendered.parts) and not isinstance(arg, ast.Starred):
-                    slot = out.setdefault(target.rel, {}).setdefault((func_name, param), set())
-                    slot.add(rendered.text)
+    for _ in range(3):  # a text passed on through a module in between: entry -> parse -> fetch
+        for module, source in parsed.values():
+            source.outside.update({k: tuple(sorted(v)) for k, v in out.get(module.rel, {}).items()})
+        out = {}
+        for module, source in parsed.values():
+            _passed_by(module, source, parsed, definitions, methods, out)
     return {rel: {k: tuple(sorted(v)) for k, v in m.items()} for rel, m in out.items()}
+
+
+def _passed_by(
+    module: ProjectModule,
+    source: Module,
+    parsed: Mapping[str, tuple[ProjectModule, Module]],
+    definitions: Mapping[str, str],
+    methods: Mapping[str, str],
+    out: dict[str, dict[tuple[str, str], set[str]]],
+) -> None:
+    """Add to ``out`` the texts ``module`` passes to other modules' functions."""
+    names = {
+        local: definitions.get(f"{module.name}.{local}", q)
+        for local, q in import_table(source.tree, module.name, module.package).items()
+    }
+    for call in ast.walk(source.tree):
+        if not isinstance(call, ast.Call):
+            continue
+        qualified = _callee(call.func, names, methods)
+        owner, _, func_name = (qualified or "").rpartition(".")
+        if owner not in parsed or owner == module.name:
+            continue
+        target, target_source = parsed[owner]
+        func = target_source.functions.get(func_name)
+        if func is None:
+            continue
+        pairs = [*zip(_params(target_source, func), call.args, strict=False)]
+        pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+        for param, arg in pairs:
+            rendered = source.render(arg)
+            if any(rendered.parts) and not isinstance(arg, ast.Starred):
+                slot = out.setdefault(target.rel, {}).setdefault((func_name, param), set())
+                slot.add(rendered.text)
 
 
 Paths = dict[tuple[str, ...], str | None]
@@ -157,7 +197,10 @@ class _ReaderFlow(ResponseFlow):
             self.paths.setdefault(ref.site, {})
 
     def call(self, node: ast.Call, env: dict[str, Any]) -> Any:
-        name = node.func.id if isinstance(node.func, ast.Name) else None
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else None
+        if isinstance(func, ast.Attribute) and "." + func.attr in self.external:
+            name = "." + func.attr  # ``fetcher.soup(url)``: a method of another module's class
         if name in self.external and name not in self.module.functions:
             for arg in (*node.args, *(k.value for k in node.keywords)):
                 self.eval(arg, env)
@@ -178,6 +221,7 @@ def _returned_paths(
     """
     parsed = [(m, parse_module(text), lines) for m, text, lines in modules]
     definitions = _definitions((m, source) for m, source, _ in parsed)
+    methods = _methods((m, source) for m, source, _ in parsed)
     out: dict[str, dict[str, Paths]] = {}
     for owner, source, lines in parsed:
         if not lines:
@@ -199,6 +243,13 @@ def _returned_paths(
                 and q.rpartition(".")[0] == owner.name
                 and q.rpartition(".")[2] in refs
             }
+            imported.update(
+                {
+                    "." + method: method
+                    for method, q in methods.items()
+                    if reader is not owner and q.rpartition(".")[0] == owner.name and method in refs
+                }
+            )
             if not imported:
                 continue
             external = {
@@ -209,7 +260,9 @@ def _returned_paths(
             for local, ref in external.items():
                 found = out.setdefault(owner.rel, {}).setdefault(imported[local], {})
                 for path in flow.paths.get(ref.site, {}):
-                    found.setdefault(path, flow.hints.get((ref.site, path)))
+                    pattern = flow.regexes.get((ref.site, path))  # a text searched with a regex
+                    hint = f"re:{pattern}" if pattern else flow.hints.get((ref.site, path))
+                    found.setdefault(path, hint)
     return out
 
 

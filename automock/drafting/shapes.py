@@ -251,7 +251,8 @@ def infer_http(
     """Every HTTP call site of ``module`` with a drafted response, in source order.
 
     ``returned``: paths other modules read on what a function of this module
-    returns (``{"fetch": {("json", "items"): None}}``), by function name.
+    returns (``{"fetch": {("json", "items"): None}}``), by function name; a
+    hint ``re:PATTERN`` says the text there is searched with that regex.
     """
     interpreter = ResponseFlow(module, touch_lines)
     interpreter.run()
@@ -260,7 +261,9 @@ def infer_http(
         if isinstance(ref, Ref) and not ref.wrap:
             for path, hint in paths.items():
                 interpreter.paths[ref.site][path] = None
-                if hint is not None:
+                if hint is not None and hint.startswith("re:"):  # searched with this pattern
+                    interpreter.regexes.setdefault((ref.site, path), hint[3:])
+                elif hint is not None:
                     interpreter.hints.setdefault((ref.site, path), hint)
     return _shapes(interpreter)
 

@@ -7,8 +7,15 @@ method returns and its caller reads.
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from textwrap import dedent
 
+import pytest
+from bs4 import BeautifulSoup
+
+from automock.cli import main
 from automock.drafting import draft
 
 
@@ -154,3 +161,87 @@ def test_a_cookie_the_code_looks_for_is_set_by_the_response_before_it() -> None:
     assert by_method["POST"].headers["Set-Cookie"].startswith("catalog_session=")
     assert by_method["GET"].headers["Set-Cookie"].startswith("csrftoken=")
     assert "catalog_session" not in by_method["GET"].headers["Set-Cookie"]
+
+
+def test_a_compiled_regex_searched_over_a_scraped_text_shapes_that_text() -> None:
+    plan = draft(
+        dedent(
+            r"""
+            import re
+            import requests
+            from bs4 import BeautifulSoup
+
+            AMOUNT = re.compile(r"(\d+)k")
+            soup = BeautifulSoup(requests.get("https://jobs.example.org/").text, "html.parser")
+            for card in soup.select("article.job"):
+                title, link = card.select_one("h2.title"), card.select_one("a.apply")
+                pay = card.select_one("span.salary").get_text()
+                print(title.get_text(), link["href"], AMOUNT.findall(pay))
+            """
+        )
+    )
+    (stub,) = plan.http_stubs()
+    page = BeautifulSoup(stub.text or "", "html.parser")
+    cards = page.select("article.job")
+    assert cards
+    for card in cards:
+        assert re.search(r"\d+k", card.select_one("span.salary").get_text())
+        assert card.select_one("a.apply").get("href")
+
+
+def test_a_url_and_a_page_pass_through_a_parsing_module_to_a_fetching_class(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        "jobs/__init__.py": "",
+        "jobs/fetch.py": """
+            import urllib.request
+            from bs4 import BeautifulSoup
+
+            class PageFetcher:
+                def __init__(self):
+                    self._pages = {}
+
+                def _download(self, url):
+                    request = urllib.request.Request(url, headers={"Accept": "text/html"})
+                    with urllib.request.urlopen(request) as response:
+                        return response.read().decode("utf-8")
+
+                def soup(self, url):
+                    page = self._pages.get(url)
+                    if page is None:
+                        page = self._pages[url] = BeautifulSoup(self._download(url), "html.parser")
+                    return page
+            """,
+        "jobs/parse.py": r"""
+            import re
+
+            def titles(fetcher, page_url):
+                found = []
+                for card in fetcher.soup(page_url).select("article.job"):
+                    pay = re.findall(r"(\d+)k", card.select_one("span.pay").get_text())
+                    found.append((card.select_one("h2.title").get_text(), pay))
+                return found
+            """,
+        "scrape.py": """
+            from jobs.fetch import PageFetcher
+            from jobs.parse import titles
+
+            for team in ("data", "web"):
+                print(titles(PageFetcher(), f"https://careers.example.org/jobs/{team}"))
+            """,
+    }
+    for name, text in files.items():
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(dedent(text), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["draft", "scrape.py", "--offline"]) == 0
+    data = json.loads(Path("fixtures/scrape.automock.json").read_text())
+    (stub,) = [e for e in data["entries"] if e["strategy"] == "stub_http"]
+    assert stub["module"] == "jobs/fetch.py"
+    assert stub["data"]["url"].startswith("https://careers.example.org/jobs/")
+    page = BeautifulSoup(stub["data"]["text"], "html.parser")
+    cards = page.select("article.job")
+    assert cards and all(c.select_one("h2.title") is not None for c in cards)
+    assert all(re.search(r"\d+k", c.select_one("span.pay").get_text()) for c in cards)
