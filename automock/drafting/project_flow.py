@@ -12,7 +12,7 @@ drafts each module with what the rest of the program shows about it.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from automock.analysis.flow import import_table
@@ -147,14 +147,31 @@ class _ReaderFlow(ResponseFlow):
     its own, negative, whose paths are read back after the run).
     """
 
-    def __init__(self, module: Module, external: Mapping[str, Ref]) -> None:
+    def __init__(
+        self,
+        module: Module,
+        external: Mapping[str, Ref],
+        callee: Callable[[ast.expr], str | None] = lambda _: None,
+    ) -> None:
         super().__init__(module, ())
         self.external = dict(external)
+        self.callee = callee
+        # (qualified function, parameter, value): a returned response handed on to a
+        # function of a third module (``soup = fetch(url); parse_jobs(soup)``)
+        self.handed: dict[tuple[str, int | str], Ref] = {}
         for ref in self.external.values():
             self.paths.setdefault(ref.site, {})
 
     def call(self, node: ast.Call, env: dict[str, Any]) -> Any:
         func = node.func
+        qualified = self.callee(func)
+        if qualified is not None:
+            passed: list[tuple[int | str, ast.expr]] = [*enumerate(node.args)]
+            passed += [(k.arg, k.value) for k in node.keywords if k.arg is not None]
+            for key, arg in passed:
+                value = self.eval(arg, env)
+                if isinstance(value, Ref) and value.site < 0 and not value.wrap:
+                    self.handed.setdefault((qualified, key), value)
         name = func.id if isinstance(func, ast.Name) else None
         if isinstance(func, ast.Attribute) and "." + func.attr in self.external:
             name = "." + func.attr  # ``fetcher.soup(url)``: a method of another module's class
@@ -212,12 +229,63 @@ def returned_paths(
             external = {
                 local: Ref(-1 - i, refs[fn].path) for i, (local, fn) in enumerate(imported.items())
             }
-            flow = _ReaderFlow(reader_source, external)
+            flow = _ReaderFlow(
+                reader_source, external, _resolver(reader, reader_source, definitions, methods)
+            )
             flow.run()
+            flows = [flow, *_handed_on(flow, {m.name: (m, src) for m, src, _ in parsed})]
             for local, ref in external.items():
                 found = out.setdefault(owner.rel, {}).setdefault(imported[local], {})
-                for path in flow.paths.get(ref.site, {}):
-                    pattern = flow.regexes.get((ref.site, path))  # a text searched with a regex
-                    hint = f"re:{pattern}" if pattern else flow.hints.get((ref.site, path))
-                    found.setdefault(path, hint)
+                for read in flows:
+                    _collect(read, ref.site, found)
     return out
+
+
+def _resolver(
+    module: ProjectModule,
+    source: Module,
+    definitions: Mapping[str, str],
+    methods: Mapping[str, str],
+) -> Callable[[ast.expr], str | None]:
+    """The qualified project function a call in ``module`` reaches, if it is another module's."""
+    names = {
+        local: definitions.get(f"{module.name}.{local}", q)
+        for local, q in import_table(source.tree, module.name, module.package).items()
+    }
+
+    def resolve(func: ast.expr) -> str | None:
+        found = _callee(func, names, methods)
+        return found if found is not None and not found.startswith(module.name + ".") else None
+
+    return resolve
+
+
+def _handed_on(
+    reader: _ReaderFlow, parsed: Mapping[str, tuple[ProjectModule, Module]]
+) -> list[_ReaderFlow]:
+    """The flows of third modules' functions a returned response was handed to, one level on."""
+    flows = []
+    for (qualified, key), ref in reader.handed.items():
+        owner, _, name = qualified.rpartition(".")
+        target = parsed.get(owner)
+        func = target[1].functions.get(name) if target is not None else None
+        if target is None or func is None:
+            continue
+        params = _params(target[1], func)
+        param = params[key] if isinstance(key, int) and key < len(params) else key
+        if not isinstance(param, str):
+            continue
+        flow = _ReaderFlow(target[1], {})
+        flow.paths.setdefault(ref.site, {})
+        flow.params[(name, param)] = ref
+        flow.run()
+        flows.append(flow)
+    return flows
+
+
+def _collect(flow: ResponseFlow, site: int, found: Paths) -> None:
+    """Add the paths ``flow`` read at ``site`` to ``found``, with their hints or regexes."""
+    for path in flow.paths.get(site, {}):
+        pattern = flow.regexes.get((site, path))  # a text searched with a regex
+        hint = f"re:{pattern}" if pattern else flow.hints.get((site, path))
+        found.setdefault(path, hint)

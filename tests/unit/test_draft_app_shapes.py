@@ -245,3 +245,87 @@ def test_a_url_and_a_page_pass_through_a_parsing_module_to_a_fetching_class(
     cards = page.select("article.job")
     assert cards and all(c.select_one("h2.title") is not None for c in cards)
     assert all(re.search(r"\d+k", c.select_one("span.pay").get_text()) for c in cards)
+
+
+def write_project(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(dedent(text), encoding="utf-8")
+
+
+def test_a_returned_body_handed_on_to_a_third_module_is_shaped_by_its_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_project(
+        tmp_path,
+        {
+            "meals/__init__.py": "",
+            "meals/api.py": """
+                import requests
+
+                def search(term):
+                    return requests.get("https://meals.example.com/search", params={"s": term}).json()
+                """,
+            "meals/report.py": """
+                def lines(data):
+                    return [f"{m['name']}: {m['minutes'] / 60:.1f} h" for m in data["meals"]]
+                """,
+            "plan_week.py": """
+                from meals.api import search
+                from meals.report import lines
+
+                found = search("chicken")
+                print("\\n".join(lines(found)))
+                """,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["draft", "plan_week.py", "--offline"]) == 0
+    data = json.loads(Path("fixtures/plan_week.automock.json").read_text())
+    (stub,) = [e for e in data["entries"] if e["strategy"] == "stub_http"]
+    meal = stub["data"]["json"]["meals"][0]
+    assert set(meal) == {"name", "minutes"}
+    assert isinstance(meal["minutes"], int | float)
+
+
+def test_a_page_returned_by_one_module_and_parsed_by_another_has_what_the_parser_selects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_project(
+        tmp_path,
+        {
+            "jobs/__init__.py": "",
+            "jobs/fetch.py": """
+                import requests
+                from bs4 import BeautifulSoup
+
+                def page(url):
+                    return BeautifulSoup(requests.get(url, timeout=10).text, "html.parser")
+                """,
+            "jobs/parse.py": """
+                from urllib.parse import urljoin
+
+                def jobs(soup, base):
+                    return [
+                        (card.select_one("h2.title").get_text(), urljoin(base, card.select_one("a")["href"]))
+                        for card in soup.select("article.job")
+                    ]
+                """,
+            "scrape.py": """
+                from jobs.fetch import page
+                from jobs.parse import jobs
+
+                URL = "https://careers.example.org/jobs"
+                for title, link in jobs(page(URL), URL):
+                    print(title, link)
+                """,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["draft", "scrape.py", "--offline"]) == 0
+    data = json.loads(Path("fixtures/scrape.automock.json").read_text())
+    (stub,) = [e for e in data["entries"] if e["strategy"] == "stub_http"]
+    cards = BeautifulSoup(stub["data"]["text"], "html.parser").select("article.job")
+    assert cards
+    assert all(c.select_one("h2.title") is not None and c.select_one("a")["href"] for c in cards)
