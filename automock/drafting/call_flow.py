@@ -62,12 +62,19 @@ def thunk_result(flow: Any, node: ast.Call, env: dict[str, Any]) -> Any:
 
 
 def bind_call(
-    flow: Any, name: str, args: list[Any], kwargs: dict[str | None, Any], skip: int
+    flow: Any,
+    node: ast.Call,
+    name: str,
+    passed: tuple[list[Any], dict[str | None, Any]],
+    skip: int,
 ) -> Any:
     """A call of the module's own function ``name``: bind its parameters, give its return.
 
     ``skip`` is 1 for a method called on its own object (``self.fetch(...)``).
+    A call handing a response and a literal text to a helper
+    (``_text(card, "h2.title")``) is also followed on its own, with that text.
     """
+    args, kwargs = passed
     target = flow.module.functions[name]
     params = [a.arg for a in (*target.args.posonlyargs, *target.args.args)][skip:]
     for param, value in zip(params, args, strict=False):
@@ -76,4 +83,31 @@ def bind_call(
     for key, value in kwargs.items():
         if key is not None and isinstance(value, Ref | Lits):
             flow.params.setdefault((name, key), value)
+    texts = [a for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if texts and any(isinstance(v, Ref) for v in args) and name not in flow.memo_inlining:
+        return _inlined(flow, node, target, params, args)
     return flow.returns.get(name)
+
+
+def _inlined(
+    flow: Any,
+    node: ast.Call,
+    target: ast.FunctionDef | ast.AsyncFunctionDef,
+    params: list[str],
+    args: list[Any],
+) -> Any:
+    """Follow ``target``'s body for this one call; the first response its returns give."""
+    env: dict[str, Any] = {}
+    for param, value, arg in zip(params, args, node.args, strict=False):
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            env[param] = Lits((arg.value,))
+        elif value is not None:
+            env[param] = value
+    flow.memo_inlining.add(target.name)
+    try:
+        flow.block(target.body, env)
+        returns = [n.value for n in ast.walk(target) if isinstance(n, ast.Return) and n.value]
+        found = [flow.eval(value, env) for value in returns]
+    finally:
+        flow.memo_inlining.discard(target.name)
+    return next((v for v in found if isinstance(v, Ref)), None)

@@ -73,6 +73,7 @@ class ResponseFlow:
         self.params: dict[tuple[str, str], Any] = {}
         self.variants: dict[int, tuple[str, str, tuple[str, ...]]] = {}
         self.regexes: dict[tuple[int, tuple[str, ...]], str] = {}
+        self.memo_inlining: set[str] = set()  # helpers being followed for one call
 
     # -- driver -----------------------------------------------------------------
     def run(self) -> None:
@@ -337,7 +338,7 @@ class ResponseFlow:
             base = self.eval(func.value, env)
             if isinstance(base, Ref) and not base.wrap:
                 if base.path[:1] in (("html",), ("xml",)):
-                    return markup_method(self, base, func.attr, node)
+                    return markup_method(self, base, func.attr, node, env)
                 return self.method(base, func.attr, node, env)
         if isinstance(func, ast.Name):
             name = func.id
@@ -353,14 +354,14 @@ class ResponseFlow:
             if numeric and args and isinstance(value := args[0], Ref):
                 self.note(Ref(value.site, value.path), _NUMBER_HINTS.get(name, "number"))
             if name in self.module.functions:
-                return bind_call(self, name, args, kwargs, skip=0)
+                return bind_call(self, node, name, (args, kwargs), skip=0)
         if (
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Name)
             and func.value.id in ("self", "cls")
             and func.attr in self.module.functions
         ):
-            return bind_call(self, func.attr, args, kwargs, skip=1)  # ``self.fetch(...)``: a method
+            return bind_call(self, node, func.attr, (args, kwargs), skip=1)  # ``self.fetch()``
         return None
 
     def method(self, base: Ref, name: str, node: ast.Call, env: dict[str, Any]) -> Any:

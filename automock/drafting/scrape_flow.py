@@ -88,9 +88,18 @@ def _kw(node: ast.Call, name: str) -> ast.expr | None:
     return next((kw.value for kw in node.keywords if kw.arg == name), None)
 
 
-def markup_method(flow: Any, base: Any, name: str, node: ast.Call) -> Any:
+def markup_method(
+    flow: Any, base: Any, name: str, node: ast.Call, env: dict[str, Any] | None = None
+) -> Any:
     """The value of ``base.name(...)`` where ``base`` is inside an html/xml root."""
     first = _literal(node.args[0]) if node.args else None
+    held = (
+        (env or {}).get(node.args[0].id)
+        if node.args and isinstance(node.args[0], ast.Name)
+        else None
+    )
+    if first is None and isinstance(held, Lits) and len(held.values) == 1:
+        first = held.values[0]  # a selector passed in: ``_text(card, "h2.title")``
     if name in _ONE or name in _MANY:
         xml = base.path[0] == "xml"
         if name in ("select", "select_one"):

@@ -329,3 +329,29 @@ def test_a_page_returned_by_one_module_and_parsed_by_another_has_what_the_parser
     cards = BeautifulSoup(stub["data"]["text"], "html.parser").select("article.job")
     assert cards
     assert all(c.select_one("h2.title") is not None and c.select_one("a")["href"] for c in cards)
+
+
+def test_a_helper_called_with_a_different_selector_each_time_draws_every_element() -> None:
+    plan = draft(
+        dedent(
+            """
+            import requests
+            from bs4 import BeautifulSoup
+
+            def text_of(card, selector, default=""):
+                node = card.select_one(selector)
+                return node.get_text(" ", strip=True) if node is not None else default
+
+            soup = BeautifulSoup(requests.get("https://jobs.example.org/").text, "html.parser")
+            for card in soup.select("article.job"):
+                print(text_of(card, "h2.title"), text_of(card, "span.company"), text_of(card, "span.pay"))
+            """
+        )
+    )
+    (stub,) = plan.http_stubs()
+    cards = BeautifulSoup(stub.text or "", "html.parser").select("article.job")
+    assert cards
+    for card in cards:
+        for selector in ("h2.title", "span.company", "span.pay"):
+            found = card.select_one(selector)
+            assert found is not None and found.get_text(strip=True), (selector, stub.text)
