@@ -39,20 +39,20 @@ def salary_range(text):
     return min(amounts), max(amounts)
 
 
-def _text(node, default=""):
+def _text(card, selector, default=""):
+    node = card.select_one(selector)
     return node.get_text(" ", strip=True) if node is not None else default
 
 
 def parse_card(card, page_url):
-    title, link = card.select_one("h2.title"), card.select_one("a.apply")
-    if title is None or link is None:
+    title, link = _text(card, "h2.title"), card.select_one("a.apply")
+    if not title or link is None:
         return None
-    location = _text(card.select_one("span.location"), "unknown")
-    salary = card.select_one("span.salary")
-    low, high = salary_range(salary.get_text(strip=True)) if salary else (None, None)
+    location = _text(card, "span.location", "unknown")
+    low, high = salary_range(_text(card, "span.salary"))
     return Job(
-        title=" ".join(title.get_text(" ", strip=True).split()),
-        company=_text(card.select_one("span.company"), "unknown company"),
+        title=" ".join(title.split()),
+        company=_text(card, "span.company", "unknown company"),
         location=location,
         remote=any(word in location.lower() for word in ("remote", "anywhere")),
         salary_low=low,
