@@ -355,3 +355,23 @@ def test_a_helper_called_with_a_different_selector_each_time_draws_every_element
         for selector in ("h2.title", "span.company", "span.pay"):
             found = card.select_one(selector)
             assert found is not None and found.get_text(strip=True), (selector, stub.text)
+
+
+def test_a_fallback_written_beside_an_environment_read_is_drafted_as_its_value() -> None:
+    plan = draft(
+        dedent(
+            """
+            import os
+            DEFAULT_API = "https://catalog.example.com"
+            api = os.environ["CATALOG_API"].rstrip("/") if "CATALOG_API" in os.environ else DEFAULT_API
+            region = os.environ.get("REGION") or "eu-west-1"
+            """
+        )
+    )
+    assert plan.env["CATALOG_API"] == "https://catalog.example.com"
+    assert plan.env["REGION"] == "eu-west-1"
+
+
+def test_a_variable_named_like_an_address_is_drafted_as_a_url() -> None:
+    plan = draft("import os\nsettings = {'api': os.environ['BILLING_API']}\n")
+    assert plan.env["BILLING_API"].startswith("https://")

@@ -26,7 +26,7 @@ class Settings:
 
 def load_settings():
     return Settings(
-        api=os.environ.get("CATALOG_API", DEFAULT_API).rstrip("/"),
+        api=os.environ["CATALOG_API"].rstrip("/") if "CATALOG_API" in os.environ else DEFAULT_API,
         user=os.environ.get("CATALOG_USER", "sync-bot"),
         password=os.environ.get("CATALOG_PASSWORD", "dev-password"),
         page_size=_int("CATALOG_PAGE_SIZE", 100),
