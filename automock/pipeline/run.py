@@ -157,6 +157,7 @@ def run_file(
     cache_dir: str | os.PathLike[str] | None = None,
     readable: Sequence[str | os.PathLike[str]] = (),
     stable_addresses: bool = True,
+    observe: bool = False,
 ) -> RunReport:
     """Run ``path`` as ``__main__`` in the sandbox ``repeat`` times and report.
 
@@ -167,6 +168,7 @@ def run_file(
     unchanged file is not parsed again. ``readable``: files or directories the program may
     read besides the interpreter, ``sys.path``, the system libraries and its workdir
     (``--read``). ``stable_addresses=False`` lets runs fork from this process (addresses vary).
+    ``observe``: a drafting loop's trial run (each run carries the program's observations).
     """
     t0 = time.perf_counter()
     target, source = _check_file(path)
@@ -193,6 +195,7 @@ def run_file(
                 repeat=repeat,
                 readable=extra,
                 meanwhile=scanning.start if scanning is not None else None,
+                observe=observe,
             )
         finally:
             if scanning is not None:

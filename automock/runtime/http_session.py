@@ -28,6 +28,7 @@ from automock.runtime.http_passthrough import (
     foreign_mocks_at_start,
     url_host_allowed,
 )
+from automock.runtime.observations import note_served
 
 __all__ = [
     "NetworkSession",
@@ -192,6 +193,8 @@ class NetworkSession:
         target = f"{request.method} {request.url}"
         record("network", api, target, mocked=True, served_by=served_by)
         self.served.append((request.method, request.url, response.status))
+        at = min(n, len(stub.sequence) - 1) if stub.sequence else -1
+        note_served(stub.label, at, response.body_bytes())  # a trial run's (drafting loop)
         return response
 
     def cassette_miss(self, method: str, url: str, api: str) -> UnmockedAccessError:
