@@ -161,14 +161,12 @@ def run_file(
 ) -> RunReport:
     """Run ``path`` as ``__main__`` in the sandbox ``repeat`` times and report.
 
-    ``plan=None`` drafts one (the offline rules drafter; the bare default plan when the scan
-    finds nothing); ``seed`` overrides the plan's seed. ``limits=None`` uses
-    :class:`~automock.sandbox.kernel.isolation.Limits` with ``cpu_seconds = ceil(timeout) + 1``.
-    ``cache_dir`` (e.g. ``.automock-cache``) keeps the static scan by content hash, so an
-    unchanged file is not parsed again. ``readable``: files or directories the program may
-    read besides the interpreter, ``sys.path``, the system libraries and its workdir
-    (``--read``). ``stable_addresses=False`` lets runs fork from this process (addresses vary).
-    ``observe``: a drafting loop's trial run (each run carries the program's observations).
+    ``plan=None`` drafts one (rules; the bare default plan when the scan finds nothing);
+    ``seed`` overrides the plan's. ``limits=None``: ``Limits(cpu_seconds=ceil(timeout) + 1)``.
+    ``cache_dir`` (``.automock-cache``) keeps the scan by content hash. ``readable``: what the
+    program may read besides the interpreter, ``sys.path``, system libraries and its workdir
+    (``--read``). ``stable_addresses=False`` lets runs fork from this process (addresses
+    vary). ``observe``: a drafting loop's trial run (runs carry the program's observations).
     """
     t0 = time.perf_counter()
     target, source = _check_file(path)
