@@ -163,10 +163,9 @@ def run_file(
 
     ``plan=None`` drafts one (rules; the bare default plan when the scan finds nothing);
     ``seed`` overrides the plan's. ``limits=None``: ``Limits(cpu_seconds=ceil(timeout) + 1)``.
-    ``cache_dir`` (``.automock-cache``) keeps the scan by content hash. ``readable``: what the
-    program may read besides the interpreter, ``sys.path``, system libraries and its workdir
-    (``--read``). ``stable_addresses=False`` lets runs fork from this process (addresses
-    vary). ``observe``: a drafting loop's trial run (runs carry the program's observations).
+    ``cache_dir`` (``.automock-cache``) keeps the scan by content hash; ``readable``: what
+    the program may read besides the interpreter, sys.path, system libraries, its workdir;
+    ``stable_addresses=False``: fork runs from here; ``observe``: a drafting loop's trial.
     """
     t0 = time.perf_counter()
     target, source = _check_file(path)
