@@ -89,6 +89,8 @@ class PlanEntry(JsonMixin):
     data: Mapping[str, Any] = field(default_factory=dict)
     guessed: tuple[str, ...] = ()
     module: str | None = None  # the module's path from the project root; None: the entry
+    # who drafted it and what the drafting loop repaired, and why (docs/plans.md)
+    provenance: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def location(self) -> str:
@@ -108,6 +110,8 @@ class PlanEntry(JsonMixin):
         }
         if self.module is not None:
             data = {"module": self.module, **data}
+        if self.provenance:
+            data["provenance"] = dict(self.provenance)
         return data
 
     def http_stub(self, where: str = "entry") -> HttpStub:
@@ -135,6 +139,7 @@ class PlanEntry(JsonMixin):
         guessed = _expect(
             data.get("guessed", []), list, f"{where}.guessed", "a list of JSON pointers"
         )
+        provenance = _expect(data.get("provenance", {}), dict, f"{where}.provenance", "an object")
         entry = cls(
             line=line,
             col=col,
@@ -145,6 +150,7 @@ class PlanEntry(JsonMixin):
             data=payload,
             guessed=tuple(guessed),
             module=module,
+            provenance=provenance,
         )
         if strategy == "stub_http":
             entry.http_stub(where)

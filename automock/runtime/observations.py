@@ -7,7 +7,7 @@
 - ``json.loads`` (and so ``json.load``, requests' and httpx's ``.json()``) gives back such a
   body as dict and list subclasses that note each read that missed: a key looked up and
   absent (``[]``, ``.get``, ``in``), a list position past the end, a slice longer than
-  the list;
+  the list, and each string a string compared unequal to (what a polling loop waits for);
 - a stub served more than :data:`REPEAT_LIMIT` times ends the run (a polling or paging
   loop that the draft never lets finish), so the trial is short and says why;
 - the exception that ended the program, its frames inside the program's own directory,
@@ -143,8 +143,41 @@ class _List(list[Any]):
         state.miss(record)
 
 
+class _Str(str):
+    """A stub body's string: an (in)equality test with another string is noted (what a
+    polling loop waits for)."""
+
+    _at: tuple[int, int, tuple[Any, ...]]
+
+    def _note(self, other: str) -> None:
+        state = _active
+        if state is not None:
+            entry, response, path = self._at
+            record = {"kind": "compare", "entry": entry, "response": response}
+            record.update(at=_pointer(path), value=str(self), against=other)
+            state.miss(record)
+
+    def __eq__(self, other: object) -> bool:
+        same = str.__eq__(self, other)
+        if same is False and type(other) is str:
+            self._note(other)
+        return same  # NotImplemented for a non-string
+
+    def __ne__(self, other: object) -> bool:
+        differ = str.__ne__(self, other)
+        if differ is True and type(other) is str:
+            self._note(other)
+        return differ
+
+    __hash__ = str.__hash__
+
+
 def _track(value: Any, entry: int, response: int, path: tuple[Any, ...] = ()) -> Any:
-    """``value`` (parsed JSON) with its objects and arrays as the noting subclasses."""
+    """``value`` (parsed JSON) with its objects, arrays and strings as the noting subclasses."""
+    if type(value) is str:
+        text = _Str(value)
+        text._at = (entry, response, path)
+        return text
     if type(value) is dict:
         out: Any = _Dict({k: _track(v, entry, response, (*path, k)) for k, v in value.items()})
     elif type(value) is list:

@@ -1,0 +1,302 @@
+"""Repairs by rules: a drafted plan changed where a trial run's observations say it failed.
+
+A trial run (:mod:`automock.pipeline.drafting_loop`) reports what the program read from
+its stub bodies and missed (:mod:`automock.runtime.observations`). Each kind has a rule:
+
+- ``key`` (a key looked up and absent): the key is added, in every item of the list it
+  sits in, with a value of the type its use needs (the ``.get`` default's type, else what
+  the key's name suggests, :func:`automock.drafting.values.plausible`);
+- ``index`` (a position past the end, a slice longer than the list): the list gets enough
+  items (copies of its last one);
+- ``parse`` (``int()``/``float()`` on a drafted string): the leaf becomes a number-shaped
+  string;
+- ``repeated`` (one stub served until the run gave up: a polling or paging loop): the
+  stub gets a ``sequence`` whose second response ends the loop (the values the program
+  compared a leaf with, or no next page, no more items);
+- an unmatched request: the stub the error names as the fix is added.
+
+The observations are the program's word: anything malformed is skipped, never trusted
+with more than the shape of a plan edit. Each repaired entry records what was repaired
+and why under ``provenance`` and lists the repaired values in ``guessed``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from automock.drafting.values import plausible
+from automock.plan.model import Plan, PlanEntry
+
+__all__ = ["Repair", "describe", "repair_plan"]
+
+# keys whose absence is how a healthy response looks: never added on a `.get` or `in` miss
+_QUIET = re.compile(r"(?i)^(errors?|error_\w+|message|detail|fault|warnings?|exception)$")
+_DONE = ("done", "complete", "completed", "finished", "success", "succeeded", "ready", "ok")
+_NEXT = re.compile(r"(?i)^(next(_?page|_?url|_?cursor|_?token|_?link)?|cursor|continuation)$")
+_MORE = re.compile(r"(?i)^(has_?more|has_?next|more|more_?results|has_?next_?page)$")
+_HINTS = {"int": "int", "float": "float", "bool": "bool", "list": "list", "dict": "dict"}
+_FIX = re.compile(r"add a stub_http entry to the plan: (\{.*?\})(?:;|$)")
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """One change to one plan entry: which (``entry``), where in its data (``pointer``),
+    what was done and why (the observation, in words)."""
+
+    entry: int
+    pointer: str
+    what: str
+    why: str
+
+
+def _split(pointer: str) -> list[str]:
+    if not pointer:
+        return []
+    return [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
+
+
+def _nodes(value: Any, parts: Sequence[str]) -> Iterator[Any]:
+    """Every node at ``parts``, a list position standing for each item of that list."""
+    if not parts:
+        yield value
+        return
+    head, rest = parts[0], parts[1:]
+    if isinstance(value, dict) and head in value:
+        yield from _nodes(value[head], rest)
+    elif isinstance(value, list) and head.isdigit():
+        for item in value:
+            yield from _nodes(item, rest)
+
+
+def _value_for(key: str, record: Mapping[str, Any]) -> Any:
+    hint = _HINTS.get(str(record.get("default", "")))
+    value = plausible(key, 0, hint)
+    if hint == "list":
+        return [plausible(key, 0)]
+    return value
+
+
+def _body_root(data: dict[str, Any], response: int) -> tuple[dict[str, Any], str] | None:
+    """The response (a dict holding ``json``) the record is about, and its pointer prefix."""
+    sequence = data.get("sequence")
+    if response >= 0 and isinstance(sequence, list) and response < len(sequence):
+        item = sequence[response]
+        return (item, f"/sequence/{response}") if isinstance(item, dict) else None
+    return data, ""
+
+
+def _repair_key(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
+    key, at, via = record.get("key"), record.get("at", ""), record.get("via")
+    if not isinstance(key, str) or not isinstance(at, str) or via not in ("[]", "get", "in"):
+        return []
+    if via != "[]" and _QUIET.match(key):
+        return []
+    root = _body_root(data, int(record.get("response", -1)))
+    if root is None or not isinstance(root[0].get("json"), dict | list):
+        return []
+    changed = 0
+    for node in _nodes(root[0]["json"], _split(at)):
+        if isinstance(node, dict) and key not in node:
+            node[key] = _value_for(key, record)
+            changed += 1
+    escaped = key.replace("~", "~0").replace("/", "~1")
+    return [f"{root[1]}/json{at}/{escaped}"] if changed else []
+
+
+def _repair_index(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
+    at, wanted = record.get("at", ""), record.get("wanted")
+    if not isinstance(at, str) or type(wanted) is not int or not 0 < wanted <= 100:
+        return []
+    root = _body_root(data, int(record.get("response", -1)))
+    if root is None:
+        return []
+    changed = False
+    for node in _nodes(root[0].get("json"), _split(at)):
+        if isinstance(node, list) and len(node) < wanted:
+            model = node[-1] if node else {}
+            node.extend(copy.deepcopy(model) for _ in range(wanted - len(node)))
+            changed = True
+    return [f"{root[1]}/json{at}"] if changed else []
+
+
+def _repair_parse(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
+    at, parser = record.get("at", ""), record.get("parser")
+    parts = _split(at) if isinstance(at, str) else []
+    root = _body_root(data, int(record.get("response", -1)))
+    if not parts or root is None or parser not in ("int", "float"):
+        return []
+    *head, last = parts
+    number = "42" if parser == "int" else "42.5"
+    changed = False
+    for node in _nodes(root[0].get("json"), head):
+        if isinstance(node, dict) and isinstance(node.get(last), str):
+            node[last], changed = number, True
+        elif isinstance(node, list) and last.isdigit() and int(last) < len(node):
+            node[int(last)], changed = number, True
+    return [f"{root[1]}/json{at}"] if changed else []
+
+
+def _ended(body: Any, compared: Mapping[str, str]) -> Any:
+    """A body that ends the program's loop over it (see the module docstring)."""
+    end = copy.deepcopy(body)
+    if compared:
+        for pointer, wanted in compared.items():
+            *head, last = _split(pointer) or [""]
+            for node in _nodes(end, head):
+                if isinstance(node, dict) and last in node:
+                    node[last] = wanted
+        return end
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {
+                k: None
+                if _NEXT.match(k)
+                else False
+                if _MORE.match(k) and isinstance(v, bool)
+                else walk(v)
+                for k, v in node.items()
+            }
+        return [] if isinstance(node, list) else node
+
+    return walk(end)
+
+
+def _repair_repeated(data: dict[str, Any], compared: Mapping[str, str]) -> list[str]:
+    if data.get("sequence"):
+        return []  # a sequence already: its last response repeats; leave it to a person
+    first = {k: data[k] for k in ("status", "headers", "json", "text") if k in data}
+    if "json" not in first:
+        return []
+    data["sequence"] = [first, {**first, "json": _ended(first["json"], compared)}]
+    for key in ("json", "text"):
+        data.pop(key, None)
+    return ["/sequence/1/json"]
+
+
+def _compared(records: Sequence[Mapping[str, Any]], entry: int) -> dict[str, str]:
+    """Leaf pointer -> the value the program compared it with (a word for done preferred)."""
+    out: dict[str, str] = {}
+    for r in records:
+        at, against = r.get("at"), r.get("against")
+        if r.get("kind") != "compare" or r.get("entry") != entry:
+            continue
+        fits = isinstance(at, str) and isinstance(against, str)
+        if fits and (at not in out or str(against).lower() in _DONE):
+            out[str(at)] = str(against)
+    return out
+
+
+def describe(record: Mapping[str, Any]) -> str:
+    """An observation in words ("" for one that is not a missed read, e.g. a comparison)."""
+    kind, at = record.get("kind"), record.get("at", "")
+    if kind == "key":
+        if record.get("via") != "[]" and _QUIET.match(str(record.get("key"))):
+            return ""  # how a healthy response looks (no "error" key)
+        shapes = {"[]": "[{!r}]", "get": ".get({!r})", "in": "{!r} in"}
+        via = shapes.get(str(record.get("via")), "{!r}")
+        return f"read {via.format(record.get('key'))} on {at or '/'} missed"
+    if kind == "index":
+        return f"read {record.get('wanted')} items of {at or '/'} (it had {record.get('length')})"
+    if kind == "parse":
+        return f"{record.get('parser')}() of {record.get('value')!r} at {at} failed"
+    if kind == "repeated":
+        return f"served {record.get('count')} times: a loop the response never ends"
+    return ""
+
+
+def _why(record: Mapping[str, Any], failure: str) -> str:
+    return f"{describe(record)}{f' ({failure})' if failure else ''}"
+
+
+def _one(
+    data: dict[str, Any], record: Mapping[str, Any], records: Sequence[Mapping[str, Any]]
+) -> list[str]:
+    kind = record.get("kind")
+    if kind == "key":
+        return _repair_key(data, record)
+    if kind == "index":
+        return _repair_index(data, record)
+    if kind == "parse":
+        return _repair_parse(data, record)
+    if kind == "repeated":
+        return _repair_repeated(data, _compared(records, int(record["entry"])))
+    return []
+
+
+def _records(observations: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    misses = observations.get("misses")
+    if not isinstance(misses, list):
+        return []
+    return [m for m in misses if isinstance(m, dict) and type(m.get("entry")) is int]
+
+
+def _added_stubs(plan: Plan, accesses: Sequence[Mapping[str, Any]]) -> list[PlanEntry]:
+    """Entries for the requests no stub served, from the fix the refusal named."""
+    out: list[PlanEntry] = []
+    for access in accesses:
+        found = _FIX.search(str(access.get("fix", ""))) if not access.get("mocked", True) else None
+        try:
+            stub = json.loads(found[1]) if found else None
+        except ValueError:
+            stub = None
+        if not isinstance(stub, dict) or stub.get("url") in {
+            e.data.get("url") for e in (*plan.entries, *out)
+        }:
+            continue
+        like = [e for e in plan.entries if e.strategy == "stub_http"]
+        same = [e for e in like if e.api == access.get("api")] or like
+        if not same:
+            continue
+        base = same[0]
+        why = f"the request {access.get('target', '')} matched no stub"
+        provenance = {"drafter": "rules", "repairs": [f"added: {why}"]}
+        out.append(replace(base, data=stub, guessed=("/json",), provenance=provenance))
+    return out
+
+
+def repair_plan(
+    plan: Plan,
+    observations: Mapping[str, Any],
+    *,
+    round: int,
+    failure: str = "",
+    accesses: Sequence[Mapping[str, Any]] = (),
+) -> tuple[Plan, tuple[Repair, ...]]:
+    """``plan`` with every observation it can act on repaired (module docstring), and what
+    was done; ``failure`` (the run's exception and where) is quoted in each reason."""
+    records = _records(observations)
+    entries = [replace(e, data=copy.deepcopy(dict(e.data))) for e in plan.entries]
+    repairs: list[Repair] = []
+    for record in records:
+        index = int(record["entry"])
+        if not 0 <= index < len(entries) or entries[index].strategy != "stub_http":
+            continue
+        entry = entries[index]
+        if not isinstance(entry.data, dict):
+            continue
+        had_sequence = bool(entry.data.get("sequence"))
+        changed = _one(entry.data, record, records)
+        if not had_sequence and entry.data.get("sequence"):  # the body moved into it
+            moved = tuple("/sequence/0" + g if g.startswith("/json") else g for g in entry.guessed)
+            entry = entries[index] = replace(entry, guessed=moved)
+        why = _why(record, failure)
+        for pointer in changed:
+            repairs.append(Repair(index, pointer, f"repaired {pointer}", why))
+            done = [*entry.provenance.get("repairs", []), f"{pointer}: {why}"]
+            guessed = (*entry.guessed, *([pointer] if pointer not in entry.guessed else []))
+            provenance = {**entry.provenance, "drafter": "rules", "round": round}
+            entry = entries[index] = replace(
+                entry, guessed=guessed, provenance={**provenance, "repairs": done}
+            )
+    added = _added_stubs(plan, accesses)
+    for new in added:
+        new = replace(new, provenance={**new.provenance, "round": round})
+        repairs.append(Repair(len(entries), "/", "added a stub", new.provenance["repairs"][0]))
+        entries.append(new)
+    return replace(plan, entries=tuple(entries)), tuple(repairs)

@@ -1,0 +1,192 @@
+"""Drafting as a loop: draft, trial run in the sandbox, observations, repair; the best kept.
+
+A drafted plan is run once in the sandbox, with the run's own limits, as a *trial*: the
+runtime notes what the program read from its stub bodies and missed
+(:mod:`automock.runtime.observations`). The rules repair the plan
+(:mod:`automock.drafting.repair`) and the program runs again, for at most ``rounds``
+repairs. The best plan seen is kept: a clean run (exit 0, no read of stub data missed)
+over one that exited 0 but missed reads, over a failure, over a timeout; among equals the
+earlier. A program no plan can serve (a missing module, a file that is not there, a
+failure in its own code with no stub data involved) is said so, not looped on.
+
+What a trial run observed is the program's word: it only steers drafting. The verdict of
+``automock run`` still comes from the run that follows, with the kept plan.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from automock._serialize import JsonMixin
+from automock.plan.model import Plan
+from automock.sandbox.kernel.isolation import Limits
+
+__all__ = ["DEFAULT_ROUNDS", "LoopResult", "LoopRound", "refine_draft"]
+
+DEFAULT_ROUNDS = 3
+# exceptions no plan can cure: the program's environment or its own code
+_UNSERVABLE = ("ModuleNotFoundError", "ImportError", "FileNotFoundError", "SyntaxError")
+_RANK = {"clean": 4, "missed reads": 3, "failed": 2, "unservable": 1, "timeout": 0}
+
+
+@dataclass(frozen=True, slots=True)
+class LoopRound(JsonMixin):
+    """One trial run: its ``round`` (0 is the first draft), how it ``ended`` (``clean``,
+    ``missed reads``, ``failed``, ``timeout``, ``unservable``), its exit code, the
+    exception and where, the reads that missed, and the repairs made after it."""
+
+    round: int
+    ended: str
+    exit_code: int
+    exception: str = ""
+    where: str = ""
+    missed: tuple[str, ...] = ()
+    repairs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LoopResult(JsonMixin):
+    """The plan kept (``plan``, from round ``kept``), every round, and why the loop stopped."""
+
+    plan: Plan
+    rounds: tuple[LoopRound, ...]
+    kept: int
+    stopped: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rounds": [r.to_dict() for r in self.rounds],
+            "kept": self.kept,
+            "stopped": self.stopped,
+        }
+
+    def notes(self) -> list[str]:
+        """What the loop did, one line per round, then what it kept and why it stopped."""
+        lines = []
+        for r in self.rounds:
+            detail = f": {r.exception}" if r.exception else ""
+            where = f" at {r.where}" if r.where else ""
+            missed = f"; missed: {'; '.join(r.missed[:3])}" if r.missed else ""
+            fixed = f"; repaired {len(r.repairs)}: {'; '.join(r.repairs[:3])}" if r.repairs else ""
+            lines.append(f"drafting loop round {r.round}: {r.ended}{detail}{where}{missed}{fixed}")
+        lines.append(f"drafting loop: kept the plan of round {self.kept} ({self.stopped})")
+        return lines
+
+
+def _where(observations: Mapping[str, Any]) -> str:
+    exception = observations.get("exception")
+    frames = exception.get("frames") if isinstance(exception, dict) else None
+    if not isinstance(frames, list) or not frames or not isinstance(frames[-1], dict):
+        return ""
+    last = frames[-1]
+    return f"{last.get('file')}:{last.get('line')} in {last.get('function')}"
+
+
+def _missed(observations: Mapping[str, Any]) -> tuple[str, ...]:
+    """The reads of stub data that missed, in words (comparisons are not misses)."""
+    from automock.drafting.repair import describe
+
+    misses = observations.get("misses")
+    if not isinstance(misses, list):
+        return ()
+    return tuple(
+        f"entries[{m.get('entry')}] {describe(m)}"
+        for m in misses
+        if isinstance(m, dict) and m.get("kind") != "compare" and describe(m)
+    )
+
+
+def _ended(run: Any, missed: Sequence[str]) -> str:
+    from automock.sandbox.child.status import Status
+
+    if run.status == Status.TIMEOUT:
+        return "timeout"
+    if run.exit_code == 0:
+        return "missed reads" if missed else "clean"
+    name = (run.exception or "").split(":", 1)[0]
+    if name in _UNSERVABLE and not missed:
+        return "unservable"
+    return "failed"
+
+
+def _trial(path: Path, plan: Plan, options: Mapping[str, Any]) -> tuple[LoopRound, Any]:
+    from automock.pipeline.run import run_file
+
+    report = run_file(path, plan, repeat=1, observe=True, plan_label="trial", **options)
+    run = report.runs[0]
+    observations = run.observations
+    missed = _missed(observations)
+    outcome = LoopRound(
+        round=0,
+        ended=_ended(run, missed),
+        exit_code=run.exit_code,
+        exception=run.exception or "",
+        where=_where(observations),
+        missed=missed,
+    )
+    return outcome, run
+
+
+def refine_draft(
+    path: str | os.PathLike[str],
+    plan: Plan,
+    *,
+    rounds: int = DEFAULT_ROUNDS,
+    args: Sequence[str] = (),
+    timeout: float = 30.0,
+    limits: Limits | None = None,
+    readable: Sequence[str | os.PathLike[str]] = (),
+    stable_addresses: bool = True,
+) -> LoopResult:
+    """Trial-run ``plan`` and repair it up to ``rounds`` times; the best plan seen."""
+    from dataclasses import replace
+
+    from automock.drafting.repair import repair_plan
+
+    options = {
+        "args": args,
+        "timeout": timeout,
+        "limits": limits,
+        "readable": readable,
+        "stable_addresses": stable_addresses,
+    }
+    seen: list[LoopRound] = []
+    best: tuple[int, int, Plan] | None = None  # (rank, round, plan)
+    stopped = f"{rounds} repair rounds used"
+    for number in range(rounds + 1):
+        outcome, run = _trial(Path(path), plan, options)
+        outcome = replace(outcome, round=number)
+        rank = _RANK[outcome.ended]
+        if best is None or rank > best[0]:
+            best = (rank, number, plan)
+        if outcome.ended in ("clean", "unservable"):
+            seen.append(outcome)
+            stopped = _stop_reason(outcome)
+            break
+        if number == rounds:
+            seen.append(outcome)
+            break
+        failure = f"{outcome.exception} at {outcome.where}" if outcome.exception else ""
+        accesses = [a.to_dict() for a in run.accesses]
+        plan, repairs = repair_plan(
+            plan, run.observations, round=number + 1, failure=failure, accesses=accesses
+        )
+        seen.append(replace(outcome, repairs=tuple(f"{r.pointer}: {r.why}" for r in repairs)))
+        if not repairs:
+            stopped = "no repair found for what the run showed"
+            break
+    assert best is not None
+    return LoopResult(best[2], tuple(seen), best[1], stopped)
+
+
+def _stop_reason(outcome: LoopRound) -> str:
+    if outcome.ended == "clean":
+        return "a clean run"
+    return (
+        f"no plan can serve it: {outcome.exception}"
+        f"{f' at {outcome.where}' if outcome.where else ''} fails before or without any stub"
+    )
