@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from automock._serialize import JsonMixin
+from automock.pipeline.plans import LoadedPlan
 from automock.plan.model import Plan
 from automock.sandbox.kernel.isolation import Limits
 
-__all__ = ["DEFAULT_ROUNDS", "LoopResult", "LoopRound", "refine_draft"]
+__all__ = ["DEFAULT_ROUNDS", "LoopResult", "LoopRound", "refine_draft", "refine_located"]
 
 DEFAULT_ROUNDS = 3
 # exceptions no plan can cure: the program's environment or its own code
@@ -141,6 +142,7 @@ def refine_draft(
     limits: Limits | None = None,
     readable: Sequence[str | os.PathLike[str]] = (),
     stable_addresses: bool = True,
+    seed: int | None = None,
 ) -> LoopResult:
     """Trial-run ``plan`` and repair it up to ``rounds`` times; the best plan seen."""
     from dataclasses import replace
@@ -153,6 +155,7 @@ def refine_draft(
         "limits": limits,
         "readable": readable,
         "stable_addresses": stable_addresses,
+        "seed": seed,
     }
     seen: list[LoopRound] = []
     best: tuple[int, int, Plan] | None = None  # (rank, round, plan)
@@ -190,3 +193,19 @@ def _stop_reason(outcome: LoopRound) -> str:
         f"no plan can serve it: {outcome.exception}"
         f"{f' at {outcome.where}' if outcome.where else ''} fails before or without any stub"
     )
+
+
+def refine_located(
+    located: LoadedPlan, path: str | os.PathLike[str], *, rounds: int, save: bool, **options: Any
+) -> tuple[LoadedPlan, LoopResult]:
+    """:func:`refine_draft` on a plan just drafted for ``path`` (``located``), the kept plan
+    saved where the draft was (when ``save``), with what the loop did in its notes."""
+    from dataclasses import replace
+
+    from automock.plan.io import save_plan
+
+    result = refine_draft(path, located.plan, rounds=rounds, **options)
+    if save and result.kept > 0:
+        save_plan(result.plan, located.path)
+    notes = (*located.notes, *result.notes())
+    return replace(located, plan=result.plan, notes=notes), result
