@@ -27,11 +27,11 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from automock.commands._drafting import add_draft_rounds, drafting_loop
 from automock.errors import EXIT_NONDETERMINISTIC, InputError, describe_missing
 
 if TYPE_CHECKING:
     from automock.pipeline import LoadedPlan
-    from automock.pipeline.drafting_loop import LoopResult
     from automock.plan.model import Plan
     from automock.sandbox.kernel.isolation import Limits
 
@@ -57,16 +57,6 @@ def _positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text}")
-    return value
-
-
-def _rounds(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"expected a number of rounds 0-10, got {value}")
     return value
 
 
@@ -173,14 +163,7 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
         help="fork runs from this process instead of a fresh interpreter with ASLR off per run "
         "(faster; default reprs, id() and sets of plain objects then vary between runs)",
     )
-    parser.add_argument(
-        "--draft-rounds",
-        type=_rounds,
-        default=3,
-        metavar="N",
-        help="when the plan is drafted for this run, trial-run it and repair what the run "
-        "shows up to N times, keeping the best plan (default 3; 0 turns the loop off)",
-    )
+    add_draft_rounds(parser, "when the plan is drafted for this run, ")
     parser.add_argument(
         "--no-save",
         action="store_true",
@@ -230,31 +213,6 @@ def _find_plan(file: Path, explicit: str | None, *, save: bool) -> LoadedPlan:
         problem = "not a regular file" if Path(explicit).exists() else "no such file"
         raise InputError(f"--plan {explicit}: {problem}; write one with `automock draft {file}`")
     return load_or_draft(file, explicit, save=save)
-
-
-def _drafting_loop(
-    args: argparse.Namespace, file: Path, located: LoadedPlan, extra: list[str]
-) -> tuple[LoadedPlan, LoopResult | None]:
-    """A plan drafted for this run: trial-run and repair it (``--draft-rounds``, docs/plans.md).
-    Not with the real network or a cassette: those runs say what the program needs."""
-    real = args.record or args.allow_network or args.cassette is not None
-    if not located.drafted or args.draft_rounds == 0 or real:
-        return located, None
-    from automock.pipeline.drafting_loop import refine_located
-    from automock.sandbox.kernel.isolation import Limits
-
-    return refine_located(
-        located,
-        file,
-        rounds=args.draft_rounds,
-        save=not args.no_save,
-        args=extra,
-        timeout=args.timeout,
-        limits=Limits(cpu_seconds=int(args.timeout) + 1, memory_mb=args.memory_mb),
-        readable=args.read,
-        stable_addresses=not args.no_stable_addresses,
-        seed=args.seed,
-    )
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -333,7 +291,7 @@ def run(args: argparse.Namespace) -> int:
             )
         args.record = True  # --cassette PATH --record-mode MODE: record into PATH
     located = _find_plan(file, args.plan, save=not args.no_save)
-    located, loop = _drafting_loop(args, file, located, extra)
+    located, loop = drafting_loop(args, file, located, extra)
     plan, label, notes, plan_path = located.plan, located.label, list(located.notes), located.path
     if args.cassette is not None:
         plan = with_cassette(plan, plan_path, args.cassette)
