@@ -10,10 +10,11 @@ its stub bodies and missed (:mod:`automock.runtime.observations`). Each kind has
   items (copies of its last one);
 - ``parse`` (``int()``/``float()`` on a drafted string): the leaf becomes a number-shaped
   string;
+- ``type`` (a number or string used as an object or a list: ``.get``, ``[...]``, a loop):
+  the leaf (or the whole body) becomes an object or a list;
 - ``repeated`` (one stub served until the run gave up: a polling or paging loop): the
   stub gets a ``sequence`` whose second response ends the loop (the values the program
   compared a leaf with, or no next page, no more items);
-- an unmatched request: the stub the error names as the fix is added.
 
 The observations are the program's word: anything malformed is skipped, never trusted
 with more than the shape of a plan edit. Each repaired entry records what was repaired
@@ -23,14 +24,13 @@ and why under ``provenance`` and lists the repaired values in ``guessed``.
 from __future__ import annotations
 
 import copy
-import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from automock.drafting.values import plausible
-from automock.plan.model import Plan, PlanEntry
+from automock.plan.model import Plan
 
 __all__ = ["Repair", "describe", "repair_plan"]
 
@@ -40,7 +40,6 @@ _DONE = ("done", "complete", "completed", "finished", "success", "succeeded", "r
 _NEXT = re.compile(r"(?i)^(next(_?page|_?url|_?cursor|_?token|_?link)?|cursor|continuation)$")
 _MORE = re.compile(r"(?i)^(has_?more|has_?next|more|more_?results|has_?next_?page)$")
 _HINTS = {"int": "int", "float": "float", "bool": "bool", "list": "list", "dict": "dict"}
-_FIX = re.compile(r"add a stub_http entry to the plan: (\{.*?\})(?:;|$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +75,8 @@ def _nodes(value: Any, parts: Sequence[str]) -> Iterator[Any]:
 def _value_for(key: str, record: Mapping[str, Any]) -> Any:
     hint = _HINTS.get(str(record.get("default", "")))
     value = plausible(key, 0, hint)
-    if hint == "list":
-        return [plausible(key, 0)]
+    if hint == "list":  # a list of objects, the most common body; a later round reshapes it
+        return [{}]
     return value
 
 
@@ -138,6 +137,27 @@ def _repair_parse(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
             node[last], changed = number, True
         elif isinstance(node, list) and last.isdigit() and int(last) < len(node):
             node[int(last)], changed = number, True
+    return [f"{root[1]}/json{at}"] if changed else []
+
+
+def _repair_type(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
+    """A number or string the code used as an object or a list: that shape instead."""
+    at, wanted = record.get("at", ""), record.get("wanted")
+    root = _body_root(data, int(record.get("response", -1)))
+    if not isinstance(at, str) or wanted not in ("dict", "list") or root is None:
+        return []
+    shape: Any = {} if wanted == "dict" else [{}]
+    parts = _split(at)
+    if not parts:
+        root[0]["json"] = shape
+        return [f"{root[1]}/json"]
+    *head, last = parts
+    changed = False
+    for node in _nodes(root[0].get("json"), head):
+        if isinstance(node, dict) and last in node:
+            node[last], changed = copy.deepcopy(shape), True
+        elif isinstance(node, list) and last.isdigit() and int(last) < len(node):
+            node[int(last)], changed = copy.deepcopy(shape), True
     return [f"{root[1]}/json{at}"] if changed else []
 
 
@@ -205,6 +225,10 @@ def describe(record: Mapping[str, Any]) -> str:
         return f"read {record.get('wanted')} items of {at or '/'} (it had {record.get('length')})"
     if kind == "parse":
         return f"{record.get('parser')}() of {record.get('value')!r} at {at} failed"
+    if kind == "type" and record.get("wanted"):
+        use = record.get("use")
+        found = record.get("found")
+        return f"used {at or 'the body'} ({found}) as a {record.get('wanted')} ({use})"
     if kind == "repeated":
         return f"served {record.get('count')} times: a loop the response never ends"
     return ""
@@ -224,6 +248,8 @@ def _one(
         return _repair_index(data, record)
     if kind == "parse":
         return _repair_parse(data, record)
+    if kind == "type":
+        return _repair_type(data, record)
     if kind == "repeated":
         return _repair_repeated(data, _compared(records, int(record["entry"])))
     return []
@@ -236,37 +262,12 @@ def _records(observations: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [m for m in misses if isinstance(m, dict) and type(m.get("entry")) is int]
 
 
-def _added_stubs(plan: Plan, accesses: Sequence[Mapping[str, Any]]) -> list[PlanEntry]:
-    """Entries for the requests no stub served, from the fix the refusal named."""
-    out: list[PlanEntry] = []
-    for access in accesses:
-        found = _FIX.search(str(access.get("fix", ""))) if not access.get("mocked", True) else None
-        try:
-            stub = json.loads(found[1]) if found else None
-        except ValueError:
-            stub = None
-        if not isinstance(stub, dict) or stub.get("url") in {
-            e.data.get("url") for e in (*plan.entries, *out)
-        }:
-            continue
-        like = [e for e in plan.entries if e.strategy == "stub_http"]
-        same = [e for e in like if e.api == access.get("api")] or like
-        if not same:
-            continue
-        base = same[0]
-        why = f"the request {access.get('target', '')} matched no stub"
-        provenance = {"drafter": "rules", "repairs": [f"added: {why}"]}
-        out.append(replace(base, data=stub, guessed=("/json",), provenance=provenance))
-    return out
-
-
 def repair_plan(
     plan: Plan,
     observations: Mapping[str, Any],
     *,
     round: int,
     failure: str = "",
-    accesses: Sequence[Mapping[str, Any]] = (),
 ) -> tuple[Plan, tuple[Repair, ...]]:
     """``plan`` with every observation it can act on repaired (module docstring), and what
     was done; ``failure`` (the run's exception and where) is quoted in each reason."""
@@ -294,9 +295,4 @@ def repair_plan(
             entry = entries[index] = replace(
                 entry, guessed=guessed, provenance={**provenance, "repairs": done}
             )
-    added = _added_stubs(plan, accesses)
-    for new in added:
-        new = replace(new, provenance={**new.provenance, "round": round})
-        repairs.append(Repair(len(entries), "/", "added a stub", new.provenance["repairs"][0]))
-        entries.append(new)
     return replace(plan, entries=tuple(entries)), tuple(repairs)

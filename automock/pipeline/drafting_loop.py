@@ -174,10 +174,7 @@ def refine_draft(
             seen.append(outcome)
             break
         failure = f"{outcome.exception} at {outcome.where}" if outcome.exception else ""
-        accesses = [a.to_dict() for a in run.accesses]
-        plan, repairs = repair_plan(
-            plan, run.observations, round=number + 1, failure=failure, accesses=accesses
-        )
+        plan, repairs = repair_plan(plan, run.observations, round=number + 1, failure=failure)
         seen.append(replace(outcome, repairs=tuple(f"{r.pointer}: {r.why}" for r in repairs)))
         if not repairs:
             stopped = "no repair found for what the run showed"

@@ -143,7 +143,54 @@ class _List(list[Any]):
         state.miss(record)
 
 
-class _Str(str):
+_DICT_USES = frozenset({"get", "items", "keys", "values", "setdefault", "__getitem__str"})
+_LIST_USES = frozenset({"append", "extend", "sort", "index", "__getitem__int", "__iter__"})
+
+
+class _Wrong:
+    """A stub body's number or string used as the wrong type (``.get`` on a number, a number
+    indexed or iterated): noted with the type its use needs, then Python's own error."""
+
+    _at: tuple[int, int, tuple[Any, ...]]
+
+    def _wrong(self, use: str) -> None:
+        state = _active
+        if state is None:
+            return
+        wanted = "dict" if use in _DICT_USES else "list" if use in _LIST_USES else ""
+        entry, response, path = self._at
+        record = {"kind": "type", "entry": entry, "response": response, "at": _pointer(path)}
+        record.update(use=use.removesuffix("str").removesuffix("int"), wanted=wanted)
+        record["found"] = type(self).__mro__[2].__name__
+        state.miss(record)
+
+    def __getattr__(self, name: str) -> Any:
+        if not name.startswith("_"):
+            self._wrong(name)
+        raise AttributeError(f"{type(self).__mro__[2].__name__!r} object has no attribute {name!r}")
+
+
+class _Float(_Wrong, float):
+    def __getitem__(self, key: Any) -> Any:
+        self._wrong("__getitem__" + ("str" if isinstance(key, str) else "int"))
+        raise TypeError("'float' object is not subscriptable")
+
+    def __iter__(self) -> Any:
+        self._wrong("__iter__")
+        raise TypeError("'float' object is not iterable")
+
+
+class _Int(_Wrong, int):
+    def __getitem__(self, key: Any) -> Any:
+        self._wrong("__getitem__" + ("str" if isinstance(key, str) else "int"))
+        raise TypeError("'int' object is not subscriptable")
+
+    def __iter__(self) -> Any:
+        self._wrong("__iter__")
+        raise TypeError("'int' object is not iterable")
+
+
+class _Str(_Wrong, str):
     """A stub body's string: an (in)equality test with another string is noted (what a
     polling loop waits for)."""
 
@@ -169,15 +216,21 @@ class _Str(str):
             self._note(other)
         return differ
 
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            self._wrong("__getitem__str")
+        return str.__getitem__(self, key)
+
     __hash__ = str.__hash__
 
 
 def _track(value: Any, entry: int, response: int, path: tuple[Any, ...] = ()) -> Any:
     """``value`` (parsed JSON) with its objects, arrays and strings as the noting subclasses."""
-    if type(value) is str:
-        text = _Str(value)
-        text._at = (entry, response, path)
-        return text
+    kind = {str: _Str, float: _Float, int: _Int}.get(type(value))
+    if kind is not None:
+        leaf = kind(value)
+        leaf._at = (entry, response, path)
+        return leaf
     if type(value) is dict:
         out: Any = _Dict({k: _track(v, entry, response, (*path, k)) for k, v in value.items()})
     elif type(value) is list:
