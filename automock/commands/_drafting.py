@@ -51,7 +51,10 @@ def drafting_loop(
     real = args.record or args.allow_network or args.cassette is not None
     if not located.drafted or args.draft_rounds == 0 or real:
         return located, None
-    from automock.pipeline.drafting_loop import refine_located
+    from automock.pipeline.drafting_loop import refine_located, repairable
+
+    if not repairable(located.plan):
+        return located, None
     from automock.sandbox.kernel.isolation import Limits
 
     return refine_located(

@@ -94,8 +94,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _loop(source: Path, plan: Plan, rounds: int) -> Plan:
     """The drafting loop on a new draft (docs/plans.md), what it did said on stderr."""
-    from automock.pipeline.drafting_loop import refine_draft
+    from automock.pipeline.drafting_loop import refine_draft, repairable
 
+    if not repairable(plan):
+        return plan
     result = refine_draft(source, plan, rounds=rounds)
     for line in result.notes():
         print(f"automock: {line}", file=sys.stderr)

@@ -26,7 +26,14 @@ from automock.pipeline.plans import LoadedPlan
 from automock.plan.model import Plan
 from automock.sandbox.kernel.isolation import Limits
 
-__all__ = ["DEFAULT_ROUNDS", "LoopResult", "LoopRound", "refine_draft", "refine_located"]
+__all__ = [
+    "DEFAULT_ROUNDS",
+    "LoopResult",
+    "LoopRound",
+    "refine_draft",
+    "refine_located",
+    "repairable",
+]
 
 DEFAULT_ROUNDS = 3
 # exceptions no plan can cure: the program's environment or its own code
@@ -76,6 +83,11 @@ class LoopResult(JsonMixin):
             lines.append(f"drafting loop round {r.round}: {r.ended}{detail}{where}{missed}{fixed}")
         lines.append(f"drafting loop: kept the plan of round {self.kept} ({self.stopped})")
         return lines
+
+
+def repairable(plan: Plan) -> bool:
+    """Whether the rules have anything to repair in ``plan`` (an HTTP stub): else no trial."""
+    return any(e.strategy == "stub_http" for e in plan.entries)
 
 
 def _where(observations: Mapping[str, Any]) -> str:
