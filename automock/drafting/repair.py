@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from automock.drafting.values import plausible
-from automock.plan.model import Plan
+from automock.plan.model import Plan, PlanEntry
 
 __all__ = ["Repair", "describe", "repair_plan"]
 
@@ -161,6 +161,39 @@ def _repair_type(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
     return [f"{root[1]}/json{at}"] if changed else []
 
 
+def _merged(into: Any, extra: Any) -> int:
+    """Deep-merge ``extra``'s keys into ``into`` (``into``'s values win); keys added."""
+    added = 0
+    if isinstance(into, dict) and isinstance(extra, dict):
+        for key, value in extra.items():
+            if key not in into:
+                into[key], added = copy.deepcopy(value), added + 1
+            else:
+                added += _merged(into[key], value)
+    return added
+
+
+def _repair_shadowed(
+    entries: list[PlanEntry], record: Mapping[str, Any], round: int
+) -> list[Repair]:
+    """A stub never served: its body's keys join the body of the stub serving in its place."""
+    mine, by = record.get("entry"), record.get("by")
+    if type(by) is not int or not 0 <= by < len(entries) or mine == by:
+        return []
+    theirs, own = entries[by].data, entries[int(str(mine))].data
+    if entries[by].strategy != "stub_http" or not isinstance(theirs, dict):
+        return []
+    if theirs.get("sequence") or not _merged(theirs.get("json"), own.get("json")):
+        return []
+    why = f"entries[{mine}] is never served: entries[{by}] ranks higher for its requests"
+    entry = entries[by]
+    done = [*entry.provenance.get("repairs", []), f"/json: merged the keys of entries[{mine}]"]
+    provenance = {**entry.provenance, "drafter": "rules", "round": round, "repairs": done}
+    guessed = (*entry.guessed, *(["/json"] if "/json" not in entry.guessed else []))
+    entries[by] = replace(entry, guessed=guessed, provenance=provenance)
+    return [Repair(by, "/json", f"merged the keys of entries[{mine}]", why)]
+
+
 def _ended(body: Any, compared: Mapping[str, str]) -> Any:
     """A body that ends the program's loop over it (see the module docstring)."""
     end = copy.deepcopy(body)
@@ -277,6 +310,9 @@ def repair_plan(
     for record in records:
         index = int(record["entry"])
         if not 0 <= index < len(entries) or entries[index].strategy != "stub_http":
+            continue
+        if record.get("kind") == "shadowed":
+            repairs += _repair_shadowed(entries, record, round)
             continue
         entry = entries[index]
         if not isinstance(entry.data, dict):

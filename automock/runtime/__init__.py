@@ -114,6 +114,10 @@ class deterministic(Patch[RuntimeSession]):
             from automock.runtime.env import fixed_environment
 
             stack.enter_context(fixed_environment(plan.env))
+        if self.observe:  # a drafting loop's trial run (automock.runtime.observations)
+            from automock.runtime.observations import observed_reads
+
+            stack.enter_context(observed_reads())
         clock = stack.enter_context(frozen_clock(plan.clock.at, tick=plan.clock.tick))
         entropy = stack.enter_context(seeded_random(self.seed))
         network = stack.enter_context(
@@ -126,10 +130,6 @@ class deterministic(Patch[RuntimeSession]):
         )
         databases = stack.enter_context(faked_databases(plan.databases()))
         stack.enter_context(recorded_processes())
-        if self.observe:  # a drafting loop's trial run (automock.runtime.observations)
-            from automock.runtime.observations import observed_reads
-
-            stack.enter_context(observed_reads())
         return RuntimeSession(
             plan=plan,
             seed=self.seed,

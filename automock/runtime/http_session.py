@@ -21,6 +21,7 @@ from automock.runtime.http_match import (
     compile_stubs,
     most_specific,
     nearest,
+    shadowed,
 )
 from automock.runtime.http_passthrough import (
     allowed_hosts,
@@ -28,7 +29,7 @@ from automock.runtime.http_passthrough import (
     foreign_mocks_at_start,
     url_host_allowed,
 )
-from automock.runtime.observations import note_served
+from automock.runtime.observations import note_served, note_stubs, observing
 
 __all__ = [
     "NetworkSession",
@@ -115,6 +116,8 @@ class NetworkSession:
     ) -> None:
         self.stubs = tuple(stubs)
         self.compiled = compile_stubs(self.stubs)
+        if observing():  # a drafting loop's trial run: which stubs can never be served
+            note_stubs([(a.stub.label, b.stub.label) for a, b in shadowed(self.compiled)])
         self.cassette = cassette
         self.allow = allow
         # (method, url, status) of each request a stub served; the Access names the stub

@@ -10,6 +10,7 @@
   the list, and each string a string compared unequal to (what a polling loop waits for);
 - a stub served more than :data:`REPEAT_LIMIT` times ends the run (a polling or paging
   loop that the draft never lets finish), so the trial is short and says why;
+- each stub that is never served because a higher-ranked one serves its request;
 - the exception that ended the program, its frames inside the program's own directory,
   and (for ``int()``/``float()`` on a string) the stub leaves that hold that string.
 
@@ -32,7 +33,9 @@ __all__ = [
     "RepeatedRequest",
     "note_exception",
     "note_served",
+    "note_stubs",
     "observed_reads",
+    "observing",
     "snapshot",
 ]
 
@@ -255,6 +258,21 @@ def note_served(label: str, response: int, body: bytes) -> None:
     if count > REPEAT_LIMIT:
         state.miss({"kind": "repeated", "entry": entry, "count": count})
         raise RepeatedRequest(f"plan entries[{entry}] served {count} times: a loop it never ends")
+
+
+def observing() -> bool:
+    """Whether a trial run is being observed (the callers skip their work otherwise)."""
+    return _active is not None
+
+
+def note_stubs(pairs: list[tuple[str, str]]) -> None:
+    """Stubs never served: (its label, the label of the higher-ranked stub that serves in its
+    place), from :func:`automock.runtime.http_match.shadowed`."""
+    state = _active
+    for mine, theirs in pairs if state is not None else ():
+        found, by = _ENTRY.search(mine), _ENTRY.search(theirs)
+        if state is not None and found is not None and by is not None:
+            state.miss({"kind": "shadowed", "entry": int(found[1]), "by": int(by[1])})
 
 
 def _loads(original: Any) -> Any:

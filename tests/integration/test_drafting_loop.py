@@ -190,3 +190,26 @@ def test_draft_rounds_out_of_range_is_bad_input(
     assert main(["run", "quote.py", "--draft-rounds", bad]) == 2
     err = capsys.readouterr().err
     assert "--draft-rounds" in err and "expected a" in err
+
+
+CONVERT = """\
+import requests
+
+BASE = "https://api.example.com/convert"
+first = requests.get(BASE, params={"amount": 1}).json()
+print("from", first["query"]["from"] is not None)
+second = requests.get(BASE, params={"amount": 2}).json()
+print("rate", second["info"]["rate"] > 0)
+"""
+
+
+def test_a_stub_shadowed_by_a_higher_ranked_one_lends_it_its_keys(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _report(here, capsys, "convert.py", CONVERT)
+    assert code == 0 and report["stdout"] == "from True\nrate True\n"
+    (first, *_) = report["drafting"]["rounds"]
+    assert first["exception"] == "KeyError: 'info'"
+    assert any("is never served" in r for r in first["repairs"])
+    served_first = _stubs(_saved(here, "convert.py"))[0]
+    assert {"query", "info"} <= set(served_first["data"]["json"])
