@@ -8,6 +8,8 @@
   body as dict and list subclasses that note each read that missed: a key looked up and
   absent (``[]``, ``.get``, ``in``), a list position past the end, a slice longer than
   the list, and each string a string compared unequal to (what a polling loop waits for);
+- a BeautifulSoup selector that finds nothing in a served body
+  (:mod:`automock.runtime.observations_markup`);
 - a stub served more than :data:`REPEAT_LIMIT` times ends the run (a polling or paging
   loop that the draft never lets finish), so the trial is short and says why;
 - each stub that is never served because a higher-ranked one serves its request;
@@ -281,8 +283,7 @@ def _loads(original: Any) -> Any:
         state = _active
         if state is None or args or kwargs.get("object_hook") or kwargs.get("object_pairs_hook"):
             return value
-        text = bytes(s).decode("utf-8", "replace") if isinstance(s, bytes | bytearray) else s
-        origin = state.bodies.get(text) if isinstance(text, str) else None
+        origin = _origin(state, s)
         return value if origin is None else _track(value, *origin)
 
     return loads
@@ -356,12 +357,25 @@ def snapshot() -> dict[str, Any]:
 def observed_reads() -> Iterator[None]:
     """Note, for the drafting loop, the reads of stub bodies that missed (module docstring)."""
     global _active, _last
+    from automock.runtime._base import Undo
+    from automock.runtime.observations_markup import observe_soup
+
     state = _State()
     original = json.loads
     _active = _last = state
     json.loads = _loads(original)
+    undo = Undo()
+    observe_soup(undo, lambda markup: _origin(state, markup), state.miss)
     try:
         yield
     finally:
+        undo.run()
         json.loads = original
         _active = None
+
+
+def _origin(state: _State, markup: Any) -> tuple[int, int] | None:
+    """The stub (entry, response) whose served body ``markup`` is, if any."""
+    if isinstance(markup, bytes | bytearray):
+        markup = bytes(markup).decode("utf-8", "replace")
+    return state.bodies.get(markup) if isinstance(markup, str) else None

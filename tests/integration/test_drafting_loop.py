@@ -213,3 +213,33 @@ def test_a_stub_shadowed_by_a_higher_ranked_one_lends_it_its_keys(
     assert any("is never served" in r for r in first["repairs"])
     served_first = _stubs(_saved(here, "convert.py"))[0]
     assert {"query", "info"} <= set(served_first["data"]["json"])
+
+
+SCRAPE = """\
+import requests
+from bs4 import BeautifulSoup
+
+CLASS = "pro" + "duct"
+page = requests.get("https://shop.example.com/list")
+soup = BeautifulSoup(page.text, "html.parser")
+names = [card.find("h2").get_text(strip=True) for card in soup.find_all("div", class_=CLASS)]
+print("products:", len(names), all(names))
+print("total", bool(soup.select_one("span." + "total").text))
+"""
+
+
+def test_selectors_that_found_nothing_get_elements_they_match(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("bs4")
+    code, report = _report(here, capsys, "scrape.py", SCRAPE, "--draft-rounds", "0")
+    assert code == 1 and "NoneType" in report["runs"][0]["exception"]
+
+    (here / "fixtures" / "scrape.automock.json").unlink()
+    code, report = _report(here, capsys, "scrape.py", SCRAPE)
+    assert code == 0 and report["stdout"] == "products: 2 True\ntotal True\n"
+    missed = [m for r in report["drafting"]["rounds"] for m in r["missed"]]
+    assert any("find('h2') found nothing" in m for m in missed)
+    (stub,) = _stubs(_saved(here, "scrape.py"))
+    assert stub["data"]["text"].count('class="product"') == 2
+    assert "/text" in stub["guessed"]
