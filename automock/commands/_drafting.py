@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from automock.pipeline import LoadedPlan
     from automock.pipeline.drafting_loop import LoopResult
 
-__all__ = ["add_draft_rounds", "drafting_loop"]
+__all__ = ["add_draft_rounds", "add_run_drafter", "drafting_loop", "loop_model"]
 
 MAX_ROUNDS = 10
 
@@ -43,6 +43,35 @@ def add_draft_rounds(parser: argparse.ArgumentParser, when: str) -> None:
     )
 
 
+def add_run_drafter(parser: argparse.ArgumentParser) -> None:
+    """``automock run --drafter rules|llm`` (default: ``AUTOMOCK_DRAFTER``, else rules)."""
+    parser.add_argument(
+        "--drafter",
+        choices=("rules", "llm"),
+        default=None,
+        help="who repairs a plan drafted for this run in the drafting loop: rules (offline, "
+        "default) or llm (the model sees each trial run's failure; uploads the source); "
+        "default from AUTOMOCK_DRAFTER",
+    )
+
+
+def loop_model(choice: str | None) -> Any:
+    """The LLM drafter for the loop when the person chose it (``--drafter llm`` or
+    ``AUTOMOCK_DRAFTER=llm``), else None; a key in the environment alone never uploads."""
+    import os
+
+    from automock.errors import InputError
+
+    chosen = choice or os.environ.get("AUTOMOCK_DRAFTER") or "rules"
+    if chosen not in ("rules", "llm"):
+        raise InputError(f"AUTOMOCK_DRAFTER={chosen!r}: expected rules or llm")
+    if chosen == "rules":
+        return None
+    from automock.drafting.llm import LLMDrafter
+
+    return LLMDrafter()
+
+
 def drafting_loop(
     args: argparse.Namespace, file: Path, located: LoadedPlan, extra: list[str]
 ) -> tuple[LoadedPlan, LoopResult | None]:
@@ -68,4 +97,5 @@ def drafting_loop(
         readable=args.read,
         stable_addresses=not args.no_stable_addresses,
         seed=args.seed,
+        llm=loop_model(args.drafter),
     )

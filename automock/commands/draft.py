@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         target = plan_path_for(source, args.out)
         kept = is_hand_edited(target) and not args.force and not args.stdout  # only updated
         if args.draft_rounds and not kept:
-            plan = _loop(source, plan, args.draft_rounds)
+            plan = _loop(source, plan, args.draft_rounds, llm=plan.drafter == "llm")
         if args.stdout:
             sys.stdout.write(render_plan(plan))
             continue
@@ -92,13 +92,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _loop(source: Path, plan: Plan, rounds: int) -> Plan:
-    """The drafting loop on a new draft (docs/plans.md), what it did said on stderr."""
+def _loop(source: Path, plan: Plan, rounds: int, *, llm: bool) -> Plan:
+    """The drafting loop on a new draft (docs/plans.md), what it did said on stderr; a plan
+    the model drafted is repaired by the model first."""
+    from automock.commands._drafting import loop_model
     from automock.pipeline.drafting_loop import refine_draft, repairable
 
     if not repairable(plan):
         return plan
-    result = refine_draft(source, plan, rounds=rounds)
+    result = refine_draft(source, plan, rounds=rounds, llm=loop_model("llm" if llm else "rules"))
     for line in result.notes():
         print(f"automock: {line}", file=sys.stderr)
     return result.plan

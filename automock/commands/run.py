@@ -27,7 +27,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from automock.commands._drafting import add_draft_rounds, drafting_loop
+from automock.commands._drafting import add_draft_rounds, add_run_drafter, drafting_loop
 from automock.errors import EXIT_NONDETERMINISTIC, InputError, describe_missing
 
 if TYPE_CHECKING:
@@ -164,6 +164,7 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
         "(faster; default reprs, id() and sets of plain objects then vary between runs)",
     )
     add_draft_rounds(parser, "when the plan is drafted for this run, ")
+    add_run_drafter(parser)
     parser.add_argument(
         "--no-save",
         action="store_true",

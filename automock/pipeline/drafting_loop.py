@@ -149,6 +149,7 @@ def refine_draft(
     plan: Plan,
     *,
     rounds: int = DEFAULT_ROUNDS,
+    llm: Any = None,
     args: Sequence[str] = (),
     timeout: float = 30.0,
     limits: Limits | None = None,
@@ -156,10 +157,12 @@ def refine_draft(
     stable_addresses: bool = True,
     seed: int | None = None,
 ) -> LoopResult:
-    """Trial-run ``plan`` and repair it up to ``rounds`` times; the best plan seen."""
-    from dataclasses import replace
+    """Trial-run ``plan`` and repair it up to ``rounds`` times; the best plan seen.
 
-    from automock.drafting.repair import repair_plan
+    ``llm`` (an :class:`~automock.drafting.llm.LLMDrafter`): the model is asked first in
+    each round, in a follow-up turn carrying what the run showed; the rules repair when
+    its answer changes nothing. A plan that did not change is not tried again."""
+    from dataclasses import replace
 
     options = {
         "args": args,
@@ -172,27 +175,92 @@ def refine_draft(
     seen: list[LoopRound] = []
     best: tuple[int, int, Plan] | None = None  # (rank, round, plan)
     stopped = f"{rounds} repair rounds used"
+    last: tuple[dict[str, Any], LoopRound, Any] | None = None
     for number in range(rounds + 1):
-        outcome, run = _trial(Path(path), plan, options)
-        outcome = replace(outcome, round=number)
+        if last is not None and last[0] == plan.to_dict():  # unchanged: it runs the same
+            outcome, run = last[1], last[2]
+        else:
+            outcome, run = _trial(Path(path), plan, options)
+            last = (plan.to_dict(), outcome, run)
+        outcome = replace(outcome, round=number, repairs=())
         rank = _RANK[outcome.ended]
         if best is None or rank > best[0]:
             best = (rank, number, plan)
-        if outcome.ended in ("clean", "unservable"):
+        if outcome.ended in ("clean", "unservable") or number == rounds:
             seen.append(outcome)
-            stopped = _stop_reason(outcome)
+            if outcome.ended in ("clean", "unservable"):
+                stopped = _stop_reason(outcome)
             break
-        if number == rounds:
-            seen.append(outcome)
-            break
-        failure = f"{outcome.exception} at {outcome.where}" if outcome.exception else ""
-        plan, repairs = repair_plan(plan, run.observations, round=number + 1, failure=failure)
-        seen.append(replace(outcome, repairs=tuple(f"{r.pointer}: {r.why}" for r in repairs)))
+        plan, repairs = _repair(Path(path), plan, outcome, run, number + 1, llm)
+        seen.append(replace(outcome, repairs=repairs))
         if not repairs:
             stopped = "no repair found for what the run showed"
             break
     assert best is not None
     return LoopResult(best[2], tuple(seen), best[1], stopped)
+
+
+def _failure(outcome: LoopRound, run: Any) -> str:
+    """What a trial run showed, for the model: exception and where, missed reads, requests
+    no stub matched (with the pasteable fix), the end of stderr."""
+    lines = [f"exit code {outcome.exit_code} ({outcome.ended})"]
+    if outcome.exception:
+        lines.append(f"exception: {outcome.exception} at {outcome.where or '?'}")
+    lines += [f"missed read: {m}" for m in outcome.missed]
+    lines += [f"unmatched request: {a.target}: {a.fix}" for a in run.accesses if not a.mocked]
+    tail = run.stderr.strip().splitlines()[-8:]
+    if tail:
+        lines.append("end of stderr:\n" + "\n".join(tail))
+    return "\n".join(lines)
+
+
+def _repair(
+    path: Path, plan: Plan, outcome: LoopRound, run: Any, number: int, llm: Any
+) -> tuple[Plan, tuple[str, ...]]:
+    """The next plan and what changed: the model's answer if it changed the plan, else
+    the rules' repairs."""
+    from automock.drafting.repair import repair_plan
+
+    said: tuple[str, ...] = ()
+    if llm is not None:
+        fixed, said = _ask_model(path, plan, _failure(outcome, run), number, llm)
+        if fixed is not None:
+            return fixed, ("the model corrected the plan after the run's failure",)
+    failure = f"{outcome.exception} at {outcome.where}" if outcome.exception else ""
+    repaired, repairs = repair_plan(plan, run.observations, round=number, failure=failure)
+    done = tuple(f"{r.pointer}: {r.why}" for r in repairs)
+    if not done and llm is not None:  # ask again next round, with the same failure
+        return plan, (*said, "the model's answer changed nothing; no rule applies")
+    return repaired, done
+
+
+def _ask_model(
+    path: Path, plan: Plan, failure: str, number: int, llm: Any
+) -> tuple[Plan | None, tuple[str, ...]]:
+    """The model's corrected plan (None when it changed nothing or failed), with provenance
+    on each entry it changed, and what it said."""
+    from dataclasses import replace
+
+    from automock._source import read_source
+    from automock.analysis.scanner import scan_source
+
+    source = read_source(path)
+    touchpoints = scan_source(source, str(path)).touchpoints
+    answer, warnings = llm.repair(source, touchpoints, plan, failure)
+    if warnings or answer.to_dict()["entries"] == plan.to_dict()["entries"]:
+        return None, tuple(warnings)
+    why = failure.splitlines()[1] if len(failure.splitlines()) > 1 else failure
+    entries = []
+    for new in answer.entries:
+        old = next((e for e in plan.entries if (e.line, e.api) == (new.line, new.api)), None)
+        if old is None or old.data != new.data:
+            repairs = [*(old.provenance.get("repairs", []) if old else []), f"the model: {why}"]
+            provenance = {"drafter": "llm", "round": number, "repairs": repairs}
+            body = "/json" if "json" in new.data else "/text" if "text" in new.data else ""
+            guessed = (*new.guessed, *([body] if body and body not in new.guessed else []))
+            new = replace(new, provenance=provenance, guessed=guessed)
+        entries.append(new)
+    return replace(answer, entries=tuple(entries)), ()
 
 
 def _stop_reason(outcome: LoopRound) -> str:
