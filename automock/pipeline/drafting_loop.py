@@ -223,7 +223,8 @@ def _repair(
 
     said: tuple[str, ...] = ()
     if llm is not None:
-        fixed, said = _ask_model(path, plan, _failure(outcome, run), number, llm)
+        failure = f"repair round {number} of the drafting loop\n{_failure(outcome, run)}"
+        fixed, said = _ask_model(path, plan, failure, number, llm)
         if fixed is not None:
             return fixed, ("the model corrected the plan after the run's failure",)
     failure = f"{outcome.exception} at {outcome.where}" if outcome.exception else ""
@@ -249,7 +250,8 @@ def _ask_model(
     answer, warnings = llm.repair(source, touchpoints, plan, failure)
     if warnings or answer.to_dict()["entries"] == plan.to_dict()["entries"]:
         return None, tuple(warnings)
-    why = failure.splitlines()[1] if len(failure.splitlines()) > 1 else failure
+    lines = failure.splitlines()
+    why = next((x for x in lines if x.startswith("exception:")), lines[-1] if lines else "")
     entries = []
     for new in answer.entries:
         old = next((e for e in plan.entries if (e.line, e.api) == (new.line, new.api)), None)
