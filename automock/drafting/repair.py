@@ -27,6 +27,7 @@ and why under ``provenance`` and lists the repaired values in ``guessed``.
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -40,6 +41,8 @@ __all__ = ["Repair", "describe", "repair_plan"]
 
 # keys whose absence is how a healthy response looks: never added on a `.get` or `in` miss
 _QUIET = re.compile(r"(?i)^(errors?|error_\w+|message|detail|fault|warnings?|exception)$")
+_MAX_RECORDS = 200  # observation records acted on per run
+_MAX_RECORD = 4096  # characters of one record (a key, a value compared with, a selector)
 _DONE = ("done", "complete", "completed", "finished", "success", "succeeded", "ready", "ok")
 _NEXT = re.compile(r"(?i)^(next(_?page|_?url|_?cursor|_?token|_?link)?|cursor|continuation)$")
 _MORE = re.compile(r"(?i)^(has_?more|has_?next|more|more_?results|has_?next_?page)$")
@@ -84,8 +87,14 @@ def _value_for(key: str, record: Mapping[str, Any]) -> Any:
     return value
 
 
-def _body_root(data: dict[str, Any], response: int) -> tuple[dict[str, Any], str] | None:
-    """The response (a dict holding ``json``) the record is about, and its pointer prefix."""
+def _body_root(
+    data: dict[str, Any], record: Mapping[str, Any]
+) -> tuple[dict[str, Any], str] | None:
+    """The response (a dict holding ``json``) the record is about, and its pointer prefix;
+    None when the record names no response of this entry."""
+    response = record.get("response", -1)
+    if type(response) is not int:
+        return None
     sequence = data.get("sequence")
     if response >= 0 and isinstance(sequence, list) and response < len(sequence):
         item = sequence[response]
@@ -99,7 +108,7 @@ def _repair_key(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
         return []
     if via != "[]" and _QUIET.match(key):
         return []
-    root = _body_root(data, int(record.get("response", -1)))
+    root = _body_root(data, record)
     if root is None or not isinstance(root[0].get("json"), dict | list):
         return []
     changed = 0
@@ -115,7 +124,7 @@ def _repair_index(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
     at, wanted = record.get("at", ""), record.get("wanted")
     if not isinstance(at, str) or type(wanted) is not int or not 0 < wanted <= 100:
         return []
-    root = _body_root(data, int(record.get("response", -1)))
+    root = _body_root(data, record)
     if root is None:
         return []
     changed = False
@@ -130,7 +139,7 @@ def _repair_index(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
 def _repair_parse(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
     at, parser = record.get("at", ""), record.get("parser")
     parts = _split(at) if isinstance(at, str) else []
-    root = _body_root(data, int(record.get("response", -1)))
+    root = _body_root(data, record)
     if not parts or root is None or parser not in ("int", "float"):
         return []
     *head, last = parts
@@ -147,7 +156,7 @@ def _repair_parse(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
 def _repair_type(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
     """A number or string the code used as an object or a list: that shape instead."""
     at, wanted = record.get("at", ""), record.get("wanted")
-    root = _body_root(data, int(record.get("response", -1)))
+    root = _body_root(data, record)
     if not isinstance(at, str) or wanted not in ("dict", "list") or root is None:
         return []
     shape: Any = {} if wanted == "dict" else [{}]
@@ -178,7 +187,7 @@ def _css(record: Mapping[str, Any]) -> str:
 
 def _repair_selector(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
     """A selector that found nothing in an HTML body: an element it matches is added."""
-    root = _body_root(data, int(record.get("response", -1)))
+    root = _body_root(data, record)
     text = root[0].get("text") if root is not None else None
     css = _css(record)
     if root is None or not isinstance(text, str) or not css or "error" in css.lower():
@@ -352,10 +361,19 @@ def _one(
 
 
 def _records(observations: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The observation records of a plain shape (the program wrote them: anything else is
+    dropped, never an error of automock's)."""
     misses = observations.get("misses")
     if not isinstance(misses, list):
         return []
-    return [m for m in misses if isinstance(m, dict) and type(m.get("entry")) is int]
+    return [
+        m
+        for m in misses[:_MAX_RECORDS]
+        if isinstance(m, dict)
+        and type(m.get("entry")) is int
+        and all(isinstance(k, str) for k in m)
+        and len(json.dumps(m)) <= _MAX_RECORD
+    ]
 
 
 def repair_plan(

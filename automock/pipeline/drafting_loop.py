@@ -107,10 +107,10 @@ def _missed(observations: Mapping[str, Any]) -> tuple[str, ...]:
     if not isinstance(misses, list):
         return ()
     return tuple(
-        f"entries[{m.get('entry')}] {describe(m)}"
-        for m in misses
+        f"entries[{m.get('entry')}] {describe(m)}"[:300]
+        for m in misses[:200]
         if isinstance(m, dict) and m.get("kind") != "compare" and describe(m)
-    )
+    )[:50]
 
 
 def _ended(run: Any, missed: Sequence[str]) -> str:
