@@ -8,8 +8,8 @@ its stub bodies and missed (:mod:`automock.runtime.observations`). Each kind has
   the key's name suggests, :func:`automock.drafting.values.plausible`);
 - ``index`` (a position past the end, a slice longer than the list): the list gets enough
   items (copies of its last one);
-- ``parse`` (``int()``/``float()`` on a drafted string): the leaf becomes a number-shaped
-  string;
+- ``parse`` (``int()``/``float()``/``strptime`` on a drafted string): the leaf becomes a
+  number-shaped string, or a date in the program's format;
 - ``type`` (a number or string used as an object or a list: ``.get``, ``[...]``, a loop):
   the leaf (or the whole body) becomes an object or a list;
 - ``selector`` (a BeautifulSoup ``find``/``find_all``/``select``/``select_one`` that
@@ -26,6 +26,7 @@ and why under ``provenance`` and lists the repaired values in ``guessed``.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import re
@@ -140,10 +141,18 @@ def _repair_parse(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
     at, parser = record.get("at", ""), record.get("parser")
     parts = _split(at) if isinstance(at, str) else []
     root = _body_root(data, record)
-    if not parts or root is None or parser not in ("int", "float"):
+    if not parts or root is None or parser not in ("int", "float", "strptime"):
         return []
     *head, last = parts
     number = "42" if parser == "int" else "42.5"
+    if parser == "strptime":  # a date in the program's own format (the plan's default day)
+        from datetime import datetime
+
+        fmt = record.get("format")
+        with contextlib.suppress(ValueError, TypeError):
+            number = datetime(2023, 12, 1, 12, 0, 0).strftime(str(fmt))
+        if number == "42.5":
+            return []
     changed = False
     for node in _nodes(root[0].get("json"), head):
         if isinstance(node, dict) and isinstance(node.get(last), str):

@@ -48,6 +48,7 @@ _PARSE = re.compile(
     r"^(?:could not convert string to (float): |invalid literal for (int)\(\) with base \d+: )"
     r"(?P<value>'.*'|\".*\")$"
 )
+_STRPTIME = re.compile(r"^time data (?P<value>'.*'|\".*\") does not match format (?P<format>'.*')$")
 
 
 class RepeatedRequest(BaseException):
@@ -63,6 +64,7 @@ class _State:
         self.misses: list[dict[str, Any]] = []
         self.seen: set[tuple[Any, ...]] = set()
         self.exception: dict[str, Any] | None = None
+        self.loads: Any = json.loads  # the real one (the trial's is patched)
 
     def miss(self, record: dict[str, Any]) -> None:
         key = tuple(sorted((k, repr(v)) for k, v in record.items()))
@@ -301,21 +303,25 @@ def _leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any,
 
 
 def _parse_misses(state: _State, exc: BaseException) -> None:
-    """``int("abc")``/``float("abc")``: the served stub leaves that hold ``"abc"``."""
+    """``int("abc")``, ``float("abc")``, ``strptime("abc", fmt)``: the served stub leaves that
+    hold ``"abc"``."""
     import ast
 
-    found = _PARSE.match(str(exc)) if isinstance(exc, ValueError) else None
-    if found is None:
+    message = str(exc) if isinstance(exc, ValueError) else ""
+    found, dated = _PARSE.match(message), _STRPTIME.match(message)
+    if found is None and dated is None:
         return
     with contextlib.suppress(ValueError, SyntaxError):
-        value = ast.literal_eval(found["value"])
-        parser = found[1] or found[2]
+        value = ast.literal_eval((found or dated)["value"])  # type: ignore[index]
+        extra = {"parser": found[1] or found[2]} if found else {"parser": "strptime"}
+        if dated is not None:
+            extra["format"] = ast.literal_eval(dated["format"])
         for text, (entry, response) in list(state.bodies.items()):
             with contextlib.suppress(ValueError):
-                for path, leaf in _leaves(json.loads(text)):
-                    if leaf == value:
+                for path, leaf in _leaves(state.loads(text)):
+                    if type(leaf) is str and str.__eq__(leaf, value):
                         record = {"kind": "parse", "entry": entry, "response": response}
-                        record.update(at=_pointer(path), value=value, parser=parser)
+                        record.update(at=_pointer(path), value=value, **extra)
                         state.miss(record)
 
 

@@ -243,3 +243,24 @@ def test_selectors_that_found_nothing_get_elements_they_match(
     (stub,) = _stubs(_saved(here, "scrape.py"))
     assert stub["data"]["text"].count('class="product"') == 2
     assert "/text" in stub["guessed"]
+
+
+WHEN = """\
+from datetime import datetime
+import requests
+
+FIELD = "publ" + "ished"
+item = requests.get("https://api.example.com/item/1").json()
+stamp = datetime.strptime(item.get(FIELD, "unknown"), "%d/%m/%Y %H:%M")
+print("year", stamp.year > 2000)
+"""
+
+
+def test_a_drafted_string_strptime_rejects_becomes_a_date_in_its_format(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _report(here, capsys, "when.py", WHEN)
+    assert code == 0 and report["stdout"] == "year True\n"
+    assert any("strptime() of" in m for r in report["drafting"]["rounds"] for m in r["missed"])
+    (stub,) = _stubs(_saved(here, "when.py"))
+    assert stub["data"]["json"]["published"] == "01/12/2023 12:00"
