@@ -34,7 +34,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from automock.drafting.markup import css_of_find, render_markup
+from automock.drafting.repair_markup import css_of_record, repair_selector
 from automock.drafting.values import plausible
 from automock.plan.model import Plan, PlanEntry
 
@@ -183,60 +183,6 @@ def _repair_type(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
     return [f"{root[1]}/json{at}"] if changed else []
 
 
-def _css(record: Mapping[str, Any]) -> str:
-    css = record.get("css")
-    if isinstance(css, str):
-        return css
-    attrs = record.get("attrs")
-    tag = record.get("tag")
-    return css_of_find(
-        tag if isinstance(tag, str) else "", attrs if isinstance(attrs, dict) else {}
-    )
-
-
-def _repair_selector(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
-    """A selector that found nothing in an HTML body: an element it matches is added."""
-    root = _body_root(data, record)
-    text = root[0].get("text") if root is not None else None
-    css = _css(record)
-    if root is None or not isinstance(text, str) or not css or "error" in css.lower():
-        return []
-    plural = record.get("call") in ("find_all", "select")
-    document = render_markup({("els:" if plural else "el:") + css: {}}, "html", 0, {}, {})
-    inner = document.split("<body>", 1)[-1].rsplit("</body>", 1)[0]
-    within = record.get("within")
-    if isinstance(within, str) and within:  # inside each element the search started from
-        changed = _inside(text, within, inner)
-        if changed == text:
-            return []
-        root[0]["text"] = changed
-        return [f"{root[1]}/text"]
-    at = text.rfind("</body>")
-    root[0]["text"] = text[:at] + inner + text[at:] if at >= 0 else text + inner
-    return [f"{root[1]}/text"]
-
-
-def _inside(text: str, compound: str, inner: str) -> str:
-    """``text`` with ``inner`` added at the start of each element matching ``compound``."""
-    found = re.fullmatch(r"([\w-]+)((?:\.[\w-]+)*)(?:#([\w-]+))?", compound)
-    if found is None:
-        return text
-    tag, classes = found[1], [c for c in found[2].split(".") if c]
-
-    def add(opening: re.Match[str]) -> str:
-        attrs = opening[0]
-        cls = re.search(r'class="([^"]*)"', attrs)
-        have = cls[1].split() if cls else []
-        ident = re.search(r'id="([^"]*)"', attrs)
-        if any(c not in have for c in classes) or (
-            found[3] and (not ident or ident[1] != found[3])
-        ):
-            return attrs
-        return attrs + inner
-
-    return re.sub(rf"<{re.escape(tag)}\b[^>]*>", add, text)
-
-
 def _merged(into: Any, extra: Any) -> int:
     """Deep-merge ``extra``'s keys into ``into`` (``into``'s values win); keys added."""
     added = 0
@@ -339,7 +285,7 @@ def describe(record: Mapping[str, Any]) -> str:
         found = record.get("found")
         return f"used {at or 'the body'} ({found}) as a {record.get('wanted')} ({use})"
     if kind == "selector":
-        css = _css(record)
+        css = css_of_record(record)
         return "" if "error" in css.lower() else f"{record.get('call')}({css!r}) found nothing"
     if kind == "repeated":
         return f"served {record.get('count')} times: a loop the response never ends"
@@ -363,7 +309,8 @@ def _one(
     if kind == "type":
         return _repair_type(data, record)
     if kind == "selector":
-        return _repair_selector(data, record)
+        root = _body_root(data, record)
+        return repair_selector(root[0], root[1], record) if root is not None else []
     if kind == "repeated":
         return _repair_repeated(data, _compared(records, int(record["entry"])))
     return []
