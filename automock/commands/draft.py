@@ -3,7 +3,8 @@
 A FILE is an entry point: its plan covers the project modules it imports too.
 A plan edited by hand is never replaced without ``--force``; when some of its
 modules changed, only their entries are re-drafted and every other entry is
-kept. Exit codes: 0 written; 2 bad input (missing file, syntax error); 3 a plan
+kept. A new draft goes through the drafting loop first (``--draft-rounds``, docs/plans.md).
+Exit codes: 0 written; 2 bad input (missing file, syntax error); 3 a plan
 could not be written (hand-edited and up to date without ``--force``,
 unwritable directory).
 """
@@ -14,11 +15,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from automock.commands._drafting import add_draft_rounds
 from automock.drafting import DRAFTERS, draft_with_warnings
 from automock.errors import InputError, PlanError
 from automock.pipeline import plan_path_for
 from automock.plan.io import is_hand_edited, load_plan, render_plan, save_plan
 from automock.plan.locate import project_root
+from automock.plan.model import Plan
 
 __all__ = ["add_arguments", "run"]
 
@@ -52,6 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--stdout", action="store_true", help="print the plan instead of writing it"
     )
+    add_draft_rounds(parser, "")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,10 +68,13 @@ def run(args: argparse.Namespace) -> int:
         )
         for note in notes:
             print(f"automock: warning: {note}", file=sys.stderr)
+        target = plan_path_for(source, args.out)
+        kept = is_hand_edited(target) and not args.force and not args.stdout  # only updated
+        if args.draft_rounds and not kept:
+            plan = _loop(source, plan, args.draft_rounds, llm=plan.drafter == "llm")
         if args.stdout:
             sys.stdout.write(render_plan(plan))
             continue
-        target = plan_path_for(source, args.out)
         if is_hand_edited(target) and not args.force:
             _update(source, target)
             continue
@@ -84,6 +91,20 @@ def run(args: argparse.Namespace) -> int:
             f"{f', {guessed} guessed values to review' if guessed else ''})"
         )
     return 0
+
+
+def _loop(source: Path, plan: Plan, rounds: int, *, llm: bool) -> Plan:
+    """The drafting loop on a new draft (docs/plans.md), what it did said on stderr; a plan
+    the model drafted is repaired by the model first."""
+    from automock.commands._drafting import loop_model
+    from automock.pipeline.drafting_loop import refine_draft, repairable
+
+    if not repairable(plan):
+        return plan
+    result = refine_draft(source, plan, rounds=rounds, llm=loop_model("llm" if llm else "rules"))
+    for line in result.notes():
+        print(f"automock: {line}", file=sys.stderr)
+    return result.plan
 
 
 def _update(source: Path, target: Path) -> None:

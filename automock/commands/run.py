@@ -27,6 +27,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from automock.commands._drafting import add_draft_rounds, add_run_drafter, drafting_loop
 from automock.errors import EXIT_NONDETERMINISTIC, InputError, describe_missing
 
 if TYPE_CHECKING:
@@ -162,6 +163,8 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
         help="fork runs from this process instead of a fresh interpreter with ASLR off per run "
         "(faster; default reprs, id() and sets of plain objects then vary between runs)",
     )
+    add_draft_rounds(parser, "when the plan is drafted for this run, ")
+    add_run_drafter(parser)
     parser.add_argument(
         "--no-save",
         action="store_true",
@@ -295,6 +298,7 @@ def run(args: argparse.Namespace) -> int:
             )
         args.record = True  # --cassette PATH --record-mode MODE: record into PATH
     located = _find_plan(file, args.plan, save=not args.no_save)
+    located, loop = drafting_loop(args, file, located, extra)
     plan, label, notes, plan_path = located.plan, located.label, list(located.notes), located.path
     if args.cassette is not None:  # the person's cassette replaces the plan's
         plan = with_cassette(plan, plan_path, args.cassette)
@@ -353,6 +357,8 @@ def run(args: argparse.Namespace) -> int:
         data = report.to_dict()
         data["automock_exit_code"] = code
         data["notes"] = after
+        if loop is not None:
+            data["drafting"] = loop.to_dict()
         if recording is not None:
             data["record"] = {**recording.result, "notes": after}
         import json

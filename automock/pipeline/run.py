@@ -164,6 +164,7 @@ def run_file(
     cache_dir: str | os.PathLike[str] | None = None,
     readable: Sequence[str | os.PathLike[str]] = (),
     stable_addresses: bool = True,
+    observe: bool = False,
 ) -> RunReport:
     """Run ``path`` as ``__main__`` in the sandbox ``repeat`` times and report.
 
@@ -173,6 +174,7 @@ def run_file(
     static scan by content hash. ``readable``: files or directories the program may read
     besides the interpreter, ``sys.path``, the system libraries and its workdir (``--read``).
     ``stable_addresses=False``: runs may fork (addresses vary). Network/recording: flags only.
+    ``observe``: a drafting loop's trial run.
     """
     t0 = time.perf_counter()
     target, source = _check_file(path)
@@ -199,6 +201,7 @@ def run_file(
                 repeat=repeat,
                 readable=extra,
                 meanwhile=scanning.start if scanning is not None else None,
+                observe=observe,
             )
         finally:
             if scanning is not None:

@@ -70,6 +70,8 @@ class deterministic(Patch[RuntimeSession]):
     sets the environment at spawn instead). ``log`` collects the accesses;
     by default the log already recording, if any, else a new one. ``allow_hosts``
     lets requests and connections to those hosts through (a test's local server).
+    ``observe`` notes the reads of stub bodies that missed, for the drafting loop
+    (:mod:`automock.runtime.observations`).
     """
 
     def __init__(
@@ -80,6 +82,7 @@ class deterministic(Patch[RuntimeSession]):
         apply_env: bool = False,
         log: AccessLog | None = None,
         allow_hosts: Iterable[str] = (),
+        observe: bool = False,
     ) -> None:
         super().__init__()
         if plan is None:
@@ -90,6 +93,7 @@ class deterministic(Patch[RuntimeSession]):
         self.seed = plan.seed if seed is None else int(seed)
         self.apply_env = apply_env
         self.log = log
+        self.observe = observe
         from automock.runtime.http_passthrough import allowed_hosts
 
         self.allow_hosts = tuple(sorted(allowed_hosts(allow_hosts)))  # ValueError names it
@@ -110,6 +114,10 @@ class deterministic(Patch[RuntimeSession]):
             from automock.runtime.env import fixed_environment
 
             stack.enter_context(fixed_environment(plan.env))
+        if self.observe:  # a drafting loop's trial run (automock.runtime.observations)
+            from automock.runtime.observations import observed_reads
+
+            stack.enter_context(observed_reads())
         clock = stack.enter_context(frozen_clock(plan.clock.at, tick=plan.clock.tick))
         entropy = stack.enter_context(seeded_random(self.seed))
         network = stack.enter_context(

@@ -21,6 +21,7 @@ from automock.runtime.http_match import (
     compile_stubs,
     most_specific,
     nearest,
+    shadowed,
 )
 from automock.runtime.http_passthrough import (
     allowed_hosts,
@@ -28,6 +29,7 @@ from automock.runtime.http_passthrough import (
     foreign_mocks_at_start,
     url_host_allowed,
 )
+from automock.runtime.observations import note_served, note_stubs, observing
 
 __all__ = [
     "NetworkSession",
@@ -117,6 +119,8 @@ class NetworkSession:
     ) -> None:
         self.stubs = tuple(stubs)
         self.compiled = compile_stubs(self.stubs)
+        if observing():  # a drafting loop's trial run: which stubs can never be served
+            note_stubs([(a.stub.label, b.stub.label) for a, b in shadowed(self.compiled)])
         self.cassette = cassette
         self.allow = allow
         # (method, url, status) of each request a stub served; the Access names the stub
@@ -195,6 +199,8 @@ class NetworkSession:
         target = f"{request.method} {request.url}"
         record("network", api, target, mocked=True, served_by=served_by)
         self.served.append((request.method, request.url, response.status))
+        at = min(n, len(stub.sequence) - 1) if stub.sequence else -1
+        note_served(stub.label, at, response.body_bytes())  # a trial run's (drafting loop)
         return response
 
     def cassette_miss(self, method: str, url: str, api: str) -> UnmockedAccessError:

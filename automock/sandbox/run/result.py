@@ -8,6 +8,7 @@ program's own unless the sandbox ended it (see :func:`~automock.sandbox.child.st
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +55,11 @@ class RunOutcome(JsonMixin):
     start: str = "spawn"
     report_problem: str = ""
     kernel: Witness = field(default_factory=Witness)
+    # a trial run's observations (automock.runtime.observations): the program's word, which
+    # steers the drafting loop and nothing else; not in the JSON report
+    observations: Mapping[str, Any] = field(
+        default_factory=dict, compare=False, metadata={"exclude_json": True}
+    )
 
 
 @dataclass(frozen=True, slots=True)

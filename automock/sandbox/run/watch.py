@@ -20,7 +20,7 @@ import contextlib
 import os
 import selectors
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -346,4 +346,12 @@ def finish(
         start=spawned.start,
         report_problem=report.problem,
         kernel=seen,
+        observations=_observations(child),
     )
+
+
+def _observations(child: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """A trial run's observations from its ``done`` message (the program's word; {} if none)."""
+    extra = (child or {}).get("extra")
+    found = extra.get("observations") if isinstance(extra, dict) else None
+    return found if isinstance(found, dict) else {}
