@@ -113,6 +113,7 @@ _ENTRY_FIELDS = (
     "data",
     "guessed",
     "drafted",
+    "provenance",
 )
 # the data each strategy takes (stub_http and the databases validate theirs in their own types)
 _DATA_FIELDS: Mapping[str, tuple[str, ...]] = {

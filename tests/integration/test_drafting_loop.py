@@ -29,6 +29,8 @@ print("price", float(data["quote"][field]) > -1)
 """
 
 SENSOR = """\
+import builtins
+
 import requests
 
 
@@ -38,7 +40,8 @@ def reading(payload, name):
 
 data = requests.get("https://api.example.com/sensors/7").json()
 raw = reading(data, "value_beta")
-print("doubled", float(raw) * 2 > -1)
+parse = getattr(builtins, "fl" + "oat")  # a parser the drafter cannot see
+print("doubled", parse(raw.strip()) * 2 > -1)
 """
 
 POLL = """\
