@@ -44,8 +44,8 @@ def client_error_type(api: str) -> type[UnmockedAccessError]:
     base = getattr(sys.modules.get(module), name, None)
     if not isinstance(base, type) or not issubclass(base, BaseException):
         return UnmockedAccessError
-    made = type(
-        f"Unmocked{name}",
+    made = type(  # named for both, as the failure line shows it: UnmockedAccessError_URLError
+        f"UnmockedAccessError_{name}",
         (UnmockedAccessError, base),
         {"__module__": __name__, "__doc__": f"An unmocked request: {module}.{name} too."},
     )
