@@ -220,8 +220,8 @@ class NetworkSession:
             return chosen
         key = _request_key(chosen.stub)
         turns = [c for c in self.compiled[: self._inline] if _request_key(c.stub) == key]
-        for candidate in turns:
-            if not self.calls_of.get(id(candidate.stub)):
+        for candidate in turns:  # under the lock: _served_count counts the claimed turns
+            if not self._served_count.get(candidate.number):
                 return candidate
         return turns[-1]
 

@@ -66,7 +66,8 @@ class Call:
 
 class Stub:
     """An inline stub as added: the plan entry (``.stub``, its fields readable here too)
-    and the requests it served in its block (``.calls``, ``.call_count``)."""
+    and the requests it served in its block (``.calls``, ``.call_count``; a request it
+    answered by raising counts, with status 0)."""
 
     def __init__(self, stub: HttpStub, network: Callable[[], NetworkSession | None]) -> None:
         self.stub = stub
