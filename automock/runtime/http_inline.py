@@ -23,7 +23,7 @@ from typing import Any
 from automock.errors import InputError, UnmockedAccessError
 from automock.plan.model import StubResponse
 
-__all__ = ["StubOptions", "callback_response", "client_error_type"]
+__all__ = ["FAILURES", "StubOptions", "callback_response", "client_error_type", "failure_for"]
 
 # api name (as http_clients.py passes it) -> (module, class) of the client's connection error
 _CLIENT_ERRORS = {
@@ -33,6 +33,32 @@ _CLIENT_ERRORS = {
     "aiohttp": ("aiohttp", "ClientConnectionError"),
 }
 _made: dict[str, type[UnmockedAccessError]] = {}
+
+# raises="connection" / "timeout": (api, failure) -> the error that client raises for it;
+# http.client raises the OSError a socket would (urllib.request wraps it in URLError)
+FAILURES = ("connection", "timeout")
+_FAILURE_ERRORS = {
+    ("requests", "connection"): ("requests.exceptions", "ConnectionError"),
+    ("requests", "timeout"): ("requests.exceptions", "ReadTimeout"),
+    ("httpx", "connection"): ("httpx", "ConnectError"),
+    ("httpx", "timeout"): ("httpx", "ReadTimeout"),
+    ("aiohttp", "connection"): ("aiohttp", "ClientConnectionError"),
+    ("aiohttp", "timeout"): ("aiohttp", "ServerTimeoutError"),
+}
+_FAILURE_FALLBACK: dict[str, type[OSError]] = {
+    "connection": ConnectionRefusedError,
+    "timeout": TimeoutError,
+}
+
+
+def failure_for(failure: str, api: str, target: str) -> BaseException:
+    """The error ``api``'s client raises when a connection is refused or times out."""
+    module, name = _FAILURE_ERRORS.get((api, failure), ("", ""))
+    error = getattr(sys.modules.get(module), name, None)
+    if not isinstance(error, type) or not issubclass(error, BaseException):
+        error = _FAILURE_FALLBACK[failure]
+    what = "connection refused" if failure == "connection" else "timed out"
+    return error(f"{target}: {what} (an automock stub with raises={failure!r})")
 
 
 def client_error_type(api: str) -> type[UnmockedAccessError]:
@@ -56,10 +82,11 @@ def client_error_type(api: str) -> type[UnmockedAccessError]:
 @dataclass(frozen=True, slots=True)
 class StubOptions:
     """An inline stub's code: ``callback(request)`` computes the response; ``raises`` is
-    raised instead of answering."""
+    raised instead of answering (``"connection"``/``"timeout"``: the calling client's own
+    error for that, :func:`failure_for`)."""
 
     callback: Callable[[Any], Any] | None = None
-    raises: BaseException | type[BaseException] | None = None
+    raises: BaseException | type[BaseException] | str | None = None
 
 
 def callback_response(value: Any, where: str) -> StubResponse:

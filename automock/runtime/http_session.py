@@ -15,7 +15,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from automock.errors import UnmockedAccessError
 from automock.plan.model import CassetteSettings, HttpStub, StubResponse
 from automock.runtime.events import record
-from automock.runtime.http_inline import StubOptions, callback_response, client_error_type
+from automock.runtime.http_inline import (
+    StubOptions,
+    callback_response,
+    client_error_type,
+    failure_for,
+)
 from automock.runtime.http_match import (
     CompiledStub,
     Request,
@@ -242,7 +247,10 @@ class NetworkSession:
                 mocked=True,
                 served_by=f"{chosen.describe()}, raised",
             )
-            raise options.raises
+            raises = options.raises
+            if isinstance(raises, str):
+                raises = failure_for(raises, api, f"{request.method} {request.url}")
+            raise raises
         if options is not None and options.callback is not None:
             where = f"the callback of {chosen.describe()}"
             response = callback_response(options.callback(request), where)

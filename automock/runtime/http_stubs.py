@@ -26,7 +26,8 @@ value returned is a :class:`Stub`: the plan entry (``.stub``) plus what it serve
 stubs were not all used. Only inline, never in plans: ``callback=`` (a function of the
 :class:`~automock.runtime.http_match.Request` returning ``(status, headers, body)``, a
 response dict or a ``StubResponse``) and ``raises=`` (an exception raised instead of a
-response, e.g. ``requests.Timeout()``). ``url`` may be a compiled ``re.Pattern`` (regex
+response, e.g. ``requests.Timeout()``, or ``"connection"``/``"timeout"`` for whichever
+client calls: its own refused-connection or timeout error). ``url`` may be a compiled ``re.Pattern`` (regex
 match, its flags kept); ``content_type=None`` sends no Content-Type header.
 """
 
@@ -40,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from automock.errors import InputError
 from automock.plan.model import HttpStub
-from automock.runtime.http_inline import StubOptions
+from automock.runtime.http_inline import FAILURES, StubOptions
 
 if TYPE_CHECKING:
     from automock.runtime.http_session import NetworkSession
@@ -119,7 +120,7 @@ class HttpStubs:
         match: str = "prefix",
         sequence: Sequence[Mapping[str, Any]] | None = None,
         callback: Callable[[Any], Any] | None = None,
-        raises: BaseException | type[BaseException] | None = None,
+        raises: BaseException | type[BaseException] | str | None = None,
         **matchers: Any,
     ) -> Stub:
         """Serve ``method url`` with this response while the block lasts; return the stub."""
@@ -137,7 +138,10 @@ class HttpStubs:
         if callback is not None and not callable(callback):
             raise InputError(f"{where}({url!r}): callback= must be a function of the request")
         if raises is not None and not _exception(raises):
-            raise InputError(f"{where}({url!r}): raises= must be an exception, got {raises!r}")
+            raise InputError(
+                f"{where}({url!r}): raises= takes an exception, or 'connection' or 'timeout' "
+                f"for the client's own error, got {raises!r}"
+            )
         data: dict[str, Any] = {
             "method": method,
             "url": url,
@@ -217,8 +221,10 @@ def _pattern_text(pattern: re.Pattern[str]) -> str:
 
 
 def _exception(value: object) -> bool:
-    return isinstance(value, BaseException) or (
-        isinstance(value, type) and issubclass(value, BaseException)
+    return (
+        value in FAILURES
+        or isinstance(value, BaseException)
+        or (isinstance(value, type) and issubclass(value, BaseException))
     )
 
 

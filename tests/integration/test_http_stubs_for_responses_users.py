@@ -89,6 +89,38 @@ def test_a_stub_can_raise_instead_of_answering(raised: object, caught: type[Base
         assert stub.call_count == 1
 
 
+def _urllib_get(url: str) -> None:
+    urllib.request.urlopen(url)
+
+
+@pytest.mark.parametrize(
+    ("client", "failure", "expected"),
+    [
+        (requests.get, "connection", requests.ConnectionError),
+        (requests.get, "timeout", requests.Timeout),
+        (httpx.get, "connection", httpx.ConnectError),
+        (httpx.get, "timeout", httpx.TimeoutException),
+        (_urllib_get, "connection", urllib.error.URLError),
+        (_urllib_get, "timeout", urllib.error.URLError),
+    ],
+)
+def test_raises_connection_or_timeout_is_the_calling_clients_own_error(
+    client: object, failure: str, expected: type[BaseException]
+) -> None:
+    with automock.mocked_network():
+        automock.http.get(f"{API}/down", raises=failure)
+        with pytest.raises(expected) as caught:
+            client(f"{API}/down")  # type: ignore[operator]
+        assert not isinstance(caught.value, UnmockedAccessError)  # a stub served it
+        assert automock.http.calls == []  # raised, not answered
+
+
+def test_raises_refuses_anything_but_an_exception_or_a_failure_name() -> None:
+    refused = pytest.raises(automock.InputError, match="'connection' or 'timeout'")
+    with automock.mocked_network(), refused:
+        automock.http.get(f"{API}/down", raises="dns")
+
+
 def _aiohttp_get(url: str) -> None:
     aiohttp = pytest.importorskip("aiohttp")
 
