@@ -85,6 +85,8 @@ class Stub:
         return len(self.calls)
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name == "stub":  # copy/pickle probe a bare instance
+            raise AttributeError(name)
         return getattr(self.stub, name)
 
     def __repr__(self) -> str:
