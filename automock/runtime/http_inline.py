@@ -70,8 +70,10 @@ def client_error_type(api: str) -> type[UnmockedAccessError]:
     base = getattr(sys.modules.get(module), name, None)
     if not isinstance(base, type) or not issubclass(base, BaseException):
         return UnmockedAccessError
-    made = type(  # named for both, as the failure line shows it: UnmockedAccessError_URLError
-        f"UnmockedAccessError_{name}",
+    # named UnmockedAccessError (it is one): what a program prints of type(exc).__name__
+    # stays the same whichever client raised it; its module tells the two classes apart
+    made = type(
+        "UnmockedAccessError",
         (UnmockedAccessError, base),
         {"__module__": __name__, "__doc__": f"An unmocked request: {module}.{name} too."},
     )
