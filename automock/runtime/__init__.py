@@ -17,8 +17,9 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
+from automock import errors as _errors
 from automock.runtime._base import Patch, Undo
 from automock.runtime._imports import when_imported
 from automock.runtime.events import AccessLog, current_log, recording
@@ -37,7 +38,17 @@ __all__ = ["Patch", "RuntimeSession", "Undo", "deterministic", "hash_seed_for", 
 
 @dataclass(frozen=True)
 class RuntimeSession:
-    """What ``with deterministic(plan) as session`` gives: the plan, the seed, the log."""
+    """What ``with deterministic(plan) as session`` gives: the plan, the seed, the log.
+
+    It is also the pytest fixture named ``automock``, which hides the module of that name
+    inside a test; so the error types a test catches are here as well
+    (``automock.UnmockedAccessError`` works on the fixture as on the module).
+    """
+
+    AutomockError: ClassVar[type[_errors.AutomockError]] = _errors.AutomockError
+    InputError: ClassVar[type[_errors.InputError]] = _errors.InputError
+    PlanError: ClassVar[type[_errors.PlanError]] = _errors.PlanError
+    UnmockedAccessError: ClassVar[type[_errors.UnmockedAccessError]] = _errors.UnmockedAccessError
 
     plan: Plan
     seed: int
