@@ -3,6 +3,11 @@
 The public API is imported lazily (PEP 562) so ``import automock`` and the
 pytest plugin stay cheap; heavy dependencies (libcst, anthropic, hypothesis)
 load only when the function that needs them is called.
+
+``__all__`` names the whole API; ``dir(automock)`` lists only what is already
+loaded (the names resolved so far, and those whose module is imported), so tools
+that enumerate every loaded module's attributes (freezegun's ``start()``,
+debuggers, ``inspect``) never import the scanner, the sandbox or their dependencies.
 """
 
 from __future__ import annotations
@@ -155,4 +160,8 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(__all__)
+    """What is here without importing anything: never the lazy exports not loaded yet."""
+    import sys
+
+    loaded = [name for name, module in _EXPORTS.items() if module in sys.modules]
+    return sorted({*globals(), *loaded})

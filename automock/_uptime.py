@@ -6,9 +6,14 @@ interpreter's start-up and automock's restart of itself, not only what Python me
 
 from __future__ import annotations
 
+import dataclasses
 import os
+from typing import TYPE_CHECKING
 
-__all__ = ["process_seconds"]
+if TYPE_CHECKING:
+    from automock.report import RunReport
+
+__all__ = ["process_seconds", "with_command_time"]
 
 
 def process_seconds() -> float | None:
@@ -21,3 +26,13 @@ def process_seconds() -> float | None:
     except (OSError, IndexError, ValueError):
         return None
     return max(0.0, uptime - started / os.sysconf("SC_CLK_TCK"))
+
+
+def with_command_time(report: RunReport) -> RunReport:
+    """``report`` with ``timings["command"]``: this process's age, so the timings line
+    accounts for the whole command (start-up, restart, plan loading or drafting, the runs)."""
+    age = process_seconds()
+    if age is None:
+        return report
+    age = max(age, report.timings.get("total", 0.0))
+    return dataclasses.replace(report, timings={**report.timings, "command": age})

@@ -263,6 +263,9 @@ CASES: tuple[Case, ...] = (
     Case("--timeout zero", ("run", "prog.py", "--timeout", "0"), _write("prog.py", GOOD)),
     Case("--seed not an integer", ("run", "prog.py", "--seed", "abc"), _write("prog.py", GOOD)),
     Case("--repeat 0", ("run", "prog.py", "--repeat", "0"), _write("prog.py", GOOD)),
+    Case(
+        "--draft-rounds 11", ("run", "prog.py", "--draft-rounds", "11"), _write("prog.py", GOOD)
+    ),
     Case("--seeds with one seed", ("run", "prog.py", "--seeds", "3"), _write("prog.py", GOOD)),
     Case(
         "--seeds with --seed",

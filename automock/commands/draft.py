@@ -3,11 +3,12 @@
 A FILE is an entry point: its plan covers the project modules it imports too.
 A plan edited by hand is never replaced without ``--force``; when some of its
 modules changed, only their entries are re-drafted and every other entry is
-kept. Each FILE is drafted in turn: one that fails (missing, a directory, not
-Python source, a syntax error, a plan that cannot be written) is reported on
-its own line and the others are still drafted. Exit codes: 0 every plan
-written; else the first failure's: 2 bad input, 3 a plan could not be written
-(hand-edited and up to date without ``--force``, unwritable directory).
+kept. A new draft goes through the drafting loop first (``--draft-rounds``, docs/plans.md).
+Each FILE is drafted in turn: one that fails (missing, a directory, not Python
+source, a syntax error, a plan that cannot be written) is reported on its own
+line and the others are still drafted. Exit codes: 0 every plan written; else
+the first failure's: 2 bad input, 3 a plan could not be written (hand-edited
+and up to date without ``--force``, unwritable directory).
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from pathlib import Path
 
 from automock._display import visible
 from automock._source import not_python_reason
+from automock.commands._drafting import add_draft_rounds
 from automock.drafting import DRAFTERS, draft_with_warnings
 from automock.errors import AutomockError, InputError, PlanError, describe_missing
 from automock.pipeline import plan_path_for
 from automock.plan.io import is_hand_edited, load_plan, render_plan, save_plan
 from automock.plan.locate import project_root
+from automock.plan.model import Plan
 
 __all__ = ["add_arguments", "run"]
 
@@ -56,6 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--stdout", action="store_true", help="print the plan instead of writing it"
     )
+    add_draft_rounds(parser, "")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,10 +97,13 @@ def _draft_one(args: argparse.Namespace, source: Path) -> None:
     )
     for note in notes:
         print(f"automock: warning: {note}", file=sys.stderr)
+    target = plan_path_for(source, args.out)
+    kept = is_hand_edited(target) and not args.force and not args.stdout  # only updated
+    if args.draft_rounds and not kept:
+        plan = _loop(source, plan, args.draft_rounds, llm=plan.drafter == "llm")
     if args.stdout:
         sys.stdout.write(render_plan(plan))
         return
-    target = plan_path_for(source, args.out)
     if is_hand_edited(target) and not args.force:
         _update(source, target)
         return
@@ -122,6 +129,20 @@ def _why_not_a_file(source: Path) -> str:
             f"(automock draft {source}/*.py), or scan it first (automock scan {source})"
         )
     return f"{why}; pass a Python file to draft a plan for"
+
+
+def _loop(source: Path, plan: Plan, rounds: int, *, llm: bool) -> Plan:
+    """The drafting loop on a new draft (docs/plans.md), what it did said on stderr; a plan
+    the model drafted is repaired by the model first."""
+    from automock.commands._drafting import loop_model
+    from automock.pipeline.drafting_loop import refine_draft, repairable
+
+    if not repairable(plan):
+        return plan
+    result = refine_draft(source, plan, rounds=rounds, llm=loop_model("llm" if llm else "rules"))
+    for line in result.notes():
+        print(f"automock: {line}", file=sys.stderr)
+    return result.plan
 
 
 def _update(source: Path, target: Path) -> None:

@@ -52,6 +52,8 @@ _VALUED = (
     "--plan",
     "--read",
     "--cassette",
+    "--draft-rounds",
+    "--drafter",
 )
 
 

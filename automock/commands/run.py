@@ -28,12 +28,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from automock._source import not_python_reason
+from automock._uptime import with_command_time
+from automock.commands._drafting import add_draft_rounds, add_run_drafter, drafting_loop
 from automock.errors import EXIT_NONDETERMINISTIC, InputError, describe_missing
 
 if TYPE_CHECKING:
     from automock.pipeline import LoadedPlan
     from automock.plan.model import Plan
-    from automock.report import RunReport
     from automock.sandbox.kernel.isolation import Limits
 
 __all__ = ["RECORD_CHOICES", "add_arguments", "run"]
@@ -164,6 +165,8 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
         help="fork runs from this process instead of a fresh interpreter with ASLR off per run "
         "(faster; default reprs, id() and sets of plain objects then vary between runs)",
     )
+    add_draft_rounds(parser, "when the plan is drafted for this run, ")
+    add_run_drafter(parser)
     parser.add_argument(
         "--no-save",
         action="store_true",
@@ -299,6 +302,7 @@ def run(args: argparse.Namespace) -> int:
             )
         args.record = True  # --cassette PATH --record-mode MODE: record into PATH
     located = _find_plan(file, args.plan, save=not args.no_save)
+    located, loop = drafting_loop(args, file, located, extra)
     plan, label, notes, plan_path = located.plan, located.label, list(located.notes), located.path
     if args.cassette is not None:  # the person's cassette replaces the plan's
         plan = with_cassette(plan, plan_path, args.cassette)
@@ -341,7 +345,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, previous)
-    report = _with_command_time(report)
+    report = with_command_time(report)  # timings.command: the whole command so far
     code = report.exit_code
     if report.deterministic is False and code == 0:
         code = EXIT_NONDETERMINISTIC
@@ -358,6 +362,8 @@ def run(args: argparse.Namespace) -> int:
         data = report.to_dict()
         data["automock_exit_code"] = code
         data["notes"] = after
+        if loop is not None:
+            data["drafting"] = loop.to_dict()
         if recording is not None:
             data["record"] = {**recording.result, "notes": after}
         import json
@@ -366,19 +372,6 @@ def run(args: argparse.Namespace) -> int:
         return code
     _print_text(report.stdout, shown(report.stderr), shown(report.render(terminal=_tty())), after)
     return code
-
-
-def _with_command_time(report: RunReport) -> RunReport:
-    """``timings["command"]``: the whole command so far (start-up, drafting, the runs)."""
-    import dataclasses
-
-    from automock._uptime import process_seconds
-
-    age = process_seconds()
-    if age is None:
-        return report
-    age = max(age, report.timings.get("total", 0.0))
-    return dataclasses.replace(report, timings={**report.timings, "command": age})
 
 
 def _tty() -> bool:

@@ -49,6 +49,8 @@ class Module:
     parents: dict[int, ast.AST] = field(default_factory=dict)
     by_line: dict[int, list[ast.AST]] = field(default_factory=dict)
     calls_by_name: dict[str, list[ast.Call]] = field(default_factory=dict)
+    # ``self.name(...)``/``cls.name(...)`` calls: a method called on its own object
+    calls_on_self: dict[str, list[ast.Call]] = field(default_factory=dict)
     memo: dict[str, Any] = field(default_factory=dict)  # per-module results drafters reuse
     # (function, parameter) -> literal texts other project modules pass for it
     outside: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
@@ -74,13 +76,20 @@ class Module:
     def callers_args(
         self, func: ast.FunctionDef | ast.AsyncFunctionDef, param: str
     ) -> list[ast.expr]:
-        """Expressions passed for ``param`` at every direct call ``func(...)`` in the module."""
+        """Expressions passed for ``param`` at every direct call ``func(...)`` in the module.
+
+        A method is found through ``self.method(...)`` calls, its first
+        parameter (``self``) being the object the call is made on.
+        """
         names = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+        calls = self.calls_by_name.get(func.name, [])
+        if isinstance(self.parents.get(id(func)), ast.ClassDef) and names:
+            names, calls = names[1:], self.calls_on_self.get(func.name, [])
         if param not in names:
             return []
         index = names.index(param)
         found: list[ast.expr] = []
-        for node in self.calls_by_name.get(func.name, []):
+        for node in calls:
             if index < len(node.args) and not isinstance(node.args[index], ast.Starred):
                 found.append(node.args[index])
             found.extend(kw.value for kw in node.keywords if kw.arg == param)
@@ -96,9 +105,13 @@ class Module:
             if node.id in self.constants:
                 return self.render(self.constants[node.id], _depth=_depth + 1)
             func = self.enclosing_function(node)
-            local = _single_assignment(func if func is not None else self.tree, node.id)
-            if local is not None:
-                return self.render(local, _depth=_depth + 1)
+            local = _assignments(func if func is not None else self.tree, node.id)
+            if len(local) == 1:
+                return self.render(local[0], _depth=_depth + 1)
+            # ``url = "/v2/items"`` then ``url = page["next"]``: the one value known statically
+            known = {r.text for v in local if (r := self.render(v, _depth=_depth + 1)).complete}
+            if len(known) == 1:
+                return Rendered(known.pop())
             if func is not None:
                 options = {
                     self.render(a, _depth=_depth + 1).text for a in self.callers_args(func, node.id)
@@ -210,17 +223,26 @@ def _format(template: str, args: list[str], kwargs: dict[str, str]) -> str:
     return "".join(out)
 
 
-def _single_assignment(func: ast.AST, name: str) -> ast.expr | None:
-    """The value of ``name = value`` when it is the scope's only assignment to ``name``."""
-    values = [
-        stmt.value
-        for stmt in ast.walk(func)
-        if isinstance(stmt, ast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], ast.Name)
-        and stmt.targets[0].id == name
-    ]
-    return values[0] if len(values) == 1 else None
+def _assignments(func: ast.AST, name: str) -> list[ast.expr]:
+    """Every value assigned to ``name`` in the scope, ``a, b = x, y`` unpacked."""
+    values: list[ast.expr] = []
+    for stmt in ast.walk(func):
+        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+            continue
+        target, value = stmt.targets[0], stmt.value
+        if isinstance(target, ast.Name) and target.id == name:
+            values.append(value)
+        elif (
+            isinstance(target, ast.Tuple)
+            and isinstance(value, ast.Tuple)
+            and len(target.elts) == len(value.elts)
+        ):
+            values.extend(
+                v
+                for t, v in zip(target.elts, value.elts, strict=True)
+                if isinstance(t, ast.Name) and t.id == name
+            )
+    return values
 
 
 def _module_constants(tree: ast.Module) -> dict[str, ast.expr]:
@@ -253,6 +275,13 @@ def parse_module(source: str) -> Module:
             module.by_line.setdefault(line, []).append(node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             module.calls_by_name.setdefault(node.func.id, []).append(node)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in ("self", "cls")
+        ):
+            module.calls_on_self.setdefault(node.func.attr, []).append(node)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             module.functions.setdefault(node.name, node)
     return module

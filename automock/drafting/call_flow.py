@@ -13,9 +13,9 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from automock.drafting.literals import Ref
+from automock.drafting.literals import Lits, Ref
 
-__all__ = ["NOT_A_PASS", "passed_through"]
+__all__ = ["NOT_A_PASS", "bind_call", "passed_through", "thunk_result"]
 
 NOT_A_PASS = object()
 _JSON_LOADS = ("json.loads", "json.load", "orjson.loads", "ujson.loads")
@@ -45,3 +45,69 @@ def passed_through(
             starred = any(isinstance(a, ast.Starred) for a in node.args)
             return found if starred else Ref(found.site, found.path, found.wrap + 1)
     return NOT_A_PASS
+
+
+def thunk_result(flow: Any, node: ast.Call, env: dict[str, Any]) -> Any:
+    """``retrying(lambda: client.get(url))``: what the thunk returns, when nothing else is known.
+
+    A helper handed a callable with no parameters (a retry loop, a timer, a
+    circuit breaker) gives back what that callable returns.
+    """
+    for arg in node.args:
+        if isinstance(arg, ast.Lambda) and not arg.args.args and not arg.args.vararg:
+            value = flow.eval(arg.body, env)
+            if isinstance(value, Ref):
+                return value
+    return None
+
+
+def bind_call(
+    flow: Any,
+    node: ast.Call,
+    name: str,
+    passed: tuple[list[Any], dict[str | None, Any]],
+    skip: int,
+) -> Any:
+    """A call of the module's own function ``name``: bind its parameters, give its return.
+
+    ``skip`` is 1 for a method called on its own object (``self.fetch(...)``).
+    A call handing a response and a literal text to a helper
+    (``_text(card, "h2.title")``) is also followed on its own, with that text.
+    """
+    args, kwargs = passed
+    target = flow.module.functions[name]
+    params = [a.arg for a in (*target.args.posonlyargs, *target.args.args)][skip:]
+    for param, value in zip(params, args, strict=False):
+        if value is not None:
+            flow.params.setdefault((name, param), value)
+    for key, value in kwargs.items():
+        if key is not None and isinstance(value, Ref | Lits):
+            flow.params.setdefault((name, key), value)
+    texts = [a for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if texts and any(isinstance(v, Ref) for v in args) and name not in flow.memo_inlining:
+        return _inlined(flow, node, target, params, args)
+    return flow.returns.get(name)
+
+
+def _inlined(
+    flow: Any,
+    node: ast.Call,
+    target: ast.FunctionDef | ast.AsyncFunctionDef,
+    params: list[str],
+    args: list[Any],
+) -> Any:
+    """Follow ``target``'s body for this one call; the first response its returns give."""
+    env: dict[str, Any] = {}
+    for param, value, arg in zip(params, args, node.args, strict=False):
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            env[param] = Lits((arg.value,))
+        elif value is not None:
+            env[param] = value
+    flow.memo_inlining.add(target.name)
+    try:
+        flow.block(target.body, env)
+        returns = [n.value for n in ast.walk(target) if isinstance(n, ast.Return) and n.value]
+        found = [flow.eval(value, env) for value in returns]
+    finally:
+        flow.memo_inlining.discard(target.name)
+    return next((v for v in found if isinstance(v, Ref)), None)

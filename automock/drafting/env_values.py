@@ -5,7 +5,10 @@ directly or through a name it is assigned to) is drafted as an
 ``https://<name>.example.com`` URL; one parsed with ``int(...)`` or
 ``float(...)`` as a number string; one compared with string literals
 (``MODE == "prod"``, ``REGION in ("eu", "us")``) as the first of them, so a
-check of the value passes. Anything else is left to
+check of the value passes. A variable named like an address (``*_API``,
+``*_URL``, ``*_ENDPOINT``) whose use this module does not show is drafted
+as a URL too: it is usually handed to a client in another module. Anything
+else is left to
 :func:`automock.drafting.values.plausible`, which goes by the name. The
 drafted values are also what :meth:`automock.drafting._source.Module.render`
 gives for ``os.environ[...]``/``os.getenv(...)``, so a stub drafted for a URL
@@ -15,6 +18,7 @@ built from the variable matches the request the program sends.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable
 
 from automock.drafting._source import Module, env_read
@@ -24,6 +28,8 @@ from automock.drafting.values import plausible
 __all__ = ["shaped_values"]
 
 _NUMBER_CASTS = ("int", "float")
+# named like a service's address: CATALOG_API, NEWS_URL, AUTH_ENDPOINT (its use may be elsewhere)
+_URL_NAME = re.compile(r"(^|_)(url|uri|api|endpoint|base_url)$")
 
 
 def _variables(node: ast.AST, aliases: dict[str, str]) -> set[str]:
@@ -87,7 +93,7 @@ def shaped_values(
     values: dict[str, str] = {}
     for name in names:
         use = uses.get(name)
-        if use == "url":
+        if use == "url" or (use is None and _URL_NAME.search(name.lower())):
             values[name] = f"https://{name.lower().replace('_', '-')}.example.com"
         elif use is not None and use.startswith("="):  # a value the code checks for
             values[name] = use[1:]

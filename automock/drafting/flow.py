@@ -18,7 +18,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from automock.drafting._source import Module
-from automock.drafting.call_flow import NOT_A_PASS, passed_through
+from automock.drafting.call_flow import NOT_A_PASS, bind_call, passed_through, thunk_result
+from automock.drafting.cookie_flow import jar_lookup
 from automock.drafting.http_calls import (
     CLIENT_STATE,
     CLIENT_TYPES,
@@ -33,6 +34,7 @@ from automock.drafting.literals import (
     Lits,
     Ref,
     constant_hint,
+    constant_lits,
     literal_strings,
     looks_like_index,
 )
@@ -41,6 +43,7 @@ from automock.drafting.scrape_flow import (
     REGEX_CALLS,
     STR_METHODS,
     bind_key_function,
+    compiled_regex,
     markup_attribute,
     markup_method,
     parse_call,
@@ -51,8 +54,6 @@ from automock.drafting.scrape_flow import (
 __all__ = ["CLIENT_TYPES", "HTTP_MODULES", "Ref", "ResponseFlow", "import_aliases"]
 
 _PASSES = 3
-
-
 _CLIENT = object()
 _NUMBER_HINTS = {"int": "int", "float": "float"}
 
@@ -72,6 +73,7 @@ class ResponseFlow:
         self.params: dict[tuple[str, str], Any] = {}
         self.variants: dict[int, tuple[str, str, tuple[str, ...]]] = {}
         self.regexes: dict[tuple[int, tuple[str, ...]], str] = {}
+        self.memo_inlining: set[str] = set()  # helpers being followed for one call
 
     # -- driver -----------------------------------------------------------------
     def run(self) -> None:
@@ -216,8 +218,10 @@ class ResponseFlow:
 
     # -- expressions ------------------------------------------------------------
     def eval(self, node: ast.expr, env: dict[str, Any]) -> Any:
+        if isinstance(node, ast.Compare | ast.Subscript | ast.Call):
+            jar_lookup(self, node, env)  # ``"sid" in client.cookies``: a Set-Cookie to draft
         if isinstance(node, ast.Name):
-            return env.get(node.id, self.constant(node.id))
+            return env.get(node.id, constant_lits(self.module, node.id))
         if isinstance(node, ast.Await):
             return self.eval(node.value, env)
         if isinstance(node, ast.Call):
@@ -302,12 +306,19 @@ class ResponseFlow:
             return self.eval(node.value, env)
         if isinstance(node, ast.List | ast.Tuple) and (strs := literal_strings(self.module, node)):
             return Lits(strs)  # ``fetch(["https://a", "https://b"])``: the URLs a loop sends to
+        if isinstance(node, ast.Tuple):  # ``a, b = x, y``: each name gets its own side
+            return tuple(self.eval(e, env) for e in node.elts)
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
                 self.eval(child, env)
         return None
 
     def call(self, node: ast.Call, env: dict[str, Any]) -> Any:
+        found = self.call_value(node, env)
+        compiled_regex(self, node, env)  # ``PATTERN.findall(text)``, ``PATTERN = re.compile(...)``
+        return thunk_result(self, node, env) if found is None else found
+
+    def call_value(self, node: ast.Call, env: dict[str, Any]) -> Any:
         func = node.func
         args = [self.eval(a, env) for a in node.args]
         kwargs = {kw.arg: self.eval(kw.value, env) for kw in node.keywords}
@@ -327,7 +338,7 @@ class ResponseFlow:
             base = self.eval(func.value, env)
             if isinstance(base, Ref) and not base.wrap:
                 if base.path[:1] in (("html",), ("xml",)):
-                    return markup_method(self, base, func.attr, node)
+                    return markup_method(self, base, func.attr, node, env)
                 return self.method(base, func.attr, node, env)
         if isinstance(func, ast.Name):
             name = func.id
@@ -343,15 +354,14 @@ class ResponseFlow:
             if numeric and args and isinstance(value := args[0], Ref):
                 self.note(Ref(value.site, value.path), _NUMBER_HINTS.get(name, "number"))
             if name in self.module.functions:
-                target = self.module.functions[name]
-                params = [a.arg for a in (*target.args.posonlyargs, *target.args.args)]
-                for param, value in zip(params, args, strict=False):
-                    if isinstance(value, Ref | Lits | type(_CLIENT)) and value is not None:
-                        self.params.setdefault((name, param), value)
-                for key, value in kwargs.items():
-                    if key is not None and isinstance(value, Ref | Lits):
-                        self.params.setdefault((name, key), value)
-                return self.returns.get(name)
+                return bind_call(self, node, name, (args, kwargs), skip=0)
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id in ("self", "cls")
+            and func.attr in self.module.functions
+        ):
+            return bind_call(self, node, func.attr, (args, kwargs), skip=1)  # ``self.fetch()``
         return None
 
     def method(self, base: Ref, name: str, node: ast.Call, env: dict[str, Any]) -> Any:
@@ -380,11 +390,4 @@ class ResponseFlow:
             self.note(base, "dict")
         if name in STR_METHODS:
             self.note(base, "str")
-        return None
-
-    def constant(self, name: str) -> Lits | None:
-        """A module-level string constant as a one-value :class:`Lits` (else None)."""
-        node = self.module.constants.get(name)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return Lits((node.value,))
         return None

@@ -13,7 +13,15 @@ from dataclasses import dataclass
 
 from automock.drafting._source import Module
 
-__all__ = ["KEY_SEP", "Lits", "Ref", "constant_hint", "literal_strings", "looks_like_index"]
+__all__ = [
+    "KEY_SEP",
+    "Lits",
+    "Ref",
+    "constant_hint",
+    "constant_lits",
+    "literal_strings",
+    "looks_like_index",
+]
 
 KEY_SEP = "\x1f"  # separates the keys of one ``key:`` path segment that stands for several
 _INDEX_NAMES = ("i", "j", "k", "n", "idx", "index", "pos", "position", "num", "count")
@@ -93,4 +101,12 @@ def constant_hint(value: object) -> str | None:
         return "int"
     if isinstance(value, str):
         return "str"
+    return None
+
+
+def constant_lits(module: Module, name: str) -> Lits | None:
+    """A module-level string constant as a one-value :class:`Lits` (else None)."""
+    node = module.constants.get(name)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return Lits((node.value,))
     return None

@@ -218,10 +218,54 @@ class LLMDrafter:
         except Exception as exc:  # the SDK's errors, mapped to one line each
             return offline, [f"{_describe(exc, self.model)}; using the offline draft"]
 
-    def _converse(
-        self, system: str, prompt: str, key: str, offline: Plan
+    def repair(
+        self, source: str, touchpoints: Sequence[Touchpoint], tried: Plan, failure: str
     ) -> tuple[Plan, list[str]]:
-        messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
+        """A corrected plan after a trial run of ``tried`` went wrong (the drafting loop):
+        a follow-up turn, as if the model had submitted ``tried`` and the tool result were
+        what the run showed. ``(tried, warnings)`` when there is no valid answer."""
+        system = _prompt("system.md")
+        prompt = self.user_prompt(source, touchpoints, tried)
+        entries = {"entries": tried.to_dict()["entries"], "properties": []}
+        follow_up = _prompt("repair.md").replace("{failure}", failure)
+        messages: list[dict[str, Any]] = [
+            {"role": "user", "content": prompt},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "tool_use", "id": "toolu_tried", "name": TOOL_NAME, "input": entries}
+                ],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "toolu_tried", "content": follow_up}
+                ],
+            },
+        ]
+        key = self.cache_key(system, json.dumps(messages, sort_keys=True))
+        cached = self._cached(key)
+        if cached is not None:
+            with contextlib.suppress(PlanError):
+                return self.merge(tried, cached), []
+        if self._client is None and not os.environ.get("ANTHROPIC_API_KEY"):
+            return tried, ["ANTHROPIC_API_KEY is not set; the rules repair the plan"]
+        try:
+            return self._converse(system, prompt, key, tried, messages)
+        except MissingExtraError as exc:
+            return tried, [f"{exc}; the rules repair the plan"]
+        except Exception as exc:  # the SDK's errors, mapped to one line each
+            return tried, [f"{_describe(exc, self.model)}; the rules repair the plan"]
+
+    def _converse(
+        self,
+        system: str,
+        prompt: str,
+        key: str,
+        offline: Plan,
+        messages: list[dict[str, Any]] | None = None,
+    ) -> tuple[Plan, list[str]]:
+        messages = messages or [{"role": "user", "content": prompt}]
         error = ""
         for attempt in range(2):
             response = self._ask(system, messages)

@@ -111,7 +111,7 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
         hint = ctx.hints.get((ctx.site, text_path)) or ctx.hints.get(
             (ctx.site, (*path, seg, "index", "attr:text"))
         )
-        regex = ctx.regexes.get((ctx.site, text_path))
+        regex = ctx.regexes.get((ctx.site, _unindexed(text_path)))
         body = escape(_text_for(name, hint, i + ctx.salt, regex))
         children = _children(ctx, merged, (*path, seg))
         inner_parts.append(f"{opening}{body}{children}</{tag}>")
@@ -134,7 +134,14 @@ def _children(ctx: Any, tree: dict[str, Any], path: tuple[str, ...]) -> str:
 
 class _Ctx:
     def __init__(self, site: int, hints: Any, regexes: Any, salt: int, xml: bool) -> None:
-        self.site, self.hints, self.regexes, self.salt, self.xml = site, hints, regexes, salt, xml
+        self.site, self.hints, self.salt, self.xml = site, hints, salt, xml
+        # keyed without ``index``: ``card.select_one("span.pay")`` in a loop over cards reads
+        # (els:card, index, el:span.pay) while the element is drawn at (els:card, el:span.pay)
+        self.regexes = {(s, _unindexed(p)): r for (s, p), r in regexes.items()}
+
+
+def _unindexed(path: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(seg for seg in path if seg != "index")
 
 
 def render_markup(

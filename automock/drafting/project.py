@@ -14,20 +14,14 @@ included, is kept as it is, and so are the plan's global settings.
 
 from __future__ import annotations
 
-import ast
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
-from automock.analysis.flow import import_table
 from automock.analysis.follow import scan_project
 from automock.analysis.model import Touchpoint
-from automock.analysis.project import ProjectModule
-from automock.drafting._source import Module, parse_module
-from automock.drafting.flow import ResponseFlow
-from automock.drafting.literals import Ref
+from automock.drafting.project_flow import passed_literals, returned_paths
 from automock.drafting.rules import draft_rules
 from automock.errors import InputError
 from automock.plan.io import text_sha256
@@ -67,152 +61,6 @@ def _read(path: Path) -> str:
     return read_source(path)
 
 
-def _definitions(parsed: Iterable[tuple[ProjectModule, Module]]) -> dict[str, str]:
-    """Each name a project module imports (``digest.latest``) -> where it is defined.
-
-    A package that re-exports (``from .feed import latest`` in ``digest/__init__.py``)
-    leads to the module that defines the function (``digest.feed.latest``).
-    """
-    listed = list(parsed)
-    defined = {f"{m.name}.{f}" for m, source in listed for f in source.functions}
-    imported: dict[str, str] = {}
-    for module, source in listed:
-        for local, qualified in import_table(source.tree, module.name, module.package).items():
-            imported[f"{module.name}.{local}"] = qualified
-    out: dict[str, str] = {}
-    for name, target in imported.items():
-        for _ in range(8):
-            if target in defined or target not in imported:
-                break
-            target = imported[target]
-        out[name] = target
-    return out
-
-
-def _callee(func: ast.expr, names: Mapping[str, str]) -> str | None:
-    """The qualified name a call's function has through the caller's imports."""
-    if isinstance(func, ast.Name):
-        return names.get(func.id)
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        base = names.get(func.value.id)
-        return None if base is None else f"{base}.{func.attr}"
-    return None
-
-
-def _passed_literals(
-    modules: Sequence[tuple[ProjectModule, str]],
-) -> dict[str, dict[tuple[str, str], tuple[str, ...]]]:
-    """By module: the literal texts other modules pass to its functions' parameters.
-
-    ``latest("https://news.example.com/latest")`` in the entry script gives
-    ``digest/feed.py``: ``{("latest", "url"): ("https://news.example.com/latest",)}``,
-    so the URL of the request ``latest`` sends is drafted from it. A text with
-    unknown parts (``BASE + page``) is passed with them left open.
-    """
-
-    parsed = {m.name: (m, parse_module(text)) for m, text in modules}
-    definitions = _definitions(parsed.values())
-    out: dict[str, dict[tuple[str, str], set[str]]] = {}
-    for module, source in parsed.values():
-        names = {
-            local: definitions.get(f"{module.name}.{local}", q)
-            for local, q in import_table(source.tree, module.name, module.package).items()
-        }
-        for call in ast.walk(source.tree):
-            if not isinstance(call, ast.Call):
-                continue
-            qualified = _callee(call.func, names)
-            owner, _, func_name = (qualified or "").rpartition(".")
-            if owner not in parsed or owner == module.name:
-                continue
-            target, target_source = parsed[owner]
-            func = target_source.functions.get(func_name)
-            if func is None:
-                continue
-            params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
-            pairs = [*zip(params, call.args, strict=False)]
-            pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
-            for param, arg in pairs:
-                rendered = source.render(arg)
-                if any(rendered.parts) and not isinstance(arg, ast.Starred):
-                    slot = out.setdefault(target.rel, {}).setdefault((func_name, param), set())
-                    slot.add(rendered.text)
-    return {rel: {k: tuple(sorted(v)) for k, v in m.items()} for rel, m in out.items()}
-
-
-Paths = dict[tuple[str, ...], str | None]
-
-
-class _ReaderFlow(ResponseFlow):
-    """The response flow of a module that calls another module's response-returning functions.
-
-    ``external``: local name -> the :class:`Ref` a call to it returns (a site of
-    its own, negative, whose paths are read back after the run).
-    """
-
-    def __init__(self, module: Module, external: Mapping[str, Ref]) -> None:
-        super().__init__(module, ())
-        self.external = dict(external)
-        for ref in self.external.values():
-            self.paths.setdefault(ref.site, {})
-
-    def call(self, node: ast.Call, env: dict[str, Any]) -> Any:
-        name = node.func.id if isinstance(node.func, ast.Name) else None
-        if name in self.external and name not in self.module.functions:
-            for arg in (*node.args, *(k.value for k in node.keywords)):
-                self.eval(arg, env)
-            return self.external[name]
-        return super().call(node, env)
-
-
-def _returned_paths(
-    modules: Sequence[tuple[ProjectModule, str, frozenset[int]]],
-) -> dict[str, dict[str, Paths]]:
-    """By module: the response paths other modules read on what its functions return.
-
-    ``data = fetch_digest(); data["items"][0]["title"]`` in the entry script,
-    with ``def fetch_digest(): return session.get(URL).json()`` in
-    ``digest/api.py``, gives ``digest/api.py``: ``{"fetch_digest": {json.items...}}``,
-    so the stub drafted for that request has the keys its callers read.
-    ``modules``: each module, its text, and the lines of its network touchpoints.
-    """
-    parsed = [(m, parse_module(text), lines) for m, text, lines in modules]
-    definitions = _definitions((m, source) for m, source, _ in parsed)
-    out: dict[str, dict[str, Paths]] = {}
-    for owner, source, lines in parsed:
-        if not lines:
-            continue
-        sender = ResponseFlow(source, lines)
-        sender.run()
-        refs = {n: r for n, r in sender.returns.items() if isinstance(r, Ref) and not r.wrap}
-        for reader, reader_source, _ in parsed if refs else ():
-            names = {
-                local: definitions.get(f"{reader.name}.{local}", q)
-                for local, q in import_table(
-                    reader_source.tree, reader.name, reader.package
-                ).items()
-            }
-            imported = {
-                local: q.rpartition(".")[2]
-                for local, q in names.items()
-                if reader is not owner
-                and q.rpartition(".")[0] == owner.name
-                and q.rpartition(".")[2] in refs
-            }
-            if not imported:
-                continue
-            external = {
-                local: Ref(-1 - i, refs[fn].path) for i, (local, fn) in enumerate(imported.items())
-            }
-            flow = _ReaderFlow(reader_source, external)
-            flow.run()
-            for local, ref in external.items():
-                found = out.setdefault(owner.rel, {}).setdefault(imported[local], {})
-                for path in flow.paths.get(ref.site, {}):
-                    found.setdefault(path, flow.hints.get((ref.site, path)))
-    return out
-
-
 def _draft_modules(entry: Path, seed: int, shown: str) -> ProjectDraft:
     project = scan_project(entry)
     by_module = project.by_module()
@@ -220,8 +68,8 @@ def _draft_modules(entry: Path, seed: int, shown: str) -> ProjectDraft:
         m.rel: _read(m.path) for m in project.project.modules if by_module[m.rel].error is None
     }
     listed = [m for m in project.project.modules if m.rel in texts]
-    passed = _passed_literals([(m, texts[m.rel]) for m in listed])
-    returned = _returned_paths(
+    passed = passed_literals([(m, texts[m.rel]) for m in listed])
+    returned = returned_paths(
         [
             (
                 m,

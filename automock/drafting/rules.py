@@ -137,11 +137,41 @@ def _call_at(module: Module, tp: Touchpoint) -> ast.Call | None:
 
 
 def _env_name(module: Module, tp: Touchpoint) -> tuple[str | None, str | None]:
-    """``(variable, default)`` read at the touchpoint, when written as a literal."""
+    """``(variable, default)`` read at the touchpoint; a default is kept when it renders.
+
+    ``os.environ.get("TOPICS", DEFAULT_TOPICS)`` keeps the constant's text, so
+    the program runs on the fallback its author wrote rather than a made-up value.
+    """
     for node in module.nodes_on_line(tp.line):
         if (read := env_read(node)) is not None:
-            return read
+            name, default = read
+            fallback = _fallback(module, node)
+            if default is None and fallback is not None:
+                rendered = module.render(fallback)
+                default = rendered.text if rendered.complete else None
+            return name, default
     return None, None
+
+
+def _fallback(module: Module, node: ast.AST) -> ast.expr | None:
+    """The fallback the code gives an environment read, written beside it.
+
+    ``os.getenv("X", DEFAULT)``, ``os.environ.get("X") or DEFAULT``, and
+    ``os.environ["X"].strip() if "X" in os.environ else DEFAULT``.
+    """
+    if isinstance(node, ast.Call) and len(node.args) > 1:
+        return node.args[1]
+    current = node
+    for _ in range(4):  # through ``.rstrip("/")``-like calls on the value read
+        parent = module.parents.get(id(current))
+        if isinstance(parent, ast.IfExp) and parent.body is current:
+            return parent.orelse
+        if isinstance(parent, ast.BoolOp) and isinstance(parent.op, ast.Or):
+            return parent.values[-1] if parent.values[0] is current else None
+        if not isinstance(parent, ast.Attribute | ast.Call):
+            return None
+        current = parent
+    return None
 
 
 def _env_values(module: Module, touchpoints: Sequence[Touchpoint]) -> dict[str, str]:

@@ -22,6 +22,7 @@ __all__ = [
     "REGEX_CALLS",
     "STR_METHODS",
     "bind_key_function",
+    "compiled_regex",
     "format_fields",
     "markup_attribute",
     "markup_method",
@@ -87,9 +88,18 @@ def _kw(node: ast.Call, name: str) -> ast.expr | None:
     return next((kw.value for kw in node.keywords if kw.arg == name), None)
 
 
-def markup_method(flow: Any, base: Any, name: str, node: ast.Call) -> Any:
+def markup_method(
+    flow: Any, base: Any, name: str, node: ast.Call, env: dict[str, Any] | None = None
+) -> Any:
     """The value of ``base.name(...)`` where ``base`` is inside an html/xml root."""
     first = _literal(node.args[0]) if node.args else None
+    held = (
+        (env or {}).get(node.args[0].id)
+        if node.args and isinstance(node.args[0], ast.Name)
+        else None
+    )
+    if first is None and isinstance(held, Lits) and len(held.values) == 1:
+        first = held.values[0]  # a selector passed in: ``_text(card, "h2.title")``
     if name in _ONE or name in _MANY:
         xml = base.path[0] == "xml"
         if name in ("select", "select_one"):
@@ -224,3 +234,21 @@ def parse_call(flow: Any, qual: str, node: ast.Call, args: list[Any]) -> Ref | N
     if isinstance(source, Ref) and (raw or source.path[:1] in (("attr:text",), ("attr:content",))):
         return _noted(flow, Ref(source.site, (PARSERS.get(qual, "html"),)))
     return None
+
+
+def compiled_regex(flow: Any, node: ast.Call, env: dict[str, Any]) -> None:
+    """``AMOUNT.findall(text)`` with ``AMOUNT = re.compile(r"...")`` at module level.
+
+    The text searched is drafted to match the pattern, as for ``re.findall(r"...", text)``.
+    """
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and node.args):
+        return
+    made = flow.module.constants.get(func.value.id)
+    if func.attr not in ("search", "match", "findall", "finditer", "fullmatch"):
+        return
+    if isinstance(made, ast.Call) and ast.unparse(made.func) in ("re.compile", "compile"):
+        pattern = _literal(made.args[0]) if made.args else None
+        target = flow.eval(node.args[0], env)
+        if isinstance(target, Ref) and isinstance(pattern, str):
+            flow.regexes.setdefault((target.site, target.path), pattern)

@@ -159,6 +159,11 @@ def _body(
         if len(p) > 1 and p[0] == "attr:headers" and p[1].startswith("key:"):
             headers[p[1][4:]] = str(plausible(p[1][4:]))
             guessed.append(f"/headers/{_escape(p[1][4:])}")
+    cookies = sorted({p[1][4:] for p in paths if len(p) > 1 and p[0] == "attr:cookies"})
+    if cookies:  # one line per cookie the code looks for (drafting/cookie_flow.py)
+        lines = [f"{c}={plausible(c.lower())}; Path=/" for c in cookies if c.strip()]
+        headers["Set-Cookie"] = "\n".join(lines)
+        guessed.append("/headers/Set-Cookie")
     json_paths = [p[1:] for p in paths if p[:1] == ("json",)]
     if json_paths:
         tree = _build_tree(json_paths)
@@ -246,7 +251,8 @@ def infer_http(
     """Every HTTP call site of ``module`` with a drafted response, in source order.
 
     ``returned``: paths other modules read on what a function of this module
-    returns (``{"fetch": {("json", "items"): None}}``), by function name.
+    returns (``{"fetch": {("json", "items"): None}}``), by function name; a
+    hint ``re:PATTERN`` says the text there is searched with that regex.
     """
     interpreter = ResponseFlow(module, touch_lines)
     interpreter.run()
@@ -255,7 +261,9 @@ def infer_http(
         if isinstance(ref, Ref) and not ref.wrap:
             for path, hint in paths.items():
                 interpreter.paths[ref.site][path] = None
-                if hint is not None:
+                if hint is not None and hint.startswith("re:"):  # searched with this pattern
+                    interpreter.regexes.setdefault((ref.site, path), hint[3:])
+                elif hint is not None:
                     interpreter.hints.setdefault((ref.site, path), hint)
     return _shapes(interpreter)
 

@@ -69,12 +69,14 @@ class LoadedPlan:
     """The plan a source runs with, where it is (or would be saved), and what to tell the user.
 
     ``label`` names the plan in a report: its path, or ``drafted (not saved)``.
+    ``drafted``: no plan was found, this one was drafted now (the drafting loop may refine it).
     """
 
     plan: Plan
     path: Path
     label: str
     notes: tuple[str, ...] = ()
+    drafted: bool = False
 
 
 def stale_entries(
@@ -266,5 +268,7 @@ def load_or_draft(
         plan, notes = plan_for_run(source, plan_file=found, save=False, seed=seed)
         return LoadedPlan(plan, Path(found), found, tuple(notes))
     target = plan_path_for(source, new_plan_dir(source))
+    drafted = not target.exists()
     plan, notes = plan_for_run(source, plan_file=target, save=save, seed=seed)
-    return LoadedPlan(plan, target, str(target) if save else "drafted (not saved)", tuple(notes))
+    label = str(target) if save else "drafted (not saved)"
+    return LoadedPlan(plan, target, label, tuple(notes), drafted)

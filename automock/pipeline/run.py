@@ -164,16 +164,15 @@ def run_file(
     cache_dir: str | os.PathLike[str] | None = None,
     readable: Sequence[str | os.PathLike[str]] = (),
     stable_addresses: bool = True,
+    observe: bool = False,
 ) -> RunReport:
     """Run ``path`` as ``__main__`` in the sandbox ``repeat`` times and report.
 
-    ``plan=None`` drafts one (the offline rules drafter; the bare default plan when the scan
-    finds nothing); ``seed`` overrides the plan's seed. ``limits=None``: :class:`Limits` with
-    ``cpu_seconds = ceil(timeout) + 1``. ``cache_dir`` (e.g. ``.automock-cache``) keeps the
-    static scan by content hash. ``readable``: files or directories the program may read
-    besides the interpreter, ``sys.path``, the system libraries and its workdir (``--read``).
-    ``stable_addresses=False``: runs may fork (addresses vary). Network/recording: flags only.
-    """
+    ``plan=None`` drafts one (rules; the bare default plan when the scan finds nothing);
+    ``seed`` overrides the plan's. ``limits=None``: ``Limits(cpu_seconds=ceil(timeout) + 1)``.
+    ``cache_dir`` (``.automock-cache``) keeps the scan by content hash; ``readable``: what the
+    program may read besides the interpreter, sys.path, system libraries, its workdir;
+    ``stable_addresses=False``: runs may fork; ``observe``: a drafting loop's trial."""
     t0 = time.perf_counter()
     target, source = _check_file(path)
     _check_inputs(repeat, timeout, plan, plan_label, allow_network, record)
@@ -199,6 +198,7 @@ def run_file(
                 repeat=repeat,
                 readable=extra,
                 meanwhile=scanning.start if scanning is not None else None,
+                observe=observe,
             )
         finally:
             if scanning is not None:

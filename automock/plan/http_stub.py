@@ -51,10 +51,10 @@ def _strings(value: Any, where: str, form: str) -> dict[str, str]:
 
 
 def _status(value: Any, where: str) -> int:
-    form = "an integer HTTP status 100-599"
+    form = "an integer HTTP status 100-999 (three digits, as the status line has)"
     if type(value) is not int:
         raise _fail(where, f"expected {form}, got {type(value).__name__} {value!r}"[:200])
-    if not 100 <= value <= 599:
+    if not 100 <= value <= 999:
         raise _fail(where, f"expected {form}, got {value}")
     return value
 

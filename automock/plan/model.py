@@ -113,6 +113,7 @@ _ENTRY_FIELDS = (
     "data",
     "guessed",
     "drafted",
+    "provenance",
 )
 # the data each strategy takes (stub_http and the databases validate theirs in their own types)
 _DATA_FIELDS: Mapping[str, tuple[str, ...]] = {
@@ -135,6 +136,8 @@ class PlanEntry(JsonMixin):
     guessed: tuple[str, ...] = ()
     module: str | None = None  # the module's path from the project root; None: the entry
     drafted: bool = False
+    # who drafted it and what the drafting loop repaired, and why (docs/plans.md)
+    provenance: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def location(self) -> str:
@@ -160,6 +163,8 @@ class PlanEntry(JsonMixin):
         }
         if self.drafted:
             data["drafted"] = True
+        if self.provenance:
+            data["provenance"] = dict(self.provenance)
         if self.module is not None:
             data = {"module": self.module, **data}
         return data
@@ -191,6 +196,7 @@ class PlanEntry(JsonMixin):
             data.get("guessed", []), list, f"{where}.guessed", "a list of JSON pointers"
         )
         drafted = _expect(data.get("drafted", False), bool, f"{where}.drafted", "true or false")
+        provenance = _expect(data.get("provenance", {}), dict, f"{where}.provenance", "an object")
         entry = cls(
             line=line,
             col=col,
@@ -202,6 +208,7 @@ class PlanEntry(JsonMixin):
             guessed=tuple(guessed),
             module=module,
             drafted=drafted,
+            provenance=provenance,
         )
         if strategy == "stub_http":
             stub = entry.http_stub(where)

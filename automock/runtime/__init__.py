@@ -17,8 +17,9 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
+from automock import errors as _errors
 from automock.runtime._base import Patch, Undo
 from automock.runtime._imports import when_imported
 from automock.runtime.events import AccessLog, current_log, recording
@@ -37,7 +38,17 @@ __all__ = ["Patch", "RuntimeSession", "Undo", "deterministic", "hash_seed_for", 
 
 @dataclass(frozen=True)
 class RuntimeSession:
-    """What ``with deterministic(plan) as session`` gives: the plan, the seed, the log."""
+    """What ``with deterministic(plan) as session`` gives: the plan, the seed, the log.
+
+    It is also the pytest fixture named ``automock``, which hides the module of that name
+    inside a test; so the error types a test catches are here as well
+    (``automock.UnmockedAccessError`` works on the fixture as on the module).
+    """
+
+    AutomockError: ClassVar[type[_errors.AutomockError]] = _errors.AutomockError
+    InputError: ClassVar[type[_errors.InputError]] = _errors.InputError
+    PlanError: ClassVar[type[_errors.PlanError]] = _errors.PlanError
+    UnmockedAccessError: ClassVar[type[_errors.UnmockedAccessError]] = _errors.UnmockedAccessError
 
     plan: Plan
     seed: int
@@ -70,6 +81,8 @@ class deterministic(Patch[RuntimeSession]):
     sets the environment at spawn instead). ``log`` collects the accesses;
     by default the log already recording, if any, else a new one. ``allow_hosts``
     lets requests and connections to those hosts through (a test's local server).
+    ``observe`` notes the reads of stub bodies that missed, for the drafting loop
+    (:mod:`automock.runtime.observations`).
     """
 
     def __init__(
@@ -80,6 +93,7 @@ class deterministic(Patch[RuntimeSession]):
         apply_env: bool = False,
         log: AccessLog | None = None,
         allow_hosts: Iterable[str] = (),
+        observe: bool = False,
     ) -> None:
         super().__init__()
         if plan is None:
@@ -90,6 +104,7 @@ class deterministic(Patch[RuntimeSession]):
         self.seed = plan.seed if seed is None else int(seed)
         self.apply_env = apply_env
         self.log = log
+        self.observe = observe
         from automock.runtime.http_passthrough import allowed_hosts
 
         self.allow_hosts = tuple(sorted(allowed_hosts(allow_hosts)))  # ValueError names it
@@ -110,6 +125,10 @@ class deterministic(Patch[RuntimeSession]):
             from automock.runtime.env import fixed_environment
 
             stack.enter_context(fixed_environment(plan.env))
+        if self.observe:  # a drafting loop's trial run (automock.runtime.observations)
+            from automock.runtime.observations import observed_reads
+
+            stack.enter_context(observed_reads())
         clock = stack.enter_context(frozen_clock(plan.clock.at, tick=plan.clock.tick))
         entropy = stack.enter_context(seeded_random(self.seed))
         network = stack.enter_context(

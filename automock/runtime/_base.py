@@ -5,7 +5,13 @@ Every runtime capability (:func:`~automock.runtime.clock.frozen_clock`,
 :class:`Patch`: ``_start()`` applies the patches and returns the value bound
 by ``with ... as x``; ``_stop()`` undoes them. Each ``__enter__`` pushes its
 own state, so one object can be entered again (nested, or once per call of a
-decorated function).
+decorated function). ``start()``/``stop()`` are ``__enter__``/``__exit__`` by name
+(time-machine's and freezegun's spelling), and ``async with`` works too.
+
+Decorating a class decorates each of its own ``test*`` methods (sync or async), each
+call in its own block, and returns the class itself, so pytest and unittest still
+collect its tests; a class without such methods is refused with ``TypeError`` rather
+than silently turned into something that collects nothing.
 """
 
 from __future__ import annotations
@@ -91,7 +97,30 @@ class Patch(Generic[T]):
     ) -> None:
         self._undo_stack.pop().run()
 
+    def start(self) -> T:
+        """Enter without ``with``: what ``__enter__`` returns; undo it with :meth:`stop`."""
+        return self.__enter__()
+
+    def stop(self) -> None:
+        """Undo the latest :meth:`start` (or ``__enter__``) not undone yet."""
+        if not self._undo_stack:
+            raise RuntimeError(f"{type(self).__name__}.stop() called without start()")
+        self._undo_stack.pop().run()
+
+    async def __aenter__(self) -> T:
+        return self.__enter__()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.__exit__(exc_type, exc, tb)
+
     def __call__(self, func: F) -> F:
+        if isinstance(func, type):
+            return cast(F, self._decorate_class(func))
         if inspect.iscoroutinefunction(func):
 
             @functools.wraps(func)
@@ -107,3 +136,18 @@ class Patch(Generic[T]):
                 return func(*args, **kwargs)
 
         return cast(F, wrapper)
+
+    def _decorate_class(self, cls: type) -> type:
+        tests = [
+            name
+            for name, value in vars(cls).items()
+            if name.startswith("test") and inspect.isfunction(value)
+        ]
+        if not tests:
+            raise TypeError(
+                f"{type(self).__name__} decorates functions, or a class through its test* "
+                f"methods, and {cls.__qualname__} has none; decorate its methods instead"
+            )
+        for name in tests:
+            setattr(cls, name, self(vars(cls)[name]))
+        return cls

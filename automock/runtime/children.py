@@ -215,7 +215,8 @@ def _patch_spawnv(undo: Undo, util: ModuleType) -> None:
 
     def spawnv_passfds(path: Any, args: Sequence[Any], passfds: Any) -> Any:
         env = child_environment(list(args), os.fsdecode(path), None)
-        if env is None:
+        if env is None:  # not followed: a start like any other (counted against the kernel's)
+            record("process", "multiprocessing", os.fsdecode(path), mocked=False)
             return original(path, args, passfds)
         record("process", "multiprocessing", os.fsdecode(path), mocked=True)
         with _lock:  # the C environment is what fork_exec passes on

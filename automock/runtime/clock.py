@@ -21,8 +21,14 @@ Instants and zones: ``at`` is anything :func:`~automock.runtime.instants.parse_i
 reads (datetime, date, epoch seconds, ISO or free-form strings); the block's
 local time zone is the zone the instant names (UTC when it names none), so
 ``time.localtime()`` and naive ``datetime.now()`` do not depend on the machine.
-The test moves time with :meth:`VirtualClock.advance`/``tick`` (forward, both
-clocks) and :meth:`VirtualClock.move_to` (anywhere, wall clock only).
+``at`` may also be a ``timedelta``: relative travel from the time it is entered at (the
+enclosing frozen clock's, else the real one).
+The test moves time with :meth:`VirtualClock.advance`/``tick`` (forward: both clocks;
+back: the wall clock only, as the monotonic clock never goes back) and
+:meth:`VirtualClock.move_to` (anywhere, wall clock only). Amounts are kept as integer
+nanoseconds end to end, so ``advance(timedelta(days=150_000))`` lands exactly.
+``frozen_clock.escape_hatch`` (:mod:`automock.runtime.real_time`) reads the real time
+inside a block.
 
 Access log: ``time.time`` and ``time.time_ns`` are recorded on their first
 call through the module (a wrapper that records, then puts the frozen
@@ -44,7 +50,15 @@ from automock.runtime import event_loop, scheduler, threads
 from automock.runtime._base import Patch, Undo
 from automock.runtime.clock_reads import watch_datetime_reads
 from automock.runtime.events import record, record_first_calls
-from automock.runtime.instants import UTC_ZONE, InstantLike, parse_instant, use_zone
+from automock.runtime.instants import (
+    UTC_ZONE,
+    Instant,
+    InstantLike,
+    nanoseconds,
+    parse_instant,
+    use_zone,
+)
+from automock.runtime.real_time import escape_hatch
 
 __all__ = ["DEFAULT_INSTANT", "VirtualClock", "current_clock", "frozen_clock"]
 
@@ -55,6 +69,7 @@ _WALL_TIME = _time.time
 _WALL_TIME_NS = _time.time_ns
 _TIME_APIS = (("time", "time.time"), ("time_ns", "time.time_ns"))
 _MONOTONIC_START = 1_000.0  # virtual monotonic clocks start here (seconds)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class VirtualClock:
@@ -82,30 +97,41 @@ class VirtualClock:
             return value
 
     def advance(self, seconds: float | timedelta) -> None:
-        """Move both clocks forward by ``seconds`` (a number or a ``timedelta``).
+        """Move the clocks by ``seconds`` (a number or a ``timedelta``, not a string).
 
-        Sleeps and event-loop timer jumps call this too; zero or less does nothing.
+        Forward moves both clocks (sleeps and event-loop timer jumps call this too);
+        backward (time-machine's ``shift(-10)``) moves the wall clock only, since the
+        monotonic clock never goes back. Kept in integer nanoseconds.
         """
-        seconds = _seconds(seconds)
-        if seconds <= 0:
-            return
+        delta_ns = nanoseconds(seconds, "advance")
         with self._lock:
-            self._mono_ns += round(seconds * 1e9)
-            self.slept += seconds
-            self._traveller.shift(seconds)
+            if delta_ns > 0:
+                self._mono_ns += delta_ns
+                self.slept += delta_ns / 1e9
+            if delta_ns:
+                _shift_ns(self._traveller, delta_ns)
 
     def tick(self, delta: float | timedelta = 1.0) -> datetime:
         """freezegun's ``tick``: :meth:`advance` by ``delta`` (default 1 s) and return :meth:`now`."""
         self.advance(delta)
         return self.now()
 
-    def move_to(self, target: InstantLike) -> datetime:
-        """Put the wall clock at ``target`` (any ``at`` form), earlier or later; return :meth:`now`.
+    def move_to(self, target: InstantLike | timedelta, tick: float | None = None) -> datetime:
+        """Put the wall clock at ``target`` (any ``at`` form, or a ``timedelta`` from now),
+        earlier or later; return :meth:`now`.
 
         The monotonic clock does not move (it never goes back). A target that
-        names a zone makes it the local time zone until the block ends.
+        names a zone makes it the local time zone until the block ends. ``tick``
+        sets a new monotonic step per read (seconds, as ``frozen_clock(tick=)``);
+        time-machine's ``tick=True`` (a wall clock running in real time) is refused.
         """
-        instant = parse_instant(target, "move_to")
+        if isinstance(target, timedelta):
+            instant = Instant(self.now() + target, None)
+        else:
+            instant = parse_instant(target, "move_to")
+        if tick is not None:
+            step = _tick_seconds(tick, "move_to(tick=...)")
+            self.tick_seconds, self._tick_ns = step, nanoseconds(step, "tick")
         with self._lock:
             self._traveller.move_to(_destination(instant.at))
         if instant.zone is not None:
@@ -118,18 +144,27 @@ class VirtualClock:
 
     def now(self) -> datetime:
         """The current (frozen + slept) wall-clock instant, timezone-aware."""
-        return datetime.fromtimestamp(_WALL_TIME(), tz=UTC)
+        return _EPOCH + timedelta(microseconds=_WALL_TIME_NS() // 1000)
 
 
-def _seconds(value: float | timedelta) -> float:
-    if isinstance(value, timedelta):
-        return value.total_seconds()
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        try:
-            return float(value)  # Fraction, Decimal, numpy numbers
-        except (TypeError, ValueError):
-            raise TypeError(f"expected seconds or a timedelta, got {value!r}") from None
-    return float(value)
+def _shift_ns(traveller: Any, delta_ns: int) -> None:
+    """time-machine's ``shift`` is exact for whole seconds (int); the rest is under 1 s."""
+    whole, rest = divmod(delta_ns, 1_000_000_000)
+    if whole:
+        traveller.shift(whole)
+    if rest:
+        traveller.shift(rest / 1e9)
+
+
+def _tick_seconds(tick: object, where: str) -> float:
+    if isinstance(tick, bool) or not isinstance(tick, int | float):
+        raise TypeError(
+            f"{where}: expected seconds per monotonic read (a number >= 0), got {tick!r}; "
+            "automock's wall clock never runs in real time (no tick=True)"
+        )
+    if tick < 0:
+        raise ValueError("tick must be >= 0")
+    return float(tick)
 
 
 _stack: list[VirtualClock] = []
@@ -259,20 +294,29 @@ def _destination(at: datetime) -> datetime:
 class frozen_clock(Patch[VirtualClock]):
     """Freeze the wall clock at ``at`` and run a virtual monotonic clock.
 
-    Use as ``with frozen_clock("2024-01-01T00:00:00Z") as clock:`` or as a
-    decorator on sync or async functions. Nested blocks stack; leaving a block
-    restores the previous clock (or the real one).
+    Use as ``with frozen_clock("2024-01-01T00:00:00Z") as clock:``, ``async with``,
+    ``clock = fc.start()`` ... ``fc.stop()``, or as a decorator on sync or async
+    functions or on a class (its ``test*`` methods). Nested blocks stack; leaving a
+    block restores the previous clock (or the real one). A ``timedelta`` ``at`` is
+    relative to the time the block is entered at.
     """
 
-    def __init__(self, at: InstantLike = DEFAULT_INSTANT, *, tick: float = 0.001) -> None:
+    escape_hatch = escape_hatch  # the real time while frozen (automock.runtime.real_time)
+
+    def __init__(
+        self, at: InstantLike | timedelta = DEFAULT_INSTANT, *, tick: float = 0.001
+    ) -> None:
         super().__init__()
-        if tick < 0:
-            raise ValueError("tick must be >= 0")
-        self.instant = parse_instant(at, "frozen_clock(at=...)")
+        self.tick = _tick_seconds(tick, "frozen_clock(tick=...)")
+        self.relative = at if isinstance(at, timedelta) else None
+        instant = Instant(_entry_now(), None) if self.relative is not None else None
+        self.instant = instant or parse_instant(at, "frozen_clock(at=...)")  # type: ignore[arg-type]
         self.at = self.instant.at
-        self.tick = float(tick)
 
     def _start(self, undo: Undo) -> VirtualClock:
+        if self.relative is not None:
+            self.instant = Instant(_entry_now() + self.relative, None)
+            self.at = self.instant.at
         time_machine = _import_time_machine()
         travel = time_machine.travel(_destination(self.at), tick=False)
         traveller = travel.start()
@@ -287,6 +331,11 @@ class frozen_clock(Patch[VirtualClock]):
         if first:
             _install(undo)
         return clock
+
+
+def _entry_now() -> datetime:
+    """Where a relative (``timedelta``) block starts from: the enclosing clock, else real time."""
+    return _stack[-1].now() if _stack else escape_hatch.datetime_now(UTC)
 
 
 def _install(undo: Undo) -> None:

@@ -14,7 +14,11 @@ after the first call.
 from __future__ import annotations
 
 import contextlib
+import mmap
+import os
+import struct
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from types import FunctionType
@@ -26,6 +30,7 @@ if TYPE_CHECKING:
     from automock.runtime._base import Undo
 
 __all__ = [
+    "FORKS",
     "Access",
     "AccessLog",
     "current_log",
@@ -55,21 +60,55 @@ class Access(JsonMixin):
     served_by: str = ""
 
 
+FORKS = frozenset({"os.fork"})  # process accesses that fork without starting a program
+_COUNT = struct.Struct("=Q")
+_CALLS = struct.Struct("=QQ")  # starts, forks
+
+
 class AccessLog:
-    """Thread-safe, de-duplicating (by kind, api, target, mocked, served_by) list of accesses."""
+    """Thread-safe, de-duplicating (by kind, api, target, mocked, served_by) list of accesses.
+
+    Process accesses are also counted, every call (``process_calls``): the parent compares
+    them with the program starts and forks the kernel saw (:mod:`automock.sandbox.run.starts`).
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._items: list[Access] = []
         self._seen: set[tuple[str, str, str, bool, str]] = set()
+        # shared with forked children (an anonymous shared mapping), so a start made in a
+        # child forked with os.fork is counted where the report is written
+        self._calls = mmap.mmap(-1, _CALLS.size)
+        _logs.add(self)
+
+    @property
+    def process_calls(self) -> dict[str, int]:
+        """``{"starts": n, "forks": m}``: the programs started and processes forked, each call
+        (forked children's included)."""
+        with self._lock:
+            starts, forks = _CALLS.unpack_from(self._calls)
+        return {"starts": starts, "forks": forks}
 
     def add(self, access: Access) -> None:
         key = (access.kind, access.api, access.target, access.mocked, access.served_by)
         with self._lock:
+            if access.kind == "process":
+                offset = _CALLS.size // 2 if access.api in FORKS else 0
+                (count,) = _COUNT.unpack_from(self._calls, offset)
+                _COUNT.pack_into(self._calls, offset, count + 1)
             if key in self._seen:
                 return
             self._seen.add(key)
             self._items.append(access)
+
+    def merged(self, other: AccessLog | None) -> tuple[list[Access], dict[str, int]]:
+        """The accesses of this log, then those only ``other`` has, and their process calls
+        summed (``other`` counted once, even when it is this log)."""
+        seen, calls = list(self.accesses), self.process_calls
+        if other is not None and other is not self:
+            seen += [a for a in other.accesses if a not in seen]
+            calls = {k: n + other.process_calls[k] for k, n in calls.items()}
+        return seen, calls
 
     @property
     def accesses(self) -> tuple[Access, ...]:
@@ -82,6 +121,17 @@ class AccessLog:
 
 
 _stack: list[AccessLog] = []
+_logs: weakref.WeakSet[AccessLog] = weakref.WeakSet()
+
+
+def _after_fork() -> None:
+    """In a forked child: a lock another thread of the parent held at the fork stays held
+    forever there, so every log gets a fresh one (the child has only the forking thread)."""
+    for log in list(_logs):
+        log._lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 def current_log() -> AccessLog | None:

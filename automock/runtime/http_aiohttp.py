@@ -131,6 +131,7 @@ def patch_aiohttp(undo: Undo, aiohttp: ModuleType) -> None:
     original = session_cls._request
 
     async def _request(self: Any, method: str, str_or_url: Any, *args: Any, **kwargs: Any) -> Any:
+        __tracebackhide__ = True
         import yarl
 
         build = getattr(self, "_build_url", None)

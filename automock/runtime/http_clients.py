@@ -17,6 +17,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from automock.errors import UnmockedAccessError
 from automock.plan.model import StubResponse
 from automock.runtime._base import Undo
 from automock.runtime.http_aiohttp import patch_aiohttp
@@ -44,6 +45,7 @@ def patchers(undo: Undo) -> dict[str, Callable[[ModuleType], None]]:
 
 
 def _call_through(method: str, url: str, api: str, call: Callable[[], Any]) -> Any:
+    __tracebackhide__ = True
     try:
         return call()
     except Exception as exc:
@@ -77,6 +79,7 @@ def _patch_requests(undo: Undo, requests: ModuleType) -> None:
     original = adapters.HTTPAdapter.send
 
     def send(self: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
+        __tracebackhide__ = True
         method, url = request.method or "GET", request.url or ""
         session = require_session()
         body = request_bytes(request.body) if session.wants_body else None
@@ -123,6 +126,7 @@ def _patch_httpx(undo: Undo, httpx: ModuleType) -> None:
         )
 
     def handle_request(self: Any, request: Any) -> Any:
+        __tracebackhide__ = True
         method, url = request.method, str(request.url)
         session = require_session()
         body = request.read() if session.wants_body else None
@@ -132,6 +136,7 @@ def _patch_httpx(undo: Undo, httpx: ModuleType) -> None:
         return build(stub, request)
 
     async def handle_async_request(self: Any, request: Any) -> Any:
+        __tracebackhide__ = True
         method, url = request.method, str(request.url)
         session = require_session()
         body = (await request.aread()) if session.wants_body else None
@@ -192,12 +197,19 @@ def _patch_connection_class(undo: Undo, client: ModuleType, connection: type) ->
         return f"{scheme}://{real.host}{port}{url}"
 
     def request(self: Any, method: str, url: str, *args: Any, **kwargs: Any) -> None:
+        __tracebackhide__ = True
         target = full_url(self, url)
         body = kwargs.get("body", args[0] if args else None)
         headers = kwargs.get("headers", args[1] if len(args) > 1 else None) or {}
-        stub = require_session().resolve(
-            method, target, "http.client", headers, request_bytes(body)
-        )
+        try:
+            stub = require_session().resolve(
+                method, target, "http.client", headers, request_bytes(body)
+            )
+        except UnmockedAccessError as exc:
+            # raised by getresponse(): urllib.request wraps an OSError (this error is a
+            # URLError) from request() in a URLError of its own, hiding automock's error
+            self._automock_pending = (method.upper(), target, exc)
+            return
         if stub is None:
             self._automock_pending = (method.upper(), target, None)
             _call_through(
@@ -210,10 +222,13 @@ def _patch_connection_class(undo: Undo, client: ModuleType, connection: type) ->
         self._automock_pending = (method.upper(), target, stub)
 
     def getresponse(self: Any) -> Any:
+        __tracebackhide__ = True
         pending = vars(self).pop("_automock_pending", None)
         if pending is None:
             return original_getresponse(self)
         method, target, stub = pending
+        if isinstance(stub, UnmockedAccessError):
+            raise stub
         if stub is None:
             return _call_through(method, target, "http.client", lambda: original_getresponse(self))
         response = client.HTTPResponse(

@@ -38,7 +38,7 @@ from automock.runtime.http_urls import (
     same_query,
 )
 
-__all__ = ["CompiledStub", "Request", "compile_stubs", "most_specific", "nearest"]
+__all__ = ["CompiledStub", "Request", "compile_stubs", "most_specific", "nearest", "shadowed"]
 
 _MODE_RANK = {"exact": 3, "prefix": 2, "regex": 1}
 
@@ -191,6 +191,27 @@ def most_specific(stubs: Sequence[CompiledStub], request: Request) -> CompiledSt
     """The matching stub of the highest :attr:`~CompiledStub.rank`, or None."""
     matching = [s for s in stubs if s.matches(request)]
     return max(matching, key=lambda s: s.rank) if matching else None
+
+
+def shadowed(stubs: Sequence[CompiledStub]) -> list[tuple[CompiledStub, CompiledStub]]:
+    """(stub, the stub that serves in its place) for each stub whose own request (its URL,
+    query and headers as it states them) goes to a higher-ranked one: it is never served
+    for that request, and most likely for none. Regex stubs and body matchers are skipped."""
+    out = []
+    for stub in stubs:
+        if stub.pattern is not None or stub.stub.body_json is not None:
+            continue
+        url = stub.stub.url
+        if stub.stub.query:
+            url += ("&" if "?" in url else "?") + "&".join(
+                f"{k}={v}" for k, v in stub.stub.query.items()
+            )
+        method = "GET" if stub.stub.method == "*" else stub.stub.method
+        request = Request(method, url, dict(stub.stub.request_headers))
+        chosen = most_specific(stubs, request)
+        if chosen is not None and chosen.number != stub.number:
+            out.append((stub, chosen))
+    return out
 
 
 def nearest(

@@ -17,22 +17,36 @@ stubs; it is gone when the block ends. ``url`` matches as in plans (``match="pre
 default; ``"exact"`` or ``"regex"``). Request matchers are the stub's own fields:
 ``query=``, ``request_headers=``, ``body_json=``. ``calls`` lists the requests served from
 stubs in the block, in order (responses' ``calls``).
+
+Adding a stub for the same requests again (same method, URL, match and matchers) queues
+its response: the stubs serve once each, in the order added, and the last one repeats
+(responses' rule). ``sequence=[{...}, ...]`` does the same in one stub, as in plans. The
+value returned is a :class:`Stub`: the plan entry (``.stub``) plus what it served
+(``.call_count``, ``.calls``); :meth:`HttpStubs.assert_all_called` fails a test whose
+stubs were not all used. Only inline, never in plans: ``callback=`` (a function of the
+:class:`~automock.runtime.http_match.Request` returning ``(status, headers, body)``, a
+response dict or a ``StubResponse``) and ``raises=`` (an exception raised instead of a
+response, e.g. ``requests.Timeout()``, or ``"connection"``/``"timeout"`` for whichever
+client calls: its own refused-connection or timeout error). ``url`` may be a compiled ``re.Pattern`` (regex
+match, its flags kept); ``content_type=None`` sends no Content-Type header.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from automock.errors import InputError
 from automock.plan.model import HttpStub
+from automock.runtime.http_inline import FAILURES, StubOptions
 
 if TYPE_CHECKING:
     from automock.runtime.http_session import NetworkSession
 
-__all__ = ["Call", "HttpStubs", "http"]
+__all__ = ["Call", "HttpStubs", "Stub", "http"]
 
 _UNSET: Any = object()
 # request matchers (keyword -> HttpStub field); passed on only when HttpStub has the field
@@ -49,6 +63,34 @@ class Call:
 
     def to_dict(self) -> dict[str, Any]:
         return {"method": self.method, "url": self.url, "status": self.status}
+
+
+class Stub:
+    """An inline stub as added: the plan entry (``.stub``, its fields readable here too)
+    and the requests it served in its block (``.calls``, ``.call_count``; a request it
+    answered by raising counts, with status 0)."""
+
+    def __init__(self, stub: HttpStub, network: Callable[[], NetworkSession | None]) -> None:
+        self.stub = stub
+        self._network = network
+
+    @property
+    def calls(self) -> list[Call]:
+        session = self._network()
+        served = session.calls_of.get(id(self.stub), []) if session is not None else []
+        return [Call(method, url, status) for method, url, status in served]
+
+    @property
+    def call_count(self) -> int:
+        return len(self.calls)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name == "stub":  # copy/pickle probe a bare instance
+            raise AttributeError(name)
+        return getattr(self.stub, name)
+
+    def __repr__(self) -> str:
+        return f"<automock stub {self.stub.method} {self.stub.url}, called {self.call_count}x>"
 
 
 class HttpStubs:
@@ -76,14 +118,32 @@ class HttpStubs:
         body: str | bytes | None = None,
         status: int = 200,
         headers: Mapping[str, str] | None = None,
-        content_type: str | None = None,
+        content_type: str | None = _UNSET,
         match: str = "prefix",
+        sequence: Sequence[Mapping[str, Any]] | None = None,
+        callback: Callable[[Any], Any] | None = None,
+        raises: BaseException | type[BaseException] | str | None = None,
         **matchers: Any,
-    ) -> HttpStub:
+    ) -> Stub:
         """Serve ``method url`` with this response while the block lasts; return the stub."""
+        __tracebackhide__ = True
         where = f"automock.http.{method.lower() if isinstance(method, str) else 'add'}"
+        if isinstance(url, re.Pattern):
+            url, match = _pattern_text(url), "regex"
+        answers = [json is not _UNSET or body is not None, sequence, callback, raises]
+        if sum(1 for given in answers if given) > 1:
+            raise InputError(
+                f"{where}({url!r}): give one of json=/body=, sequence=, callback=, raises="
+            )
         if json is not _UNSET and body is not None:
             raise InputError(f"{where}({url!r}): give json= or body=, not both")
+        if callback is not None and not callable(callback):
+            raise InputError(f"{where}({url!r}): callback= must be a function of the request")
+        if raises is not None and not _exception(raises):
+            raise InputError(
+                f"{where}({url!r}): raises= takes an exception, or 'connection' or 'timeout' "
+                f"for the client's own error, got {raises!r}"
+            )
         data: dict[str, Any] = {
             "method": method,
             "url": url,
@@ -91,43 +151,83 @@ class HttpStubs:
             "status": status,
             "headers": dict(headers or {}),
         }
-        if content_type is not None:
-            data["headers"]["Content-Type"] = content_type
+        if content_type is not _UNSET:
+            data["headers"]["Content-Type"] = content_type or ""  # "": no header sent
         if body is not None:
             data["text"] = body.decode("utf-8") if isinstance(body, bytes) else body
         elif json is not _UNSET:
             data["json"] = json
+        if sequence is not None:
+            data["sequence"] = [dict(item) for item in sequence]
         data.update(_matcher_fields(where, url, matchers))
         stub = HttpStub.from_dict(data, where)
-        self._session(where.rsplit(".", 1)[1]).add_stub(stub)
-        return stub
+        options = StubOptions(callback, raises) if callback or raises else None
+        session = self._session(where.rsplit(".", 1)[1])
+        session.add_stub(stub, options)
+        return Stub(stub, self._network)
 
-    def get(self, url: str, **kwargs: Any) -> HttpStub:
-        return self.add("GET", url, **kwargs)
+    def get(self, url: str | re.Pattern[str], **kwargs: Any) -> Stub:
+        return self.add("GET", url, **kwargs)  # type: ignore[arg-type]
 
-    def post(self, url: str, **kwargs: Any) -> HttpStub:
-        return self.add("POST", url, **kwargs)
+    def post(self, url: str | re.Pattern[str], **kwargs: Any) -> Stub:
+        return self.add("POST", url, **kwargs)  # type: ignore[arg-type]
 
-    def put(self, url: str, **kwargs: Any) -> HttpStub:
-        return self.add("PUT", url, **kwargs)
+    def put(self, url: str | re.Pattern[str], **kwargs: Any) -> Stub:
+        return self.add("PUT", url, **kwargs)  # type: ignore[arg-type]
 
-    def patch(self, url: str, **kwargs: Any) -> HttpStub:
-        return self.add("PATCH", url, **kwargs)
+    def patch(self, url: str | re.Pattern[str], **kwargs: Any) -> Stub:
+        return self.add("PATCH", url, **kwargs)  # type: ignore[arg-type]
 
-    def delete(self, url: str, **kwargs: Any) -> HttpStub:
-        return self.add("DELETE", url, **kwargs)
+    def delete(self, url: str | re.Pattern[str], **kwargs: Any) -> Stub:
+        return self.add("DELETE", url, **kwargs)  # type: ignore[arg-type]
 
-    def head(self, url: str, **kwargs: Any) -> HttpStub:
-        return self.add("HEAD", url, **kwargs)
+    def head(self, url: str | re.Pattern[str], **kwargs: Any) -> Stub:
+        return self.add("HEAD", url, **kwargs)  # type: ignore[arg-type]
 
-    def options(self, url: str, **kwargs: Any) -> HttpStub:
-        return self.add("OPTIONS", url, **kwargs)
+    def options(self, url: str | re.Pattern[str], **kwargs: Any) -> Stub:
+        return self.add("OPTIONS", url, **kwargs)  # type: ignore[arg-type]
+
+    def assert_all_called(self) -> None:
+        """Fail (``AssertionError``) naming each inline stub of this block never used
+        (responses' ``assert_all_requests_are_fired``)."""
+        __tracebackhide__ = True
+        session = self._session("assert_all_called")
+        unused = [
+            f"{s.method} {s.match} {s.url}"
+            for s in session.stubs[: session.inline_count]
+            if not session.calls_of.get(id(s))
+        ]
+        if unused:
+            raise AssertionError("automock: stubs never called: " + "; ".join(unused))
 
     @property
     def calls(self) -> list[Call]:
         """The requests served from stubs in this block, in order."""
         session = self._session("calls")
         return [Call(method, url, status) for method, url, status in session.served]
+
+
+def _pattern_text(pattern: re.Pattern[str]) -> str:
+    """A compiled pattern as plan text: its flags inline (``(?i)...``)."""
+    flags = "".join(
+        letter
+        for flag, letter in (
+            (re.IGNORECASE, "i"),
+            (re.MULTILINE, "m"),
+            (re.DOTALL, "s"),
+            (re.VERBOSE, "x"),
+        )
+        if pattern.flags & flag
+    )
+    return f"(?{flags}){pattern.pattern}" if flags else pattern.pattern
+
+
+def _exception(value: object) -> bool:
+    return (
+        value in FAILURES
+        or isinstance(value, BaseException)
+        or (isinstance(value, type) and issubclass(value, BaseException))
+    )
 
 
 def _matcher_fields(where: str, url: str, matchers: Mapping[str, Any]) -> dict[str, Any]:

@@ -135,3 +135,21 @@ def use_zone(undo: Undo, zone: str) -> None:
     os.environ["TZ"] = zone
     time.tzset()
     undo.push(restore)
+
+
+def nanoseconds(value: object, where: str) -> int:
+    """An amount of time as integer nanoseconds: a ``timedelta`` exactly, a number of seconds
+    (int, float, Fraction, Decimal, numpy numbers) rounded to the nanosecond.
+
+    Strings (``"1.1"``) and bools are refused with ``TypeError``, as time-machine does.
+    """
+    if isinstance(value, timedelta):
+        return ((value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds) * 1_000
+    if isinstance(value, bool | str | bytes | bytearray):
+        raise TypeError(f"{where}: expected seconds or a timedelta, got {value!r}")
+    if isinstance(value, int):
+        return value * 1_000_000_000
+    try:
+        return round(value * 1_000_000_000)  # type: ignore[operator]
+    except TypeError:
+        raise TypeError(f"{where}: expected seconds or a timedelta, got {value!r}") from None

@@ -10,10 +10,14 @@ may vary. Inside :class:`recorded_processes`, starting one through
 run report lists it next to the static ``process`` touchpoint. The call then
 goes ahead unchanged; the sandbox contains the process.
 
-A process forked with ``os.fork`` (or multiprocessing's ``fork`` start
-method) keeps the runtime and is not recorded here; multiprocessing's
-``spawn`` workers start through ``_posixsubprocess`` directly and are not
-recorded either.
+A process forked with ``os.fork`` (multiprocessing's ``fork`` start method
+included) keeps the runtime: it is recorded as a *mocked* ``process`` access
+(``os.fork``), so the report says the program forked. Multiprocessing's
+``spawn`` workers are recorded by :mod:`automock.runtime.children`. The log
+counts every start and fork (:attr:`~automock.runtime.events.AccessLog.process_calls`):
+the parent compares the counts with what the kernel saw
+(:mod:`automock.sandbox.run.starts`), so a start made behind these wrappers
+(``_posixsubprocess.fork_exec``, ``posix_spawn`` through ctypes) is named as hidden.
 """
 
 from __future__ import annotations
@@ -108,6 +112,15 @@ def _patch_popen(undo: Undo, subprocess: ModuleType) -> None:
     undo.setattr(subprocess.Popen, "__init__", __init__)
 
 
+def _recording_fork(original: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(original)
+    def fork() -> Any:
+        record("process", "os.fork", mocked=True)  # the child keeps the runtime
+        return original()
+
+    return fork
+
+
 class recorded_processes(Patch[None]):
     """Record every process the code starts as an unmocked ``process`` access."""
 
@@ -116,4 +129,6 @@ class recorded_processes(Patch[None]):
             original = getattr(os, name, None)
             if original is not None:
                 undo.setattr(os, name, _recording(original, f"os.{name}"))
+        if hasattr(os, "fork"):
+            undo.setattr(os, "fork", _recording_fork(os.fork))
         when_imported(undo, {"subprocess": lambda module: _patch_popen(undo, module)})

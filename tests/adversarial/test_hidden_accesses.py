@@ -106,3 +106,69 @@ def test_the_text_report_names_what_was_hidden(server: LoopbackServer) -> None:
     assert "  HIDDEN the program hid accesses: the kernel saw 2 network attempt(s)" in text
     assert "\nstatus: unmocked, exit code 5 (the program hid accesses" in text
     assert "accesses at runtime, reported by the program: 0 mocked, 0 unmocked" in text
+
+
+# ---------------------------------------------------------------- hidden program starts
+
+HIDDEN_STARTS = ["exec", "exec_forge", "exec_silent", "exec_claim", "posix_spawn", "fork_hide"]
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
+@pytest.mark.parametrize("mode", HIDDEN_STARTS)
+def test_hidden_program_start_is_seen_by_the_parent(attack: Attack, mode: str) -> None:
+    """`/bin/true` started behind the runtime's wrappers (`_posixsubprocess.fork_exec`, libc's
+    `posix_spawn` through ctypes; from a child forked with the recorded `os.fork`), with an
+    honest-looking, a forged or no report, or a forged one whose counts claim starts it lists no
+    access for, and no network attempt: the kernel's process events show a start the report does
+    not count, so the run is `unmocked` and says what was hidden."""
+    outcome = attack("report_hide", mode, timeout=15)
+    report = outcome.raw
+    kernel = report["kernel"]
+    assert report["unmocked"] == [], report["unmocked"]  # the program's word: nothing
+    assert kernel["network"] == {}, kernel  # no network attempt to give it away
+    assert (report["status"], report["automock_exit_code"]) == ("unmocked", 5), outcome.explain()
+    forks = 2 if mode == "fork_hide" else 1  # the recorded os.fork, then the hidden start's
+    assert (kernel["program_starts"], kernel["process_forks"], kernel["starts_note"]) == (
+        1,
+        forks,
+        "",
+    )
+    assert report["hidden_accesses"] == kernel["hidden"] == report["detail"]
+    assert report["hidden_accesses"] == (
+        f"the program hid accesses: the kernel saw 1 program start(s) and {forks} process "
+        f"fork(s) by the program's processes; the program reported 0 start(s) and {forks - 1} "
+        "fork(s)"
+    )
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=IDS)
+@pytest.mark.parametrize("mode", ["honest", "threads", "mpfork", "forkexec"])
+def test_reported_starts_threads_and_forks_are_not_hidden(attack: Attack, mode: str) -> None:
+    """`subprocess.run(["true"])` twice (reported: the kernel's 2 starts match), eight threads
+    (not processes: no fork counted), a multiprocessing `fork` pool (forks, reported by the
+    runtime, no start), `os.fork` then `os.execv` in the child (the child's start is counted in
+    memory it shares with the program): none is ever said to be hidden, and each passes as it
+    does today."""
+    outcome = attack("report_hide", mode, timeout=20)
+    report = outcome.raw
+    kernel = report["kernel"]
+    assert report["hidden_accesses"] == "" and kernel["hidden"] == "", outcome.explain()
+    assert (report["status"], report["automock_exit_code"]) == ("passed", 0), outcome.explain()
+    starts = {"honest": 2, "threads": 0, "mpfork": 0, "forkexec": 1}[mode]
+    assert kernel["program_starts"] == starts and kernel["starts_note"] == "", kernel
+    if mode == "threads":
+        assert kernel["process_forks"] == 0, kernel  # eight new tasks, no new process
+    if mode == "mpfork":
+        assert kernel["process_forks"] >= 2, kernel
+        forks = [a for a in report["accesses"] if a["api"] == "os.fork"]
+        assert forks and forks[0]["mocked"] is True, report["accesses"]
+    if mode == "honest":
+        assert [a["api"] for a in report["unmocked"]] == ["subprocess.Popen"], report["unmocked"]
+
+
+def test_hidden_program_start_through_a_warm_server() -> None:
+    """The forged report handed to a warm server (its handler forks the run): still seen."""
+    outcome = served_attack("report_hide", "exec_forge", timeout=15)
+    report = outcome.raw
+    assert (report["status"], report["automock_exit_code"]) == ("unmocked", 5), outcome.explain()
+    assert report["kernel"]["program_starts"] == 1, report["kernel"]

@@ -62,3 +62,13 @@ def test_fork_bomb_unprivileged(marker: str) -> None:
     assert "ESCAPED" not in report["stdout"]
     assert report["status"] in {"timeout", "violation"}, report["status"]
     assert survivors(marker) == []
+
+
+def test_hidden_start_unprivileged_is_not_claimed() -> None:
+    """Not root, the process-events connector refuses the parent: the report says the starts
+    were not observed (null, with why), never a count or a guess, and claims nothing hidden."""
+    report = _run_unprivileged("report_hide", "exec", timeout=15)
+    kernel = report["runs"][0]["kernel"] if "runs" in report else report["kernel"]
+    assert kernel["program_starts"] is None and kernel["process_forks"] is None, kernel
+    assert kernel["starts_note"].startswith("not observed"), kernel
+    assert "program start" not in kernel["hidden"], kernel

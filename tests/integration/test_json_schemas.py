@@ -49,10 +49,17 @@ def test_run_reports_validate(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     passing.write_text("import time, random\nprint(time.time(), random.random())\n")
     refused = tmp_path / "connect.py"
     refused.write_text("import socket\nsocket.create_connection(('203.0.113.5', 80), timeout=1)\n")
+    looped = tmp_path / "quote.py"  # drafted, tried, repaired: the report has `drafting`
+    looped.write_text(
+        "import requests\nkey = 'pr' + 'ice'\n"
+        "print(requests.get('https://api.example.com/q').json()[key] is not None)\n"
+    )
     reports = [
         _output(capsys, "run", "--json", "--repeat", "2", str(passing)),
         _output(capsys, "run", "--json", str(refused)),
+        _output(capsys, "run", "--json", "--no-save", str(looped)),
     ]
+    assert reports[2][1]["drafting"]["kept"] == 1
     for code, report in reports:
         validator.validate(report)
         assert report["schema"] == "automock.run/1"

@@ -23,8 +23,8 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -55,7 +55,7 @@ class ChildOutcome(JsonMixin):
 
 
 def _runtime_context(
-    plan_data: dict[str, Any] | None, seed: int
+    plan_data: dict[str, Any] | None, seed: int, observe: bool = False
 ) -> tuple[AbstractContextManager[Any], LayerStatus]:
     if plan_data is None:
         return nullcontext(), LayerStatus("runtime", False, "no plan: the program runs unmocked")
@@ -70,7 +70,7 @@ def _runtime_context(
     detail = (
         f"plan applied (seed {seed}; {len(plan.entries)} entries: {kinds}; network {plan.network})"
     )
-    return deterministic(plan, seed=seed), LayerStatus("runtime", True, detail)
+    return deterministic(plan, seed=seed, observe=observe), LayerStatus("runtime", True, detail)
 
 
 def _children_context(spec: dict[str, Any], root: str, seed: int) -> AbstractContextManager[Any]:
@@ -97,14 +97,6 @@ def _with_cassette_at(spec: dict[str, Any], root: str) -> dict[str, Any]:
     return plan
 
 
-@contextmanager
-def _recording() -> Iterator[Any]:
-    from automock.runtime.events import recording
-
-    with recording() as log:
-        yield log
-
-
 def _trimmed_traceback(exc: BaseException, script: str) -> str:
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename != script:
@@ -124,6 +116,13 @@ def _run_as_main(script: str) -> None:
         source = handle.read()
     module = fresh.main_module(script, loader=SourceFileLoader("__main__", script))
     exec(compile(source, script, "exec", dont_inherit=True), module.__dict__)
+
+
+def _observed(exc: BaseException | None = None, script: str = "") -> dict[str, Any]:
+    """A trial run's observations (:mod:`automock.runtime.observations`); ``exc``: note it."""
+    from automock.runtime import observations as seen
+
+    return seen.snapshot() if exc is None else seen.note_exception(exc, os.path.dirname(script))
 
 
 def _classify(exc: BaseException, limits: Limits) -> tuple[Status, str]:
@@ -152,6 +151,7 @@ def _run_program(
     except BaseException as exc:  # the program's own failure, reported like python does
         status, detail = _classify(exc, limits)
         name = f"{type(exc).__name__}: {exc}"[:300]
+        _observed(exc, script)
         try:
             text = _trimmed_traceback(exc, script)
         except MemoryError:
@@ -218,7 +218,8 @@ def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None
     started, wall = clock(), time.time()  # real until the runtime is entered
     limits = Limits(**spec["limits"])
     seed = int(spec["seed"])
-    runtime_cm, runtime_layer = _runtime_context(spec.get("plan"), seed)
+    observe = bool(spec.get("observe"))  # a drafting loop's trial run
+    runtime_cm, runtime_layer = _runtime_context(spec.get("plan"), seed, observe)
     layers = enter_isolation(
         limits,
         allow_network=bool(spec["allow_network"]),
@@ -230,7 +231,8 @@ def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None
     )
     started = clock() - (time.time() - wall)  # a new time namespace moved clock(), not time()
     if spec.get("cassette_path") and spec.get("plan"):  # staged in the workdir by the parent:
-        runtime_cm, runtime_layer = _runtime_context(_with_cassette_at(spec, os.getcwd()), seed)
+        plan = _with_cassette_at(spec, os.getcwd())
+        runtime_cm, runtime_layer = _runtime_context(plan, seed, observe)
     go_fd = -1
     if "result_fd" in spec:  # tell the parent what is in force before any program code runs
         started_msg = {
@@ -251,7 +253,9 @@ def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None
     me = os.getpid()
     session_log, setup = None, -1.0
     children_cm = _children_context(spec, root, seed)
-    with _recording() as log:
+    from automock.runtime.events import recording
+
+    with recording() as log:
         try:
             # entering the runtime is automock's own work: done while the parent observes
             with runtime_cm as session, children_cm:
@@ -271,9 +275,7 @@ def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None
         for stream in (sys.stdout, sys.stderr):
             with suppress(OSError, ValueError):
                 stream.flush()
-        seen = list(log.accesses)
-        if session_log is not None and session_log is not log:
-            seen += [a for a in session_log.accesses if a not in seen]
+        seen, calls = log.merged(session_log)  # the accesses, and every start and fork
         accesses = tuple(a.to_dict() for a in seen)
     if any(not a["mocked"] for a in accesses) and status == Status.ERROR:
         # an UnmockedAccessError wrapped by the client library (e.g. requests' ConnectionError)
@@ -287,6 +289,7 @@ def execute(spec: dict[str, Any], entered: tuple[LayerStatus, ...] | None = None
         layers=(*layers, runtime_layer),
         seconds=clock() - started - setup,
         setup_seconds=setup,
+        extra={"processes": calls, **({"observations": _observed()} if observe else {})},
     )
 
 
@@ -301,9 +304,8 @@ def _write_message(fd: int, message: dict[str, Any]) -> None:
 
 
 def _wait_for_parent(fd: int) -> int:
-    """Block until the parent has observed our isolation from outside (one byte on ``fd``,
-    or end of file), so it sees the layers before any program code runs; close ``fd``.
-    -1 (waited: nothing to wait for any more)."""
+    """Block until the parent observed our isolation (a byte on ``fd``, or end of file), so
+    it sees the layers before any program code runs; close ``fd``; -1 (nothing to wait for)."""
     if fd < 0:
         return -1
     with suppress(OSError):
@@ -314,13 +316,10 @@ def _wait_for_parent(fd: int) -> int:
 
 
 def warm_up() -> None:
-    """Import what every run needs while the parent is still scanning and drafting (or, in
-    the warm server's spare, before the run is asked for), compute what its isolation
-    computes the same for every run, then collect and freeze what
-    is there: every object so far is automock's or the standard library's, and the
-    collector's next full pass no longer walks them. Without it, that pass came due while
-    the runtime was entered for the program (~2-3 ms in every run: a fresh interpreter's
-    allocations are the same each time, so it struck at the same point)."""
+    """Import what every run needs while the parent scans and drafts (or before a warm
+    server's spare is asked for), compute what every run's isolation computes, then collect
+    and freeze what is there (automock's and the standard library's objects), so the
+    collector's next full pass, which came due as the runtime was entered, skips them."""
     try:
         from automock.plan.model import Plan
         from automock.runtime import deterministic
@@ -332,9 +331,7 @@ def warm_up() -> None:
         pass
     from automock.sandbox.kernel.isolation import warm_isolation
 
-    # the read allow-list's paths and the seccomp filter, as the run's isolation computes
-    # them (a spec with --read paths computes its own list again); not which of them the
-    # sandbox uid can reach (uid None): that depends on the mounts the isolation makes
+    # the read allow-list and the seccomp filter (not which paths the uid reaches: mounts)
     warm_isolation(None)
     import gc
 
@@ -382,10 +379,8 @@ def execute_and_report(
     entered: tuple[LayerStatus, ...] | None = None,
 ) -> int:
     """:func:`execute`, then the ``done`` message on ``result_fd`` (closed); the exit code.
-
-    After the ``started`` line the child waits for a byte (or end of file) on ``go_fd``
-    (-1: no wait): the parent observes the isolation from outside meanwhile. ``tasks_fd``:
-    where the parent's count of the run uid's tasks comes (:mod:`.spec_pipe`)."""
+    ``go_fd``: the parent's go after the ``started`` line (-1: no wait); ``tasks_fd``: its
+    count of the run uid's tasks (:mod:`.spec_pipe`)."""
     fds = {"result_fd": result_fd, "go_fd": go_fd}
     if tasks_fd >= 0:
         fds["tasks_fd"] = tasks_fd

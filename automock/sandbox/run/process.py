@@ -201,6 +201,7 @@ class Runner:
         repeat: int = 1,
         readable: Sequence[str] = (),
         meanwhile: Callable[[], object] | None = None,
+        observe: bool = False,
     ) -> RunSet:
         """Run the file ``repeat`` times under ``plan`` (its seed replaced by the runner's).
 
@@ -209,6 +210,8 @@ class Runner:
         copied into each run's workdir; a recording one is copied back after each run
         (see :mod:`automock.sandbox.run.cassettes`). ``meanwhile()`` is called once, when the
         first run's program has ended (:func:`~automock.sandbox.run.watch.finish`).
+        ``observe``: a drafting loop's trial run; each outcome carries the program's
+        observations (:mod:`automock.runtime.observations`).
         """
         # the network is the person's explicit choice (allow_network), never the plan's
         plan = replace(plan, seed=self.seed, network="allow" if allow_network else "deny")
@@ -225,6 +228,8 @@ class Runner:
                 work = self._first.work if self._first is not None else make_workdir(self.target)
                 spec = _spec(work, plan, args, limits, network, uid)
                 spec["readable"] += list(readable)  # absolute, checked (readable_paths)
+                if observe:
+                    spec["observe"] = True
                 collect = None
                 if cassette is not None:  # the child sees a copy; a recording is copied back
                     staged = spec["cassette_path"] = cassette.stage(work.root)

@@ -8,6 +8,7 @@ program's own unless the sandbox ended it (see :func:`~automock.sandbox.child.st
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +55,11 @@ class RunOutcome(JsonMixin):
     start: str = "spawn"
     report_problem: str = ""
     kernel: Witness = field(default_factory=Witness)
+    # a trial run's observations (automock.runtime.observations): the program's word, which
+    # steers the drafting loop and nothing else; not in the JSON report
+    observations: Mapping[str, Any] = field(
+        default_factory=dict, compare=False, metadata={"exclude_json": True}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,5 +139,8 @@ def kernel_dict(seen: Witness) -> dict[str, Any]:
         "network_note": seen.network_note,
         "tasks": seen.tasks,
         "tasks_at_start": seen.tasks_at_start,
+        "program_starts": seen.starts,
+        "process_forks": seen.forks,
+        "starts_note": seen.starts_note,
         "hidden": seen.hidden,
     }

@@ -22,7 +22,7 @@ import contextlib
 import os
 import selectors
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -354,7 +354,8 @@ def finish(
         workdir_full=full,
     )
     accesses = tuple(Access(**a) for a in (child or {}).get("accesses", ()))
-    seen = hidden(seen, accesses, reported=not report.problem)
+    extra = (child or {}).get("extra")
+    seen = hidden(seen, accesses, reported=not report.problem, extra=extra)
     status, code, detail = with_witness(status, code, detail, seen.hidden)
     layers = observer.layers or unobserved("the sandbox ended before the program started")
     layers += (LayerStatus("workdir", True, spawned.work.note),)
@@ -374,4 +375,12 @@ def finish(
         start=spawned.start,
         report_problem=report.problem,
         kernel=seen,
+        observations=_observations(child),
     )
+
+
+def _observations(child: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """A trial run's observations from its ``done`` message (the program's word; {} if none)."""
+    extra = (child or {}).get("extra")
+    found = extra.get("observations") if isinstance(extra, dict) else None
+    return found if isinstance(found, dict) else {}

@@ -14,6 +14,14 @@ whatever it likes. Two kernel counts need no word from it:
   counter moves (no address is configured), as do raw sockets the sandbox uid may not open.
 - **tasks**: the most tasks (processes and threads alike) the run's pids cgroup ever held
   (``pids.peak``), and how many it held when the program started.
+- **program starts and process forks** of the program's processes (its own and those it
+  forked that still run its code), from the kernel's process events
+  (:mod:`automock.sandbox.run.starts`). The runtime records each start
+  (``subprocess``, ``os.system``, ``os.posix_spawn``, ``os.exec*``, a followed Python
+  child) and each ``os.fork``, and the program's report counts every call; more starts,
+  or more forks than starts and forks together, than the report counts are ones the
+  program hid (``_posixsubprocess.fork_exec``, ``posix_spawn`` through ctypes, a forged
+  or absent report).
 
 The runtime stops a mocked or refused call before it reaches the kernel, and a process
 the program starts (``curl``) is reported as an unmocked ``process`` access, so a network
@@ -34,6 +42,7 @@ from automock._serialize import JsonMixin
 from automock.runtime.events import Access
 from automock.sandbox.kernel import cgroup as cg
 from automock.sandbox.run.observe import program_process
+from automock.sandbox.run.starts import Starts, StartWatch
 
 __all__ = ["KernelWatch", "NetworkCounters", "Witness", "hidden"]
 
@@ -61,13 +70,18 @@ class Witness(JsonMixin):
     program ran, with how much (``{}``: none moved); ``None`` when not observed, and
     ``network_note`` says why (no network namespace, the sandbox never started). ``tasks``:
     the most tasks the run's cgroup held at once, ``tasks_at_start`` those at the program's
-    start (``None``: not observed).
+    start (``None``: not observed). ``starts``/``forks``: the programs the program's processes
+    started and the processes they forked (:mod:`automock.sandbox.run.starts`; ``None``: not
+    observed, ``starts_note`` says why).
     """
 
     network: Mapping[str, int] | None = None
     network_note: str = "not observed: the sandbox was not seen starting"
     tasks: int | None = None
     tasks_at_start: int | None = None
+    starts: int | None = None
+    forks: int | None = None
+    starts_note: str = "not observed: the sandbox was not seen starting"
     hidden: str = ""
 
     @property
@@ -86,6 +100,10 @@ class Witness(JsonMixin):
             net = f"network: {self.attempts} attempt(s) ({moved})"
         else:
             net = "network: no attempt"
+        if self.starts is None:
+            net += f"; program starts {self.starts_note}"
+        else:
+            net += f"; {self.starts} program start(s), {self.forks} process fork(s)"
         if self.tasks is None:
             return f"{net}; tasks not observed"
         start = f", {self.tasks_at_start} at the start" if self.tasks_at_start is not None else ""
@@ -159,9 +177,11 @@ class KernelWatch:
 
     def __init__(self) -> None:
         self.network: NetworkCounters | None = None
+        self.starts: StartWatch | None = None
         self.tasks_at_start: int | None = None
 
     def start(self, pid: int, cgroup: cg.Cgroup | str) -> None:
+        self.starts = StartWatch.open(program_process(pid))
         self.network = NetworkCounters.open(pid)
         self.tasks_at_start = cgroup.tasks() if isinstance(cgroup, cg.Cgroup) else None
 
@@ -172,24 +192,65 @@ class KernelWatch:
         moved = self.network.moved()
         note = self.network.note or ("" if moved is not None else "not observed: unreadable")
         peak = cgroup.tasks(peak=True) if isinstance(cgroup, cg.Cgroup) else None
-        return Witness(moved, note, peak, self.tasks_at_start)
+        started = self.starts.finish() if self.starts is not None else Starts()
+        return Witness(
+            moved, note, peak, self.tasks_at_start, started.execs, started.forks, started.note
+        )
 
     def close(self) -> None:
         if self.network is not None:
             self.network.close()
+        if self.starts is not None:
+            self.starts.close()
 
 
-def hidden(witness: Witness, accesses: Iterable[Access], reported: bool) -> Witness:
-    """``witness`` with ``hidden`` saying how the kernel contradicts the program's report
-    ("" when it does not). ``reported``: the program's report was usable."""
+def _reported(extra: object) -> tuple[int, int]:
+    """(starts, forks) the program's report counts (``extra.processes``; else none)."""
+    counts = extra.get("processes") if isinstance(extra, dict) else None
+    found = [counts.get(k) if isinstance(counts, dict) else 0 for k in ("starts", "forks")]
+    starts, forks = (n if type(n) is int and n >= 0 else 0 for n in found)
+    return starts, forks
+
+
+def _network_hidden(witness: Witness, accesses: Iterable[Access], what: str) -> str:
     if not witness.network:
-        return witness
+        return ""
     if any(not a.mocked and a.kind in ("network", "process") for a in accesses):
-        return witness  # a refused call, or a process the program said it started
-    what = "its report was unusable" if not reported else "the program reported none"
+        return ""  # a refused call, or a process the program said it started
     moved = ", ".join(f"{k} +{v}" for k, v in witness.network.items())
-    why = (
-        f"the program hid accesses: the kernel saw {witness.attempts} network attempt(s) "
-        f"({moved}); {what}"
+    return f"the kernel saw {witness.attempts} network attempt(s) ({moved}); {what}"
+
+
+def _starts_hidden(
+    witness: Witness, accesses: Iterable[Access], extra: object, reported: bool
+) -> str:
+    if witness.starts is None or witness.forks is None:
+        return ""
+    listed = any(a.kind == "process" for a in accesses)  # counts with no access behind: none
+    starts, forks = _reported(extra) if reported and listed else (0, 0)
+    if witness.starts <= starts and witness.forks <= starts + forks:
+        return ""
+    said = f"the program reported {starts} start(s) and {forks} fork(s)"
+    return (
+        f"the kernel saw {witness.starts} program start(s) and {witness.forks} process "
+        f"fork(s) by the program's processes; {said if reported else 'its report was unusable'}"
     )
-    return replace(witness, hidden=why)
+
+
+def hidden(
+    witness: Witness, accesses: Iterable[Access], reported: bool, extra: object = None
+) -> Witness:
+    """``witness`` with ``hidden`` saying how the kernel contradicts the program's report
+    ("" when it does not). ``reported``: the program's report was usable; ``extra``: its
+    ``extra`` field (untrusted: anything malformed counts as nothing reported)."""
+    what = "its report was unusable" if not reported else "the program reported none"
+    accesses = tuple(accesses)
+    found = [
+        _network_hidden(witness, accesses, what),
+        _starts_hidden(witness, accesses, extra, reported),
+    ]
+    if not any(found):
+        return witness
+    return replace(
+        witness, hidden="the program hid accesses: " + "; and ".join(filter(None, found))
+    )

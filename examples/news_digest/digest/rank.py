@@ -3,10 +3,21 @@
 import random
 
 
-def featured(articles, count=3, rng=None):
+def dedupe(articles):
+    """Keep one copy of an article a feed lists twice (feeds repeat items across pages)."""
+    best = {}
+    for article in articles:
+        key = (article.topic, article.id)
+        kept = best.get(key)
+        if kept is None or article.score > kept.score:
+            best[key] = article
+    return list(best.values())
+
+
+def featured(articles, count=3, extra=2, rng=None):
     """The best articles, with a few picked at random among the rest for variety."""
     rng = rng or random
-    ordered = sorted(articles, key=lambda a: a.score, reverse=True)
+    ordered = sorted(dedupe(articles), key=lambda a: (-a.score, a.id))
     top, rest = ordered[:count], ordered[count:]
-    extra = rng.sample(rest, min(2, len(rest)))
-    return top + extra
+    picked = rng.sample(rest, min(extra, len(rest)))
+    return top + picked

@@ -1,38 +1,43 @@
 """Where digests are kept: two tables, one row per digest and one per article in it."""
 
+import logging
 import sqlite3
 
-SCHEMA = [
-    """CREATE TABLE IF NOT EXISTS digests (
-        id TEXT PRIMARY KEY,
-        created_at TEXT NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS picks (
-        digest_id TEXT NOT NULL REFERENCES digests(id),
-        article_id INTEGER NOT NULL,
-        topic TEXT NOT NULL,
-        title TEXT NOT NULL,
-        score REAL NOT NULL
-    )""",
-]
+log = logging.getLogger(__name__)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS digests (
+    id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    article_count INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS picks (
+    digest_id TEXT NOT NULL REFERENCES digests(id),
+    article_id INTEGER NOT NULL,
+    topic TEXT NOT NULL,
+    title TEXT NOT NULL,
+    score REAL NOT NULL
+);
+"""
 
 
-def open_store(path="digest.db"):
+def open_store(path):
     conn = sqlite3.connect(path)
-    for statement in SCHEMA:
-        conn.execute(statement)
+    conn.executescript(SCHEMA)
     return conn
 
 
-def save_digest(conn, digest_id, created_at, articles):
-    conn.execute(
-        "INSERT INTO digests (id, created_at) VALUES (?, ?)", (digest_id, created_at)
-    )
-    conn.executemany(
-        "INSERT INTO picks (digest_id, article_id, topic, title, score) VALUES (?, ?, ?, ?, ?)",
-        [(digest_id, a.id, a.topic, a.title, a.score) for a in articles],
-    )
-    conn.commit()
+def save_digest(conn, digest_id, created_at, total, articles):
+    with conn:
+        conn.execute(
+            "INSERT INTO digests (id, created_at, article_count) VALUES (?, ?, ?)",
+            (digest_id, created_at, total),
+        )
+        conn.executemany(
+            "INSERT INTO picks (digest_id, article_id, topic, title, score) VALUES (?, ?, ?, ?, ?)",
+            [(digest_id, a.id, a.topic, a.title, a.score) for a in articles],
+        )
+    log.info("saved digest %s with %d picks", digest_id, len(articles))
 
 
 def topic_totals(conn, digest_id):
@@ -42,3 +47,8 @@ def topic_totals(conn, digest_id):
         (digest_id,),
     ).fetchall()
     return [(topic, count, average) for topic, count, average in rows]
+
+
+def digest_count(conn):
+    (count,) = conn.execute("SELECT COUNT(*) FROM digests").fetchone()
+    return count

@@ -1,0 +1,73 @@
+"""Repairs of HTML bodies: an element for a BeautifulSoup selector that found nothing.
+
+Part of the drafting loop's rules (:mod:`automock.drafting.repair`): the element is
+rendered by the markup drafter (:func:`automock.drafting.markup.render_markup`) and put
+inside each tag the search started from, else at the end of the body.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from automock.drafting.markup import css_of_find, render_markup
+
+__all__ = ["css_of_record", "repair_selector"]
+
+
+def css_of_record(record: Mapping[str, Any]) -> str:
+    """The CSS selector a selector observation searched for (``select``'s, or ``find``'s
+    tag and attributes as CSS)."""
+    css = record.get("css")
+    if isinstance(css, str):
+        return css
+    attrs = record.get("attrs")
+    tag = record.get("tag")
+    return css_of_find(
+        tag if isinstance(tag, str) else "", attrs if isinstance(attrs, dict) else {}
+    )
+
+
+def repair_selector(response: dict[str, Any], prefix: str, record: Mapping[str, Any]) -> list[str]:
+    """A selector that found nothing in ``response``'s HTML ``text``: an element it matches
+    is added (inside each tag the search started from, else at the end of the body); the
+    pointers changed (``prefix`` + ``/text``)."""
+    text = response.get("text")
+    css = css_of_record(record)
+    if not isinstance(text, str) or not css or "error" in css.lower():
+        return []
+    plural = record.get("call") in ("find_all", "select")
+    document = render_markup({("els:" if plural else "el:") + css: {}}, "html", 0, {}, {})
+    inner = document.split("<body>", 1)[-1].rsplit("</body>", 1)[0]
+    within = record.get("within")
+    if isinstance(within, str) and within:  # inside each element the search started from
+        changed = _inside(text, within, inner)
+        if changed == text:
+            return []
+        response["text"] = changed
+        return [f"{prefix}/text"]
+    at = text.rfind("</body>")
+    response["text"] = text[:at] + inner + text[at:] if at >= 0 else text + inner
+    return [f"{prefix}/text"]
+
+
+def _inside(text: str, compound: str, inner: str) -> str:
+    """``text`` with ``inner`` added at the start of each element matching ``compound``."""
+    found = re.fullmatch(r"([\w-]+)((?:\.[\w-]+)*)(?:#([\w-]+))?", compound)
+    if found is None:
+        return text
+    tag, classes = found[1], [c for c in found[2].split(".") if c]
+
+    def add(opening: re.Match[str]) -> str:
+        attrs = opening[0]
+        cls = re.search(r'class="([^"]*)"', attrs)
+        have = cls[1].split() if cls else []
+        ident = re.search(r'id="([^"]*)"', attrs)
+        if any(c not in have for c in classes) or (
+            found[3] and (not ident or ident[1] != found[3])
+        ):
+            return attrs
+        return attrs + inner
+
+    return re.sub(rf"<{re.escape(tag)}\b[^>]*>", add, text)
