@@ -60,6 +60,18 @@ VALUES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
 ]
 
 
+def _refused(
+    plan_file: Path, capsys: pytest.CaptureFixture[str], edit: Callable[[dict[str, Any]], None]
+) -> str:
+    """Apply ``edit`` to the plan on disk, run: the plan is refused (exit 3); its stderr."""
+    plan = json.loads(plan_file.read_text())
+    edit(plan)
+    plan_file.write_text(json.dumps(plan, indent=2))
+    capsys.readouterr()
+    assert main(["run", "prog.py"]) == 3
+    return capsys.readouterr().err
+
+
 @pytest.mark.parametrize(("name", "edit", "needle"), VALUES, ids=[e[0] for e in VALUES])
 def test_a_misspelt_value_is_named_with_the_closest_valid_one(
     plan_file: Path,
@@ -68,12 +80,7 @@ def test_a_misspelt_value_is_named_with_the_closest_valid_one(
     edit: Callable[[dict[str, Any]], None],
     needle: str,
 ) -> None:
-    plan = json.loads(plan_file.read_text())
-    edit(plan)
-    plan_file.write_text(json.dumps(plan, indent=2))
-    capsys.readouterr()
-    assert main(["run", "prog.py"]) == 3
-    err = capsys.readouterr().err
+    err = _refused(plan_file, capsys, edit)
     assert err.count("\n") == 1 and f".{name}: expected one of" in err and needle in err, err
 
 
@@ -85,12 +92,7 @@ def test_an_unknown_key_is_named_with_the_closest_valid_one(
     edit: Callable[[dict[str, Any]], None],
     needle: str,
 ) -> None:
-    plan = json.loads(plan_file.read_text())
-    edit(plan)
-    plan_file.write_text(json.dumps(plan, indent=2))
-    capsys.readouterr()
-    assert main(["run", "prog.py"]) == 3
-    err = capsys.readouterr().err
+    err = _refused(plan_file, capsys, edit)
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert "unknown field" in err and needle in err, err
 
