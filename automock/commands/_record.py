@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from automock.errors import PlanError
-from automock.plan.locate import cassette_file, leads_out, project_root
+from automock.plan.locate import cassette_file, leads_out, save_base
 from automock.plan.model import CassetteSettings, Plan
 from automock.report import RunReport
 from automock.sandbox.kernel.layers import LayerStatus
@@ -80,7 +80,7 @@ def check_plan_cassette(plan: Plan, plan_path: Path, file: Path) -> None:
 def _inside_project(host: Path, plan_path: Path, file: Path) -> None:
     """The cassette automock names beside the plan stays in the project the plan belongs to
     (``fixtures -> /elsewhere`` would take a recording there)."""
-    root = project_root(file, plan_path)
+    root = save_base(file, plan_path)
     outside = leads_out(host, root) if root is not None else None
     if outside is not None:
         raise PlanError(
@@ -198,7 +198,7 @@ class Recording:
             from automock.plan.io import save_plan
 
             try:
-                save_plan(wanted, self.plan_path, beneath=project_root(self.file, self.plan_path))
+                save_plan(wanted, self.plan_path, beneath=save_base(self.file, self.plan_path))
             except PlanError:
                 notes.append(
                     f"{_shown(self.plan_path)} was edited by hand, so it is left alone; "

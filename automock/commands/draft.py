@@ -24,7 +24,7 @@ from automock.drafting import DRAFTERS, draft_with_warnings
 from automock.errors import AutomockError, InputError, PlanError, describe_missing
 from automock.pipeline import plan_path_for
 from automock.plan.io import is_hand_edited, load_plan, render_plan, save_plan
-from automock.plan.locate import project_root
+from automock.plan.locate import save_base
 from automock.plan.model import Plan
 
 __all__ = ["add_arguments", "run"]
@@ -113,7 +113,7 @@ def _draft_one(args: argparse.Namespace, source: Path) -> None:
             "its hand edits are gone",
             file=sys.stderr,
         )
-    target = save_plan(plan, target, force=args.force, beneath=project_root(source, target))
+    target = save_plan(plan, target, force=args.force, beneath=save_base(source, target))
     guessed = sum(len(e.guessed) for e in plan.entries)
     print(
         f"wrote {target} ({len(plan.entries)} entries, drafter {plan.drafter}"

@@ -41,7 +41,7 @@ from automock.plan.locate import (
     new_plan_dir,
     plan_candidates,
     plan_file,
-    project_root,
+    save_base,
 )
 from automock.plan.model import Plan
 
@@ -216,7 +216,7 @@ def plan_for_run(
         plan, drafted_notes = draft_with_warnings(source_file, drafter="rules")
         notes.extend(drafted_notes)
         if save:  # never through a link the project ships (fixtures -> /elsewhere)
-            save_plan(plan, target, beneath=project_root(source_file, target))
+            save_plan(plan, target, beneath=save_base(source_file, target))
             notes.append(f"drafted a new plan {target}; review its guessed values")
     if seed is not None:
         plan = plan.with_seed(seed)

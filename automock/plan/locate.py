@@ -31,7 +31,7 @@ __all__ = [
     "new_plan_dir",
     "plan_candidates",
     "plan_file",
-    "project_root",
+    "save_base",
 ]
 
 PLAN_SUFFIX = ".automock.json"
@@ -57,7 +57,7 @@ def existing_plan(source: str | os.PathLike[str]) -> str | None:
     return next((path for path in plan_candidates(source) if os.path.isfile(path)), None)
 
 
-def project_root(source: str | os.PathLike[str], path: str | os.PathLike[str]) -> str | None:
+def save_base(source: str | os.PathLike[str], path: str | os.PathLike[str]) -> str | None:
     """The directory the plan file ``path`` of ``source`` must stay inside: the current
     directory when ``path`` is under it (``fixtures/`` here), else the source's directory
     when under that; None for a place outside both (a caller's own choice)."""
