@@ -6,6 +6,7 @@ rather than just the unprivileged uid's lack of permission.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import shutil
@@ -174,3 +175,41 @@ def test_special_files_next_to_the_script(tmp_path: Path) -> None:
         sock.close()
     assert report.status == "passed", (report.status, report.stderr[-500:])
     assert "'prog.py'" in report.stdout and "pipe" not in report.stdout
+
+
+LOOK_AROUND = """\
+import os
+print(sorted(n for n in os.listdir("/tmp") if n.startswith("automock-run-")))
+"""
+HOLD = "import select\nselect.select([], [], [], 20)\n"
+
+
+def test_another_runs_workdir_is_out_of_reach_and_not_reported_writable(tmp_path: Path) -> None:
+    """Each run's workdir is a tmpfs mounted on the host under /tmp; in a second run's view the
+    private /tmp covers it: the program finds no other run's workdir, and the filesystem layer
+    (observed from outside) does not list a covered mount as one it could not make read-only."""
+    (tmp_path / "hold.py").write_text(HOLD)
+    (tmp_path / "look.py").write_text(LOOK_AROUND)
+    env = {**os.environ, "AUTOMOCK_SERVER": "0"}
+    command = [sys.executable, "-m", "automock", "run", "--no-save", "--json"]
+    holder = subprocess.Popen(
+        [*command, "hold.py", "--timeout", "30"], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL
+    )
+    try:
+        deadline = 200
+        while not [p for p in Path("/tmp").glob("automock-run-*") if os.path.ismount(p)]:
+            deadline -= 1
+            assert deadline and holder.poll() is None, "the holding run never mounted its workdir"
+            subprocess.run(["sleep", "0.1"], check=True)
+        done = subprocess.run(
+            [*command, "look.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        )
+    finally:
+        holder.kill()
+        holder.wait()
+    report = json.loads(done.stdout)
+    assert report["status"] == "passed", done.stderr[-2000:]
+    assert report["stdout"] == "[]\n", report["stdout"]
+    layer = {entry["name"]: entry for entry in report["layers"]}["filesystem"]
+    assert layer["active"] and "every mount read-only" in layer["detail"], layer
+    assert "could not make read-only" not in layer["detail"], layer

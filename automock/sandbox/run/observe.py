@@ -151,20 +151,35 @@ def _mounts(pid: int | str) -> list[dict[str, Any]]:
 
 
 def _reachable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The mounts a path lookup can reach: not covered by a mount on the same point, under
-    a reachable parent (or stacked on a parent that only it covers)."""
-    covered = {(r["parent"], r["point"]) for r in rows}
-    by_id = {r["id"]: r for r in rows}
+    """The mounts a path lookup can reach, found as the kernel walks a path: from the root
+    mount, at each prefix of the point, into the topmost mount attached there to the mount
+    the walk is in. A mount under a directory that a later mount covers (another run's
+    workdir under the private ``/tmp``) is not reached."""
+    children: dict[tuple[str, str], dict[str, Any]] = {}
+    for row in rows:  # mountinfo lists a stack bottom first: the last one attached wins
+        children[(row["parent"], row["point"])] = row
+    ids = {r["id"] for r in rows}
+    roots = [r for r in rows if r["parent"] not in ids or r["parent"] == r["id"]]
 
-    def under(row: dict[str, Any], depth: int = 0) -> bool:  # its place is reachable
-        parent = by_id.get(row["parent"])
-        if parent is None or parent is row or depth > 64:
-            return parent is None
-        if parent["point"] == row["point"]:  # stacked: reachable where its parent was
-            return under(parent, depth + 1)
-        return under(parent, depth + 1) and (parent["id"], parent["point"]) not in covered
+    def top(mount: dict[str, Any], point: str) -> dict[str, Any]:
+        for _ in range(64):  # a stack of mounts on one point
+            above = children.get((mount["id"], point))
+            if above is None or above is mount:
+                break
+            mount = above
+        return mount
 
-    return [r for r in rows if (r["id"], r["point"]) not in covered and under(r)]
+    def lands(point: str) -> dict[str, Any] | None:
+        if not roots:
+            return None
+        mount = top(roots[-1], "/")
+        prefix = ""
+        for part in [p for p in point.split("/") if p]:
+            prefix += "/" + part
+            mount = top(mount, prefix)
+        return mount
+
+    return [r for r in rows if lands(r["point"]) is r]
 
 
 def _own_tmpfs(row: dict[str, Any], workdir: Path) -> bool:
