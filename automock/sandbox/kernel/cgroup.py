@@ -41,6 +41,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from automock.sandbox.kernel.layers import LayerStatus
+from automock.sandbox.kernel.mountinfo import mounts
 
 __all__ = ["Cgroup", "confine", "cpu_layer", "create", "process_tree", "sweep_stale"]
 
@@ -68,18 +69,12 @@ def _hierarchies() -> tuple[dict[str, str], str | None]:
     """({v1 controller: mount point} for memory, pids and cpu, the v2 mount point or None)."""
     v1: dict[str, str] = {}
     v2: str | None = None
-    for line in _read("/proc/self/mountinfo").splitlines():
-        fields = line.split()
-        try:
-            dash = fields.index("-", 6)
-        except ValueError:
-            continue
-        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), fields[4])
-        if fields[dash + 1] == "cgroup":
-            for name in set(fields[dash + 3].split(",")) & {"memory", "pids", "cpu"}:
-                v1.setdefault(name, point)
-        elif fields[dash + 1] == "cgroup2" and v2 is None:
-            v2 = point
+    for row in mounts("self"):
+        if row["fstype"] == "cgroup":
+            for name in row["super"] & {"memory", "pids", "cpu"}:
+                v1.setdefault(name, row["point"])
+        elif row["fstype"] == "cgroup2" and v2 is None:
+            v2 = row["point"]
     return v1, v2
 
 

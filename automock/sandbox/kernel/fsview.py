@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import stat
 import sys
 from collections.abc import Iterable, Sequence
 
 from automock.sandbox.kernel.layers import LayerStatus
+from automock.sandbox.kernel.mountinfo import unescape
 from automock.sandbox.kernel.syscalls import (
     CLONE_NEWNS,
     KEPT_FLAGS,
@@ -56,7 +56,7 @@ def _mount_points() -> list[tuple[str, set[str]]]:
             if line.startswith(_RUN_WORKDIRS, at):  # under the private /tmp: unreachable
                 continue
             fields = line.split()
-            target = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
+            target = unescape(fields[4])
             points.append((target, set(fields[5].split(","))))
     return points
 

@@ -35,6 +35,7 @@ from typing import Any
 
 from automock.sandbox.kernel.fsview import VIRTUAL_ROOT
 from automock.sandbox.kernel.isolation import LayerStatus, Limits
+from automock.sandbox.kernel.mountinfo import mounts, reachable
 from automock.sandbox.kernel.syscalls import SKIP_MOUNTS
 from automock.sandbox.run.observe_kernel import KERNEL_LAYERS, namespace_layers, seccomp_layer
 
@@ -49,7 +50,6 @@ CLAIMED = "reported by the sandbox before the program started"
 _NS_GET_PARENT = 0xB702  # _IO(0xb7, 0x2)
 _MIB = 1024 * 1024
 # compiled here, not at first use: a warm server's handlers inherit them ready
-_ESCAPED = re.compile(r"\\([0-7]{3})")  # an octal escape in mountinfo
 _LIMIT_ROW = re.compile(r"^(Max [a-z ]+?)\s{2,}(\S+)\s+(\S+)")
 _LOCAL_V4 = re.compile(r"\|-- (\d+\.\d+\.\d+\.\d+)\n\s+/32 host LOCAL")
 _LIMITS = {  # /proc/<pid>/limits row -> (name in the report, Limits field, unit)
@@ -123,65 +123,6 @@ def _user_depth(pid: int) -> int | None:
     return None
 
 
-def _unescape(text: str) -> str:
-    return _ESCAPED.sub(lambda m: chr(int(m[1], 8)), text)
-
-
-def _mounts(pid: int | str) -> list[dict[str, Any]]:
-    """``mountinfo`` rows: id, parent, dev, root, point, options, fstype."""
-    rows = []
-    for line in (_read(f"/proc/{pid}/mountinfo") or "").splitlines():
-        fields = line.split()
-        try:
-            dash = fields.index("-", 6)
-            rows.append(
-                {
-                    "id": fields[0],
-                    "parent": fields[1],
-                    "dev": fields[2],
-                    "root": _unescape(fields[3]),
-                    "point": _unescape(fields[4]),
-                    "options": set(fields[5].split(",")),
-                    "fstype": fields[dash + 1],
-                }
-            )
-        except (ValueError, IndexError):
-            continue
-    return rows
-
-
-def _reachable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The mounts a path lookup can reach, found as the kernel walks a path: from the root
-    mount, at each prefix of the point, into the topmost mount attached there to the mount
-    the walk is in. A mount under a directory that a later mount covers (another run's
-    workdir under the private ``/tmp``) is not reached."""
-    children: dict[tuple[str, str], dict[str, Any]] = {}
-    for row in rows:  # mountinfo lists a stack bottom first: the last one attached wins
-        children[(row["parent"], row["point"])] = row
-    ids = {r["id"] for r in rows}
-    roots = [r for r in rows if r["parent"] not in ids or r["parent"] == r["id"]]
-
-    def top(mount: dict[str, Any], point: str) -> dict[str, Any]:
-        for _ in range(64):  # a stack of mounts on one point
-            above = children.get((mount["id"], point))
-            if above is None or above is mount:
-                break
-            mount = above
-        return mount
-
-    def lands(point: str) -> dict[str, Any] | None:
-        if not roots:
-            return None
-        mount = top(roots[-1], "/")
-        prefix = ""
-        for part in [p for p in point.split("/") if p]:
-            prefix += "/" + part
-            mount = top(mount, prefix)
-        return mount
-
-    return [r for r in rows if lands(r["point"]) is r]
-
-
 def _own_tmpfs(row: dict[str, Any], workdir: Path) -> bool:
     """Is mount ``row`` the root of the workdir's own tmpfs (a bounded workdir)?"""
     try:
@@ -193,8 +134,8 @@ def _own_tmpfs(row: dict[str, Any], workdir: Path) -> bool:
 
 def _filesystem(pid: int, workdir: Path) -> tuple[bool, str, bool]:
     """(read-only view in force, detail, private /proc) from the process's ``mountinfo``."""
-    ours = {r["dev"] for r in _mounts("self")}
-    rows = _reachable(_mounts(pid))
+    ours = {r["dev"] for r in mounts("self")}
+    rows = reachable(mounts(pid))
     at = {r["point"]: r for r in rows}
     private = {p for p in ("/tmp", "/dev/shm") if p in at and at[p]["fstype"] == "tmpfs"}
     private = {p for p in private if at[p]["dev"] not in ours}
