@@ -44,6 +44,7 @@ def positions_for(
     from libcst.metadata.position_provider import PositionProvidingCodegenState
 
     provider = PositionProvider()
+    wanted_ids = None if wanted is None else {id(n) for n in wanted}
 
     def fresh_state(line: int, indents: list[str]) -> PositionProvidingCodegenState:
         state: PositionProvidingCodegenState
@@ -54,7 +55,7 @@ def positions_for(
                 provider=provider,
             )
         else:
-            state = _sparse_state_class()(module, provider, {id(n) for n in wanted})
+            state = _sparse_state_class()(module, provider, wanted_ids)
         state.line = line
         state.indent_tokens = indents
         return state
@@ -152,13 +153,14 @@ def _locate(
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    starts: dict[int, list[int]] = {}  # id of a libcst body -> its statements' ``ast`` indexes
     out = []
     for path in sorted(paths):
         cst_body: Sequence[cst.CSTNode] = module.body
         ast_body: list[ast.stmt] = tree.body
         indents: list[str] = []
         for depth, index in enumerate(path):
-            found = _pair(cst_body, ast_body, index)
+            found = _pair(cst_body, ast_body, index, starts)
             if found is None:
                 return None
             statement, node = found
@@ -174,17 +176,29 @@ def _locate(
 
 
 def _pair(
-    cst_body: Sequence[cst.CSTNode], ast_body: list[ast.stmt], index: int
+    cst_body: Sequence[cst.CSTNode],
+    ast_body: list[ast.stmt],
+    index: int,
+    starts: dict[int, list[int]],
 ) -> tuple[cst.CSTNode, ast.stmt] | None:
-    """The libcst statement at ``index`` and the ``ast`` statement it starts with."""
+    """The libcst statement at ``index`` and the ``ast`` statement it starts with.
+
+    ``starts`` memoises, per libcst body, where each of its statements starts among the
+    ``ast`` statements (a line of ``a; b`` is one libcst statement, two ``ast`` ones), so
+    locating many statements of one body costs one pass over it.
+    """
     import libcst as cst
 
-    position = 0
-    for statement in cst_body[:index]:
-        position += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-    if index >= len(cst_body) or position >= len(ast_body):
+    positions = starts.get(id(cst_body))
+    if positions is None:
+        positions = [0]
+        for statement in cst_body:
+            step = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+            positions.append(positions[-1] + step)
+        starts[id(cst_body)] = positions
+    if index >= len(cst_body) or positions[index] >= len(ast_body):
         return None
-    return cst_body[index], ast_body[position]
+    return cst_body[index], ast_body[positions[index]]
 
 
 def _first_line(statement: cst.CSTNode, node: ast.stmt) -> int:
