@@ -28,6 +28,7 @@ def positions_for(
     source: str,
     paths: set[tuple[int, ...]],
     wanted: Collection[cst.CSTNode] | None = None,
+    tree: ast.Module | None = None,
 ) -> Mapping[cst.CSTNode, CodeRange]:
     """Syntactic positions of ``wanted`` nodes (default: all) in the statements at ``paths``.
 
@@ -38,7 +39,8 @@ def positions_for(
     with its enclosing blocks' indentation. With ``wanted``, a sparse codegen
     state records only those nodes (no per-node context managers or position
     objects for the rest). Falls back to the whole-module pass if the two
-    parsers disagree, and to libcst's provider if its internals change.
+    parsers disagree, and to libcst's provider if its internals change. ``tree``:
+    ``source`` already parsed by ``ast`` (not parsed again).
     """
     from libcst.metadata import MetadataWrapper, PositionProvider
     from libcst.metadata.position_provider import PositionProvidingCodegenState
@@ -61,7 +63,7 @@ def positions_for(
         return state
 
     try:
-        located = _locate(module, source, paths)
+        located = _locate(module, source, paths, tree)
         if located is None:
             module._codegen(fresh_state(1, []))
         else:
@@ -142,17 +144,18 @@ def _sparse_state_class() -> type[Any]:
 
 
 def _locate(
-    module: cst.Module, source: str, paths: set[tuple[int, ...]]
+    module: cst.Module, source: str, paths: set[tuple[int, ...]], tree: ast.Module | None
 ) -> list[tuple[cst.CSTNode, int, list[str]]] | None:
     """For each statement path: the libcst statement, its first line, its indentation."""
     import ast
 
     import libcst as cst
 
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    if tree is None:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
     starts: dict[int, list[int]] = {}  # id of a libcst body -> its statements' ``ast`` indexes
     out = []
     for path in sorted(paths):

@@ -38,6 +38,8 @@ from automock.analysis.pool import scan_many
 from automock.errors import InputError
 
 if TYPE_CHECKING:
+    import ast
+
     import libcst as cst
 
 __all__ = ["MAX_BYTES", "parse_kinds", "scan", "scan_file", "scan_paths", "scan_source"]
@@ -79,7 +81,7 @@ def _filter(scan: FileScan, kinds: frozenset[Kind] | None) -> FileScan:
 
 
 def _megabytes(size: int) -> str:
-    return f"{size / 1e6:.1f} MB"
+    return f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.1f} KB"
 
 
 def _over_limit(path: Path, shown: str, max_bytes: int | None) -> FileScan | None:
@@ -135,7 +137,7 @@ def _analyze(source: str, path: str, *, reference: bool = False) -> tuple[Touchp
     own ``PositionProvider``: the slow, obviously-right path the tests compare
     the fast one against.
     """
-    selection = prefilter.select(source)
+    selection, tree = prefilter.select_parsed(source)
     if isinstance(selection, SyntaxError):
         return _syntax_error(path, selection)
     if selection is None:
@@ -155,7 +157,8 @@ def _analyze(source: str, path: str, *, reference: bool = False) -> tuple[Touchp
                 raise
             text, line_map = source, None  # excerpt quirk: fall back to the whole file
             module = cst.parse_module(text)
-        return _touchpoints(module, text, path, line_map, reference=reference)
+        whole = tree if text is source else None
+        return _touchpoints(module, text, path, line_map, reference=reference, tree=whole)
     except cst.ParserSyntaxError as exc:  # CPython accepted it, libcst did not
         message = exc.message.splitlines()[0] if exc.message else "unsupported syntax"
         return (
@@ -192,6 +195,7 @@ def _touchpoints(
     line_map: list[int] | None,
     *,
     reference: bool = False,
+    tree: ast.Module | None = None,
 ) -> tuple[Touchpoint, ...]:
     from automock.analysis.collect import Collector
     from automock.analysis.resolve import is_pure_call, value_of
@@ -226,6 +230,7 @@ def _touchpoints(
             source,
             {site.path for site, _, _ in found},
             [site.span for site, _, _ in found],
+            tree,
         )
 
     def line(number: int) -> int:

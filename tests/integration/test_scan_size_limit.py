@@ -37,7 +37,7 @@ def test_a_named_file_over_the_limit_is_one_line_and_exit_6(
     out, err = capsys.readouterr()
     assert out == ""
     assert err.count("\n") == 1 and "Traceback" not in err
-    assert str(huge) in err and "MB is over the scan limit" in err
+    assert str(huge) in err and "B is over the scan limit" in err
     assert "--max-file-size" in err
 
 
