@@ -1,6 +1,10 @@
 """Does ``automock scan`` stay linear as a file grows? Issue 28's dense generated files.
 
-Usage: python benchmarks/scan_scaling.py [--big-lines N] [--skip-big]
+Usage: python benchmarks/scan_scaling.py [--big-lines N] [--skip-big] [--code DIR --old]
+
+``--code DIR`` scans with the automock package found in DIR (a checkout of another
+commit, e.g. ``git archive main automock | tar -x -C DIR``) for a before/after
+comparison; ``--old`` for one that predates ``--max-file-size``.
 
 Generates, in a temporary directory, modules of 8-line functions: the 3-touchpoint shape
 (``time.time()``, ``random.random()``, ``os.environ.get``) and the 2-touchpoint shape
@@ -31,6 +35,7 @@ SECONDS_20K = 5.0
 MIB_20K = 300
 MIB_BIG = 500
 SECONDS_REFUSED = 10.0
+ENV = dict(os.environ)
 
 
 def dense(lines: int, shape: int, pad: int = 0) -> str:
@@ -57,7 +62,7 @@ def measured(argv: list[str]) -> tuple[float, float, int]:
     """Wall seconds, peak RSS (MiB) and exit code of one subprocess (``wait4``: its own
     rusage, not the largest of every child so far)."""
     start = time.perf_counter()
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)
@@ -77,7 +82,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--big-lines", type=int, default=100_000)
     parser.add_argument("--skip-big", action="store_true", help="no 100k-line file")
+    parser.add_argument("--code", type=Path, help="scan with the automock package in DIR")
+    parser.add_argument("--old", action="store_true", help="that automock has no size flag")
     args = parser.parse_args()
+    if args.code is not None:
+        ENV["PYTHONPATH"] = str(args.code.resolve())
+    no_limit = [] if args.old else ["--max-file-size", "0"]
     load_before = os.getloadavg()[0]
     verdicts: list[tuple[str, bool]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -91,7 +101,7 @@ def main() -> int:
                 path = root / f"dense_{lines}_{shape}tp.py"
                 path.write_text(dense(lines, shape))
                 base, _, _ = measured(parse_argv(path))
-                wall, peak, code = measured(scan_argv(path, ["--max-file-size", "0"]))
+                wall, peak, code = measured(scan_argv(path, no_limit))
                 rows[(lines, shape)] = (base, wall, peak, code)
                 print(
                     f"{path.name:<26}{path.stat().st_size:>10,}{base:>13.2f}{wall:>9.2f}"
