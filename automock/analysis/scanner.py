@@ -38,9 +38,9 @@ from automock.analysis.pool import scan_many
 from automock.errors import InputError
 
 if TYPE_CHECKING:
-    import ast
-
     import libcst as cst
+
+    from automock.analysis.positions import Outline
 
 __all__ = ["MAX_BYTES", "parse_kinds", "scan", "scan_file", "scan_paths", "scan_source"]
 
@@ -145,6 +145,10 @@ def _analyze(source: str, path: str, *, reference: bool = False) -> tuple[Touchp
     text, line_map = source, None
     if not reference:
         text, line_map = _excerpt(source, selection)
+    from automock.analysis.positions import outline
+
+    outlined = outline(tree.body) if tree is not None and text is source else None
+    del tree  # the libcst tree is large enough on its own (issue 28)
     import libcst as cst
 
     limit = sys.getrecursionlimit()
@@ -157,8 +161,9 @@ def _analyze(source: str, path: str, *, reference: bool = False) -> tuple[Touchp
                 raise
             text, line_map = source, None  # excerpt quirk: fall back to the whole file
             module = cst.parse_module(text)
-        whole = tree if text is source else None
-        return _touchpoints(module, text, path, line_map, reference=reference, tree=whole)
+        if text is not source:  # the excerpt quirk's fallback: no outline of this text
+            outlined = None
+        return _touchpoints(module, text, path, line_map, reference=reference, outlined=outlined)
     except cst.ParserSyntaxError as exc:  # CPython accepted it, libcst did not
         message = exc.message.splitlines()[0] if exc.message else "unsupported syntax"
         return (
@@ -195,7 +200,7 @@ def _touchpoints(
     line_map: list[int] | None,
     *,
     reference: bool = False,
-    tree: ast.Module | None = None,
+    outlined: tuple[Outline, ...] | None = None,
 ) -> tuple[Touchpoint, ...]:
     from automock.analysis.collect import Collector
     from automock.analysis.resolve import is_pure_call, value_of
@@ -230,7 +235,7 @@ def _touchpoints(
             source,
             {site.path for site, _, _ in found},
             [site.span for site, _, _ in found],
-            tree,
+            outlined,
         )
 
     def line(number: int) -> int:
