@@ -73,3 +73,18 @@ def test_another_bad_file_still_wins_with_exit_2(
 def test_a_bad_size_is_bad_input(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scan", str(tree), "--max-file-size", "lots"]) == EXIT_INPUT
     assert "not a size" in capsys.readouterr().err
+
+
+def test_follow_skips_a_huge_project_module_and_scans_the_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "tables.py").write_text(_generated(800))
+    (tmp_path / "app.py").write_text("import random\nimport tables\nprint(random.random())\n")
+    monkeypatch.chdir(tmp_path)
+    code = main(["scan", "app.py", "--follow", "--json", "--max-file-size", "2K"])
+    assert code == EXIT_TOO_LARGE
+    out, err = capsys.readouterr()
+    files = {f["path"]: f for f in json.loads(out)["files"]}
+    assert files["app.py"]["touchpoints"][0]["api"] == "random.random"
+    assert "over the scan limit" in files["tables.py"]["error"]
+    assert "tables.py: skipped" in err
