@@ -16,10 +16,12 @@ __all__ = [
     "EXIT_NONDETERMINISTIC",
     "EXIT_PLAN",
     "EXIT_TIMEOUT",
+    "EXIT_TOO_LARGE",
     "EXIT_UNMOCKED",
     "EXIT_VIOLATION",
     "AutomockError",
     "DraftError",
+    "FileTooLargeError",
     "InputError",
     "MissingExtraError",
     "PlanError",
@@ -35,6 +37,7 @@ EXIT_INPUT = 2  # bad command-line input: missing file, syntax error, bad flag
 EXIT_PLAN = 3  # malformed, stale or unwritable plan file
 EXIT_NONDETERMINISTIC = 4  # --repeat found runs that differ
 EXIT_UNMOCKED = 5  # the program reached something the plan does not mock
+EXIT_TOO_LARGE = 6  # a file over the scan size limit was skipped (--max-file-size raises it)
 EXIT_TIMEOUT = 124  # wall-clock timeout (same as coreutils `timeout`)
 EXIT_MEMORY = 125  # address-space limit hit
 EXIT_VIOLATION = 126  # sandbox violation (escape attempt blocked, process bomb, ...)
@@ -74,6 +77,12 @@ class InputError(AutomockError, ValueError):
     """
 
     exit_code = EXIT_INPUT
+
+
+class FileTooLargeError(InputError):
+    """A source file is over the scan size limit (``automock scan --max-file-size``)."""
+
+    exit_code = EXIT_TOO_LARGE
 
 
 class PlanError(AutomockError):

@@ -283,6 +283,11 @@ CASES: tuple[Case, ...] = (
         "scan: binary file", ("scan", "blob.py"), _write("blob.py", b"\x7fELF\x02\x01\x00\xff\xfe")
     ),
     Case("scan: syntax error", ("scan", "broken.py"), _write("broken.py", "x = (1,\n")),
+    Case(
+        "scan: a file over the size limit (generated code)",
+        ("scan", "generated.py", "--max-file-size", "1K"),
+        _write("generated.py", "import time\n" + "stamp = time.time()\n" * 120),
+    ),
     Case("draft: missing file", ("draft", "nope.py")),
     Case("draft: a directory", ("draft", "pkg"), _mkdir("pkg")),
     Case(

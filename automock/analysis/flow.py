@@ -280,8 +280,10 @@ def _column(lines: list[str], line: int, offset: int) -> int:
     return len(text.encode("utf-8")[:offset].decode("utf-8", "replace"))
 
 
-def _touchpoint(module: FlowModule, call: ast.Call, name: str, api: catalog.Api) -> Touchpoint:
-    lines = module.source.splitlines()
+def _touchpoint(
+    module: FlowModule, lines: list[str], call: ast.Call, name: str, api: catalog.Api
+) -> Touchpoint:
+    """``lines``: the module's source lines, split once per module (not once per call)."""
     end_line = call.end_lineno or call.lineno
     return Touchpoint(
         path=module.path,
@@ -323,8 +325,12 @@ def flow_touchpoints(modules: Iterable[FlowModule]) -> dict[str, tuple[Touchpoin
     for module, names in zip(listed, tables, strict=True):
         final.module(module, names)
     out: dict[str, list[Touchpoint]] = {}
+    lines: dict[str, list[str]] = {}
     for module, call, name, api in final.found:
-        out.setdefault(module.path, []).append(_touchpoint(module, call, name, api))
+        if module.path not in lines:
+            lines[module.path] = module.source.splitlines()
+        found = _touchpoint(module, lines[module.path], call, name, api)
+        out.setdefault(module.path, []).append(found)
     return {
         path: tuple(sorted(set(tps), key=lambda t: (t.line, t.col, t.api)))
         for path, tps in out.items()

@@ -21,7 +21,7 @@ from automock._source import decode_source
 from automock.analysis.flow import FlowModule, flow_touchpoints
 from automock.analysis.model import FileScan, ScanResult, Touchpoint
 from automock.analysis.project import Project, discover_project, package_root
-from automock.analysis.scanner import parse_kinds, scan_file
+from automock.analysis.scanner import MAX_BYTES, parse_kinds, scan_file
 
 __all__ = ["ProjectScan", "scan_project", "scan_tree", "shown_path"]
 
@@ -95,6 +95,7 @@ def scan_project(
     *,
     kinds: Iterable[str] | str | None = None,
     cache_dir: PathLike | None = None,
+    max_bytes: int | None = MAX_BYTES,
 ) -> ProjectScan:
     """Scan ``entry`` and every project module it imports (see :mod:`automock.analysis.project`).
 
@@ -107,7 +108,7 @@ def scan_project(
     named: list[tuple[Path, str, bool]] = []
     for index, module in enumerate(project.modules):
         shown = os.fspath(entry) if index == 0 else shown_path(module.path)
-        scans.append(scan_file(shown, cache_dir=cache_dir))
+        scans.append(scan_file(shown, cache_dir=cache_dir, max_bytes=max_bytes))
         named.append((module.path, module.name, module.package))
     return ProjectScan(project, _with_flow(scans, named, wanted))
 

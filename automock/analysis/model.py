@@ -61,6 +61,7 @@ class FileScan(JsonMixin):
     touchpoints: tuple[Touchpoint, ...] = ()
     error: str | None = None
     sha256: str | None = None
+    too_large: bool = False  # skipped: over the size limit (``error`` says so)
 
     @property
     def ok(self) -> bool:

@@ -11,6 +11,7 @@ against ``PositionProvider`` on generated programs.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,29 @@ if TYPE_CHECKING:
     import libcst as cst
     from libcst.metadata import CodeRange
 
-__all__ = ["positions_for"]
+__all__ = ["Outline", "outline", "positions_for"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """An ``ast`` statement reduced to what locating it needs: its line, its first line
+    counting decorators, and its body's statements (``None``: no body). Much lighter than
+    the tree, which the scanner can drop before libcst parses the file."""
+
+    line: int
+    decorated: int
+    body: tuple[Outline, ...] | None
+
+
+def outline(body: list[ast.stmt]) -> tuple[Outline, ...]:
+    """The :class:`Outline` of each statement of an ``ast`` body (a module's ``tree.body``)."""
+    out = []
+    for node in body:
+        inner = getattr(node, "body", None)
+        decorators = getattr(node, "decorator_list", ())
+        first = min(node.lineno, *(d.lineno for d in decorators)) if decorators else node.lineno
+        out.append(Outline(node.lineno, first, outline(inner) if type(inner) is list else None))
+    return tuple(out)
 
 
 def positions_for(
@@ -28,6 +51,7 @@ def positions_for(
     source: str,
     paths: set[tuple[int, ...]],
     wanted: Collection[cst.CSTNode] | None = None,
+    outlined: tuple[Outline, ...] | None = None,
 ) -> Mapping[cst.CSTNode, CodeRange]:
     """Syntactic positions of ``wanted`` nodes (default: all) in the statements at ``paths``.
 
@@ -38,12 +62,14 @@ def positions_for(
     with its enclosing blocks' indentation. With ``wanted``, a sparse codegen
     state records only those nodes (no per-node context managers or position
     objects for the rest). Falls back to the whole-module pass if the two
-    parsers disagree, and to libcst's provider if its internals change.
+    parsers disagree, and to libcst's provider if its internals change. ``outlined``:
+    the :func:`outline` of ``source``'s statements when known (not parsed again).
     """
     from libcst.metadata import MetadataWrapper, PositionProvider
     from libcst.metadata.position_provider import PositionProvidingCodegenState
 
     provider = PositionProvider()
+    wanted_ids = None if wanted is None else {id(n) for n in wanted}
 
     def fresh_state(line: int, indents: list[str]) -> PositionProvidingCodegenState:
         state: PositionProvidingCodegenState
@@ -54,13 +80,13 @@ def positions_for(
                 provider=provider,
             )
         else:
-            state = _sparse_state_class()(module, provider, {id(n) for n in wanted})
+            state = _sparse_state_class()(module, provider, wanted_ids)
         state.line = line
         state.indent_tokens = indents
         return state
 
     try:
-        located = _locate(module, source, paths)
+        located = _locate(module, source, paths, outlined)
         if located is None:
             module._codegen(fresh_state(1, []))
         else:
@@ -141,24 +167,29 @@ def _sparse_state_class() -> type[Any]:
 
 
 def _locate(
-    module: cst.Module, source: str, paths: set[tuple[int, ...]]
+    module: cst.Module,
+    source: str,
+    paths: set[tuple[int, ...]],
+    outlined: tuple[Outline, ...] | None,
 ) -> list[tuple[cst.CSTNode, int, list[str]]] | None:
     """For each statement path: the libcst statement, its first line, its indentation."""
     import ast
 
     import libcst as cst
 
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    if outlined is None:
+        try:
+            outlined = outline(ast.parse(source).body)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+    starts: dict[int, list[int]] = {}  # id of a libcst body -> its statements' ``ast`` indexes
     out = []
     for path in sorted(paths):
         cst_body: Sequence[cst.CSTNode] = module.body
-        ast_body: list[ast.stmt] = tree.body
+        ast_body: tuple[Outline, ...] = outlined
         indents: list[str] = []
         for depth, index in enumerate(path):
-            found = _pair(cst_body, ast_body, index)
+            found = _pair(cst_body, ast_body, index, starts)
             if found is None:
                 return None
             statement, node = found
@@ -166,7 +197,7 @@ def _locate(
                 out.append((statement, _first_line(statement, node), list(indents)))
                 break
             block = getattr(statement, "body", None)
-            if not isinstance(block, cst.IndentedBlock) or not hasattr(node, "body"):
+            if not isinstance(block, cst.IndentedBlock) or node.body is None:
                 return None
             indents.append(module.default_indent if block.indent is None else block.indent)
             cst_body, ast_body = block.body, node.body
@@ -174,27 +205,38 @@ def _locate(
 
 
 def _pair(
-    cst_body: Sequence[cst.CSTNode], ast_body: list[ast.stmt], index: int
-) -> tuple[cst.CSTNode, ast.stmt] | None:
-    """The libcst statement at ``index`` and the ``ast`` statement it starts with."""
+    cst_body: Sequence[cst.CSTNode],
+    ast_body: tuple[Outline, ...],
+    index: int,
+    starts: dict[int, list[int]],
+) -> tuple[cst.CSTNode, Outline] | None:
+    """The libcst statement at ``index`` and the ``ast`` statement it starts with.
+
+    ``starts`` memoises, per libcst body, where each of its statements starts among the
+    ``ast`` statements (a line of ``a; b`` is one libcst statement, two ``ast`` ones), so
+    locating many statements of one body costs one pass over it.
+    """
     import libcst as cst
 
-    position = 0
-    for statement in cst_body[:index]:
-        position += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-    if index >= len(cst_body) or position >= len(ast_body):
+    positions = starts.get(id(cst_body))
+    if positions is None:
+        positions = [0]
+        for statement in cst_body:
+            step = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+            positions.append(positions[-1] + step)
+        starts[id(cst_body)] = positions
+    if index >= len(cst_body) or positions[index] >= len(ast_body):
         return None
-    return cst_body[index], ast_body[position]
+    return cst_body[index], ast_body[positions[index]]
 
 
-def _first_line(statement: cst.CSTNode, node: ast.stmt) -> int:
+def _first_line(statement: cst.CSTNode, node: Outline) -> int:
     """Line where libcst's code for ``statement`` starts (its leading comment lines)."""
     import libcst as cst
 
-    first = node.lineno
-    decorators = getattr(node, "decorator_list", ())
-    if decorators and not isinstance(statement, cst.SimpleStatementLine):
-        first = min(first, *(d.lineno for d in decorators))
+    first = node.line
+    if not isinstance(statement, cst.SimpleStatementLine):
+        first = node.decorated
     lead = len(getattr(statement, "leading_lines", ()))
     if isinstance(statement, cst.FunctionDef | cst.ClassDef) and statement.decorators:
         lead += len(statement.decorators[0].leading_lines)

@@ -29,7 +29,7 @@ from collections.abc import Container, Iterable
 from automock.analysis import catalog
 from automock.analysis.layout import Layout
 
-__all__ = ["Selection", "select"]
+__all__ = ["Selection", "select", "select_parsed"]
 
 # A selection: merged, 1-based inclusive line ranges to analyze, or ``None``
 # when the file cannot have touchpoints.
@@ -205,12 +205,22 @@ def _trackable(node: ast.expr, imported: Container[str]) -> bool:
 
 def select(source: str) -> Selection | SyntaxError:
     """Line ranges of ``source`` to analyze; ``None`` if it cannot have touchpoints."""
+    return select_parsed(source)[0]
+
+
+def select_parsed(source: str) -> tuple[Selection | SyntaxError, ast.Module | None]:
+    """:func:`select`, and the ``ast`` tree it parsed (so the positions pass need not
+    parse the whole file again)."""
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:
-        return exc
+        return exc, None
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, deep nesting
-        return SyntaxError(str(exc) or type(exc).__name__)
+        return SyntaxError(str(exc) or type(exc).__name__), None
+    return _select(source, tree), tree
+
+
+def _select(source: str, tree: ast.Module) -> Selection:
     bound, import_spans = _bindings(source)
     layout = Layout(source, tree)
     candidates: set[int] = set()

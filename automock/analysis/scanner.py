@@ -20,6 +20,7 @@ compare this one against.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import re
 import sys
@@ -39,7 +40,13 @@ from automock.errors import InputError
 if TYPE_CHECKING:
     import libcst as cst
 
-__all__ = ["parse_kinds", "scan", "scan_file", "scan_paths", "scan_source"]
+    from automock.analysis.positions import Outline
+
+__all__ = ["MAX_BYTES", "parse_kinds", "scan", "scan_file", "scan_paths", "scan_source"]
+
+MAX_BYTES = 1 << 20
+"""Files larger than this are skipped with one line saying so (``--max-file-size``):
+the libcst analysis holds ~400 bytes of memory per byte of source."""
 
 _CACHE: OrderedDict[tuple[str, str], tuple[Touchpoint, ...] | str] = OrderedDict()
 _CACHE_SIZE = 4096
@@ -71,6 +78,27 @@ def _filter(scan: FileScan, kinds: frozenset[Kind] | None) -> FileScan:
         return scan
     kept = tuple(t for t in scan.touchpoints if t.kind in kinds)
     return FileScan(scan.path, kept, scan.error, scan.sha256)
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.1f} KB"
+
+
+def _over_limit(path: Path, shown: str, max_bytes: int | None) -> FileScan | None:
+    """A skipped scan when ``path`` is larger than ``max_bytes`` (``None``: no limit)."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return None  # reading it says what is wrong
+    if max_bytes is None or size <= max_bytes or not path.is_file():
+        return None
+    larger = math.ceil(max(2 * max_bytes, size + 1) / (1 << 20))
+    message = (
+        f"{shown}: skipped, {_megabytes(size)} is over the scan limit of {_megabytes(max_bytes)} "
+        f"(generated or vendored code?); exclude it, or raise the limit with "
+        f"--max-file-size {larger}M"
+    )
+    return FileScan(shown, (), message, None, too_large=True)
 
 
 def _text_digest_error(path: Path) -> tuple[str | None, str | None, str | None]:
@@ -109,7 +137,7 @@ def _analyze(source: str, path: str, *, reference: bool = False) -> tuple[Touchp
     own ``PositionProvider``: the slow, obviously-right path the tests compare
     the fast one against.
     """
-    selection = prefilter.select(source)
+    selection, tree = prefilter.select_parsed(source)
     if isinstance(selection, SyntaxError):
         return _syntax_error(path, selection)
     if selection is None:
@@ -117,6 +145,10 @@ def _analyze(source: str, path: str, *, reference: bool = False) -> tuple[Touchp
     text, line_map = source, None
     if not reference:
         text, line_map = _excerpt(source, selection)
+    from automock.analysis.positions import outline
+
+    outlined = outline(tree.body) if tree is not None and text is source else None
+    del tree  # the libcst tree is large enough on its own (issue 28)
     import libcst as cst
 
     limit = sys.getrecursionlimit()
@@ -129,7 +161,9 @@ def _analyze(source: str, path: str, *, reference: bool = False) -> tuple[Touchp
                 raise
             text, line_map = source, None  # excerpt quirk: fall back to the whole file
             module = cst.parse_module(text)
-        return _touchpoints(module, text, path, line_map, reference=reference)
+        if text is not source:  # the excerpt quirk's fallback: no outline of this text
+            outlined = None
+        return _touchpoints(module, text, path, line_map, reference=reference, outlined=outlined)
     except cst.ParserSyntaxError as exc:  # CPython accepted it, libcst did not
         message = exc.message.splitlines()[0] if exc.message else "unsupported syntax"
         return (
@@ -166,6 +200,7 @@ def _touchpoints(
     line_map: list[int] | None,
     *,
     reference: bool = False,
+    outlined: tuple[Outline, ...] | None = None,
 ) -> tuple[Touchpoint, ...]:
     from automock.analysis.collect import Collector
     from automock.analysis.resolve import is_pure_call, value_of
@@ -200,6 +235,7 @@ def _touchpoints(
             source,
             {site.path for site, _, _ in found},
             [site.span for site, _, _ in found],
+            outlined,
         )
 
     def line(number: int) -> int:
@@ -264,10 +300,18 @@ def scan_file(
     *,
     kinds: Iterable[str] | str | None = None,
     cache_dir: PathLike | None = None,
+    max_bytes: int | None = MAX_BYTES,
 ) -> FileScan:
-    """Scan one file; unreadable, binary or invalid files come back with ``error`` set."""
+    """Scan one file; unreadable, binary or invalid files come back with ``error`` set.
+
+    A file over ``max_bytes`` (``None``: no limit) is not read: it comes back with
+    ``too_large`` set and an ``error`` naming its size and the way to raise the limit.
+    """
     wanted = parse_kinds(kinds)
     shown = os.fspath(path)
+    skipped = _over_limit(Path(path), shown, max_bytes)
+    if skipped is not None:
+        return skipped
     text, digest, error = _text_digest_error(Path(path))
     if error is not None or text is None or digest is None:
         return FileScan(shown, (), error, digest)
@@ -278,9 +322,9 @@ def scan_file(
     return _filter(FileScan(shown, result, None, digest), wanted)
 
 
-def _scan_one(path: str, cache_dir: str | None) -> FileScan:
+def _scan_one(path: str, cache_dir: str | None, max_bytes: int | None = MAX_BYTES) -> FileScan:
     """:func:`scan_file` in the pool's shape (:data:`~automock.analysis.pool.ScanOne`)."""
-    return scan_file(path, cache_dir=cache_dir)
+    return scan_file(path, cache_dir=cache_dir, max_bytes=max_bytes)
 
 
 def scan_paths(
@@ -290,20 +334,25 @@ def scan_paths(
     excludes: Sequence[str] = (),
     jobs: int | Callable[[int], int] = 1,
     cache_dir: PathLike | None = None,
+    max_bytes: int | None = MAX_BYTES,
 ) -> ScanResult:
     """Scan files and directories (recursively); a missing path raises :class:`InputError`.
 
-    ``jobs`` is a worker count, or a function of the number of files found.
+    ``jobs`` is a worker count, or a function of the number of files found; files over
+    ``max_bytes`` are skipped (:func:`scan_file`).
     """
+    from functools import partial
+
     from automock.analysis.walk import discover
 
     wanted = parse_kinds(kinds)
     files = discover(paths, excludes=excludes)
     workers = jobs(len(files)) if callable(jobs) else jobs
     if workers > 1 and len(files) > 1:
-        scans = scan_many(files, _scan_one, jobs=workers, cache_dir=cache_dir)
+        one = partial(_scan_one, max_bytes=max_bytes)
+        scans = scan_many(files, one, jobs=workers, cache_dir=cache_dir)
     else:
-        scans = [scan_file(f, cache_dir=cache_dir) for f in files]
+        scans = [scan_file(f, cache_dir=cache_dir, max_bytes=max_bytes) for f in files]
     return ScanResult(tuple(_filter(s, wanted) for s in scans))
 
 

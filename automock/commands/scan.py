@@ -2,7 +2,8 @@
 
 Output: a table grouped by file (default), ``--json`` (``ScanResult.to_dict``)
 or ``--sarif`` (SARIF 2.1.0). Exit codes: 0 scanned; 1 touchpoints found and
-``--fail-on-touchpoints`` given; 2 bad input -- a missing path stops at once,
+``--fail-on-touchpoints`` given; 6 a file over ``--max-file-size`` was skipped (the
+rest scanned; 2 wins over 6, 6 over 1); 2 bad input -- a missing path stops at once,
 while files that cannot be scanned (syntax error, binary, not UTF-8) are
 reported one line each on stderr, the rest of the scan goes on, and the exit
 code is 2 at the end (it wins over 1).
@@ -16,7 +17,7 @@ import os
 import sys
 
 from automock.analysis.model import KINDS, ScanResult
-from automock.errors import EXIT_INPUT, InputError
+from automock.errors import EXIT_INPUT, EXIT_TOO_LARGE, FileTooLargeError, InputError
 
 __all__ = ["add_arguments", "format_text", "run"]
 
@@ -59,10 +60,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "never site-packages), as `automock run` and `draft` do",
     )
     parser.add_argument(
+        "--max-file-size",
+        type=_size,
+        default=None,
+        metavar="SIZE",
+        help="skip files larger than SIZE (bytes, or 500K, 8M; 0: no limit; default 1M), "
+        "reporting each skipped file; exit 6 if any was skipped",
+    )
+    parser.add_argument(
         "--cache",
         action="store_true",
         help="reuse results for unchanged files from .automock-cache/ (by content hash)",
     )
+
+
+def _size(text: str) -> int:
+    """``--max-file-size``: bytes, or a number with K or M (powers of 1024)."""
+    units = {"K": 1 << 10, "M": 1 << 20}
+    scale = units.get(text[-1:].upper(), 1)
+    digits = text[:-1] if scale > 1 else text
+    if not digits.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size; write bytes or e.g. 500K, 8M")
+    return int(digits) * scale
 
 
 def _shorten(text: str, width: int) -> str:
@@ -104,7 +123,9 @@ def _jobs(requested: int, count: int) -> int:
     return min(os.cpu_count() or 1, 8) if count >= 50 else 1
 
 
-def _followed(paths: list[str], kinds: frozenset[str] | None, cache_dir: str | None) -> ScanResult:
+def _followed(
+    paths: list[str], kinds: frozenset[str] | None, cache_dir: str | None, max_bytes: int | None
+) -> ScanResult:
     """Each entry file and the project modules it imports, each module once."""
     from automock.analysis.follow import scan_project
 
@@ -113,7 +134,9 @@ def _followed(paths: list[str], kinds: frozenset[str] | None, cache_dir: str | N
     for path in paths:
         if os.path.isdir(path):
             raise InputError(f"{path}: --follow starts from an entry file; pass FILE.py")
-        for scan in scan_project(path, kinds=kinds, cache_dir=cache_dir).result.files:
+        for scan in scan_project(
+            path, kinds=kinds, cache_dir=cache_dir, max_bytes=max_bytes
+        ).result.files:
             if scan.path not in seen:
                 seen.add(scan.path)
                 files.append(scan)
@@ -122,12 +145,13 @@ def _followed(paths: list[str], kinds: frozenset[str] | None, cache_dir: str | N
 
 def run(args: argparse.Namespace) -> int:
     from automock import __version__
-    from automock.analysis.scanner import parse_kinds, scan_paths
+    from automock.analysis.scanner import MAX_BYTES, parse_kinds, scan_paths
 
     kinds = parse_kinds(args.kinds) if args.kinds is not None else None
     cache_dir = ".automock-cache" if args.cache else None
+    limit = MAX_BYTES if args.max_file_size is None else args.max_file_size or None
     if args.follow:
-        result = _followed(args.paths, kinds, cache_dir)
+        result = _followed(args.paths, kinds, cache_dir, limit)
     else:
         result = scan_paths(
             args.paths,
@@ -135,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
             excludes=args.exclude,
             jobs=lambda count: _jobs(args.jobs, count),
             cache_dir=cache_dir,
+            max_bytes=limit,
         )
         if any(os.path.isdir(p) for p in args.paths):  # a directory is a project
             from pathlib import Path
@@ -144,10 +169,11 @@ def run(args: argparse.Namespace) -> int:
             files = [Path(f.path) for f in result.files]
             result = scan_tree(files, result.files, kinds=kinds)
         elif kinds is not None:
-            result = scan_paths(args.paths, kinds=kinds, cache_dir=cache_dir)
+            result = scan_paths(args.paths, kinds=kinds, cache_dir=cache_dir, max_bytes=limit)
     single_file = len(args.paths) == 1 and not os.path.isdir(args.paths[0]) and not args.follow
     if single_file and result.errors:  # one named file: one error line, nothing else
-        raise InputError(str(result.errors[0].error))
+        error = result.errors[0]
+        raise (FileTooLargeError if error.too_large else InputError)(str(error.error))
     if args.json:
         sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")
     elif args.sarif:
@@ -158,8 +184,10 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(format_text(result))
     for scan in result.errors:
         print(f"automock: error: {scan.error}", file=sys.stderr)
-    if result.errors:
+    if any(not scan.too_large for scan in result.errors):
         return EXIT_INPUT
+    if result.errors:  # only skipped files: they are not bad input, but not scanned either
+        return EXIT_TOO_LARGE
     if args.fail_on_touchpoints and result.touchpoints:
         return 1
     return 0
