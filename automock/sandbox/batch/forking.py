@@ -31,6 +31,7 @@ from typing import Any
 from automock.errors import SandboxError
 from automock.sandbox.batch.children import Child
 from automock.sandbox.batch.hidden import hidden_paths
+from automock.sandbox.batch.lanenets import LaneNetworks
 from automock.sandbox.batch.lanes import lane_uid
 from automock.sandbox.batch.task import BatchSettings, child_main, load_prctl
 from automock.sandbox.batch.warm import preload_imports, warm_parent
@@ -70,6 +71,8 @@ class Spawner:
         self._unresolved: collections.deque[Child] = collections.deque()  # pid not told yet
         self._exiting: set[int] = set()  # done (verdict and output in), not yet reaped
         self._pool_time: tuple[str, dict[str, Any]] | None = None  # see observe_time
+        # lanes' empty network namespaces, for the zygote's children (see lanenets)
+        self.networks = LaneNetworks(enabled=not settings.allow_network)
 
     def start(self) -> None:
         """Warm this process, then start what the settings ask for and the kernel allows."""
@@ -84,6 +87,7 @@ class Spawner:
             self._zygote = Zygote.start(self.settings, self._holder.mnt_fd)
 
     def close(self) -> None:
+        self.networks.close()
         if self._zygote is not None:
             self._zygote.close()
             self._zygote = None
@@ -128,15 +132,21 @@ class Spawner:
         child of the zygote moves itself in (see :mod:`~automock.sandbox.batch.cgroups`).
         ``pair``: a child of the zygote forks a pair's candidate process ahead (the pool
         expects a pair, and sends its code on a pipe of its own); ``rehearse``: both rehearse
-        a pair while they wait (a spare for the pool's next call: see ``WorkerPool._fork``)."""
+        a pair while they wait (a spare for the pool's next call: see ``WorkerPool._fork``).
+        A child of the zygote joins its lane's empty network namespace (:mod:`.lanenets`)."""
         uid = lane_uid(lane) if os.geteuid() == 0 else None
         code = pair and self._zygote is not None  # stdout, stderr, result, task (and code) pipes
         pipes = [os.pipe() for _ in range(5 if code else 4)]
         ends = [pipes[0][1], pipes[1][1], pipes[2][1], *(r for r, _ in pipes[3:])]  # the child's
         parent_pid = os.getpid()
+        net = None
         try:
             if self._zygote is not None:
-                self._zygote.fork([*ends, *cgroup_files], uid, pair=pair, rehearse=rehearse)
+                net = self.networks.for_lane(lane)
+                given = net.fd if net is not None else None
+                self._zygote.fork(
+                    [*ends, *cgroup_files], uid, pair=pair, rehearse=rehearse, network=given
+                )
                 pid, pid_init = -1, True  # told later (resolve)
             elif self._forker is not None:
                 pid, pid_init = self._forker.fork()
@@ -171,6 +181,7 @@ class Spawner:
             fds[r] = name
         child = Child(pid=pid, lane=lane, fds=fds, task_w=pipes[3][1])
         child.code_w = pipes[4][1] if code else None
+        child.network = self.networks.given(net) if net is not None else None
         if pid == -1:
             self._unresolved.append(child)
         return child
@@ -183,6 +194,12 @@ class Spawner:
                 first.pid = self._zygote.next_pid()
             except OSError as exc:
                 raise _fork_error(exc) from None
+
+    def observe(self, child: Child) -> None:
+        """Look from outside at the (resolved) ``child``'s time and network namespaces."""
+        self.observe_time(child)
+        if child.network is not None:
+            child.network_layer = LaneNetworks.observe(child.pid, child.network)
 
     def observe_time(self, child: Child) -> None:
         """Look from outside at the time namespace of the zygote's (forked, resolved) ``child``:

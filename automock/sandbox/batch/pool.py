@@ -253,7 +253,7 @@ class WorkerPool:
         assert run.task_w is not None
         spawner.resolve(run)
         self._cgroups.confine(run.pid, run.lane, seen_inside=seen_inside)  # before its candidate
-        spawner.observe_time(run)
+        spawner.observe(run)  # its time and network namespaces, from outside
         now = time.monotonic()
         run.candidate, run.slot, run.started = cand, slot, now
         self._expect_pairs = cand.test is not None

@@ -49,6 +49,7 @@ from automock.sandbox.kernel.isolation import VIRTUAL_ROOT, warm_isolation
 from automock.sandbox.kernel.landlock import prepared_fds
 from automock.sandbox.kernel.landlock import release as release_rules
 from automock.sandbox.kernel.mountns import join_prepared
+from automock.sandbox.kernel.netns import join as join_network
 from automock.sandbox.kernel.nullin import empty_stdin
 
 __all__ = ["Template", "run"]
@@ -157,6 +158,7 @@ def run(
     zygote: int,
     pair: bool = False,
     rehearse: bool = True,
+    network: bool = False,
 ) -> NoReturn:
     """In a child just forked by the zygote: get ready, read the candidate, run it, report.
 
@@ -165,7 +167,8 @@ def run(
     cgroup (the child moves itself in, before anything else; the pool checks that it is
     in before it sends the candidate); ``pid_init``: forked as init of a new PID namespace;
     ``pair``: the pool expects a (code, tests) pair: the candidate's process is forked
-    ahead (:func:`fork_ahead`), and the pool sends it its code on that pipe.
+    ahead (:func:`fork_ahead`), and the pool sends it its code on that pipe; ``network``: the
+    last fd is its lane's empty network namespace, joined first (:mod:`~automock.sandbox.kernel.netns`).
     """
     verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": ()}
     code = 1
@@ -175,7 +178,9 @@ def run(
         if os.getppid() not in (zygote, 0):  # the zygote died before we armed the signal
             os._exit(1)
         pipes = _PIPES + (1 if pair else 0)  # a pair's: and its candidate's code pipe
-        _join_lane_cgroup(fds[pipes:])
+        if network:  # before the cgroup: a child the pool sees in it has joined it too
+            join_network(fds[-1])
+        _join_lane_cgroup(fds[pipes : len(fds) - (1 if network else 0)])
         _take_fds(fds[:_PIPES], sorted((*template.keep, *fds[_PIPES:pipes])))
         install_stdio(template.stdio)
         settings = template.settings

@@ -34,7 +34,7 @@ from automock.sandbox.kernel.isolation import SANDBOX_UID, warm_isolation
 __all__ = ["main"]
 
 _FDS = 4  # stdout, stderr, result, task (the child's ends)
-_MAX_FDS = _FDS + 3  # a pair's code pipe, its lane cgroup's cgroup.procs (v1: memory, pids)
+_MAX_FDS = _FDS + 4  # a code pipe, the lane cgroup's cgroup.procs (v1: 2), its network namespace
 _MSG = 1 << 16  # largest request (part of a preload list)
 _SEEDED: list[Any] = []  # random's global state right after the zygote entered the runtime
 
@@ -175,7 +175,7 @@ def _loop(sock: socket.socket) -> None:
                 (uid,) = struct.unpack("q", msg[1:9])
                 try:
                     # P: a pair's spare that rehearses, Q: one that does not
-                    pid = _spawn(fds, None if uid < 0 else uid, me, msg[9:10])
+                    pid = _spawn(fds, None if uid < 0 else uid, me, msg[9:11])
                 except OSError as exc:
                     sock.send(b"E" + struct.pack("q", exc.errno or 0))
                     continue
@@ -196,7 +196,7 @@ def _loop(sock: socket.socket) -> None:
                 os.waitpid(pid, 0)
 
 
-def _spawn(fds: Sequence[int], uid: int | None, zygote: int, kind: bytes = b"") -> int:
+def _spawn(fds: Sequence[int], uid: int | None, zygote: int, kind: bytes = b"--") -> int:
     if uid not in _State.warmed:  # once per lane uid: children inherit the result
         warm_isolation(uid, _State.template.settings.readable if _State.template else ())
         _State.warmed.add(uid)
@@ -213,8 +213,9 @@ def _spawn(fds: Sequence[int], uid: int | None, zygote: int, kind: bytes = b"") 
             uid=SANDBOX_UID if uid is None else uid,
             pid_init=pid_init,
             zygote=zygote,
-            pair=kind in (b"P", b"Q"),
-            rehearse=kind == b"P",
+            pair=kind[:1] in (b"P", b"Q"),
+            rehearse=kind[:1] == b"P",
+            network=kind[1:2] == b"N",
         )
     return pid
 

@@ -75,6 +75,8 @@ def _stdlib_call(frame_tb: TracebackType) -> str | None:
         return None
     if code.co_name == "__init__" and local.get("family") == socket.AF_UNIX:
         return "socket(AF_UNIX)"
+    if code.co_name == "__init__" and seccomp.sockets_refused():  # a reused network namespace
+        return "socket()"
     if code.co_name == "socketpair" and local.get("type") == socket.SOCK_DGRAM:
         return "socketpair(SOCK_DGRAM)"
     return None
