@@ -32,7 +32,7 @@ import sys
 from automock.sandbox.kernel.layers import LayerStatus
 from automock.sandbox.kernel.syscalls import CLONE_NEWNET, reason, setns, unshare
 
-__all__ = ["WATCHED", "EmptyNetwork", "join", "joined", "network_layer"]
+__all__ = ["WATCHED", "EmptyNetwork", "comparable", "join", "joined", "network_layer"]
 
 WATCHED = ("snmp", "unix", "sockstat", "sockstat6")  # /proc/net files compared before a reuse
 _HOST_WIDE = re.compile(rb" (?:orphan|alloc|mem) \d+")  # sockstat fields counted host-wide
@@ -83,7 +83,8 @@ def network_layer(allow: bool, join_fd: int | None = None) -> LayerStatus:
     )
 
 
-def _normal(name: str, text: bytes) -> bytes:
+def comparable(name: str, text: bytes) -> bytes:
+    """``text`` of watched file ``name`` without what it counts for the whole host."""
     return _HOST_WIDE.sub(b"", text) if name.startswith("sockstat") else text
 
 
@@ -117,7 +118,7 @@ class EmptyNetwork:
             finally:
                 setns(own, CLONE_NEWNET)
             made = cls(fd, files, {})
-            made._baseline = made._read()
+            made._baseline = made.contents()
             return made
         except OSError:
             for handle in [fd, *files.values()]:
@@ -127,20 +128,21 @@ class EmptyNetwork:
         finally:
             os.close(own)
 
-    def _read(self) -> dict[str, bytes]:
+    def contents(self) -> dict[str, bytes]:
+        """The watched files as they read now (host-wide fields left out)."""
         out = {}
         for name, fd in self._files.items():
             chunks, offset = [], 0
             while chunk := os.pread(fd, 65536, offset):
                 chunks.append(chunk)
                 offset += len(chunk)
-            out[name] = _normal(name, b"".join(chunks))
+            out[name] = comparable(name, b"".join(chunks))
         return out
 
     def changed(self) -> list[str]:
         """The watched files that differ from when the namespace was made (``[]``: none)."""
         try:
-            now = self._read()
+            now = self.contents()
         except OSError:
             return list(WATCHED)
         return [name for name in WATCHED if now.get(name) != self._baseline.get(name)]

@@ -39,7 +39,11 @@ _INT = 0xFFFFFFFF  # an ``int`` argument: the kernel ignores the upper 32 bits, 
 _Rule = tuple[str, int, tuple[int, int, int] | None]
 _RULES: tuple[_Rule, ...] = (
     ("socket", errno.EPERM, (0, _INT, AF_UNIX)),  # pathname sockets reach host services
-    ("socketpair", errno.EPERM, (1, 0xF, SOCK_DGRAM)),  # a datagram pair can sendto() a path
+    # a pair but of a stream type (1, 5): a datagram pair can sendto() a path, and AF_UNIX
+    # takes SOCK_RAW (3) for SOCK_DGRAM; refused: bit 0 clear, or bit 1 or bit 3 set
+    ("socketpair", errno.EPERM, (1, 0x1, 0)),
+    ("socketpair", errno.EPERM, (1, 0x2, 0x2)),
+    ("socketpair", errno.EPERM, (1, 0x8, 0x8)),
     ("unshare", errno.EPERM, (0, CLONE_NEWUSER, CLONE_NEWUSER)),
     ("clone", errno.EPERM, (0, CLONE_NEWUSER, CLONE_NEWUSER)),
     ("clone3", errno.ENOSYS, None),  # flags behind a pointer: libc falls back to clone
@@ -67,7 +71,7 @@ NO_SOCKETS = (
     "(the lane's network namespace is reused)"
 )
 REFUSED = (
-    "socket(AF_UNIX), socketpair(SOCK_DGRAM), new user namespaces (unshare/clone with "
+    "socket(AF_UNIX), socketpair() but SOCK_STREAM/SOCK_SEQPACKET, new user namespaces (unshare/clone with "
     "CLONE_NEWUSER; clone3 -> ENOSYS), the keyring (add_key, request_key, keyctl), io_uring, "
     "userfaultfd, perf_event_open, ptrace, bpf, setns, kexec and kernel modules, the mount "
     "family, swapon/swapoff, reboot, non-native (32-bit, x32) syscalls"
