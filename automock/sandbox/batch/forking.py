@@ -39,6 +39,7 @@ from automock.sandbox.batch.zygote import Zygote
 from automock.sandbox.kernel.hostfacts import CLOCK_START_S, clocks_of, near_start
 from automock.sandbox.kernel.layers import LayerStatus
 from automock.sandbox.kernel.mountns import Holder, PidNamespaceForker, start_holder
+from automock.sandbox.kernel.netns import EmptyNetwork
 
 __all__ = ["Spawner"]
 
@@ -132,8 +133,7 @@ class Spawner:
         child of the zygote moves itself in (see :mod:`~automock.sandbox.batch.cgroups`).
         ``pair``: a child of the zygote forks a pair's candidate process ahead (the pool
         expects a pair, and sends its code on a pipe of its own); ``rehearse``: both rehearse
-        a pair while they wait (a spare for the pool's next call: see ``WorkerPool._fork``).
-        A child of the zygote joins its lane's empty network namespace (:mod:`.lanenets`)."""
+        a pair while they wait (a spare for the pool's next call: see ``WorkerPool._fork``)."""
         uid = lane_uid(lane) if os.geteuid() == 0 else None
         code = pair and self._zygote is not None  # stdout, stderr, result, task (and code) pipes
         pipes = [os.pipe() for _ in range(5 if code else 4)]
@@ -142,11 +142,7 @@ class Spawner:
         net = None
         try:
             if self._zygote is not None:
-                net = self.networks.for_lane(lane)
-                given = net.fd if net is not None else None
-                self._zygote.fork(
-                    [*ends, *cgroup_files], uid, pair=pair, rehearse=rehearse, network=given
-                )
+                net = self._ask_zygote(lane, [*ends, *cgroup_files], uid, pair, rehearse)
                 pid, pid_init = -1, True  # told later (resolve)
             elif self._forker is not None:
                 pid, pid_init = self._forker.fork()
@@ -175,16 +171,25 @@ class Spawner:
             )
         for fd in ends:
             os.close(fd)
-        fds: dict[int, str] = {}
-        for (r, _w), name in zip(pipes[:3], ("out", "err", "res"), strict=True):
+        fds = {r: name for (r, _w), name in zip(pipes[:3], ("out", "err", "res"), strict=True)}
+        for r in fds:
             fcntl.fcntl(r, fcntl.F_SETFL, os.O_NONBLOCK)
-            fds[r] = name
         child = Child(pid=pid, lane=lane, fds=fds, task_w=pipes[3][1])
-        child.code_w = pipes[4][1] if code else None
-        child.network = self.networks.given(net) if net is not None else None
+        child.code_w, child.network = pipes[4][1] if code else None, self.networks.given(net)
         if pid == -1:
             self._unresolved.append(child)
         return child
+
+    def _ask_zygote(
+        self, lane: int, fds: list[int], uid: int | None, pair: bool, rehearse: bool
+    ) -> EmptyNetwork | None:
+        """Ask the zygote for a child with ``fds`` that joins ``lane``'s network namespace
+        (if it has one: :mod:`~automock.sandbox.batch.lanenets`); that namespace."""
+        assert self._zygote is not None
+        net = self.networks.for_lane(lane)
+        fd = net.fd if net is not None else None
+        self._zygote.fork(fds, uid, pair=pair, rehearse=rehearse, network=fd)
+        return net
 
     def resolve(self, child: Child) -> None:
         """Learn the zygote's pids for the children asked for, up to ``child``."""

@@ -61,8 +61,10 @@ class LaneNetworks:
         return net
 
     @staticmethod
-    def given(net: EmptyNetwork) -> tuple[str, int] | None:
+    def given(net: EmptyNetwork | None) -> tuple[str, int] | None:
         """What a child forked to join ``net`` should show (see :meth:`observe`)."""
+        if net is None:
+            return None
         try:
             return f"net:[{os.fstat(net.fd).st_ino}]", net.uses
         except OSError:

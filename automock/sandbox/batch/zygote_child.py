@@ -100,10 +100,14 @@ class Template:
         return cls(settings, limits, streams, prctl, previous, prepared_fds(), clock)
 
 
-def _join_lane_cgroup(procs_files: Sequence[int]) -> None:
+def _join_lane_cgroup(fds: Sequence[int], network: bool) -> None:
     """Move this process into its lane's cgroup: the move waits for the kernel (~1 ms),
-    here while other candidates run rather than in the pool's loop."""
-    for fd in procs_files:
+    here while other candidates run rather than in the pool's loop. ``fds``: the cgroup's
+    ``cgroup.procs`` files, then with ``network`` the lane's empty network namespace, joined
+    first (a child the pool sees in its cgroup is in its namespace too)."""
+    if network:
+        join_network(fds[-1])
+    for fd in fds[: len(fds) - network]:
         try:  # noqa: SIM105 - contextlib.suppress would touch (copy) more of the zygote
             os.write(fd, b"0")
         except OSError:
@@ -163,13 +167,11 @@ def run(
     """In a child just forked by the zygote: get ready, read the candidate, run it, report.
 
     ``fds``: the child's ends of its stdout, stderr, verdict and task pipes (all above 4),
-    for a ``pair`` its candidate's code pipe, then the ``cgroup.procs`` files of its lane's
-    cgroup (the child moves itself in, before anything else; the pool checks that it is
-    in before it sends the candidate); ``pid_init``: forked as init of a new PID namespace;
-    ``pair``: the pool expects a (code, tests) pair: the candidate's process is forked
-    ahead (:func:`fork_ahead`), and the pool sends it its code on that pipe; ``network``: the
-    last fd is its lane's empty network namespace, joined first (:mod:`~automock.sandbox.kernel.netns`).
-    """
+    for a ``pair`` its candidate's code pipe, then its lane's (:func:`_join_lane_cgroup`:
+    joined first; the pool checks the child is in before it sends the candidate);
+    ``pid_init``: forked as init of a new PID namespace; ``pair``: the pool expects a (code,
+    tests) pair: the candidate's process is forked ahead (:func:`fork_ahead`), and the pool
+    sends it its code on that pipe."""
     verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": ()}
     code = 1
     me = os.getpid()
@@ -178,9 +180,7 @@ def run(
         if os.getppid() not in (zygote, 0):  # the zygote died before we armed the signal
             os._exit(1)
         pipes = _PIPES + (1 if pair else 0)  # a pair's: and its candidate's code pipe
-        if network:  # before the cgroup: a child the pool sees in it has joined it too
-            join_network(fds[-1])
-        _join_lane_cgroup(fds[pipes : len(fds) - (1 if network else 0)])
+        _join_lane_cgroup(fds[pipes:], network)
         _take_fds(fds[:_PIPES], sorted((*template.keep, *fds[_PIPES:pipes])))
         install_stdio(template.stdio)
         settings = template.settings

@@ -26,7 +26,8 @@ Layers, in the order they are entered:
 * ``rlimits``: CPU, address space, file size, open files, processes.
 * ``uid``: when root, drop to an unprivileged uid (so ``RLIMIT_NPROC`` holds)
   with ``no_new_privs`` set.
-* ``seccomp``: last, a syscall filter (:mod:`automock.sandbox.kernel.seccomp`).
+* ``seccomp``: last, a syscall filter (:mod:`automock.sandbox.kernel.seccomp`); in a batch
+  lane's reused network namespace (:mod:`automock.sandbox.kernel.netns`) it refuses sockets.
 """
 
 from __future__ import annotations
@@ -299,21 +300,19 @@ def enter_namespaces(
     pid_namespace: bool = True,
     readable: Sequence[str] = (),
     hidden: Sequence[str] = (),
-    network: int | None = None,
 ) -> tuple[LayerStatus, ...]:
     """The first steps of :func:`enter_isolation`, up to the PID namespace (session, user,
     network, IPC and UTS namespaces, filesystem, PID namespace): they depend on these
     arguments only, so a sandbox child can take them before its spec arrives and pass what
-    they returned as ``entered``. The caller's cwd ends at the workdir's view. ``network``:
-    a lane's empty network namespace (an fd) to join instead of making one
-    (:mod:`automock.sandbox.kernel.netns`)."""
+    they returned as ``entered``. The caller's cwd ends at the workdir's view. The network
+    namespace: a new one, or a lane's empty one joined ahead (:mod:`.netns`)."""
     work = os.fspath(workdir) if workdir is not None else None
     root = sys.platform.startswith("linux") and os.geteuid() == 0
     layers = [_new_session()]
     if sys.platform.startswith("linux") and not root:
         layers.append(_user_namespace())
     namespaces = root or (len(layers) > 1 and layers[-1].active)
-    layers.append(network_layer(allow_network, network))
+    layers.append(network_layer(allow_network))
     layers.extend(ipc_uts(namespaces))
     needed = _needed_paths(readable)
     layers.append(_filesystem(work, uid if root else None, needed, namespaces, hidden))
@@ -337,7 +336,6 @@ def enter_isolation(
     tasks: int | Callable[[], int] | None = None,
     entered: tuple[LayerStatus, ...] | None = None,
     hidden: Sequence[str] = (),
-    network: int | None = None,
 ) -> tuple[LayerStatus, ...]:
     """Enter every available isolation layer; return what is (and is not) in force.
 
@@ -355,7 +353,6 @@ def enter_isolation(
     step (the parent counts while the namespaces are entered). ``entered``: what
     :func:`enter_namespaces` returned for the same arguments, taken ahead (then give ``tasks``:
     a private ``/proc`` hides other tasks). ``landlock``: end with the read allow-list.
-    ``network``: see :func:`enter_namespaces`; joined, the filter refuses every socket.
     """
     work = os.fspath(workdir) if workdir is not None else None
     needed = _needed_paths(readable)
@@ -371,7 +368,6 @@ def enter_isolation(
             pid_namespace=pid_namespace,
             readable=readable,
             hidden=hidden,
-            network=network,
         )
     elif [(allow_network, work, needed)] != _ENTERED:
         raise SandboxError("namespaces entered ahead for another network, workdir or read paths")

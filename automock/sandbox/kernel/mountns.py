@@ -210,7 +210,6 @@ def join_prepared(
     readable: Sequence[str] = (),
     hidden: Sequence[str] = (),
     clock: Any = None,
-    network: int | None = None,
 ) -> tuple[Any, ...]:
     """In a fresh child: join the prepared namespace, then enter the per-candidate layers.
 
@@ -221,8 +220,7 @@ def join_prepared(
     here, continuing in a new process like ``enter_isolation`` does. ``clock``: the
     ``time`` layer of the namespace the zygote forked the child into, else it joins its
     own; the host facts come from the zygote's staged files, else the child's own
-    (:mod:`automock.sandbox.kernel.hostfacts`). ``network``: the lane's empty network
-    namespace to join (:mod:`automock.sandbox.kernel.netns`), else a new one.
+    (:mod:`automock.sandbox.kernel.hostfacts`).
     """
     if mnt_fd is not None:  # None: already in it (forked by the zygote)
         setns(mnt_fd)
@@ -254,7 +252,6 @@ def join_prepared(
         pid_namespace=False,
         count_tasks=not pid_layer.active,
         readable=readable,
-        network=network,
     )
     out: list[Any] = []
     for layer in layers:

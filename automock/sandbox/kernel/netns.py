@@ -58,16 +58,16 @@ def join(fd: int) -> bool:
     return True
 
 
-def network_layer(allow: bool, join_fd: int | None = None) -> LayerStatus:
+def network_layer(allow: bool) -> LayerStatus:
     """The ``network`` layer: a new namespace with no interface up, or a lane's empty one
-    (``join_fd``, or joined ahead with :func:`join`); the real network with ``allow``."""
+    joined ahead (:func:`join`); the real network with ``allow``."""
     if allow:
         return LayerStatus("network", False, "real network allowed by --allow-network")
     if not sys.platform.startswith("linux"):
         return LayerStatus(
             "network", False, f"network namespaces need Linux (this is {sys.platform})"
         )
-    if joined() or (join_fd is not None and join(join_fd)):
+    if joined():
         return LayerStatus(
             "network",
             True,
