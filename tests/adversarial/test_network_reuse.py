@@ -157,3 +157,24 @@ def test_fresh_network_gives_each_candidate_a_new_namespace_with_sockets() -> No
         assert after != before, after
         layer = _network_layer(result)
         assert layer["active"] and layer["detail"].startswith("new network namespace"), layer
+
+
+def test_a_pairs_processes_are_in_their_lanes_namespace_too() -> None:
+    """A pair's child gets more fds from the pool (its candidate's code pipe) than a program's:
+    it too is seen from outside in its lane's namespace, and its candidate can make no socket."""
+    from automock import execute_many
+
+    code = (
+        "import socket\n"
+        "def made():\n"
+        "    try:\n"
+        "        socket.socket(socket.AF_INET, socket.SOCK_DGRAM).close()\n"
+        "    except OSError:\n"
+        "        return False\n"
+        "    return True\n"
+    )
+    results = execute_many([(code, "assert made() is False\n")] * 4, workers=1, timeout=20)
+    for result in results:
+        assert result.status == "passed", (result.status, result.detail)
+        layer = _network_layer(result)
+        assert layer["active"] and "seen from outside" in layer["detail"], layer
