@@ -374,8 +374,8 @@ def execute_many(
 ) -> list[CandidateResult]:
     """Run candidates (programs, ``(code, tests)`` pairs or :class:`Candidate`) in the sandbox.
 
-    Each runs in its own forked child with a fresh network namespace,
-    rlimits and an unprivileged uid, under ``deterministic(plan, seed=seed)``;
+    Each runs in its own forked child in its lane's empty network namespace,
+    with rlimits and an unprivileged uid, under ``deterministic(plan, seed=seed)``;
     results come back in input order, one :class:`CandidateResult` each.
     ``readable``: paths candidates may read besides the interpreter, ``sys.path`` and
     the system libraries (:mod:`automock.sandbox.kernel.landlock`).
