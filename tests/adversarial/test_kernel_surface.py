@@ -119,6 +119,7 @@ def _assert_no_unix_escape(outcome: Outcome, srv: UnixListeners) -> None:
     assert "connect pathname: EPERM" in outcome.stdout, outcome.explain()
     assert "raw socket(0x100000001): EPERM" in outcome.stdout, outcome.explain()
     assert "socketpair(SOCK_DGRAM) sendto: EPERM" in outcome.stdout, outcome.explain()
+    assert "socketpair(SOCK_RAW) sendto: EPERM" in outcome.stdout, outcome.explain()
     # the uncaught refusal is a violation that names the call
     assert outcome.status == "violation", outcome.explain()
     assert "seccomp filter: socket(AF_UNIX)" in _detail(outcome), outcome.explain()

@@ -3,7 +3,9 @@ start from a fresh workdir, $TMPDIR, /tmp and /dev/shm."""
 
 from __future__ import annotations
 
+import errno
 import json
+from typing import Any
 
 from .harness import batch_attacks, program
 
@@ -29,22 +31,27 @@ def test_batch_candidates_start_fresh() -> None:
         assert "SEEN []" in outcome.stdout, outcome.explain()
 
 
-def _network_state(stdout: str, mark: str) -> dict[str, int]:
+def _network_state(stdout: str, mark: str) -> Any:
     for line in stdout.splitlines():
         if line.startswith(mark + " "):
-            state: dict[str, int] = json.loads(line[len(mark) + 1 :])
-            return state
+            return json.loads(line[len(mark) + 1 :])
     raise AssertionError(f"no {mark} line in\n{stdout}")
 
 
-def _check_network_fresh(stdouts: list[str]) -> None:
-    """Each run saw a network namespace nothing had used (every counter 0, no socket), and
-    its own traffic did move the counters (else the probe proves nothing)."""
+def _check_network_fresh(stdouts: list[str], *, refused: bool = False) -> None:
+    """Each run saw a network namespace nothing had used (every counter 0, no socket), and its
+    own traffic did move the counters (else the probe proves nothing); with ``refused`` (a
+    batch lane's reused namespace) it could make no socket at all: all 13 refused by seccomp."""
     for out in stdouts:
         before, after = _network_state(out, "NETBEFORE"), _network_state(out, "NETAFTER")
         assert before and all(count == 0 for count in before.values()), before
         moved = {name for name in after if after[name] != before.get(name)}
-        assert moved, (before, after)
+        if refused:
+            assert _network_state(out, "REFUSED") == [errno.EPERM] * 13, out
+            assert not moved, (before, after)
+        else:
+            assert _network_state(out, "REFUSED") == [], out
+            assert moved, (before, after)
 
 
 def test_repeated_runs_start_with_a_fresh_network_namespace() -> None:
@@ -57,7 +64,8 @@ def test_repeated_runs_start_with_a_fresh_network_namespace() -> None:
 
 
 def test_batch_candidates_start_with_a_fresh_network_namespace() -> None:
-    """A lane's namespace is not reused: its counters would carry bits from one candidate to
-    the next (see docs/security.md)."""
+    """A lane's namespace is reused only where no candidate can make a socket in it (its
+    counters would carry bits from one candidate to the next: docs/security.md): each
+    candidate still starts with every counter at 0 and no socket listed."""
     outcomes = batch_attacks([("persist_network", ())] * 4, timeout=10)
-    _check_network_fresh([outcome.stdout for outcome in outcomes])
+    _check_network_fresh([outcome.stdout for outcome in outcomes], refused=True)

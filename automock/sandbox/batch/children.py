@@ -61,6 +61,10 @@ class Child:
     confined: bool = False
     # its time layer as the pool saw it from outside (Spawner.observe_time), if it did
     time_layer: dict[str, Any] | None = None
+    # the lane's network namespace it was forked to join: (its /proc link, its use), and its
+    # network layer as the pool saw it from outside (LaneNetworks.observe), if it did
+    network: tuple[str, int] | None = None
+    network_layer: dict[str, Any] | None = None
 
     def close_task(self) -> None:
         """Close the pipes a spare gets its candidate on (it is sent, or it is not needed)."""
@@ -151,6 +155,8 @@ def result_of(
     layers = [*(layers if type(layers) is list else ()), *(cgroup[0] if cgroup else ())]
     if run.time_layer is not None:  # what the pool saw, in place of the child's word
         layers = [run.time_layer if _named(x, "time") else x for x in layers]
+    if run.network_layer is not None:
+        layers = [run.network_layer if _named(x, "network") else x for x in layers]
     return CandidateResult(
         task_id=run.candidate.task_id,
         index=run.candidate.index,

@@ -31,6 +31,7 @@ from typing import Any
 from automock.errors import SandboxError
 from automock.sandbox.batch.children import Child
 from automock.sandbox.batch.hidden import hidden_paths
+from automock.sandbox.batch.lanenets import LaneNetworks
 from automock.sandbox.batch.lanes import lane_uid
 from automock.sandbox.batch.task import BatchSettings, child_main, load_prctl
 from automock.sandbox.batch.warm import preload_imports, warm_parent
@@ -38,6 +39,7 @@ from automock.sandbox.batch.zygote import Zygote
 from automock.sandbox.kernel.hostfacts import CLOCK_START_S, clocks_of, near_start
 from automock.sandbox.kernel.layers import LayerStatus
 from automock.sandbox.kernel.mountns import Holder, PidNamespaceForker, start_holder
+from automock.sandbox.kernel.netns import EmptyNetwork
 
 __all__ = ["Spawner"]
 
@@ -70,6 +72,8 @@ class Spawner:
         self._unresolved: collections.deque[Child] = collections.deque()  # pid not told yet
         self._exiting: set[int] = set()  # done (verdict and output in), not yet reaped
         self._pool_time: tuple[str, dict[str, Any]] | None = None  # see observe_time
+        # lanes' empty network namespaces, for the zygote's children (see lanenets)
+        self.networks = LaneNetworks(enabled=not (settings.allow_network or settings.fresh_network))
 
     def start(self) -> None:
         """Warm this process, then start what the settings ask for and the kernel allows."""
@@ -84,6 +88,7 @@ class Spawner:
             self._zygote = Zygote.start(self.settings, self._holder.mnt_fd)
 
     def close(self) -> None:
+        self.networks.close()
         if self._zygote is not None:
             self._zygote.close()
             self._zygote = None
@@ -134,9 +139,10 @@ class Spawner:
         pipes = [os.pipe() for _ in range(5 if code else 4)]
         ends = [pipes[0][1], pipes[1][1], pipes[2][1], *(r for r, _ in pipes[3:])]  # the child's
         parent_pid = os.getpid()
+        net = None
         try:
             if self._zygote is not None:
-                self._zygote.fork([*ends, *cgroup_files], uid, pair=pair, rehearse=rehearse)
+                net = self._ask_zygote(lane, [*ends, *cgroup_files], uid, pair, rehearse)
                 pid, pid_init = -1, True  # told later (resolve)
             elif self._forker is not None:
                 pid, pid_init = self._forker.fork()
@@ -165,15 +171,25 @@ class Spawner:
             )
         for fd in ends:
             os.close(fd)
-        fds: dict[int, str] = {}
-        for (r, _w), name in zip(pipes[:3], ("out", "err", "res"), strict=True):
+        fds = {r: name for (r, _w), name in zip(pipes[:3], ("out", "err", "res"), strict=True)}
+        for r in fds:
             fcntl.fcntl(r, fcntl.F_SETFL, os.O_NONBLOCK)
-            fds[r] = name
         child = Child(pid=pid, lane=lane, fds=fds, task_w=pipes[3][1])
-        child.code_w = pipes[4][1] if code else None
+        child.code_w, child.network = pipes[4][1] if code else None, self.networks.given(net)
         if pid == -1:
             self._unresolved.append(child)
         return child
+
+    def _ask_zygote(
+        self, lane: int, fds: list[int], uid: int | None, pair: bool, rehearse: bool
+    ) -> EmptyNetwork | None:
+        """Ask the zygote for a child with ``fds`` that joins ``lane``'s network namespace
+        (if it has one: :mod:`~automock.sandbox.batch.lanenets`); that namespace."""
+        assert self._zygote is not None
+        net = self.networks.for_lane(lane)
+        fd = net.fd if net is not None else None
+        self._zygote.fork(fds, uid, pair=pair, rehearse=rehearse, network=fd)
+        return net
 
     def resolve(self, child: Child) -> None:
         """Learn the zygote's pids for the children asked for, up to ``child``."""
@@ -183,6 +199,12 @@ class Spawner:
                 first.pid = self._zygote.next_pid()
             except OSError as exc:
                 raise _fork_error(exc) from None
+
+    def observe(self, child: Child) -> None:
+        """Look from outside at the (resolved) ``child``'s time and network namespaces."""
+        self.observe_time(child)
+        if child.network is not None:
+            child.network_layer = LaneNetworks.observe(child.pid, child.network)
 
     def observe_time(self, child: Child) -> None:
         """Look from outside at the time namespace of the zygote's (forked, resolved) ``child``:

@@ -253,7 +253,7 @@ class WorkerPool:
         assert run.task_w is not None
         spawner.resolve(run)
         self._cgroups.confine(run.pid, run.lane, seen_inside=seen_inside)  # before its candidate
-        spawner.observe_time(run)
+        spawner.observe(run)  # its time and network namespaces, from outside
         now = time.monotonic()
         run.candidate, run.slot, run.started = cand, slot, now
         self._expect_pairs = cand.test is not None
@@ -374,8 +374,8 @@ def execute_many(
 ) -> list[CandidateResult]:
     """Run candidates (programs, ``(code, tests)`` pairs or :class:`Candidate`) in the sandbox.
 
-    Each runs in its own forked child with a fresh network namespace,
-    rlimits and an unprivileged uid, under ``deterministic(plan, seed=seed)``;
+    Each runs in its own forked child in its lane's empty network namespace,
+    with rlimits and an unprivileged uid, under ``deterministic(plan, seed=seed)``;
     results come back in input order, one :class:`CandidateResult` each.
     ``readable``: paths candidates may read besides the interpreter, ``sys.path`` and
     the system libraries (:mod:`automock.sandbox.kernel.landlock`).

@@ -113,6 +113,9 @@ class BatchSettings:
     readable: tuple[str, ...] = ()  # extra paths candidates may read (absolute; see landlock)
     # paths candidates never see (the batch's inputs, benchmark data): see batch/hidden.py
     hidden: tuple[str, ...] = ()
+    # a new network namespace per candidate, sockets allowed in it, instead of its lane's
+    # empty one kept while no socket can be made in it (see batch/lanenets.py)
+    fresh_network: bool = False
 
 
 def signal_death(verdict: dict[str, Any], signum: int, *, me: int) -> NoReturn:

@@ -16,7 +16,8 @@ namespace (:mod:`automock.sandbox.batch.zygote_child` says what the child does),
 the child's pid and, later, its exit status. Each child inherits the runtime
 entered but unused (the zygote never draws a random number or reads the
 clock), then re-seeds it with its sample's own seed (``entropy.reseed``); the
-per-candidate layers (cgroup, new network namespace, private mount namespace copy
+per-candidate layers (cgroup, network namespace: the lane's empty one or a new one
+(:mod:`automock.sandbox.kernel.netns`), private mount namespace copy
 with fresh ``/tmp``, IPC and UTS namespaces, rlimits, unprivileged lane uid, Landlock, seccomp) are
 still entered by each child for itself.
 
@@ -97,17 +98,25 @@ class Zygote:
         return self.sock.fileno()
 
     def fork(
-        self, fds: Sequence[int], uid: int | None, *, pair: bool = False, rehearse: bool = True
+        self,
+        fds: Sequence[int],
+        uid: int | None,
+        *,
+        pair: bool = False,
+        rehearse: bool = True,
+        network: int | None = None,
     ) -> None:
         """Ask for a child that gets ``fds`` (its pipe ends); :meth:`next_pid` tells its pid.
 
         Asynchronous: the pool goes on collecting results while the zygote forks.
         ``pair``: the child should fork a pair's candidate process ahead of its candidate;
-        ``rehearse``: and both rehearse a pair while they wait (see the child's ``run``).
+        ``rehearse``: and both rehearse a pair while they wait (see the child's ``run``);
+        ``network``: its lane's empty network namespace, to join (sent last).
         """
-        kind = (b"P" if rehearse else b"Q") if pair else b""
+        kind = (b"P" if rehearse else b"Q") if pair else b"-"
         msg = b"F" + struct.pack("q", -1 if uid is None else uid) + kind
-        socket.send_fds(self.sock, [msg], fds)
+        msg += b"N" if network is not None else b"-"
+        socket.send_fds(self.sock, [msg], [*fds, *([network] if network is not None else [])])
 
     def next_pid(self) -> int:
         """The pid of the oldest child asked for and not yet told (waits for it)."""

@@ -49,6 +49,7 @@ from automock.sandbox.kernel.isolation import VIRTUAL_ROOT, warm_isolation
 from automock.sandbox.kernel.landlock import prepared_fds
 from automock.sandbox.kernel.landlock import release as release_rules
 from automock.sandbox.kernel.mountns import join_prepared
+from automock.sandbox.kernel.netns import join as join_network
 from automock.sandbox.kernel.nullin import empty_stdin
 
 __all__ = ["Template", "run"]
@@ -99,10 +100,14 @@ class Template:
         return cls(settings, limits, streams, prctl, previous, prepared_fds(), clock)
 
 
-def _join_lane_cgroup(procs_files: Sequence[int]) -> None:
+def _join_lane_cgroup(fds: Sequence[int], network: bool) -> None:
     """Move this process into its lane's cgroup: the move waits for the kernel (~1 ms),
-    here while other candidates run rather than in the pool's loop."""
-    for fd in procs_files:
+    here while other candidates run rather than in the pool's loop. ``fds``: the cgroup's
+    ``cgroup.procs`` files, then with ``network`` the lane's empty network namespace, joined
+    first (a child the pool sees in its cgroup is in its namespace too)."""
+    if network:
+        join_network(fds[-1])
+    for fd in fds[: len(fds) - network]:
         try:  # noqa: SIM105 - contextlib.suppress would touch (copy) more of the zygote
             os.write(fd, b"0")
         except OSError:
@@ -157,16 +162,16 @@ def run(
     zygote: int,
     pair: bool = False,
     rehearse: bool = True,
+    network: bool = False,
 ) -> NoReturn:
     """In a child just forked by the zygote: get ready, read the candidate, run it, report.
 
     ``fds``: the child's ends of its stdout, stderr, verdict and task pipes (all above 4),
-    for a ``pair`` its candidate's code pipe, then the ``cgroup.procs`` files of its lane's
-    cgroup (the child moves itself in, before anything else; the pool checks that it is
-    in before it sends the candidate); ``pid_init``: forked as init of a new PID namespace;
-    ``pair``: the pool expects a (code, tests) pair: the candidate's process is forked
-    ahead (:func:`fork_ahead`), and the pool sends it its code on that pipe.
-    """
+    for a ``pair`` its candidate's code pipe, then its lane's (:func:`_join_lane_cgroup`:
+    joined first; the pool checks the child is in before it sends the candidate);
+    ``pid_init``: forked as init of a new PID namespace; ``pair``: the pool expects a (code,
+    tests) pair: the candidate's process is forked ahead (:func:`fork_ahead`), and the pool
+    sends it its code on that pipe."""
     verdict: dict[str, Any] = {"status": "error", "exit_code": 1, "detail": "", "layers": ()}
     code = 1
     me = os.getpid()
@@ -175,7 +180,7 @@ def run(
         if os.getppid() not in (zygote, 0):  # the zygote died before we armed the signal
             os._exit(1)
         pipes = _PIPES + (1 if pair else 0)  # a pair's: and its candidate's code pipe
-        _join_lane_cgroup(fds[pipes:])
+        _join_lane_cgroup(fds[pipes:], network)
         _take_fds(fds[:_PIPES], sorted((*template.keep, *fds[_PIPES:pipes])))
         install_stdio(template.stdio)
         settings = template.settings

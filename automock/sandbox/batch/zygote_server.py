@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import array
 import contextlib
+import errno
 import fcntl
 import gc
 import json
@@ -34,7 +35,9 @@ from automock.sandbox.kernel.isolation import SANDBOX_UID, warm_isolation
 __all__ = ["main"]
 
 _FDS = 4  # stdout, stderr, result, task (the child's ends)
-_MAX_FDS = _FDS + 3  # a pair's code pipe, its lane cgroup's cgroup.procs (v1: memory, pids)
+_MAX_FDS = (
+    _FDS + 8
+)  # a code pipe, the lane cgroup's cgroup.procs (v1: up to 3), its netns; spare room
 _MSG = 1 << 16  # largest request (part of a preload list)
 _SEEDED: list[Any] = []  # random's global state right after the zygote entered the runtime
 
@@ -158,13 +161,18 @@ def _loop(sock: socket.socket) -> None:
                     os.close(fd)
                     sock.send(b"X" + struct.pack("qq", pid, status))
                     continue
-                msg, anc, _, _ = sock.recvmsg(_MSG, ancillary)
+                msg, anc, flags, _ = sock.recvmsg(_MSG, ancillary)
                 fds = array.array("i")
                 for level, kind, data in anc:
                     if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
                         fds.frombytes(data[: len(data) - len(data) % fds.itemsize])
                 if not msg:
                     return
+                if flags & socket.MSG_CTRUNC:  # fds lost: never fork a child with others'
+                    for fd in fds:
+                        os.close(fd)
+                    sock.send(b"E" + struct.pack("q", errno.EMSGSIZE))
+                    continue
                 if msg[:1] == b"L":
                     _preload(json.loads(msg[1:]))
                     sock.send(b"L")
@@ -175,7 +183,7 @@ def _loop(sock: socket.socket) -> None:
                 (uid,) = struct.unpack("q", msg[1:9])
                 try:
                     # P: a pair's spare that rehearses, Q: one that does not
-                    pid = _spawn(fds, None if uid < 0 else uid, me, msg[9:10])
+                    pid = _spawn(fds, None if uid < 0 else uid, me, msg[9:11])
                 except OSError as exc:
                     sock.send(b"E" + struct.pack("q", exc.errno or 0))
                     continue
@@ -196,7 +204,7 @@ def _loop(sock: socket.socket) -> None:
                 os.waitpid(pid, 0)
 
 
-def _spawn(fds: Sequence[int], uid: int | None, zygote: int, kind: bytes = b"") -> int:
+def _spawn(fds: Sequence[int], uid: int | None, zygote: int, kind: bytes = b"--") -> int:
     if uid not in _State.warmed:  # once per lane uid: children inherit the result
         warm_isolation(uid, _State.template.settings.readable if _State.template else ())
         _State.warmed.add(uid)
@@ -213,8 +221,9 @@ def _spawn(fds: Sequence[int], uid: int | None, zygote: int, kind: bytes = b"") 
             uid=SANDBOX_UID if uid is None else uid,
             pid_init=pid_init,
             zygote=zygote,
-            pair=kind in (b"P", b"Q"),
-            rehearse=kind == b"P",
+            pair=kind[:1] in (b"P", b"Q"),
+            rehearse=kind[:1] == b"P",
+            network=kind[1:2] == b"N",
         )
     return pid
 

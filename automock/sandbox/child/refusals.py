@@ -75,8 +75,13 @@ def _stdlib_call(frame_tb: TracebackType) -> str | None:
         return None
     if code.co_name == "__init__" and local.get("family") == socket.AF_UNIX:
         return "socket(AF_UNIX)"
-    if code.co_name == "socketpair" and local.get("type") == socket.SOCK_DGRAM:
+    if code.co_name == "__init__" and seccomp.sockets_refused():  # a reused network namespace
+        return "socket()"
+    kind = local.get("type")
+    if code.co_name == "socketpair" and kind == socket.SOCK_DGRAM:
         return "socketpair(SOCK_DGRAM)"
+    if code.co_name == "socketpair" and isinstance(kind, int) and kind & 0xF not in (1, 5):
+        return "socketpair() of a datagram type"
     return None
 
 

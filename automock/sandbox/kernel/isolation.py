@@ -26,7 +26,8 @@ Layers, in the order they are entered:
 * ``rlimits``: CPU, address space, file size, open files, processes.
 * ``uid``: when root, drop to an unprivileged uid (so ``RLIMIT_NPROC`` holds)
   with ``no_new_privs`` set.
-* ``seccomp``: last, a syscall filter (:mod:`automock.sandbox.kernel.seccomp`).
+* ``seccomp``: last, a syscall filter (:mod:`automock.sandbox.kernel.seccomp`); in a batch
+  lane's reused network namespace (:mod:`automock.sandbox.kernel.netns`) it refuses sockets.
 """
 
 from __future__ import annotations
@@ -45,12 +46,12 @@ from automock.sandbox.kernel.ipc import ipc_uts
 from automock.sandbox.kernel.landlock import prepare as _prepare_landlock
 from automock.sandbox.kernel.landlock import restrict as _landlock
 from automock.sandbox.kernel.layers import LayerStatus
+from automock.sandbox.kernel.netns import joined, network_layer
 from automock.sandbox.kernel.pidns import pid_namespace as _enter_pid_namespace
 from automock.sandbox.kernel.pidns import rearm_after_uid_change
 from automock.sandbox.kernel.seccomp import prepare as _prepare_filter
 from automock.sandbox.kernel.seccomp import syscall_filter
 from automock.sandbox.kernel.syscalls import (
-    CLONE_NEWNET,
     CLONE_NEWNS,
     CLONE_NEWUSER,
     PR_SET_DUMPABLE,
@@ -93,22 +94,6 @@ def _new_session() -> LayerStatus:
         if os.getsid(0) != os.getpid():
             return LayerStatus("session", False, "could not start a new session")
     return LayerStatus("session", True, "own session and process group (killed as a group)")
-
-
-def _network(allow: bool) -> LayerStatus:
-    if allow:
-        return LayerStatus("network", False, "real network allowed by --allow-network")
-    if not sys.platform.startswith("linux"):
-        return LayerStatus(
-            "network", False, f"network namespaces need Linux (this is {sys.platform})"
-        )
-    try:
-        unshare(CLONE_NEWNET)
-    except OSError as exc:
-        return LayerStatus("network", False, f"unshare(CLONE_NEWNET) refused ({reason(exc)})")
-    return LayerStatus(
-        "network", True, "new network namespace with no interface up (not even loopback)"
-    )
 
 
 def _map_own_ids(uid: int, gid: int) -> None:
@@ -319,14 +304,15 @@ def enter_namespaces(
     """The first steps of :func:`enter_isolation`, up to the PID namespace (session, user,
     network, IPC and UTS namespaces, filesystem, PID namespace): they depend on these
     arguments only, so a sandbox child can take them before its spec arrives and pass what
-    they returned as ``entered``. The caller's cwd ends at the workdir's view."""
+    they returned as ``entered``. The caller's cwd ends at the workdir's view. The network
+    namespace: a new one, or a lane's empty one joined ahead (:mod:`.netns`)."""
     work = os.fspath(workdir) if workdir is not None else None
     root = sys.platform.startswith("linux") and os.geteuid() == 0
     layers = [_new_session()]
     if sys.platform.startswith("linux") and not root:
         layers.append(_user_namespace())
     namespaces = root or (len(layers) > 1 and layers[-1].active)
-    layers.append(_network(allow_network))
+    layers.append(network_layer(allow_network))
     layers.extend(ipc_uts(namespaces))
     needed = _needed_paths(readable)
     layers.append(_filesystem(work, uid if root else None, needed, namespaces, hidden))
@@ -395,5 +381,5 @@ def enter_isolation(
     rearm_after_uid_change()  # a uid change clears PR_SET_PDEATHSIG
     if landlock and linux:  # after no_new_privs (set by _drop_uid)
         layers.append(_landlock(needed, os.getcwd()))
-    layers.append(syscall_filter())  # last: after every mount, the uid drop and landlock
+    layers.append(syscall_filter(sockets=not joined()))  # last: after mounts, uid, landlock
     return tuple(layers)

@@ -22,22 +22,28 @@ from typing import Any
 
 from automock.sandbox.kernel.layers import LayerStatus
 
-__all__ = ["REFUSED", "loaded", "prepare", "syscall_filter"]
+__all__ = ["NO_SOCKETS", "REFUSED", "loaded", "prepare", "sockets_refused", "syscall_filter"]
 
 AF_UNIX = 1
 SOCK_DGRAM = 2
 CLONE_NEWUSER = 0x10000000
 _ACT_ALLOW = 0x7FFF0000
 _ACT_ERRNO = 0x00050000
-_CMP_MASKED_EQ = 7
+_CMP_NE, _CMP_MASKED_EQ = 1, 7
 _ATTR_ACT_BADARCH = 2
 _SET_MODE_FILTER, _FILTER_FLAG_TSYNC = 1, 1
 _INT = 0xFFFFFFFF  # an ``int`` argument: the kernel ignores the upper 32 bits, so must we
 
-# (call, errno, (argument index, mask, value) or None: refused when arg & mask == value)
-_RULES: tuple[tuple[str, int, tuple[int, int, int] | None], ...] = (
+# (call, errno, (argument index, mask, value) or None: refused when arg & mask == value;
+# a mask of 0 compares arg != value)
+_Rule = tuple[str, int, tuple[int, int, int] | None]
+_RULES: tuple[_Rule, ...] = (
     ("socket", errno.EPERM, (0, _INT, AF_UNIX)),  # pathname sockets reach host services
-    ("socketpair", errno.EPERM, (1, 0xF, SOCK_DGRAM)),  # a datagram pair can sendto() a path
+    # a pair but of a stream type (1, 5): a datagram pair can sendto() a path, and AF_UNIX
+    # takes SOCK_RAW (3) for SOCK_DGRAM; refused: bit 0 clear, or bit 1 or bit 3 set
+    ("socketpair", errno.EPERM, (1, 0x1, 0)),
+    ("socketpair", errno.EPERM, (1, 0x2, 0x2)),
+    ("socketpair", errno.EPERM, (1, 0x8, 0x8)),
     ("unshare", errno.EPERM, (0, CLONE_NEWUSER, CLONE_NEWUSER)),
     ("clone", errno.EPERM, (0, CLONE_NEWUSER, CLONE_NEWUSER)),
     ("clone3", errno.ENOSYS, None),  # flags behind a pointer: libc falls back to clone
@@ -53,8 +59,19 @@ _RULES: tuple[tuple[str, int, tuple[int, int, int] | None], ...] = (
         )
     ),
 )
+# in a lane's reused network namespace (automock.sandbox.kernel.netns): no socket of any
+# family, and no name for the stream pairs asyncio and multiprocessing make
+_NO_SOCKET_RULES: tuple[_Rule, ...] = (
+    ("socket", errno.EPERM, None),
+    ("socketpair", errno.EPERM, (0, 0, AF_UNIX)),
+    ("bind", errno.EPERM, None),
+)
+NO_SOCKETS = (
+    "socket() of every family, socketpair() but an AF_UNIX stream pair, bind() "
+    "(the lane's network namespace is reused)"
+)
 REFUSED = (
-    "socket(AF_UNIX), socketpair(SOCK_DGRAM), new user namespaces (unshare/clone with "
+    "socket(AF_UNIX), socketpair() but SOCK_STREAM/SOCK_SEQPACKET, new user namespaces (unshare/clone with "
     "CLONE_NEWUSER; clone3 -> ENOSYS), the keyring (add_key, request_key, keyctl), io_uring, "
     "userfaultfd, perf_event_open, ptrace, bpf, setns, kexec and kernel modules, the mount "
     "family, swapon/swapoff, reboot, non-native (32-bit, x32) syscalls"
@@ -81,7 +98,8 @@ class _Program:
         )
 
 
-_state: dict[str, Any] = {}  # "program": _Program, or "error": why there is none; "loaded"
+# "program" / "no sockets": _Program, or "error": why there is none; "loaded"
+_state: dict[str, Any] = {}
 
 
 def _export(lib: Any, ctx: int) -> bytes:
@@ -102,7 +120,7 @@ def _export(lib: Any, ctx: int) -> bytes:
             os.close(write_end)
 
 
-def _build() -> _Program:
+def _build(extra: tuple[_Rule, ...] = ()) -> _Program:
     import ctypes
 
     class _ArgCmp(ctypes.Structure):
@@ -133,13 +151,15 @@ def _build() -> _Program:
     try:
         if lib.seccomp_attr_set(ctx, _ATTR_ACT_BADARCH, _ACT_ERRNO | errno.EPERM) != 0:
             raise OSError("seccomp_attr_set(ACT_BADARCH) failed")
-        for name, code, cond in _RULES:
+        for name, code, cond in (*_RULES, *extra):
             nr = lib.seccomp_syscall_resolve_name(name.encode())
             if nr < 0:  # not a call of this architecture (e.g. an old libseccomp's table)
                 continue
-            cmp = (
-                (_ArgCmp * 1)(_ArgCmp(cond[0], _CMP_MASKED_EQ, cond[1], cond[2])) if cond else None
-            )
+            cmp = None
+            if cond is not None:
+                arg, mask, value = cond
+                op = (_CMP_MASKED_EQ, mask) if mask else (_CMP_NE, value)  # NE: datum_a only
+                cmp = (_ArgCmp * 1)(_ArgCmp(arg, op[0], op[1], value))
             rc = lib.seccomp_rule_add_array(ctx, _ACT_ERRNO | code, nr, 1 if cond else 0, cmp)
             if rc != 0:
                 raise OSError(-rc, f"seccomp_rule_add({name}): {os.strerror(-rc)}")
@@ -155,6 +175,7 @@ def prepare() -> None:
         return
     try:
         _state["program"] = _build()
+        _state["no sockets"] = _build(_NO_SOCKET_RULES)
     except (OSError, AttributeError) as exc:
         _state["error"] = f"libseccomp unavailable ({exc})"
 
@@ -164,12 +185,20 @@ def loaded() -> bool:
     return bool(_state.get("loaded"))
 
 
-def syscall_filter() -> LayerStatus:
-    """Load the filter into this process (all its threads); the layer as it then is."""
+def sockets_refused() -> bool:
+    """Whether the filter this process loaded refuses every ``socket()`` (:data:`NO_SOCKETS`)."""
+    return _state.get("loaded") == "no sockets"
+
+
+def syscall_filter(*, sockets: bool = True) -> LayerStatus:
+    """Load the filter into this process (all its threads); the layer as it then is.
+
+    ``sockets=False``: also refuse every socket but an ``AF_UNIX`` stream pair, and
+    ``bind()`` (:data:`NO_SOCKETS`: a child in a reused network namespace)."""
     if not sys.platform.startswith("linux"):
         return LayerStatus("seccomp", False, f"seccomp needs Linux (this is {sys.platform})")
     prepare()
-    program: _Program | None = _state.get("program")
+    program: _Program | None = _state.get("program" if sockets else "no sockets")
     if program is None:
         return LayerStatus("seccomp", False, f"no syscall filter: {_state.get('error')}")
     import ctypes
@@ -180,5 +209,6 @@ def syscall_filter() -> LayerStatus:
     if rc != 0:
         why = os.strerror(ctypes.get_errno()) if rc < 0 else f"thread {rc} could not be synced"
         return LayerStatus("seccomp", False, f"no syscall filter: seccomp() refused ({why})")
-    _state["loaded"] = True
-    return LayerStatus("seccomp", True, f"syscall filter refuses with EPERM: {REFUSED}")
+    _state["loaded"] = "sockets" if sockets else "no sockets"
+    refused = REFUSED if sockets else f"{NO_SOCKETS}, {REFUSED}"
+    return LayerStatus("seccomp", True, f"syscall filter refuses with EPERM: {refused}")

@@ -43,6 +43,11 @@ def dgram_pair():
     a.sendto(b"hello", dgram_path)
 
 
+def raw_pair():  # AF_UNIX takes SOCK_RAW for SOCK_DGRAM
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_RAW)
+    a.sendto(b"hello", dgram_path)
+
+
 def stream_pair_sendto():  # a stream pair is connected: sendto an address is refused
     a, b = socket.socketpair()
     a.sendto(b"hello", stream_path)
@@ -52,6 +57,7 @@ attempt("connect pathname", connect(stream_path))
 attempt("connect abstract", connect(abstract))
 attempt("raw socket(0x100000001)", raw_socket)
 attempt("socketpair(SOCK_DGRAM) sendto", dgram_pair)
+attempt("socketpair(SOCK_RAW) sendto", raw_pair)
 attempt("socketpair(SOCK_STREAM) sendto", stream_pair_sendto)
 socket.socket(socket.AF_UNIX).connect(stream_path)  # uncaught: the report names the call
 print("ESCAPED uncaught connect", flush=True)

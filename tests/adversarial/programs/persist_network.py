@@ -55,16 +55,27 @@ def sockaddr(address: bytes, port: int) -> ctypes.Array[ctypes.c_char]:
     return ctypes.create_string_buffer(raw, len(raw))
 
 
+refused = []  # errno of each socket() the kernel refused (EPERM: the seccomp filter)
+
+
+def new_socket(kind: int) -> int:
+    fd = libc.socket(2, kind, 0)
+    if fd < 0:
+        refused.append(ctypes.get_errno())
+    return fd
+
+
 loopback, elsewhere = bytes([127, 0, 0, 1]), bytes([10, 0, 0, 1])
-listener = libc.socket(2, 1, 0)  # a TCP listener left open until the process dies
+listener = new_socket(1)  # a TCP listener left open until the process dies
 libc.bind(listener, sockaddr(loopback, 47831), 16)
 libc.listen(listener, 8)
 for address in (loopback, elsewhere):
     for port in (47831, 47832, 9):
-        tcp = libc.socket(2, 1, 0)
+        tcp = new_socket(1)
         libc.connect(tcp, sockaddr(address, port), 16)  # refused or unreachable: counted either way
-        udp = libc.socket(2, 2, 0)
+        udp = new_socket(2)
         libc.sendto(udp, b"x", 1, 0, sockaddr(address, port), 16)
 after = state()
 print("NETBEFORE", json.dumps(before, sort_keys=True), flush=True)
 print("NETAFTER", json.dumps(after, sort_keys=True), flush=True)
+print("REFUSED", json.dumps(refused), flush=True)
