@@ -19,6 +19,7 @@ __all__ = [
     "EXIT_UNMOCKED",
     "EXIT_VIOLATION",
     "AutomockError",
+    "CallTimeout",
     "DraftError",
     "InputError",
     "MissingExtraError",
@@ -52,6 +53,12 @@ class AutomockError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class CallTimeout(AutomockError):
+    """A call of a function under check ran past its time bound (a hang is its own verdict)."""
+
+    exit_code = EXIT_TIMEOUT
 
 
 class RunInterrupted(KeyboardInterrupt):

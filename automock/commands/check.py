@@ -28,7 +28,7 @@ from types import ModuleType
 from typing import Any
 
 from automock._display import visible
-from automock.errors import InputError
+from automock.errors import EXIT_TIMEOUT, InputError
 
 __all__ = ["add_arguments", "run"]
 
@@ -80,6 +80,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="KEY=VALUE",
         help="property option, e.g. low=0, high=10, k=k, inverse=decode (repeatable)",
+    )
+    parser.add_argument(
+        "--call-timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="time bound of each call of the function; a call past it is a hang, "
+        "reported as its own verdict (exit 124) (default 5)",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
@@ -182,6 +190,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.examples < 1 or args.runs < 1:
         raise InputError("--examples and --runs must be at least 1")
+    if not args.call_timeout > 0:
+        raise InputError(f"--call-timeout {args.call_timeout:g}: give a positive number of seconds")
     path, dotted = _split_target(args.target)
     plan = _plan(path, args.plan)
     module = _load(path, plan, args.seed)
@@ -229,19 +239,20 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             runs=args.runs,
             cases=cases,
+            call_seconds=args.call_timeout,
         )
     if args.json:
         print(report.to_json())
     else:
         _print_text(report, args.target, args.seed)
-    return 0 if report.passed else 1
+    return _exit_code(report)
 
 
 def _print_text(report: Any, target: str, seed: int) -> None:
     for reason in report.skipped:
         print(f"SKIP {visible(reason)}")
     for result in report.results:
-        mark = "PASS" if result.passed else "FAIL"
+        mark = {"pass": "PASS", "fail": "FAIL", "timeout": "HANG"}[_verdict(result)]
         print(visible(f"{mark} {result.name}: {result.detail}"))
     if report.hardcoding is not None:
         hc = report.hardcoding
@@ -249,3 +260,16 @@ def _print_text(report: Any, target: str, seed: int) -> None:
         print(visible(f"{mark} hard-coding ({hc.verdict}): {hc.detail}"))
     verdict = "all properties hold" if report.passed else "property check failed"
     print(visible(f"{target}: {verdict} (seed {seed}; replay with --seed {seed})"))
+
+
+def _verdict(result: Any) -> str:
+    return str(getattr(result, "verdict", "pass" if result.passed else "fail"))
+
+
+def _exit_code(report: Any) -> int:
+    """0 all held, 1 a property failed, 124 (as ``timeout``) when the only trouble is a hang."""
+    if report.passed:
+        return 0
+    verdicts = {_verdict(r) for r in report.results}
+    hardcoded = report.hardcoding is not None and report.hardcoding.verdict != "ok"
+    return 1 if "fail" in verdicts or hardcoded else EXIT_TIMEOUT

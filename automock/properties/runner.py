@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import copy
 import inspect
+import traceback
 import typing
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from automock.errors import InputError
+from automock.errors import CallTimeout, InputError
 from automock.properties.checks import (
     PropertyResult,
     idempotent,
@@ -33,9 +35,11 @@ from automock.properties.checks import (
 __all__ = [
     "DISTRIBUTION_PROPERTIES",
     "PROPERTIES",
+    "REJECTED",
     "call_output",
     "canonical_property",
     "evaluate",
+    "rejected",
 ]
 
 # name -> what it checks, for --help and error messages
@@ -51,6 +55,7 @@ PROPERTIES: Mapping[str, str] = {
     "uniform": "over many seeded runs every element lands in every position equally often (chi-square)",
 }
 DISTRIBUTION_PROPERTIES = frozenset({"uniform"})
+REJECTED = "rejected its input"  # in a passing result's detail: outside the function's domain
 _ALIASES: Mapping[str, str] = {
     "shuffle": "permutation",
     "is_sorted": "sorted",
@@ -137,6 +142,40 @@ def call_output(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[Any, list[
     return None, copied
 
 
+def _what(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:200]
+
+
+def rejected(exc: BaseException, fn: Callable[..., Any]) -> bool:
+    """Did ``fn`` refuse an input outside its domain, on purpose (a precondition, not a failure)?
+
+    Yes for a ``ValueError``/``TypeError`` its own source raises with a ``raise``
+    statement (``if k < 0: raise ValueError(...)``), and for the errors
+    ``random`` raises for an empty or too small population (``choice([])``,
+    ``sample(xs, len(xs) + 1)``, ``randrange(0)``). An ``IndexError`` or a
+    ``TypeError`` from an operator in the function's code stays a failure.
+    """
+    if not isinstance(exc, ValueError | TypeError | IndexError):
+        return False
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return False
+    last = frames[-1]
+    if Path(last.filename).name == "random.py" and "automock" not in last.filename:
+        return True
+    try:
+        own = inspect.getsourcefile(inspect.unwrap(fn))
+    except (TypeError, ValueError):
+        own = None
+    line = (last.line or "").lstrip()
+    return (
+        isinstance(exc, ValueError | TypeError)
+        and own is not None
+        and Path(last.filename) == Path(own)
+        and line.startswith("raise ")
+    )
+
+
 def _call_text(fn: Callable[..., Any], args: Sequence[Any]) -> str:
     name = getattr(fn, "__name__", "f")
     inner = ", ".join(repr(a) for a in args)
@@ -149,8 +188,13 @@ def evaluate(
     args: Sequence[Any],
     prop: str,
     options: Mapping[str, Any] | None = None,
+    *,
+    preconditions: bool = False,
 ) -> PropertyResult:
     """Check property ``prop`` of ``fn`` on one input ``args``.
+
+    With ``preconditions``, an input ``fn`` refuses on purpose (:func:`rejected`)
+    is outside its domain: the result passes, its detail says ``rejected``.
 
     A failure's ``counterexample`` is the argument list; ``detail`` says what
     the call returned and which part of the output broke the property.
@@ -182,8 +226,12 @@ def evaluate(
         return _with_args(result, args, call)
     try:
         output, _ = call_output(fn, args)
+    except CallTimeout:
+        raise
     except Exception as exc:
-        return PropertyResult(name, False, f"{call} raised {type(exc).__name__}: {exc}", list(args))
+        if preconditions and rejected(exc, fn):
+            return PropertyResult(name, True, f"{call} {REJECTED}: {_what(exc)}")
+        return PropertyResult(name, False, f"{call} raised {_what(exc)}", list(args))
     _, original = _first_sequence(args)
     if name in ("permutation", "sample", "subset") and original is None:
         raise InputError(

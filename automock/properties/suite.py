@@ -18,6 +18,7 @@ from typing import Any
 from automock import _schemas as schemas
 from automock._serialize import JsonMixin
 from automock.errors import InputError
+from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.checks import PropertyResult
 from automock.properties.distribution import DistributionResult, shuffle_uniformity
 from automock.properties.hardcoding import HardcodingReport, detect_hardcoding
@@ -120,6 +121,35 @@ def _drop_contradicted(
     return kept, skipped
 
 
+def _hardcoding(
+    fn: Callable[..., Any],
+    properties: Sequence[AppliedProperty],
+    names: Mapping[str, Any],
+    examples: Sequence[Sequence[Any]],
+    cases: Sequence[TestCase],
+    max_examples: int,
+    seed: int,
+) -> HardcodingReport | None:
+    per_input = [p for p in properties if p.property not in DISTRIBUTION_PROPERTIES]
+    judged = any(c.has_expected for c in cases)
+    if judged:  # the tests' answers are the evidence; a name's guess is too weak to accuse
+        per_input = [p for p in per_input if p.source not in ("name", "inferred")]
+    if not (examples and (per_input or judged)):
+        return None
+    merged: dict[str, Any] = {}
+    for applied in per_input:
+        merged.update(resolve_options(applied.options, names))
+    return detect_hardcoding(
+        fn,
+        examples,
+        [p.property for p in per_input],
+        options=merged,
+        max_examples=max_examples,
+        seed=seed,
+        cases=cases,
+    )
+
+
 def check_function(
     fn: Callable[..., Any],
     properties: Sequence[AppliedProperty],
@@ -130,6 +160,7 @@ def check_function(
     runs: int = 2000,
     examples: Sequence[Sequence[Any]] = (),
     cases: Sequence[TestCase] = (),
+    call_seconds: float = DEFAULT_CALL_SECONDS,
 ) -> CheckReport:
     """Check each property of ``fn``; with ``examples`` (or ``cases``), also look for hard-coding.
 
@@ -158,25 +189,9 @@ def check_function(
                 max_examples=max_examples,
                 seed=seed,
                 examples=examples or _plan_inputs(options),
+                call_seconds=call_seconds,
             )
         )
-    hardcoding = None
-    per_input = [p for p in properties if p.property not in DISTRIBUTION_PROPERTIES]
-    judged = any(c.has_expected for c in cases)
-    if judged:  # the tests' answers are the evidence; a name's guess is too weak to accuse
-        per_input = [p for p in per_input if p.source != "name"]
-    if examples and (per_input or judged):
-        merged: dict[str, Any] = {}
-        for applied in per_input:
-            merged.update(resolve_options(applied.options, names))
-        hardcoding = detect_hardcoding(
-            fn,
-            examples,
-            [p.property for p in per_input],
-            options=merged,
-            max_examples=max_examples,
-            seed=seed,
-            cases=cases,
-        )
+    hardcoding = _hardcoding(fn, properties, names, examples, cases, max_examples, seed)
     name = str(getattr(fn, "__qualname__", getattr(fn, "__name__", "function")))
     return CheckReport(name, seed, max_examples, tuple(results), hardcoding, tuple(skipped))
