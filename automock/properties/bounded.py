@@ -24,8 +24,9 @@ from typing import Any, TypeVar
 
 from automock._seed import derive
 from automock.errors import CallTimeout
+from automock.properties.checks import PropertyResult
 
-__all__ = ["DEFAULT_CALL_SECONDS", "bounded", "call_seed", "seeded"]
+__all__ = ["DEFAULT_CALL_SECONDS", "bounded", "call_seed", "repeated_property", "seeded"]
 
 DEFAULT_CALL_SECONDS = 5.0
 T = TypeVar("T")
@@ -86,3 +87,23 @@ def bounded(
     if bound.expired:
         raise CallTimeout(f"{what or 'the call'} did not finish within {seconds:g}s (a hang)")
     return result
+
+
+def repeated_property(
+    fn: Callable[[], Any], prop: str, options: Any, runs: int, seed: int
+) -> PropertyResult:
+    """``prop`` of a function with no arguments over ``runs`` seeded calls (its only input is
+    the seed): the first call that breaks it, replayable with its seed, else a pass."""
+    from automock.properties.distribution import derive_seed
+    from automock.properties.runner import evaluate
+
+    for index in range(runs):
+        run_seed = derive_seed(seed, index)
+        try:
+            result = bounded(lambda: evaluate(fn, (), prop, options), seed=run_seed)
+        except CallTimeout as exc:
+            return PropertyResult(prop, False, f"run {index}: {exc}", [], timed_out=True)
+        if not result.passed:
+            detail = f"run {index} (seed {run_seed}): {result.detail}"
+            return PropertyResult(prop, False, detail, [])
+    return PropertyResult(prop, True, f"held on {runs} seeded runs (seed {seed})")

@@ -48,7 +48,7 @@ PROPERTIES: Mapping[str, str] = {
     "sorted": "the output is in ascending order (options: reverse, strict)",
     "sample": "the output draws from the input without replacement; option k (a size or the name of the size parameter): len == min(k, len(input))",
     "subset": "every output element comes from the input sequence",
-    "bounds": "every output value lies within [low, high] (options: low, high)",
+    "bounds": "every output value lies within [low, high] (options: low, high, each a number or a parameter's name)",
     "unique": "no output element repeats",
     "idempotent": "f(f(x)) == f(x)",
     "round_trip": "inverse(f(x)) == x (option: inverse = the decoding function)",
@@ -117,7 +117,9 @@ def _declared_in_place(fn: Callable[..., Any]) -> bool:
     return hints.get("return", object) is type(None)
 
 
-def call_output(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[Any, list[Any]]:
+def call_output(
+    fn: Callable[..., Any], args: Sequence[Any], *, in_place: bool = False
+) -> tuple[Any, list[Any]]:
     """``(output, copied_args)`` of ``fn`` called on a deep copy of ``args``.
 
     A ``None`` return stands for the first sequence argument only when the
@@ -137,7 +139,7 @@ def call_output(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[Any, list[
         if _is_sequence(new) and _changed(old, new):
             return new, copied
     index, _ = _first_sequence(copied)
-    if index >= 0 and _declared_in_place(fn):
+    if index >= 0 and (in_place or _declared_in_place(fn)):  # seen in place, or declared
         return copied[index], copied
     return None, copied
 
@@ -225,7 +227,7 @@ def evaluate(
         result = round_trip(lambda v: call_output(fn, [v])[0], inverse, args[0])
         return _with_args(result, args, call)
     try:
-        output, _ = call_output(fn, args)
+        output, _ = call_output(fn, args, in_place=bool(opts.get("in_place")))
     except CallTimeout:
         raise
     except Exception as exc:
@@ -251,7 +253,10 @@ def evaluate(
             output, reverse=bool(opts.get("reverse")), strict=bool(opts.get("strict"))
         )
     elif name == "bounds":
-        result = within_bounds(output, opts.get("low"), opts.get("high"))
+        low, high = opts.get("low"), opts.get("high")  # a number, or a parameter's name
+        low = _resolve_k(fn, args, low) if isinstance(low, str) else low
+        high = _resolve_k(fn, args, high) if isinstance(high, str) else high
+        result = within_bounds(output, low, high)
     else:
         result = unique(output)
     if result.passed:
