@@ -95,9 +95,9 @@ def _kind(param: inspect.Parameter, hint: Any) -> str:
     name = param.name.lower()
     if name in _SIZE_WORDS or name.startswith(("num_", "n_")) or name.endswith("_size"):
         return "int"
-    if name in ("low", "lo", "min", "start", "a_min", "lower"):
+    if name in ("low", "lo", "min", "start", "a_min", "lower", "first", "begin"):
         return "int"
-    if name in ("high", "hi", "max", "stop", "end", "upper"):
+    if name in ("high", "hi", "max", "stop", "end", "upper", "last"):
         return "int_high"
     if name in _SEQUENCE_WORDS or name.endswith("s"):
         return "list"
@@ -118,9 +118,20 @@ def _parameters(fn: Callable[..., Any]) -> list[tuple[inspect.Parameter, str]]:
     ]
 
 
-def sample_inputs(fn: Callable[..., Any], count: int = 24) -> list[tuple[Any, ...]]:
-    """Small argument tuples for ``fn``'s required parameters (empty when one is unknown)."""
+def sample_inputs(
+    fn: Callable[..., Any], count: int = 24, *, later_lists_as_ints: bool = False
+) -> list[tuple[Any, ...]]:
+    """Small argument tuples for ``fn``'s required parameters (empty when one is unknown).
+
+    ``later_lists_as_ints``: a plural name after the first list (``winners``) is a count.
+    """
     params = _parameters(fn)
+    if later_lists_as_ints:
+        first = next((i for i, (_, kind) in enumerate(params) if kind == "list"), -1)
+        params = [
+            (p, "int" if kind == "list" and i > first >= 0 else kind)
+            for i, (p, kind) in enumerate(params)
+        ]
     if any(kind == "unknown" for _, kind in params):
         return []
     rng = random.Random(20260)  # our own generator: inputs never depend on the seed checked
@@ -174,6 +185,10 @@ def observe(
     if not params:
         seeds = tuple(range(60))
     calls = [_call(fn, args, seed, call_seconds) for args in inputs for seed in seeds]
+    if calls and all(c.raised for c in calls):  # every guess refused: a plural may be a count
+        retry = sample_inputs(fn, later_lists_as_ints=True)
+        if retry != inputs:
+            calls = [_call(fn, args, seed, call_seconds) for args in retry for seed in seeds]
     marked = any(_marked(c.output) for c in calls)
     in_place = marked and all(c.output is None or _marked(c.output) for c in calls if not c.raised)
     fixed = []
