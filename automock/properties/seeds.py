@@ -106,7 +106,8 @@ def suggest(values: Sequence[str]) -> tuple[tuple[str, ...], dict[str, Any]]:
         names.append("sorted")
     pool = set().union(*keys)
     # an id or a timestamp (``dg-3f2a``, ``10:07``) is new under every seed: no sample
-    varying = pool - set.intersection(*(set(k) for k in keys))
+    common: set[str] = set(keys[0]).intersection(*keys[1:])
+    varying = pool - common
     stamped = any(_ID_LIKE.search(element) for element in varying)
     same_size = len({len(s) for s in seqs}) == 1
     if "permutation" not in names and same_size and len(seqs[0]) < len(pool) and not stamped:
