@@ -67,7 +67,7 @@ def _union(hints: Sequence[Any]) -> Any:
     return typing.Union[tuple(unique)]  # noqa: UP007 - built at runtime from a tuple
 
 
-def hint_strategy(hint: Any) -> SearchStrategy[Any]:
+def hint_strategy(hint: Any, max_size: int | None = None) -> SearchStrategy[Any]:
     """``from_type(hint)``, except that a bare ``list`` draws non-empty lists of ints.
 
     A bare ``list`` (or ``typing.List``) says nothing about its elements, and
@@ -82,13 +82,16 @@ def hint_strategy(hint: Any) -> SearchStrategy[Any]:
     from hypothesis import strategies as st
 
     if hint is list or hint is typing.List:  # noqa: UP006 - the bare alias is what we detect
-        return st.lists(st.integers(), min_size=1)
+        return st.lists(st.integers(), min_size=1, max_size=max_size)
     if isinstance(hint, typing.TypeVar):  # a generic element: ints compare, hash and print
         return st.integers()
     origin = typing.get_origin(hint) or hint
     if origin in _ABSTRACT_SEQUENCES:  # a list is all of these, and prints and serializes
         inner = typing.get_args(hint)
-        return st.lists(hint_strategy(inner[0]) if inner else st.integers())
+        return st.lists(hint_strategy(inner[0]) if inner else st.integers(), max_size=max_size)
+    if max_size is not None and typing.get_origin(hint) is list:  # a costly function: small lists
+        (inner,) = typing.get_args(hint) or (int,)
+        return st.lists(hint_strategy(inner), max_size=max_size)
     return st.from_type(hint)
 
 
@@ -114,7 +117,7 @@ def _parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
 
 
 def strategy_for(
-    fn: Callable[..., Any], *, examples: Sequence[Sequence[Any]] = ()
+    fn: Callable[..., Any], *, examples: Sequence[Sequence[Any]] = (), max_size: int | None = None
 ) -> SearchStrategy[tuple[Any, ...]]:
     """A strategy for argument tuples of ``fn``'s required positional parameters.
 
@@ -141,7 +144,7 @@ def strategy_for(
                 )
             hint = _union([type_of_value(v) for v in seen])
         try:
-            strategies.append(hint_strategy(hint))
+            strategies.append(hint_strategy(hint, max_size))
         except Exception as exc:
             raise InputError(
                 f"cannot generate inputs of type {hint!r} for parameter {param.name!r} of {name}(): {exc}"
@@ -260,7 +263,10 @@ def check_property(
     from hypothesis.errors import NoSuchExample, Unsatisfiable
 
     name = canonical_property(prop)
-    base = strategy if strategy is not None else strategy_for(fn, examples=examples)
+    max_size = (options or {}).get("max_size")  # inferred for a costly function
+    base = (
+        strategy if strategy is not None else strategy_for(fn, examples=examples, max_size=max_size)
+    )
     excluded = [list(e) for e in exclude]
     candidates = base.filter(lambda args: list(args) not in excluded) if excluded else base
     search = _Search(fn, name, options, seed, call_seconds)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import inspect
 import random
+import time
 import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -73,6 +74,7 @@ class Observations:
     parameters: tuple[str, ...]
     calls: tuple[Observation, ...]
     in_place: bool
+    slowest: float = 0.0  # seconds of the slowest call that finished
 
     @property
     def accepted(self) -> tuple[Observation, ...]:
@@ -156,10 +158,15 @@ def sample_inputs(
     return inputs
 
 
+_SLOWEST = [0.0]  # the slowest finished call of the current observe()
+
+
 def _call(fn: Callable[..., Any], args: tuple[Any, ...], seed: int, seconds: float) -> Observation:
     copied = copy.deepcopy(list(args))
+    started = time.process_time()  # CPU time: the runtime virtualizes the wall and monotonic clocks
     try:
         output = bounded(lambda: fn(*copied), seed=call_seed(seed, args), seconds=seconds)
+        _SLOWEST[0] = max(_SLOWEST[0], time.process_time() - started)
     except CallTimeout:
         return Observation(args, seed, None, "timeout")
     except Exception as exc:
@@ -180,6 +187,7 @@ def observe(
     call_seconds: float = DEFAULT_CALL_SECONDS,
 ) -> Observations:
     """Call ``fn`` on sample inputs (and ``examples``) once per seed; see the module docstring."""
+    _SLOWEST[0] = 0.0
     inputs = [tuple(e) for e in examples] + sample_inputs(fn)
     params = tuple(p.name for p, _ in _parameters(fn))
     if not params:
@@ -199,7 +207,7 @@ def observe(
         elif in_place and output is None:  # in place, the argument did not change this time
             output = next((a for a in c.args if isinstance(a, list)), None)
         fixed.append(Observation(c.args, c.seed, output, c.raised))
-    return Observations(params, tuple(fixed), in_place)
+    return Observations(params, tuple(fixed), in_place, _SLOWEST[0])
 
 
 class _InPlace:

@@ -98,6 +98,16 @@ def propose(
             continue
         inferred.append(hint)
         have.add(hint.property)
+    if observed.slowest > call_seconds / 50:  # costly on small inputs: search no larger ones
+        size = max(
+            (len(a) for o in observed.accepted for a in o.args if isinstance(a, list)), default=0
+        )
+        inferred = [
+            AppliedProperty(a.property, {**a.options, "max_size": size}, a.source, a.evidence)
+            if a.source == "inferred" and a.property != "uniform"
+            else a
+            for a in inferred
+        ]
     uniform = [a for a in inferred if a.property == "uniform"]
     alpha = ALPHA / max(1, len(uniform))
     return tuple(

@@ -113,3 +113,26 @@ def test_a_file_with_nothing_random_is_bad_input(
     code = main(["check", str(path)])
     err = capsys.readouterr().err
     assert code == 2 and "depends on the seed" in err and "Traceback" not in err
+
+
+BOGO = '''
+import random
+
+
+def bogo(xs):
+    while any(a > b for a, b in zip(xs, xs[1:])):
+        random.shuffle(xs)
+    return xs
+'''
+
+
+def test_a_costly_function_is_searched_on_inputs_as_small_as_observed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bogo.py"
+    path.write_text(BOGO, encoding="utf-8")
+    code = main(["check", f"{path}::bogo", "--call-timeout", "2", "--examples", "30", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert {r["verdict"] for r in report["results"]} == {"pass"}, report["results"]
+    assert code == 0
+    assert all(p["options"]["max_size"] == 8 for p in _inferred(report).values())
