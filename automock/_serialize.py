@@ -60,4 +60,5 @@ class JsonMixin:
     def to_json(self, *, indent: int | None = 2) -> str:
         import json
 
-        return json.dumps(self.to_dict(), indent=indent, sort_keys=False)
+        # a value JSON has no form for (a user's object in a counterexample) is shown as its repr
+        return json.dumps(self.to_dict(), indent=indent, sort_keys=False, default=repr)

@@ -20,6 +20,7 @@ __all__ = [
     "EXIT_UNMOCKED",
     "EXIT_VIOLATION",
     "AutomockError",
+    "CallTimeout",
     "DraftError",
     "FileTooLargeError",
     "InputError",
@@ -55,6 +56,12 @@ class AutomockError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class CallTimeout(AutomockError):
+    """A call of a function under check ran past its time bound (a hang is its own verdict)."""
+
+    exit_code = EXIT_TIMEOUT
 
 
 class RunInterrupted(KeyboardInterrupt):

@@ -305,7 +305,7 @@ CASES: tuple[Case, ...] = (
         ("draft", "prog.py"),
         _plan({"automock": 1, "seed": 5, "entries": []}),
     ),
-    Case("check: no ::function", ("check", "prog.py"), _write("prog.py", GOOD)),
+    Case("check: FILE alone, nothing in it depends on the seed", ("check", "prog.py"), _write("prog.py", GOOD)),
     Case("check: unknown function", ("check", "prog.py::nope"), _write("prog.py", GOOD)),
     Case("batch: missing directory", ("batch", "cands")),
     Case(

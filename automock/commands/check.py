@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
+import inspect
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,14 +29,17 @@ from types import ModuleType
 from typing import Any
 
 from automock._display import visible
-from automock.errors import InputError
+from automock.errors import EXIT_TIMEOUT, InputError
 
 __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "target", metavar="FILE::function", help="the function to check, e.g. deal.py::shuffle"
+        "target",
+        metavar="FILE[::function]",
+        help="the function to check, e.g. deal.py::shuffle; a FILE alone checks every "
+        "top-level function whose output depends on the seed",
     )
     parser.add_argument(
         "--property",
@@ -44,7 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME",
         help="property to check (repeatable or comma-separated): permutation, sorted, sample, "
-        "subset, bounds, unique, idempotent, round_trip, uniform; default: from the plan or the name",
+        "subset, bounds, unique, idempotent, round_trip, uniform; default: inferred from "
+        "the function's observed behaviour (the plan's properties win; the name is a hint)",
     )
     parser.add_argument(
         "--examples",
@@ -80,6 +85,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="KEY=VALUE",
         help="property option, e.g. low=0, high=10, k=k, inverse=decode (repeatable)",
+    )
+    parser.add_argument(
+        "--call-timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="time bound of each call; past it a call is a hang (exit 124) (default 5)",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
@@ -175,53 +187,118 @@ def _parse_option(text: str) -> tuple[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from automock.properties.infer import AppliedProperty, infer_properties
-    from automock.properties.runner import canonical_property
-    from automock.properties.suite import check_function
-    from automock.properties.testcases import cases_from_tests
-
     if args.examples < 1 or args.runs < 1:
         raise InputError("--examples and --runs must be at least 1")
+    if not args.call_timeout > 0:
+        raise InputError(f"--call-timeout {args.call_timeout:g}: give a positive number of seconds")
+    if "::" not in args.target:
+        return _run_file(args)
     path, dotted = _split_target(args.target)
     plan = _plan(path, args.plan)
     module = _load(path, plan, args.seed)
     fn = _function(module, path, dotted)
-    options = dict(_parse_option(o) for o in args.option)
-    requested = [p for chunk in args.property for p in chunk.split(",") if p.strip()]
-    if requested:
-        applied = tuple(AppliedProperty(canonical_property(p), options, "flag") for p in requested)
+    cases = _cases(args, dotted.rsplit(".", 1)[-1])
+    report = _check_one(args, plan, module, fn, dotted, cases)
+    if args.json:
+        print(report.to_json())
     else:
-        applied = infer_properties(
-            fn, name=dotted.rsplit(".", 1)[-1], specs=plan.properties, namespace=vars(module)
-        )
-        applied = tuple(
-            AppliedProperty(a.property, {**a.options, **options}, a.source) for a in applied
-        )
-    cases: list[Any] = []
-    if args.tests:
-        tests_path = Path(args.tests)
-        if not tests_path.is_file():
-            raise InputError(f"{args.tests}: no such test file")
-        from automock._source import read_source
+        _print_text(report, args.target, args.seed)
+    return _exit_code(report)
 
-        function = dotted.rsplit(".", 1)[-1]
-        cases = cases_from_tests(read_source(tests_path), function, path=str(tests_path))
-        if not cases:
-            raise InputError(
-                f"{args.tests}: no call of {function}() (or of check(candidate)'s "
-                "parameter) with known arguments found"
-            )
-    if not applied and not any(c.has_expected for c in cases):
+
+def _run_file(args: argparse.Namespace) -> int:
+    """``automock check FILE``: every top-level function whose output depends on the seed."""
+    import json
+
+    from automock.properties.propose import seed_dependent
+
+    path = Path(args.target)
+    if not path.is_file():
+        raise InputError(f"{args.target}: no such file; give a Python file or FILE::function")
+    plan = _plan(path, args.plan)
+    module = _load(path, plan, args.seed)
+    own = [
+        (name, value)
+        for name, value in vars(module).items()
+        if inspect.isfunction(value) and value.__module__ == module.__name__ and name[0] != "_"
+    ]
+    with _applied(plan, args.seed):
+        chosen = [(n, f) for n, f in own if seed_dependent(f, args.call_timeout)]
+    if not chosen:
         raise InputError(
-            f"no property is known for {dotted}(); pass --property, e.g. --property sorted"
-            + ("" if args.tests else ", or --tests with a test file that asserts its outputs")
+            f"{path}: no top-level function's output depends on the seed; "
+            "name one with FILE::function"
         )
+    reports = [_check_one(args, plan, module, fn, name, []) for name, fn in chosen]
+    if args.json:
+        print(json.dumps([r.to_dict() for r in reports], indent=2, default=repr))
+    else:
+        for (name, _), report in zip(chosen, reports, strict=True):
+            _print_text(report, f"{path}::{name}", args.seed)
+    codes = [_exit_code(r) for r in reports]
+    return 1 if 1 in codes else max(codes)
+
+
+def _cases(args: argparse.Namespace, function: str) -> list[Any]:
+    from automock.properties.testcases import cases_from_tests
+
+    if not args.tests:
+        return []
+    tests_path = Path(args.tests)
+    if not tests_path.is_file():
+        raise InputError(f"{args.tests}: no such test file")
+    from automock._source import read_source
+
+    cases = cases_from_tests(read_source(tests_path), function, path=str(tests_path))
+    if not cases:
+        raise InputError(
+            f"{args.tests}: no call of {function}() (or of check(candidate)'s "
+            "parameter) with known arguments found"
+        )
+    return cases
+
+
+def _check_one(
+    args: argparse.Namespace, plan: Any, module: ModuleType, fn: Any, dotted: str, cases: list[Any]
+) -> Any:
     # Import Hypothesis before the runtime patches anything: it keeps references
     # to clock functions taken at import time.
     import hypothesis  # noqa: F401
 
+    from automock.properties.infer import AppliedProperty
+    from automock.properties.propose import propose
+    from automock.properties.runner import canonical_property
+    from automock.properties.suite import check_function
+
+    options = dict(_parse_option(o) for o in args.option)
+    requested = [p for chunk in args.property for p in chunk.split(",") if p.strip()]
+    seen: list[tuple[Any, ...]] = []
     with _applied(plan, args.seed):
-        report = check_function(
+        if requested:
+            applied = tuple(
+                AppliedProperty(canonical_property(p), options, "flag") for p in requested
+            )
+        else:
+            found, observed = propose(
+                fn,
+                name=dotted.rsplit(".", 1)[-1],
+                specs=plan.properties,
+                namespace=vars(module),
+                examples=[c.args for c in cases],
+                call_seconds=args.call_timeout,
+            )
+            applied = tuple(
+                AppliedProperty(a.property, {**a.options, **options}, a.source, a.evidence)
+                for a in found
+            )
+            seen = [o.args for o in observed.accepted]
+        if not applied and not any(c.has_expected for c in cases):
+            raise InputError(
+                f"no property is known for {dotted}(): none held on every observed call; "
+                "pass --property, e.g. --property sorted"
+                + ("" if args.tests else ", or --tests with a test file that asserts its outputs")
+            )
+        return check_function(
             fn,
             applied,
             namespace=vars(module),
@@ -229,19 +306,19 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             runs=args.runs,
             cases=cases,
+            call_seconds=args.call_timeout,
+            type_examples=seen,
         )
-    if args.json:
-        print(report.to_json())
-    else:
-        _print_text(report, args.target, args.seed)
-    return 0 if report.passed else 1
 
 
 def _print_text(report: Any, target: str, seed: int) -> None:
+    for applied in report.properties:
+        if applied.source == "inferred":
+            print(visible(f"INFER {applied.property}: {applied.evidence}"))
     for reason in report.skipped:
         print(f"SKIP {visible(reason)}")
     for result in report.results:
-        mark = "PASS" if result.passed else "FAIL"
+        mark = {"pass": "PASS", "fail": "FAIL", "timeout": "HANG"}[_verdict(result)]
         print(visible(f"{mark} {result.name}: {result.detail}"))
     if report.hardcoding is not None:
         hc = report.hardcoding
@@ -249,3 +326,16 @@ def _print_text(report: Any, target: str, seed: int) -> None:
         print(visible(f"{mark} hard-coding ({hc.verdict}): {hc.detail}"))
     verdict = "all properties hold" if report.passed else "property check failed"
     print(visible(f"{target}: {verdict} (seed {seed}; replay with --seed {seed})"))
+
+
+def _verdict(result: Any) -> str:
+    return str(getattr(result, "verdict", "pass" if result.passed else "fail"))
+
+
+def _exit_code(report: Any) -> int:
+    """0 all held, 1 a property failed, 124 (as ``timeout``) when the only trouble is a hang."""
+    if report.passed:
+        return 0
+    verdicts = {_verdict(r) for r in report.results}
+    hardcoded = report.hardcoding is not None and report.hardcoding.verdict != "ok"
+    return 1 if "fail" in verdicts or hardcoded else EXIT_TIMEOUT

@@ -19,7 +19,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from automock._serialize import JsonMixin
+from automock._serialize import JsonMixin, to_jsonable
 
 __all__ = [
     "PropertyResult",
@@ -47,9 +47,24 @@ class PropertyResult(JsonMixin):
     passed: bool
     detail: str = ""
     counterexample: Any = None
+    timed_out: bool = False  # a call hung: its own verdict, not a broken property
 
     def __bool__(self) -> bool:
         return self.passed
+
+    @property
+    def verdict(self) -> str:
+        """``pass``, ``fail`` or ``timeout``."""
+        return "timeout" if self.timed_out else ("pass" if self.passed else "fail")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "passed": self.passed,
+            "verdict": self.verdict,
+            "detail": self.detail,
+            "counterexample": to_jsonable(self.counterexample),
+        }
 
 
 def _ok(name: str, detail: str = "") -> PropertyResult:

@@ -138,7 +138,7 @@ def _python_random(seed: int) -> Iterator[None]:
         random.setstate(state)
 
 
-def _seeder() -> Callable[[int], contextlib.AbstractContextManager[Any]]:
+def seeder() -> Callable[[int], contextlib.AbstractContextManager[Any]]:
     """The runtime's ``seeded_random`` (every RNG), else Python's ``random`` only."""
     try:
         from automock.runtime.entropy import seeded_random
@@ -156,7 +156,7 @@ class _Raised(Exception):
 
 
 def _observe_runs(observe: Callable[[], Any], runs: int, seed: int) -> list[Any]:
-    seeded = _seeder()
+    seeded = seeder()
     outcomes = []
     for index in range(runs):
         with seeded(derive_seed(seed, index)):

@@ -10,6 +10,7 @@ reported is the simplest input Hypothesis could find that still fails.
 
 from __future__ import annotations
 
+import collections.abc
 import contextlib
 import inspect
 import os
@@ -20,9 +21,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from automock._cache import user_cache_dir
-from automock.errors import InputError
+from automock.errors import CallTimeout, InputError
+from automock.properties.bounded import DEFAULT_CALL_SECONDS, bounded, call_seed
 from automock.properties.checks import PropertyResult
-from automock.properties.runner import canonical_property, evaluate
+from automock.properties.runner import REJECTED, canonical_property, evaluate
 
 if TYPE_CHECKING:  # pragma: no cover
     from hypothesis.strategies import SearchStrategy
@@ -65,7 +67,7 @@ def _union(hints: Sequence[Any]) -> Any:
     return typing.Union[tuple(unique)]  # noqa: UP007 - built at runtime from a tuple
 
 
-def hint_strategy(hint: Any) -> SearchStrategy[Any]:
+def hint_strategy(hint: Any, max_size: int | None = None) -> SearchStrategy[Any]:
     """``from_type(hint)``, except that a bare ``list`` draws non-empty lists of ints.
 
     A bare ``list`` (or ``typing.List``) says nothing about its elements, and
@@ -80,8 +82,29 @@ def hint_strategy(hint: Any) -> SearchStrategy[Any]:
     from hypothesis import strategies as st
 
     if hint is list or hint is typing.List:  # noqa: UP006 - the bare alias is what we detect
-        return st.lists(st.integers(), min_size=1)
+        return st.lists(st.integers(), min_size=1, max_size=max_size)
+    if isinstance(hint, typing.TypeVar):  # a generic element: ints compare, hash and print
+        return st.integers()
+    origin = typing.get_origin(hint) or hint
+    if origin in _ABSTRACT_SEQUENCES:  # a list is all of these, and prints and serializes
+        inner = typing.get_args(hint)
+        return st.lists(hint_strategy(inner[0]) if inner else st.integers(), max_size=max_size)
+    if max_size is not None and typing.get_origin(hint) is list:  # a costly function: small lists
+        (inner,) = typing.get_args(hint) or (int,)
+        return st.lists(hint_strategy(inner), max_size=max_size)
     return st.from_type(hint)
+
+
+# abstract collection hints drawn as plain lists: ``from_type(Iterable[int])`` gives a
+# one-shot iterator that a report can neither show twice nor write as JSON
+_ABSTRACT_SEQUENCES = (
+    collections.abc.Iterable,
+    collections.abc.Iterator,
+    collections.abc.Collection,
+    collections.abc.Sequence,
+    collections.abc.MutableSequence,
+    collections.abc.Reversible,
+)
 
 
 def _parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
@@ -94,7 +117,7 @@ def _parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
 
 
 def strategy_for(
-    fn: Callable[..., Any], *, examples: Sequence[Sequence[Any]] = ()
+    fn: Callable[..., Any], *, examples: Sequence[Sequence[Any]] = (), max_size: int | None = None
 ) -> SearchStrategy[tuple[Any, ...]]:
     """A strategy for argument tuples of ``fn``'s required positional parameters.
 
@@ -121,7 +144,7 @@ def strategy_for(
                 )
             hint = _union([type_of_value(v) for v in seen])
         try:
-            strategies.append(hint_strategy(hint))
+            strategies.append(hint_strategy(hint, max_size))
         except Exception as exc:
             raise InputError(
                 f"cannot generate inputs of type {hint!r} for parameter {param.name!r} of {name}(): {exc}"
@@ -171,6 +194,49 @@ def outside_cwd() -> Iterator[None]:
             configuration.set_hypothesis_home_dir(previous)
 
 
+class _Search:
+    """The calls of one search: each seeded from its input and bounded; hangs and refusals kept."""
+
+    def __init__(
+        self, fn: Callable[..., Any], name: str, options: Any, seed: int, seconds: float
+    ) -> None:
+        self.fn, self.name, self.options, self.seed, self.seconds = fn, name, options, seed, seconds
+        self.hung: list[tuple[Any, ...]] = []
+        self.refused: list[tuple[Any, ...]] = []
+        self.accepted = 0
+
+    def run(self, args: tuple[Any, ...]) -> PropertyResult:
+        return bounded(
+            lambda: evaluate(self.fn, args, self.name, self.options, preconditions=True),
+            seed=call_seed(self.seed, args),
+            seconds=self.seconds,
+        )
+
+    def breaks(self, args: tuple[Any, ...]) -> bool:
+        if self.hung:  # the search is over: a hang is reported as found
+            return False
+        try:
+            result = self.run(args)
+        except CallTimeout:
+            self.hung.append(args)
+            return False
+        if result.passed and REJECTED in result.detail:
+            self.refused.append(args)
+        else:
+            self.accepted += 1
+        return not result.passed
+
+    def without_failure(self, held: str) -> PropertyResult:
+        """The verdict when no input broke the property: a hang, no input accepted, or held."""
+        if self.hung:
+            return _hang(self.fn, self.name, self.hung[0], self.seconds)
+        if self.refused and not self.accepted:  # a precondition no input meets: broken
+            failure = evaluate(self.fn, self.refused[0], self.name, self.options)
+            detail = f"rejected every input: {failure.detail}"
+            return PropertyResult(self.name, False, detail, list(self.refused[0]))
+        return PropertyResult(self.name, True, held)
+
+
 def check_property(
     fn: Callable[..., Any],
     prop: str,
@@ -181,38 +247,53 @@ def check_property(
     seed: int = 0,
     exclude: Sequence[Sequence[Any]] = (),
     examples: Sequence[Sequence[Any]] = (),
+    call_seconds: float = DEFAULT_CALL_SECONDS,
 ) -> PropertyResult:
     """Search up to ``max_examples`` generated inputs for one that breaks ``prop``.
 
     ``exclude`` lists argument tuples never to try (the inputs the given tests
     already use). On failure the result's ``counterexample`` is the shrunk
-    argument list and ``detail`` what ``fn`` returned for it.
+    argument list and ``detail`` what ``fn`` returned for it. Each call runs
+    seeded from its input (:func:`~automock.properties.bounded.call_seed`), so
+    the failure reported is a replay of the run that failed; a call that hangs
+    past ``call_seconds`` ends the search with a ``timeout`` verdict; an input
+    ``fn`` refuses on purpose (a ``ValueError`` it raises) is outside its domain.
     """
     from hypothesis import find
     from hypothesis.errors import NoSuchExample, Unsatisfiable
 
     name = canonical_property(prop)
-    base = strategy if strategy is not None else strategy_for(fn, examples=examples)
+    max_size = (options or {}).get("max_size")  # inferred for a costly function
+    base = (
+        strategy if strategy is not None else strategy_for(fn, examples=examples, max_size=max_size)
+    )
     excluded = [list(e) for e in exclude]
     candidates = base.filter(lambda args: list(args) not in excluded) if excluded else base
-
-    def breaks(args: tuple[Any, ...]) -> bool:
-        return not evaluate(fn, args, name, options).passed
-
+    search = _Search(fn, name, options, seed, call_seconds)
     config = search_settings(max_examples)
     fresh = " fresh" if excluded else ""
     try:
         with outside_cwd():
-            minimal = find(candidates, breaks, settings=config, random=random.Random(seed))
+            minimal = find(candidates, search.breaks, settings=config, random=random.Random(seed))
     except NoSuchExample:
-        return PropertyResult(
-            name, True, f"held for up to {max_examples}{fresh} generated inputs (seed {seed})"
+        return search.without_failure(
+            f"held for up to {max_examples}{fresh} generated inputs (seed {seed})"
         )
     except Unsatisfiable:
         raise InputError(
             f"could not generate{fresh} inputs for {getattr(fn, '__name__', fn)!r}; "
             "pass a strategy or loosen the type hints"
         ) from None
-    failure = evaluate(fn, minimal, name, options)
+    failure = search.run(minimal)  # the same seed as the run that failed: the same run
     detail = f"minimal counterexample after shrinking: {failure.detail}"
     return PropertyResult(name, False, detail, list(minimal))
+
+
+def _hang(fn: Callable[..., Any], name: str, args: Sequence[Any], seconds: float) -> PropertyResult:
+    shown = ", ".join(repr(a) for a in args)
+    shown = shown if len(shown) <= 150 else shown[:147] + "..."
+    detail = (
+        f"{getattr(fn, '__name__', 'f')}({shown}) did not finish within {seconds:g}s: "
+        "a hang (not a broken property); the search stopped there"
+    )
+    return PropertyResult(name, False, detail, list(args), timed_out=True)

@@ -56,7 +56,8 @@ class AppliedProperty(JsonMixin):
 
     property: str
     options: Mapping[str, Any] = field(default_factory=dict)
-    source: str = "name"  # "plan", "name" or "flag"
+    source: str = "name"  # "plan", "name", "flag" or "inferred" (from observed behaviour)
+    evidence: str = ""  # inferred: what was observed
 
 
 def _tokens(name: str) -> list[str]:

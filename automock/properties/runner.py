@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import copy
 import inspect
+import traceback
 import typing
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from automock.errors import InputError
+from automock.errors import CallTimeout, InputError
 from automock.properties.checks import (
     PropertyResult,
     idempotent,
@@ -33,9 +35,11 @@ from automock.properties.checks import (
 __all__ = [
     "DISTRIBUTION_PROPERTIES",
     "PROPERTIES",
+    "REJECTED",
     "call_output",
     "canonical_property",
     "evaluate",
+    "rejected",
 ]
 
 # name -> what it checks, for --help and error messages
@@ -44,13 +48,14 @@ PROPERTIES: Mapping[str, str] = {
     "sorted": "the output is in ascending order (options: reverse, strict)",
     "sample": "the output draws from the input without replacement; option k (a size or the name of the size parameter): len == min(k, len(input))",
     "subset": "every output element comes from the input sequence",
-    "bounds": "every output value lies within [low, high] (options: low, high)",
+    "bounds": "every output value lies within [low, high] (options: low, high, each a number or a parameter's name)",
     "unique": "no output element repeats",
     "idempotent": "f(f(x)) == f(x)",
     "round_trip": "inverse(f(x)) == x (option: inverse = the decoding function)",
     "uniform": "over many seeded runs every element lands in every position equally often (chi-square)",
 }
 DISTRIBUTION_PROPERTIES = frozenset({"uniform"})
+REJECTED = "rejected its input"  # in a passing result's detail: outside the function's domain
 _ALIASES: Mapping[str, str] = {
     "shuffle": "permutation",
     "is_sorted": "sorted",
@@ -112,7 +117,9 @@ def _declared_in_place(fn: Callable[..., Any]) -> bool:
     return hints.get("return", object) is type(None)
 
 
-def call_output(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[Any, list[Any]]:
+def call_output(
+    fn: Callable[..., Any], args: Sequence[Any], *, in_place: bool = False
+) -> tuple[Any, list[Any]]:
     """``(output, copied_args)`` of ``fn`` called on a deep copy of ``args``.
 
     A ``None`` return stands for the first sequence argument only when the
@@ -132,9 +139,43 @@ def call_output(fn: Callable[..., Any], args: Sequence[Any]) -> tuple[Any, list[
         if _is_sequence(new) and _changed(old, new):
             return new, copied
     index, _ = _first_sequence(copied)
-    if index >= 0 and _declared_in_place(fn):
+    if index >= 0 and (in_place or _declared_in_place(fn)):  # seen in place, or declared
         return copied[index], copied
     return None, copied
+
+
+def _what(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:200]
+
+
+def rejected(exc: BaseException, fn: Callable[..., Any]) -> bool:
+    """Did ``fn`` refuse an input outside its domain, on purpose (a precondition, not a failure)?
+
+    Yes for a ``ValueError``/``TypeError`` its own source raises with a ``raise``
+    statement (``if k < 0: raise ValueError(...)``), and for the errors
+    ``random`` raises for an empty or too small population (``choice([])``,
+    ``sample(xs, len(xs) + 1)``, ``randrange(0)``). An ``IndexError`` or a
+    ``TypeError`` from an operator in the function's code stays a failure.
+    """
+    if not isinstance(exc, ValueError | TypeError | IndexError):
+        return False
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return False
+    last = frames[-1]
+    if Path(last.filename).name == "random.py" and "automock" not in last.filename:
+        return True
+    try:
+        own = inspect.getsourcefile(inspect.unwrap(fn))
+    except (TypeError, ValueError):
+        own = None
+    line = (last.line or "").lstrip()
+    return (
+        isinstance(exc, ValueError | TypeError)
+        and own is not None
+        and Path(last.filename) == Path(own)
+        and line.startswith("raise ")
+    )
 
 
 def _call_text(fn: Callable[..., Any], args: Sequence[Any]) -> str:
@@ -149,8 +190,13 @@ def evaluate(
     args: Sequence[Any],
     prop: str,
     options: Mapping[str, Any] | None = None,
+    *,
+    preconditions: bool = False,
 ) -> PropertyResult:
     """Check property ``prop`` of ``fn`` on one input ``args``.
+
+    With ``preconditions``, an input ``fn`` refuses on purpose (:func:`rejected`)
+    is outside its domain: the result passes, its detail says ``rejected``.
 
     A failure's ``counterexample`` is the argument list; ``detail`` says what
     the call returned and which part of the output broke the property.
@@ -181,9 +227,13 @@ def evaluate(
         result = round_trip(lambda v: call_output(fn, [v])[0], inverse, args[0])
         return _with_args(result, args, call)
     try:
-        output, _ = call_output(fn, args)
+        output, _ = call_output(fn, args, in_place=bool(opts.get("in_place")))
+    except CallTimeout:
+        raise
     except Exception as exc:
-        return PropertyResult(name, False, f"{call} raised {type(exc).__name__}: {exc}", list(args))
+        if preconditions and rejected(exc, fn):
+            return PropertyResult(name, True, f"{call} {REJECTED}: {_what(exc)}")
+        return PropertyResult(name, False, f"{call} raised {_what(exc)}", list(args))
     _, original = _first_sequence(args)
     if name in ("permutation", "sample", "subset") and original is None:
         raise InputError(
@@ -203,7 +253,10 @@ def evaluate(
             output, reverse=bool(opts.get("reverse")), strict=bool(opts.get("strict"))
         )
     elif name == "bounds":
-        result = within_bounds(output, opts.get("low"), opts.get("high"))
+        low, high = opts.get("low"), opts.get("high")  # a number, or a parameter's name
+        low = _resolve_k(fn, args, low) if isinstance(low, str) else low
+        high = _resolve_k(fn, args, high) if isinstance(high, str) else high
+        result = within_bounds(output, low, high)
     else:
         result = unique(output)
     if result.passed:

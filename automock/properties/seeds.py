@@ -8,7 +8,8 @@ seen what does hold under every seed:
 
 - ``permutation``: the same elements in a different order (a shuffle);
 - ``sorted``: in ascending order under every seed, contents varying;
-- ``subset``: as many elements each time, drawn from a larger pool (a sample);
+- ``subset``: as many elements each time, drawn from a larger pool (a sample; a
+  line whose changing words are ids or timestamps, ``dg-3f2a`` or ``10:07``, is not);
 - ``bounds``: one number each time; ``low``/``high`` are the extremes seen.
 
 A line's elements are a Python literal list/tuple/set (``print(deck)``) or
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,6 +30,9 @@ from typing import Any
 from automock._serialize import JsonMixin
 
 __all__ = ["SeedLine", "compare_outputs", "suggest"]
+
+# a word mixing digits with letters or time/date punctuation, as the repr of a str
+_ID_LIKE = re.compile(r"^'?(?=.*\d)(?=.*[A-Za-z:/()-]).+'?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +50,19 @@ def _elements(text: str) -> list[Any]:
     try:
         value = ast.literal_eval(text.strip())
     except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return text.split()
+        return _words(text)
     if isinstance(value, list | tuple):
         return list(value)
     if isinstance(value, set | frozenset):
         return sorted(value, key=repr)
-    return [value]
+    if not isinstance(value, str):
+        return [value]
+    return _words(text)
+
+
+def _words(text: str) -> list[str]:
+    """``b, a, c`` and ``b a c`` alike: words, without the separators that end them."""
+    return [w for w in (word.strip(",;") for word in text.replace(",", " ").split()) if w]
 
 
 def _number(items: Sequence[Any]) -> float | None:
@@ -93,7 +105,12 @@ def suggest(values: Sequence[str]) -> tuple[tuple[str, ...], dict[str, Any]]:
     elif all(_is_sorted(s) for s in seqs) and all(len(s) > 1 for s in seqs):
         names.append("sorted")
     pool = set().union(*keys)
-    if "permutation" not in names and len({len(s) for s in seqs}) == 1 and len(seqs[0]) < len(pool):
+    # an id or a timestamp (``dg-3f2a``, ``10:07``) is new under every seed: no sample
+    common: set[str] = set(keys[0]).intersection(*keys[1:])
+    varying = pool - common
+    stamped = any(_ID_LIKE.search(element) for element in varying)
+    same_size = len({len(s) for s in seqs}) == 1
+    if "permutation" not in names and same_size and len(seqs[0]) < len(pool) and not stamped:
         names.append("subset")
     return tuple(names), {}
 

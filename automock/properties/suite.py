@@ -11,13 +11,15 @@ the examples against fresh inputs.
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from automock import _schemas as schemas
-from automock._serialize import JsonMixin
+from automock._serialize import JsonMixin, to_jsonable
 from automock.errors import InputError
+from automock.properties.bounded import DEFAULT_CALL_SECONDS, repeated_property
 from automock.properties.checks import PropertyResult
 from automock.properties.distribution import DistributionResult, shuffle_uniformity
 from automock.properties.hardcoding import HardcodingReport, detect_hardcoding
@@ -39,6 +41,7 @@ class CheckReport(JsonMixin):
     results: tuple[PropertyResult | DistributionResult, ...]
     hardcoding: HardcodingReport | None = None
     skipped: tuple[str, ...] = ()  # properties left out, each with the reason
+    properties: tuple[AppliedProperty, ...] = ()  # what was checked, where from, the evidence
 
     @property
     def passed(self) -> bool:
@@ -55,6 +58,15 @@ class CheckReport(JsonMixin):
             "results": [r.to_dict() for r in self.results],
             "hardcoding": self.hardcoding.to_dict() if self.hardcoding else None,
             "skipped": list(self.skipped),
+            "properties": [
+                {
+                    "property": a.property,
+                    "source": a.source,
+                    "options": to_jsonable(a.options),
+                    "evidence": a.evidence,
+                }
+                for a in self.properties
+            ],
         }
 
 
@@ -120,6 +132,46 @@ def _drop_contradicted(
     return kept, skipped
 
 
+def _required(fn: Callable[..., Any]) -> bool:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(
+        p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        for p in params
+    )
+
+
+def _hardcoding(
+    fn: Callable[..., Any],
+    properties: Sequence[AppliedProperty],
+    names: Mapping[str, Any],
+    examples: Sequence[Sequence[Any]],
+    cases: Sequence[TestCase],
+    max_examples: int,
+    seed: int,
+) -> HardcodingReport | None:
+    per_input = [p for p in properties if p.property not in DISTRIBUTION_PROPERTIES]
+    judged = any(c.has_expected for c in cases)
+    if judged:  # the tests' answers are the evidence; a name's guess is too weak to accuse
+        per_input = [p for p in per_input if p.source not in ("name", "inferred")]
+    if not (examples and (per_input or judged)):
+        return None
+    merged: dict[str, Any] = {}
+    for applied in per_input:
+        merged.update(resolve_options(applied.options, names))
+    return detect_hardcoding(
+        fn,
+        examples,
+        [p.property for p in per_input],
+        options=merged,
+        max_examples=max_examples,
+        seed=seed,
+        cases=cases,
+    )
+
+
 def check_function(
     fn: Callable[..., Any],
     properties: Sequence[AppliedProperty],
@@ -130,6 +182,8 @@ def check_function(
     runs: int = 2000,
     examples: Sequence[Sequence[Any]] = (),
     cases: Sequence[TestCase] = (),
+    call_seconds: float = DEFAULT_CALL_SECONDS,
+    type_examples: Sequence[Sequence[Any]] = (),
 ) -> CheckReport:
     """Check each property of ``fn``; with ``examples`` (or ``cases``), also look for hard-coding.
 
@@ -147,8 +201,11 @@ def check_function(
     for applied in properties:
         options = resolve_options(applied.options, names)
         if applied.property in DISTRIBUTION_PROPERTIES:
-            n = int(options.get("n", 5))
-            results.append(shuffle_uniformity(fn, n=n, runs=runs, seed=seed))
+            n, alpha = int(options.get("n", 5)), float(options.get("alpha", 1e-3))
+            results.append(shuffle_uniformity(fn, n=n, runs=runs, seed=seed, alpha=alpha))
+            continue
+        if not _required(fn):  # no input to vary: the seed is the input, many of them
+            results.append(repeated_property(fn, applied.property, options, runs, seed))
             continue
         results.append(
             check_property(
@@ -157,26 +214,12 @@ def check_function(
                 options=options,
                 max_examples=max_examples,
                 seed=seed,
-                examples=examples or _plan_inputs(options),
+                examples=examples or _plan_inputs(options) or type_examples,
+                call_seconds=call_seconds,
             )
         )
-    hardcoding = None
-    per_input = [p for p in properties if p.property not in DISTRIBUTION_PROPERTIES]
-    judged = any(c.has_expected for c in cases)
-    if judged:  # the tests' answers are the evidence; a name's guess is too weak to accuse
-        per_input = [p for p in per_input if p.source != "name"]
-    if examples and (per_input or judged):
-        merged: dict[str, Any] = {}
-        for applied in per_input:
-            merged.update(resolve_options(applied.options, names))
-        hardcoding = detect_hardcoding(
-            fn,
-            examples,
-            [p.property for p in per_input],
-            options=merged,
-            max_examples=max_examples,
-            seed=seed,
-            cases=cases,
-        )
+    hardcoding = _hardcoding(fn, properties, names, examples, cases, max_examples, seed)
     name = str(getattr(fn, "__qualname__", getattr(fn, "__name__", "function")))
-    return CheckReport(name, seed, max_examples, tuple(results), hardcoding, tuple(skipped))
+    return CheckReport(
+        name, seed, max_examples, tuple(results), hardcoding, tuple(skipped), tuple(properties)
+    )

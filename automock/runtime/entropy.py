@@ -5,7 +5,7 @@
 - the ``random`` module's global generator (seeded; state restored on exit),
   ``random.randbytes`` included;
 - ``random.Random()`` instances created without a seed (and ``random.seed()``
-  with no argument): each gets ``derive(seed, "Random", n)`` for the n-th
+  with no argument, the module function included): each gets ``derive(seed, "Random", n)`` for the n-th
   creation, so creation order, not wall time, decides the stream;
 - ``os.urandom``, ``os.getrandom`` and ``random``'s private ``_urandom``: a
   seeded byte stream. ``random.SystemRandom``, ``secrets.*`` and
@@ -219,6 +219,14 @@ def _patch_random(undo: Undo, source: EntropySource) -> None:
         original_seed(self, a, version)
 
     undo.setattr(random.Random, "seed", seed)
+    # the module's ``random.seed`` is the global instance's method bound at import, so the
+    # class patch above misses it: ``random.seed()`` would reseed from the OS
+    instance = random._inst
+
+    def module_seed(a: Any = None, version: int = 2) -> None:
+        seed(instance, a, version)
+
+    undo.setattr(random, "seed", module_seed)
     random.seed(derive(source.seed, "random"))
     record_first_calls(undo, random, _RANDOM_APIS, "random")
 

@@ -165,7 +165,7 @@ def test_plan_properties_are_used(deal: Path, capsys: pytest.CaptureFixture[str]
     ("argv", "message"),
     [
         (["check", "nowhere.py::f"], "no such file"),
-        (["check", "{deal}"], "expected FILE::function"),
+        (["check", "{deal}::"], "name the function after"),
         (["check", "{deal}::missing"], "no function 'missing'"),
         (["check", "{deal}::total"], "no property is known"),
         (["check", "{deal}::shuffle", "-p", "bogus"], "unknown property 'bogus'"),

@@ -25,7 +25,6 @@ LONG_FUNCTIONS = {
     "automock/sandbox/batch/task.py:child_main": "a forked child's steps, in order, before it runs a candidate",
     "automock/sandbox/child/program.py:execute": "the run child's steps, in order, around the program",
     "automock/sandbox/run/watch.py:finish": "watching one run to its end, then judging it",
-    "automock/commands/check.py:run": "the check command's flag handling, in order, in one place",
 }
 
 

@@ -19,3 +19,16 @@ def test_properties_inferred_from_the_values_seen() -> None:
     assert suggest(["[5, 1]", "[3, 8]"]) == (("subset",), {})
     assert suggest(["p = 0.25", "p = 0.75"]) == (("bounds",), {"low": 0.25, "high": 0.75})
     assert suggest(["alice wins", "bob wins"])[0] != ("permutation",)
+
+
+def test_a_header_with_an_id_and_a_time_is_no_subset() -> None:
+    header = [
+        "News digest dg-3f2a (2026-12-05 10:00)",
+        "News digest dg-91bc (2026-12-05 10:07)",
+        "News digest dg-77aa (2026-12-05 11:02)",
+    ]
+    assert "subset" not in suggest(header)[0]
+
+
+def test_comma_separated_shuffled_words_are_a_permutation() -> None:
+    assert suggest(["order: b, a, c", "order: c, b, a", "order: a, c, b"])[0] == ("permutation",)

@@ -136,3 +136,12 @@ def test_hash_seed_is_a_valid_pythonhashseed_and_depends_on_seed() -> None:
     assert len(values) == 20
     assert all(0 <= int(v) <= 4_294_967_295 for v in values)
     assert hash_seed_for(3) == hash_seed_for(3)
+
+
+def test_module_random_seed_without_argument_follows_the_block() -> None:
+    def draw() -> float:
+        with seeded_random(3):
+            random.seed()
+            return random.random()
+
+    assert draw() == draw()

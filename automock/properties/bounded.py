@@ -1,0 +1,109 @@
+"""One call of a function under check: seeded from its input, under a time bound.
+
+A random function checked over generated inputs must answer the same way each
+time it meets the same input, or a shrunk counterexample re-run later may pass
+and two identical checks may disagree. So every call runs inside the
+runtime's ``seeded_random`` with a seed derived from the check's seed and the
+call's arguments (:func:`call_seed`): re-running a failing input replays the
+very run that failed.
+
+Every call also runs under a wall-clock bound (``ITIMER_REAL``; the main
+thread only, elsewhere no bound): a call past it is interrupted, and whatever
+the function did with the interruption (a bare ``except`` that keeps looping is
+interrupted again every 50 ms) the call ends in :class:`~automock.errors.CallTimeout`,
+a verdict of its own, never a failure of the property.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+from automock._seed import derive
+from automock.errors import CallTimeout
+from automock.properties.checks import PropertyResult
+
+__all__ = ["DEFAULT_CALL_SECONDS", "bounded", "call_seed", "repeated_property", "seeded"]
+
+DEFAULT_CALL_SECONDS = 5.0
+T = TypeVar("T")
+
+
+def call_seed(seed: int, args: Any) -> int:
+    """The seed a call on ``args`` runs under in a check seeded with ``seed``."""
+    return derive(seed, "property call", repr(args), bits=32)
+
+
+def seeded(seed: int) -> contextlib.AbstractContextManager[Any]:
+    """Every RNG seeded from ``seed`` (the runtime's ``seeded_random``), else ``random`` only."""
+    from automock.properties.distribution import seeder
+
+    return seeder()(seed)
+
+
+class _Bound:
+    def __init__(self) -> None:
+        self.expired = False
+
+
+@contextlib.contextmanager
+def _time_bound(seconds: float) -> Iterator[_Bound]:
+    bound = _Bound()
+    usable = (
+        seconds > 0
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not usable:
+        yield bound
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        bound.expired = True
+        raise CallTimeout(f"the call ran past its {seconds:g}s bound")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
+    try:
+        yield bound
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def bounded(
+    call: Callable[[], T], *, seed: int, seconds: float = DEFAULT_CALL_SECONDS, what: str = ""
+) -> T:
+    """``call()`` under ``seeded(seed)`` and a ``seconds`` bound; :class:`CallTimeout` past it."""
+    with _time_bound(seconds) as bound:
+        try:
+            with seeded(seed):
+                result = call()
+        except CallTimeout:
+            bound.expired = True
+    if bound.expired:
+        raise CallTimeout(f"{what or 'the call'} did not finish within {seconds:g}s (a hang)")
+    return result
+
+
+def repeated_property(
+    fn: Callable[[], Any], prop: str, options: Any, runs: int, seed: int
+) -> PropertyResult:
+    """``prop`` of a function with no arguments over ``runs`` seeded calls (its only input is
+    the seed): the first call that breaks it, replayable with its seed, else a pass."""
+    from automock.properties.distribution import derive_seed
+    from automock.properties.runner import evaluate
+
+    for index in range(runs):
+        run_seed = derive_seed(seed, index)
+        try:
+            result = bounded(lambda: evaluate(fn, (), prop, options), seed=run_seed)
+        except CallTimeout as exc:
+            return PropertyResult(prop, False, f"run {index}: {exc}", [], timed_out=True)
+        if not result.passed:
+            detail = f"run {index} (seed {run_seed}): {result.detail}"
+            return PropertyResult(prop, False, detail, [])
+    return PropertyResult(prop, True, f"held on {runs} seeded runs (seed {seed})")

@@ -1,0 +1,130 @@
+"""Which properties to check, from observed behaviour first (issue 30).
+
+:func:`propose` turns the :mod:`~automock.properties.relations` that held on
+every observation into properties to check, each with its evidence:
+
+- permutation of the sequence argument -> ``permutation`` (and ``uniform`` when
+  the output varies with the seed and the function takes one list);
+- a sub-multiset of length ``min(k, len)`` -> ``sample`` with ``k``; else a
+  sub-multiset or subset -> ``subset``;
+- ``sorted``, ``unique``; numbers within parameters (``low``/``high``) or within
+  fixed bounds seen -> ``bounds``.
+
+The plan's properties win; the name rules of :mod:`~automock.properties.infer`
+are hints only, added when observation does not contradict them. The
+``uniform`` checks share the significance level (Bonferroni): with ``m`` of
+them each runs at ``alpha / m``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from automock.plan.model import PropertySpec
+from automock.properties.bounded import DEFAULT_CALL_SECONDS
+from automock.properties.infer import AppliedProperty, infer_properties
+from automock.properties.observe import Observations, observe
+from automock.properties.relations import Relation, relations
+
+__all__ = ["ALPHA", "propose", "seed_dependent"]
+
+ALPHA = 1e-3  # family-wise significance level of a check's distribution tests
+
+
+def _evidence(rel: Relation, observed: Observations) -> str:
+    seeds = len({o.seed for o in observed.calls})
+    if rel.name == "varies":
+        return f"the output changed with the seed on {rel.support} inputs over {seeds} seeds"
+    return f"{rel.name} held on all {rel.seen} accepted calls ({rel.support} telling) over {seeds} seeds"
+
+
+def _from_relations(found: Mapping[str, Relation], observed: Observations) -> list[AppliedProperty]:
+    out: list[AppliedProperty] = []
+
+    def add(prop: str, rel: Relation, options: Mapping[str, Any] | None = None) -> None:
+        opts = dict(options or {})
+        if observed.in_place and prop != "uniform":  # the argument is the output, changed or not
+            opts["in_place"] = True
+        out.append(AppliedProperty(prop, opts, "inferred", _evidence(rel, observed)))
+
+    if "permutation" in found:
+        add("permutation", found["permutation"])
+    elif "submultiset" in found and "length_k" in found:
+        add("sample", found["length_k"], {"k": found["length_k"].options["k"]})
+    elif "submultiset" in found or "subset" in found:
+        add("subset", found.get("submultiset") or found["subset"])
+    if "sorted" in found:
+        add("sorted", found["sorted"])
+    if "unique" in found and "permutation" not in found:
+        add("unique", found["unique"])
+    bounds = found.get("bounds")
+    relative = bounds is not None and isinstance(bounds.options.get("low"), str)
+    if bounds is not None and (relative or "varies" in found):  # fixed bounds seen: random only
+        add("bounds", bounds, bounds.options)
+    one_list = len(observed.parameters) == 1 and all(
+        isinstance(o.args[0], list) for o in observed.calls
+    )
+    if "permutation" in found and "varies" in found and one_list:
+        add("uniform", found["varies"], {"n": 5})
+    return out
+
+
+def seed_dependent(fn: Callable[..., Any], call_seconds: float = DEFAULT_CALL_SECONDS) -> bool:
+    """Does ``fn``'s output change with the seed on some sample input?"""
+    observed = observe(fn, seeds=(0, 1, 2), call_seconds=call_seconds)
+    return any(r.name == "varies" for r in relations(observed))
+
+
+def propose(
+    fn: Callable[..., Any],
+    *,
+    name: str | None = None,
+    specs: Sequence[PropertySpec] = (),
+    namespace: Mapping[str, Any] | None = None,
+    examples: Sequence[Sequence[Any]] = (),
+    call_seconds: float = DEFAULT_CALL_SECONDS,
+) -> tuple[tuple[AppliedProperty, ...], Observations]:
+    """The properties to check on ``fn`` (see the module docstring) and the observations."""
+    hinted = infer_properties(fn, name=name, specs=specs, namespace=namespace)
+    observed = observe(fn, examples=examples, call_seconds=call_seconds)
+    if any(a.source == "plan" for a in hinted):
+        return hinted, observed
+    found = {r.name: r for r in relations(observed)}
+    inferred = _from_relations(found, observed)
+    have = {a.property for a in inferred}
+    for hint in hinted:  # a name's guess stays a hint: kept where it applies
+        if hint.property in have or not _consistent(hint.property, found, observed):
+            continue
+        inferred.append(hint)
+        have.add(hint.property)
+    if observed.slowest > call_seconds / 50:  # costly on small inputs: search no larger ones
+        size = max(
+            (len(a) for o in observed.accepted for a in o.args if isinstance(a, list)), default=0
+        )
+        inferred = [
+            AppliedProperty(a.property, {**a.options, "max_size": size}, a.source, a.evidence)
+            if a.source == "inferred" and a.property != "uniform"
+            else a
+            for a in inferred
+        ]
+    uniform = [a for a in inferred if a.property == "uniform"]
+    alpha = ALPHA / max(1, len(uniform))
+    return tuple(
+        AppliedProperty(a.property, {**a.options, "alpha": alpha}, a.source, a.evidence)
+        if a.property == "uniform"
+        else a
+        for a in inferred
+    ), observed
+
+
+def _consistent(prop: str, found: Mapping[str, Relation], observed: Observations) -> bool:
+    """A name's guess is kept unless it cannot apply to what the function returns.
+
+    A guess that applies but did not hold is kept: a function named ``sort`` whose
+    output is not sorted is the bug to report. One that cannot apply (``pick``
+    guessed as ``sample`` while the function returns one element) is dropped.
+    """
+    if prop not in ("permutation", "sorted", "unique", "sample", "subset", "uniform"):
+        return True
+    return all(isinstance(o.output, list | tuple) for o in observed.accepted)

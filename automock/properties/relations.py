@@ -1,0 +1,216 @@
+"""Likely invariants: the input/output relations that held on every observation (issue 30).
+
+:func:`relations` takes :class:`~automock.properties.observe.Observations` and
+returns each relation that held on every accepted call, with how many calls
+made it non-trivial (a sort of a one-element list proves nothing): permutation
+of the sequence argument, sub-multiset, subset, length equal / ``k`` /
+``min(k, len)``, sorted, unique, numbers within the input's range, within
+parameter-relative bounds (``low``/``high`` naming parameters) or fixed bounds,
+idempotent, and whether the output varies with the seed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from automock.properties.observe import Observation, Observations
+
+__all__ = ["Relation", "relations"]
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """A relation that held on ``support`` non-trivial observations out of ``seen``."""
+
+    name: str
+    support: int
+    seen: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def _seq(value: Any) -> list[Any] | None:
+    if isinstance(value, list | tuple):
+        return list(value)
+    return None
+
+
+def _key(value: Any) -> Any:
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    return value
+
+
+def _source(o: Observation) -> list[Any] | None:
+    return next((list(a) for a in o.args if isinstance(a, list | tuple)), None)
+
+
+def _ints(o: Observation, params: tuple[str, ...]) -> dict[str, int]:
+    return {n: a for n, a in zip(params, o.args, strict=False) if type(a) is int}
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _numbers(value: Any) -> list[float] | None:
+    single = _number(value)
+    if single is not None:
+        return [single]
+    items = _seq(value)
+    if items is None or not items:
+        return None
+    found = [_number(v) for v in items]
+    return None if any(f is None for f in found) else [f for f in found if f is not None]
+
+
+def _count(
+    observations: Iterable[Observation], holds: Callable[[Observation], bool | None]
+) -> tuple[int, bool]:
+    """(non-trivial observations, held on all): ``holds`` gives None when it says nothing."""
+    support = 0
+    for o in observations:
+        verdict = holds(o)
+        if verdict is None:
+            continue
+        if not verdict:
+            return support, False
+        support += 1
+    return support, True
+
+
+def _shape_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> list[Relation]:
+    def in_out(o: Observation) -> tuple[list[Any], list[Any]] | None:
+        src, out = _source(o), _seq(o.output)
+        return None if src is None or out is None else (src, out)
+
+    def counts(o: Observation) -> tuple[Counter[Any], Counter[Any]] | None:
+        pair = in_out(o)
+        if pair is None:
+            return None
+        return Counter(map(_key, pair[0])), Counter(map(_key, pair[1]))
+
+    def perm(o: Observation) -> bool | None:
+        c = counts(o)
+        return None if c is None or sum(c[0].values()) < 2 else c[0] == c[1]
+
+    def submultiset(o: Observation) -> bool | None:
+        c = counts(o)
+        return None if c is None or not c[1] else all(c[0][k] >= v for k, v in c[1].items())
+
+    def subset(o: Observation) -> bool | None:
+        c = counts(o)
+        return None if c is None or not c[1] else set(c[1]) <= set(c[0])
+
+    def ordered(o: Observation) -> bool | None:
+        out = _seq(o.output)
+        if out is None or len(out) < 2:
+            return None
+        try:
+            return all(a <= b for a, b in itertools.pairwise(out))
+        except TypeError:
+            return False
+
+    def distinct(o: Observation) -> bool | None:
+        out = _seq(o.output)
+        return None if out is None or len(out) < 2 else len(set(map(_key, out))) == len(out)
+
+    found = []
+    for name, holds in (
+        ("permutation", perm),
+        ("submultiset", submultiset),
+        ("subset", subset),
+        ("sorted", ordered),
+        ("unique", distinct),
+    ):
+        support, ok = _count(obs, holds)
+        if ok and support:
+            found.append(Relation(name, support, len(obs)))
+    found += _length_relations(obs, params, in_out)
+    return found
+
+
+def _length_relations(
+    obs: tuple[Observation, ...],
+    params: tuple[str, ...],
+    in_out: Callable[[Observation], tuple[list[Any], list[Any]] | None],
+) -> list[Relation]:
+    found = []
+    for name in params:
+
+        def is_k(o: Observation, name: str = name) -> bool | None:
+            pair, k = in_out(o), _ints(o, params).get(name)
+            return (
+                None if pair is None or k is None else len(pair[1]) == max(0, min(k, len(pair[0])))
+            )
+
+        support, ok = _count(obs, is_k)
+        if ok and support:
+            found.append(Relation("length_k", support, len(obs), {"k": name}))
+    return found
+
+
+def _bound_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> list[Relation]:
+    values = [(o, _numbers(o.output)) for o in obs]
+    if not values or any(v is None for _, v in values):
+        return []
+    found = []
+    low = min(min(v) for _, v in values if v)
+    high = max(max(v) for _, v in values if v)
+    for lo_name, hi_name in itertools.permutations(params, 2):
+
+        def within(
+            o: Observation, v: list[float] | None, lo: str = lo_name, hi: str = hi_name
+        ) -> bool:
+            ints = _ints(o, params)
+            return (
+                lo in ints
+                and hi in ints
+                and v is not None
+                and all(ints[lo] <= x <= ints[hi] for x in v)
+            )
+
+        if all(within(o, v) for o, v in values):
+            found.append(
+                Relation("bounds", len(values), len(obs), {"low": lo_name, "high": hi_name})
+            )
+            return found
+
+    def in_range(o: Observation, v: list[float] | None) -> bool | None:
+        src = _numbers(_source(o)) if _source(o) else None
+        return None if not src or v is None else all(min(src) <= x <= max(src) for x in v)
+
+    support, ok = _count(obs, lambda o: in_range(o, _numbers(o.output)))
+    if ok and support:
+        found.append(Relation("within_input", support, len(obs)))
+    elif not any(_source(o) for o in obs):
+        found.append(Relation("bounds", len(values), len(obs), {"low": low, "high": high}))
+    return found
+
+
+def _varies(obs: tuple[Observation, ...]) -> Relation | None:
+    by_input: dict[str, set[str]] = {}
+    for o in obs:
+        by_input.setdefault(repr(o.args), set()).add(repr(o.output))
+    support = sum(1 for outs in by_input.values() if len(outs) > 1)
+    return Relation("varies", support, len(obs)) if support else None
+
+
+def relations(observed: Observations) -> tuple[Relation, ...]:
+    """Every relation that held on all accepted calls in ``observed`` (see the module docstring)."""
+    obs = observed.accepted
+    if not obs:
+        return ()
+    found = _shape_relations(obs, observed.parameters)
+    found += _bound_relations(obs, observed.parameters)
+    varies = _varies(obs)
+    if varies is not None:
+        found.append(varies)
+    return tuple(found)
