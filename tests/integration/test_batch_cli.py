@@ -154,22 +154,6 @@ def test_ray_backend_names_the_extra(samples: Path, capsys: pytest.CaptureFixtur
     assert "pip install 'automock-sandbox[ray]'" in err
 
 
-def test_ray_task_function_runs_a_candidate_directly() -> None:
-    from automock.sandbox.batch.ray_backend import ray_task
-    from automock.sandbox.batch.task import BatchSettings
-
-    good = ray_task(
-        {"task_id": "t", "index": 0, "code": "def f():\n    return 1\n", "test": "assert f() == 1"},
-        BatchSettings(timeout=5),
-    )
-    bad = ray_task(
-        {"task_id": "t", "index": 1, "code": "import sys\nsys.exit(2)"}, BatchSettings(timeout=5)
-    )
-    assert (good["status"], good["exit_code"]) == ("passed", 0)
-    assert (bad["status"], bad["exit_code"]) == ("failed", 2)
-    assert json.dumps(good)  # plain JSON, as Ray would ship it back
-
-
 def test_plan_stubs_apply_to_every_candidate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
