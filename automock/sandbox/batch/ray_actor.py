@@ -8,7 +8,8 @@ and the actor fetches a text it has not seen (:mod:`automock.sandbox.batch.ray_c
 
 Before it takes work the actor runs one probe candidate and compares the isolation layers
 in force with the layers the batch requires: a node missing one refuses to join (its
-:meth:`PoolActor.ready` says why) rather than running candidates with fewer layers.
+:meth:`PoolActor.judge` answers every chunk with why) rather than running candidates with
+fewer layers.
 
 This module does not import Ray: the driver (:mod:`automock.sandbox.batch.ray_backend`)
 makes the class remote.
@@ -17,7 +18,6 @@ makes the class remote.
 from __future__ import annotations
 
 import dataclasses
-import os
 import socket
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -78,14 +78,13 @@ class PoolActor:
             )
             self.close()
 
-    def ready(self) -> dict[str, Any]:
-        """This node's answer to the driver: its host, pid and, if it refused, why."""
-        return {"host": socket.gethostname(), "pid": os.getpid(), "refusal": self._refusal}
-
     def judge(
         self, items: Sequence[tuple[Candidate, str | None]], texts: Mapping[str, Any]
-    ) -> list[dict[str, Any]]:
-        """Judge one chunk with the warm pool; ``texts``: key -> object ref of a pair text."""
+    ) -> list[dict[str, Any]] | dict[str, str]:
+        """Judge one chunk with the warm pool; ``texts``: key -> object ref of a pair text.
+        A node that refused to join judges nothing: ``{"refusal": why}``."""
+        if self._refusal:
+            return {"refusal": self._refusal}
         self._fetch(texts, {key for _, key in items if key is not None})
         chunk = [self._whole(cand, key) for cand, key in items]
         return [result.to_dict() for result in self._pool.run(chunk)]

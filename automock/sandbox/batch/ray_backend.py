@@ -5,7 +5,7 @@ starts one actor per node (:class:`~automock.sandbox.batch.ray_actor.PoolActor`)
 it, with as many workers as the node has CPUs: each holds a warm
 :class:`~automock.sandbox.batch.pool.WorkerPool` for the batch's life. The batch's settings
 go to the object store once; a node whose sandbox lacks a required isolation layer refuses
-to join (its reason is printed) and gets no candidates.
+to join (its reason is printed) and its chunks go to the others.
 
 The driver then streams candidates in chunks (:mod:`automock.sandbox.batch.ray_chunks`),
 two out per actor so none waits between chunks, and hands each chunk's results to
@@ -41,7 +41,6 @@ __all__ = ["RayOptions", "execute_many_ray", "import_ray"]
 
 _IN_FLIGHT = 2  # chunks out per actor: one running, one waiting behind it
 _MAX_CHUNK = 64
-_READY_S = 300.0  # an actor's pool start and probe (a busy node takes its time)
 
 
 def import_ray() -> Any:
@@ -123,6 +122,12 @@ class _Driver:
             for result in self.book.lost(chunk.number, reason, batch_seed=self.seed):
                 self.emit(result)
             return
+        if isinstance(rows, dict):  # the node refused to join: the chunk goes to the others
+            self.book.returned(chunk.number)
+            if actor in self.actors:
+                self.actors.remove(actor)
+                print(f"automock: {rows['refusal']}", file=sys.stderr)
+            return
         self.book.done(chunk.number)
         for row in rows:
             self.emit(_from_dict(row))
@@ -144,7 +149,8 @@ def _connect(ray: Any) -> None:
 
 
 def _start_actors(ray: Any, settings: BatchSettings, options: RayOptions) -> list[_Actor]:
-    """One warm pool per live node with CPUs; the nodes that refused are named on stderr."""
+    """One warm pool per live node with CPUs. Chunks are sent at once (Ray holds them until the
+    actor is up); a node that refuses to join answers each with its reason."""
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     shared = ray.put(settings)  # once: every actor reads it from the object store
@@ -162,19 +168,7 @@ def _start_actors(ray: Any, settings: BatchSettings, options: RayOptions) -> lis
             scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False),
         ).remote(shared, workers, options.required)
         started.append(_Actor(handle, str(node.get("NodeManagerAddress", node["NodeID"])), workers))
-    joined = []
-    for actor in started:
-        try:
-            answer = ray.get(actor.handle.ready.remote(), timeout=_READY_S)
-        except ray.exceptions.RayError as exc:
-            print(f"automock: node {actor.node} did not start: {_reason(exc)}", file=sys.stderr)
-            continue
-        if answer["refusal"]:
-            print(f"automock: {answer['refusal']}", file=sys.stderr)
-            ray.kill(actor.handle)
-            continue
-        joined.append(actor)
-    return joined
+    return started
 
 
 def _chunk_size(count: int, actors: Sequence[_Actor], options: RayOptions) -> int:

@@ -6,8 +6,9 @@ answers with what to send next and which candidates are given up on.
 
 Every candidate ends in exactly one result: a chunk's candidates are owed until the chunk's
 results come back (then they are done, once), or until the chunk is lost with its actor.
-A lost chunk's candidates go out again one per chunk, so the next loss names its culprit;
-a candidate lost ``max_losses`` times (default 2: it took its node or actor down twice)
+A lost chunk's candidates go out again in chunks (a node lost by itself costs no parallelism);
+a candidate lost ``max_losses`` times (default 2) goes out alone, so its next loss names it
+as the culprit: lost alone after earlier losses (it took its node or actor down twice), it
 ends as ``error`` with the reason, and is never sent again.
 
 Each candidate's pair text (its tests and prompt) is sent to the object store once per
@@ -72,11 +73,18 @@ class ChunkBook:
         self.texts: dict[str, tuple[str, str | None]] = {}  # key -> (test, prompt), first seen
 
     def next_chunk(self) -> Chunk | None:
-        """The next chunk to send (a lost candidate first, alone), or None when none is left."""
-        if self._again:
-            items: list[tuple[Candidate, str | None]] = [self._again.popleft()]
-        else:
-            items = []
+        """The next chunk to send (lost candidates first; a suspect alone), or None when none
+        is left."""
+        items: list[tuple[Candidate, str | None]] = []
+        while self._again and len(items) < self._size:
+            cand, key = self._again[0]
+            suspect = self._losses.get((cand.task_id, cand.index), 0) >= self._max_losses
+            if suspect and items:
+                break
+            items.append(self._again.popleft())
+            if suspect:
+                break
+        if not items:
             for cand in self._fresh:
                 stripped, key = strip_pair(cand)
                 if key is not None and key not in self.texts:
@@ -96,15 +104,20 @@ class ChunkBook:
         """The chunk whose results came back: its candidates are no longer owed."""
         return self._out.pop(number)
 
+    def returned(self, number: int) -> None:
+        """The chunk came back unjudged (its actor refused to join): it goes out again as is."""
+        self._again.extendleft(reversed(self._out.pop(number).items))
+
     def lost(self, number: int, reason: str, *, batch_seed: int) -> list[CandidateResult]:
-        """The chunk went down with its actor: its candidates go out again, one per chunk; the
-        results of those lost ``max_losses`` times (``error``, with ``reason``)."""
+        """The chunk went down with its actor: its candidates go out again; the results of
+        those lost alone after earlier losses (``error``, with ``reason``)."""
         chunk = self._out.pop(number)
+        alone = len(chunk.items) == 1
         given_up = []
         for cand, key in chunk.items:
             ident = (cand.task_id, cand.index)
             self._losses[ident] = losses = self._losses.get(ident, 0) + 1
-            if losses < self._max_losses:
+            if not (alone and losses >= self._max_losses):
                 self._again.append((cand, key))
                 continue
             self._losses.pop(ident, None)
