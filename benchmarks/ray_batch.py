@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks._humaneval import PAIR_TIMEOUT, judged_samples
 
 TARGET_RATIO = 0.7
+SETTLE_S = 5.0
 FAST_FAULTS = {"health_check_period_ms": 300, "health_check_failure_threshold": 3}
 
 
@@ -81,11 +82,12 @@ def _cluster(cpus: int) -> Any:
     import ray
     from ray.cluster_utils import Cluster
 
-    cluster = Cluster(
-        initialize_head=True, head_node_args={"num_cpus": cpus, "_system_config": FAST_FAULTS}
-    )
+    head = {"num_cpus": cpus, "include_dashboard": False, "_system_config": FAST_FAULTS}
+    cluster = Cluster(initialize_head=True, head_node_args=head)
     worker = cluster.add_node(num_cpus=cpus)
+    cluster.wait_for_nodes()
     ray.init(address=cluster.address, log_to_driver=False)
+    time.sleep(SETTLE_S)  # a batch meets a cluster that is up, not one starting its processes
     return cluster, worker
 
 
