@@ -84,7 +84,9 @@ def test_same_verdicts_seeds_and_outputs_as_the_local_pool(cluster: Any) -> None
     assert all(r.seed == sample_seed(7, r.task_id, r.index) for r in remote)
 
 
-def test_a_killed_node_loses_no_candidate_and_repeats_none(cluster: Any) -> None:
+def test_a_killed_node_loses_no_candidate_and_repeats_none(
+    cluster: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     from automock.sandbox.batch.ray_backend import RayOptions, execute_many_ray
 
     doomed = cluster.add_node(num_cpus=1)
@@ -109,6 +111,7 @@ def test_a_killed_node_loses_no_candidate_and_repeats_none(cluster: Any) -> None
         (c.task_id, c.index) for c in candidates
     )
     assert [(str(r.status), r.stdout) for r in results] == [("passed", "400000\n")] * 36
+    assert "lost the actor on node" in capsys.readouterr().err  # its chunks were sent again
 
 
 def test_a_node_without_a_required_layer_refuses_to_join(
