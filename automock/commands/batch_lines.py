@@ -21,7 +21,7 @@ from typing import Any
 
 from automock import _schemas as schemas
 
-__all__ = ["final_results", "result_lines"]
+__all__ = ["candidate_line", "final_results", "layer_keys", "layers_line", "result_lines"]
 
 
 def final_results(results: Sequence[Any], amplify: Sequence[Any] | None) -> list[Any]:
@@ -55,15 +55,38 @@ def result_lines(
     """The JSONL text: a ``layers`` record, then one ``candidate`` record per result."""
     rows = [r.to_dict() for r in results]
     common = rows[0]["layers"] if rows else []
-    known = {_layer_key(layer) for layer in common}
-    out = [json.dumps({"schema": schemas.BATCH, "record": "layers", "layers": common})]
+    out = [layers_line(common)]
+    known = layer_keys(common)
     for index, (row, final) in enumerate(zip(rows, finals, strict=True)):
-        layers = row.pop("layers")
-        line: dict[str, Any] = {"schema": schemas.BATCH, "record": "candidate", **row}
-        line["status"], line["detail"] = str(final.status), final.detail
-        line["tests"] = {"status": row["status"], "detail": row["detail"]}
-        line["layers_differ"] = [x for x in layers if _layer_key(x) not in known]
-        if amplify is not None:
-            line["amplify"] = amplify[index].to_dict()
-        out.append(json.dumps(line))
-    return "".join(text + "\n" for text in out)
+        extra = amplify[index].to_dict() if amplify is not None else None
+        out.append(candidate_line(row, final, known, extra))
+    return "".join(out)
+
+
+def layers_line(common: list[dict[str, Any]]) -> str:
+    """The first record: the isolation layers every candidate had (``common``)."""
+    return json.dumps({"schema": schemas.BATCH, "record": "layers", "layers": common}) + "\n"
+
+
+def candidate_line(
+    row: dict[str, Any],
+    final: Any,
+    known: set[tuple[Any, ...]],
+    amplify: dict[str, Any] | None = None,
+) -> str:
+    """One candidate's record: its result ``row`` (``to_dict``), the final verdict ``final``,
+    the layers not among ``known`` (the layers record's keys: :func:`layer_keys`)."""
+    row = dict(row)
+    layers = row.pop("layers")
+    line: dict[str, Any] = {"schema": schemas.BATCH, "record": "candidate", **row}
+    line["status"], line["detail"] = str(final.status), final.detail
+    line["tests"] = {"status": row["status"], "detail": row["detail"]}
+    line["layers_differ"] = [x for x in layers if _layer_key(x) not in known]
+    if amplify is not None:
+        line["amplify"] = amplify
+    return json.dumps(line) + "\n"
+
+
+def layer_keys(layers: Sequence[dict[str, Any]]) -> set[tuple[Any, ...]]:
+    """What makes two layer entries the same (a candidate line lists only the others)."""
+    return {_layer_key(layer) for layer in layers}

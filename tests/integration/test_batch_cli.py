@@ -154,22 +154,6 @@ def test_ray_backend_names_the_extra(samples: Path, capsys: pytest.CaptureFixtur
     assert "pip install 'automock-sandbox[ray]'" in err
 
 
-def test_ray_task_function_runs_a_candidate_directly() -> None:
-    from automock.sandbox.batch.ray_backend import ray_task
-    from automock.sandbox.batch.task import BatchSettings
-
-    good = ray_task(
-        {"task_id": "t", "index": 0, "code": "def f():\n    return 1\n", "test": "assert f() == 1"},
-        BatchSettings(timeout=5),
-    )
-    bad = ray_task(
-        {"task_id": "t", "index": 1, "code": "import sys\nsys.exit(2)"}, BatchSettings(timeout=5)
-    )
-    assert (good["status"], good["exit_code"]) == ("passed", 0)
-    assert (bad["status"], bad["exit_code"]) == ("failed", 2)
-    assert json.dumps(good)  # plain JSON, as Ray would ship it back
-
-
 def test_plan_stubs_apply_to_every_candidate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -273,3 +257,24 @@ def test_layers_are_written_once_not_per_candidate(
         assert "layers" not in candidate
         differ = {layer["name"] for layer in candidate["layers_differ"]}
         assert differ <= {"uid"}, differ
+
+
+def test_resume_on_the_local_backend_runs_only_what_the_jsonl_lacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cands = tmp_path / "cands"
+    cands.mkdir()
+    for i in range(4):
+        (cands / f"p{i}.py").write_text(f"print({i})\n")
+    out = tmp_path / "out.jsonl"
+    assert main(["batch", str(cands), "--jsonl", str(out)]) == 0
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines[:3]) + lines[3][:10])  # two candidates, then a torn line
+    capsys.readouterr()
+    assert main(["batch", str(cands), "--jsonl", str(out), "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert "resuming: 2 candidates already in" in err and "2 to run" in err
+    again = _candidates(out.read_text())
+    assert sorted(r["task_id"] for r in again) == ["p0", "p1", "p2", "p3"]
+    assert {r["task_id"]: r["stdout"] for r in again}["p3"] == "3\n"
+    assert "4 candidates: 4 passed" in err

@@ -1,28 +1,46 @@
-"""Optional Ray backend (``automock[ray]``, ``automock batch --backend ray``).
+"""Ray backend (``automock[ray]``, ``automock batch --backend ray``): warm pools on every node.
 
-Each candidate becomes one Ray task running :func:`ray_task`, which is the
-local pool's own code path with one worker: the Ray worker process is the
-warm parent, it forks a sandboxed child (new network namespace, rlimits,
-unprivileged uid) and returns the :class:`CandidateResult` as a plain dict.
+The driver connects to the cluster named by ``RAY_ADDRESS`` (else starts a local one) and
+starts one actor per node (:class:`~automock.sandbox.batch.ray_actor.PoolActor`), pinned to
+it, with as many workers as the node has CPUs: each holds a warm
+:class:`~automock.sandbox.batch.pool.WorkerPool` for the batch's life. The batch's settings
+go to the object store once; a node whose sandbox lacks a required isolation layer refuses
+to join (its reason is printed) and its chunks go to the others.
+
+The driver then streams candidates in chunks (:mod:`automock.sandbox.batch.ray_chunks`),
+two out per actor so none waits between chunks, and hands each chunk's results to
+``on_result`` as the chunk comes back; with ``collect=False`` it keeps none of them.
+A chunk lost with its actor (node killed, worker killed) goes out again, one candidate per
+chunk, to the actors left; a candidate lost twice ends ``error`` with the reason. Every
+candidate gets exactly one result, under its own seed
+(:func:`~automock.sandbox.batch.task.sample_seed`: the batch seed and its identity only),
+so a candidate judged again on another node gets the same verdict. docs/distributed.md.
+
 Ray is imported only here, only when this backend is chosen; without it,
 :class:`~automock.errors.MissingExtraError` names the ``pip install`` to run.
-
-Status: smoke-tested. The test suite checks the missing-extra message and
-calls :func:`ray_task` directly; it does not start a Ray cluster.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import contextlib
 import importlib
+import math
+import os
+import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from automock.errors import MissingExtraError
+from automock.errors import MissingExtraError, SandboxError
 from automock.sandbox.batch.candidates import Candidate, as_candidates
+from automock.sandbox.batch.ray_actor import PoolActor
+from automock.sandbox.batch.ray_chunks import Chunk, ChunkBook
 from automock.sandbox.batch.task import BatchSettings, CandidateResult
 
-__all__ = ["execute_many_ray", "import_ray", "ray_task"]
+__all__ = ["RayOptions", "execute_many_ray", "import_ray"]
+
+_IN_FLIGHT = 2  # chunks out per actor: one running, one waiting behind it
+_MAX_CHUNK = 64
 
 
 def import_ray() -> Any:
@@ -33,56 +51,171 @@ def import_ray() -> Any:
         raise MissingExtraError("ray", "ray", "--backend ray") from None
 
 
-def ray_task(candidate: dict[str, Any], settings: BatchSettings) -> dict[str, Any]:
-    """The function each Ray task runs: one candidate in a sandboxed fork of this worker."""
-    from automock.sandbox.batch.pool import WorkerPool
+@dataclass(frozen=True, slots=True)
+class RayOptions:
+    """How the batch uses the cluster. ``chunk``: candidates per chunk (None: sized from the
+    batch and the workers); ``required``: the isolation layers a node must have in force
+    (None: every layer its sandbox reports); ``workers_per_node``: None, the node's CPUs."""
 
-    # one candidate per task: a spare prepared for a next candidate would be wasted
-    with WorkerPool(dataclasses.replace(settings, spares=0), workers=1) as pool:
-        (result,) = pool.run([Candidate(**candidate)], prepare_next=False)
-    return result.to_dict()
+    chunk: int | None = None
+    required: frozenset[str] | None = None
+    workers_per_node: int | None = None
+    max_losses: int = 2
+
+
+@dataclass
+class _Actor:
+    handle: Any
+    node: str
+    workers: int
+    out: int = 0  # chunks in flight
+
+
+@dataclass
+class _Driver:
+    ray: Any
+    book: ChunkBook
+    seed: int
+    emit: Callable[[CandidateResult], None]
+    actors: list[_Actor]
+    refs: dict[str, Any] = field(default_factory=dict)  # pair-text key -> object ref
+    pending: dict[Any, tuple[_Actor, Chunk]] = field(default_factory=dict)
+
+    def run(self) -> None:
+        while not self.book.finished():
+            self._send()
+            if not self.pending:
+                if self.book.finished():
+                    break
+                raise SandboxError(
+                    "automock batch --backend ray: every node was lost or refused; "
+                    f"{self.book.owed()} candidates unjudged (see the messages above; "
+                    "--resume continues from the --jsonl output)"
+                )
+            done, _ = self.ray.wait(list(self.pending), num_returns=1)
+            for ref in done:
+                self._collect(ref)
+
+    def _send(self) -> None:
+        for actor in sorted(self.actors, key=lambda a: a.out):
+            while actor.out < _IN_FLIGHT and (chunk := self.book.next_chunk()) is not None:
+                texts = {key: self._ref(key) for key in chunk.keys}
+                ref = actor.handle.judge.remote(list(chunk.items), texts)
+                self.pending[ref] = (actor, chunk)
+                actor.out += 1
+
+    def _ref(self, key: str) -> Any:
+        if key not in self.refs:  # once per distinct text: the actors fetch it by key
+            self.refs[key] = self.ray.put(self.book.texts.pop(key))
+        return self.refs[key]
+
+    def _collect(self, ref: Any) -> None:
+        actor, chunk = self.pending.pop(ref)
+        actor.out -= 1
+        try:
+            rows = self.ray.get(ref)
+        except self.ray.exceptions.RayError as exc:
+            reason = _reason(exc)
+            if isinstance(exc, self.ray.exceptions.RayActorError) and actor in self.actors:
+                self.actors.remove(actor)
+                print(f"automock: lost the actor on node {actor.node}: {reason}", file=sys.stderr)
+            for result in self.book.lost(chunk.number, reason, batch_seed=self.seed):
+                self.emit(result)
+            return
+        if isinstance(rows, dict):  # the node refused to join: the chunk goes to the others
+            self.book.returned(chunk.number)
+            if actor in self.actors:
+                self.actors.remove(actor)
+                print(f"automock: {rows['refusal']}", file=sys.stderr)
+            return
+        self.book.done(chunk.number)
+        for row in rows:
+            self.emit(_from_dict(row))
+
+
+def _reason(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:300]}"
 
 
 def _from_dict(data: dict[str, Any]) -> CandidateResult:
     return CandidateResult(**{**data, "layers": tuple(data.get("layers", ()))})
 
 
+def _connect(ray: Any) -> None:
+    if not ray.is_initialized():
+        address = os.environ.get("RAY_ADDRESS") or None
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+
+
+def _start_actors(ray: Any, settings: BatchSettings, options: RayOptions) -> list[_Actor]:
+    """One warm pool per live node with CPUs. Chunks are sent at once (Ray holds them until the
+    actor is up); a node that refuses to join answers each with its reason."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    shared = ray.put(settings)  # once: every actor reads it from the object store
+    remote = ray.remote(PoolActor)
+    started = []
+    for node in ray.nodes():
+        cpus = int(node.get("Resources", {}).get("CPU", 0))
+        if not node.get("Alive") or cpus < 1:
+            continue
+        workers = options.workers_per_node or cpus
+        handle = remote.options(
+            num_cpus=cpus,
+            max_restarts=0,
+            max_task_retries=0,
+            scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False),
+        ).remote(shared, workers, options.required)
+        started.append(_Actor(handle, str(node.get("NodeManagerAddress", node["NodeID"])), workers))
+    return started
+
+
+def _chunk_size(count: int, actors: Sequence[_Actor], options: RayOptions) -> int:
+    if options.chunk is not None:
+        return max(1, options.chunk)
+    workers = sum(actor.workers for actor in actors) or 1
+    return max(1, min(_MAX_CHUNK, math.ceil(count / (workers * 4))))
+
+
 def execute_many_ray(
     candidates: Sequence[Candidate | str | tuple[str, str]],
     *,
-    workers: int = 2,
-    timeout: float = 10.0,
-    plan: Any = None,
-    seed: int = 0,
-    preload: Sequence[str] = (),
+    settings: BatchSettings | None = None,
+    options: RayOptions | None = None,
     on_result: Callable[[CandidateResult], None] | None = None,
-    hidden: Sequence[str] = (),
+    collect: bool = True,
 ) -> list[CandidateResult]:
-    """Like :func:`automock.sandbox.batch.pool.execute_many`, one Ray task per candidate.
+    """Like :func:`automock.sandbox.batch.pool.execute_many`, on every node of a Ray cluster.
 
-    Connects to a running cluster (``RAY_ADDRESS``) or starts a local one;
-    ``workers`` caps the tasks in flight.
+    Results reach ``on_result`` as their chunk comes back (not in input order); the list
+    returned is in input order, or empty with ``collect=False`` (a batch too large to hold).
     """
     ray = import_ray()
-    if not ray.is_initialized():
-        ray.init(ignore_reinit_error=True, log_to_driver=False)
-    settings = BatchSettings(
-        timeout=timeout, seed=seed, plan=plan, preload=tuple(preload), hidden=tuple(hidden)
-    )
-    remote = ray.remote(num_cpus=1)(ray_task)
+    settings = settings or BatchSettings()
+    options = options or RayOptions()
     items = as_candidates(candidates)
-    results: list[CandidateResult | None] = [None] * len(items)
-    pending: dict[Any, int] = {}
-    queue = list(enumerate(items))
-    queue.reverse()
-    while queue or pending:
-        while queue and len(pending) < workers:
-            slot, cand = queue.pop()
-            pending[remote.remote(cand.to_dict(), settings)] = slot
-        done, _ = ray.wait(list(pending), num_returns=1)
-        for ref in done:
-            result = _from_dict(ray.get(ref))
-            results[pending.pop(ref)] = result
-            if on_result is not None:
-                on_result(result)
-    return [r for r in results if r is not None]
+    _connect(ray)
+    actors = _start_actors(ray, settings, options)
+    kept: dict[tuple[str, int], CandidateResult] = {}
+
+    def emit(result: CandidateResult) -> None:
+        if collect:
+            kept[(result.task_id, result.index)] = result
+        if on_result is not None:
+            on_result(result)
+
+    book = ChunkBook(items, _chunk_size(len(items), actors, options), max_losses=options.max_losses)
+    try:
+        _Driver(ray, book, settings.seed, emit, actors).run()
+    finally:
+        for actor in actors:
+            _close(ray, actor)
+    return [kept[(c.task_id, c.index)] for c in items] if collect else []
+
+
+def _close(ray: Any, actor: _Actor) -> None:
+    """End an actor's pool (its children, cgroups, directory), then the actor."""
+    with contextlib.suppress(ray.exceptions.RayError):  # already gone with its node
+        ray.get(actor.handle.close.remote(), timeout=60)
+    ray.kill(actor.handle)

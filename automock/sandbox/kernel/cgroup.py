@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from automock.sandbox.kernel.layers import LayerStatus
 from automock.sandbox.kernel.mountinfo import mounts
 
-__all__ = ["Cgroup", "confine", "cpu_layer", "create", "process_tree", "sweep_stale"]
+__all__ = ["Cgroup", "confine", "cpu_layer", "create", "process_tree", "sweep_dead", "sweep_stale"]
 
 _MIB = 1024 * 1024
 _NAME = re.compile(r"^automock-(?:run|lane\d+)-(\d+)-\d+$")
@@ -376,3 +376,16 @@ def confine(pid: int, cgroup: Cgroup | str) -> LayerStatus:
     if moved and not all(cgroup.holds(p) for p in process_tree(pid)):  # read back
         return LayerStatus("cgroup", False, "the sandbox's processes are not all in its cgroup")
     return LayerStatus("cgroup", True, cgroup.describe())
+
+
+def sweep_dead() -> None:
+    """Remove the empty cgroups of automock processes that died on this host (a pool
+    killed with its node or Ray actor never ran its own clean-up)."""
+    if os.geteuid() != 0:
+        return
+    found = _parents()
+    if isinstance(found, str):
+        return
+    version, parents, cpu_parent = found
+    with_cpu = version == 1 and cpu_parent.startswith("/")
+    sweep_stale([*parents, *([cpu_parent] if with_cpu else [])])
