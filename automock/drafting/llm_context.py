@@ -35,7 +35,18 @@ def installed_parsers() -> str:
 
 
 def _path_text(path: tuple[str, ...]) -> str:
-    return ".".join(path) or "(the response itself)"
+    """``("json", "key:items", "index", "key:name")`` as ``response.json()["items"][i]["name"]``."""
+    out = "response"
+    for part in path:
+        if part in ("json", "text", "content"):
+            out += ".json()" if part == "json" else f".{part}"
+        elif part.startswith("key:"):
+            out += f"[{part[4:]!r}]"
+        elif part == "index":
+            out += "[i]"
+        else:
+            out += f".{part.split(':', 1)[-1]}"
+    return out
 
 
 def response_reads(source: str, touch_lines: Iterable[int]) -> str:
