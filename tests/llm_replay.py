@@ -85,11 +85,12 @@ class Api:
         self.route.mock(side_effect=self._answer)
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
-        self.names: list[str] = []
+        self.names: list[str | dict[str, Any]] = []
         self.policy: Policy | None = None
         self.failure: Exception | None = None
 
-    def answers(self, *names: str) -> Api:
+    def answers(self, *names: str | dict[str, Any]) -> Api:
+        """Recorded answers by name (or given as ``{status, headers, body}``)."""
         self.names = list(names)
         return self
 
@@ -110,7 +111,7 @@ class Api:
         if self.policy is not None:
             return response(with_entries(self.provider, self.policy(body, len(self.requests))))
         name = self.names.pop(0) if len(self.names) > 1 else self.names[0]
-        return response(recorded(self.provider, name))
+        return response(name if isinstance(name, dict) else recorded(self.provider, name))
 
     @property
     def calls(self) -> int:

@@ -38,17 +38,26 @@ from automock.analysis.model import Touchpoint
 from automock.drafting.llm_anthropic import DEFAULT_MODEL
 from automock.drafting.llm_checks import merge
 from automock.drafting.llm_provider import (
+    PROVIDERS,
     Provider,
     Reply,
     Turn,
-    make_provider,
     stderr_progress,
     waiting,
 )
-from automock.errors import MissingExtraError, PlanError
+from automock.errors import InputError, MissingExtraError, PlanError
 from automock.plan.model import Plan
 
-__all__ = ["DEFAULT_MODEL", "MAX_TOKENS", "TOOL_NAME", "LLMDrafter", "plan_schema", "tool_schema"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "MAX_TOKENS",
+    "TOOL_NAME",
+    "LLMDrafter",
+    "make_provider",
+    "plan_schema",
+    "provider_name",
+    "tool_schema",
+]
 
 TOOL_NAME = "submit_plan"
 MAX_TOKENS = 8192  # doubled once for an answer cut off at it
@@ -94,6 +103,34 @@ def tool_schema() -> dict[str, Any]:
         },
         "required": ["entries"],
     }
+
+
+def provider_name() -> str:
+    """``AUTOMOCK_LLM`` (default ``anthropic``); anything else is bad input."""
+    name = (os.environ.get("AUTOMOCK_LLM") or "anthropic").strip().lower()
+    if name not in PROVIDERS:
+        raise InputError(
+            f"AUTOMOCK_LLM={name!r}: unknown model provider; expected one of {', '.join(PROVIDERS)}"
+        )
+    return name
+
+
+def make_provider(
+    client: Any = None, *, name: str | None = None, model: str | None = None
+) -> Provider:
+    """The provider ``name`` (else the client's SDK, else ``AUTOMOCK_LLM``) for ``model``
+    (else ``AUTOMOCK_MODEL``, else the provider's default)."""
+    if name is None and client is not None:
+        name = "openai" if type(client).__module__.startswith("openai") else "anthropic"
+    name = name or provider_name()
+    model = model or os.environ.get("AUTOMOCK_MODEL") or None
+    if name == "openai":
+        from automock.drafting.llm_openai import OpenAIProvider
+
+        return OpenAIProvider(client, model=model)
+    from automock.drafting.llm_anthropic import AnthropicProvider
+
+    return AnthropicProvider(client, model=model)
 
 
 def _prompt(name: str) -> str:

@@ -4,7 +4,8 @@ A provider turns one neutral conversation (:data:`Turn` dicts) into its API's re
 sends it with its SDK, and answers a :class:`Reply`; it says what is missing before a call
 (a key) and what an SDK error means, in one line. The providers are
 :mod:`automock.drafting.llm_anthropic` (the default) and :mod:`automock.drafting.llm_openai`
-(``AUTOMOCK_LLM=openai``: OpenAI or any OpenAI-compatible server). Their SDKs are imported
+(``AUTOMOCK_LLM=openai``: OpenAI or any OpenAI-compatible server); the drafter
+(:mod:`automock.drafting.llm`) picks one. Their SDKs are imported
 only when a model is called.
 
 A conversation turn is one of::
@@ -19,7 +20,6 @@ none), ``result`` what automock says back about that call.
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
@@ -28,8 +28,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from automock.errors import InputError
-
 __all__ = [
     "PROGRESS_EVERY",
     "PROVIDERS",
@@ -37,8 +35,6 @@ __all__ = [
     "Reply",
     "Turn",
     "api_message",
-    "make_provider",
-    "provider_name",
     "stderr_progress",
     "waiting",
 ]
@@ -97,34 +93,6 @@ class Provider(Protocol):
 
     def describe(self, exc: Exception) -> str:
         """One line saying what an exception of :meth:`ask` means and what to do."""
-
-
-def provider_name() -> str:
-    """``AUTOMOCK_LLM`` (default ``anthropic``); anything else is bad input."""
-    name = (os.environ.get("AUTOMOCK_LLM") or "anthropic").strip().lower()
-    if name not in PROVIDERS:
-        raise InputError(
-            f"AUTOMOCK_LLM={name!r}: unknown model provider; expected one of {', '.join(PROVIDERS)}"
-        )
-    return name
-
-
-def make_provider(
-    client: Any = None, *, name: str | None = None, model: str | None = None
-) -> Provider:
-    """The provider ``name`` (else the client's SDK, else ``AUTOMOCK_LLM``) for ``model``
-    (else ``AUTOMOCK_MODEL``, else the provider's default)."""
-    if name is None and client is not None:
-        name = "openai" if type(client).__module__.startswith("openai") else "anthropic"
-    name = name or provider_name()
-    model = model or os.environ.get("AUTOMOCK_MODEL") or None
-    if name == "openai":
-        from automock.drafting.llm_openai import OpenAIProvider
-
-        return OpenAIProvider(client, model=model)
-    from automock.drafting.llm_anthropic import AnthropicProvider
-
-    return AnthropicProvider(client, model=model)
 
 
 def api_message(exc: Exception) -> str:
