@@ -138,3 +138,17 @@ def test_an_unknown_provider_is_bad_input_in_one_line(
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1 and "AUTOMOCK_LLM='gemini'" in err and "openai" in err
+
+
+def test_drafter_llm_in_pyproject_opts_in(
+    here: Path, api: Api, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _serve_ready(api)
+    (here / "pyproject.toml").write_text('[tool.automock]\ndrafter = "llm"\n')
+    code, report, _ = _run(capsys)
+    assert code == 0 and report["stdout"] == "ready\n" and api.calls == 2
+    shutil.rmtree(here / "fixtures")  # drafted again
+    (here / "pyproject.toml").write_text('[tool.automock]\ndrafter = "claude"\n')
+    code = main(["run", "status.py", "--no-save"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "drafter = 'claude'" in err
