@@ -30,7 +30,7 @@ DOC = REPO / "docs" / "bad-input.md"
 HANG_LIMIT = 60.0
 
 GOOD = "import random\nprint(random.random())\n"
-NET = 'import requests\nprint(requests.get("https://api.example.com/x").json()["a"])\n'
+FETCH = 'import requests\nprint(requests.get("https://api.example.com/x").json()["a"])\n'
 
 
 @dataclass(frozen=True)
@@ -272,14 +272,14 @@ CASES: tuple[Case, ...] = (
     Case(
         "AUTOMOCK_LLM unknown",
         ("run", "prog.py", "--drafter", "llm"),
-        _write("prog.py", NET),
+        _write("prog.py", FETCH),
         env=(("AUTOMOCK_LLM", "gemini"),),
     ),
     Case(
         "[tool.automock] drafter unknown",
         ("run", "prog.py"),
         _both(
-            _write("prog.py", NET),
+            _write("prog.py", FETCH),
             _write("pyproject.toml", '[tool.automock]\ndrafter = "claude"\n'),
         ),
     ),

@@ -38,6 +38,7 @@ from automock.analysis.model import Touchpoint
 from automock.drafting.llm_anthropic import DEFAULT_MODEL
 from automock.drafting.llm_checks import merge
 from automock.drafting.llm_provider import (
+    PROGRESS_EVERY,
     PROVIDERS,
     Provider,
     Reply,
@@ -158,6 +159,7 @@ class LLMDrafter:
         model: str | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
         progress: Callable[[str], None] | None = stderr_progress,
+        progress_every: float = PROGRESS_EVERY,
     ) -> None:
         if provider is None or isinstance(provider, str):
             provider = make_provider(client, name=provider, model=model)
@@ -165,6 +167,7 @@ class LLMDrafter:
         self.model = provider.model
         self.cache_dir = Path(cache_dir if cache_dir is not None else user_cache_dir("llm"))
         self.progress = progress
+        self.progress_every = progress_every
         self.http_calls = 0
         self.notes: list[str] = []
 
@@ -272,7 +275,8 @@ class LLMDrafter:
 
     def _ask(self, system: str, turns: Sequence[Turn], budget: int) -> Reply:
         self.http_calls += 1
-        with waiting(self.progress, f"the {self.provider.name} model {self.model}"):
+        what = f"the {self.provider.name} model {self.model}"
+        with waiting(self.progress, what, self.progress_every):
             return self.provider.ask(system, turns, tool_schema(), budget)
 
     def _converse(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -378,3 +379,36 @@ def test_env_edits_are_honoured_or_refused_and_dead_stubs_warned(
     assert any("env PYTHONPATH: refused" in n for n in notes)
     assert any("env RETRIES: refused, the value must be a string" in n for n in notes)
     assert any("entries[1], line 12: the stub for" in n and "is never served" in n for n in notes)
+
+
+def test_a_pending_request_is_said_on_the_progress_line(
+    router: respx.MockRouter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    said: list[str] = []
+    heard = threading.Event()
+    api = endpoint(router, "anthropic", monkeypatch)
+
+    def slow(request: httpx.Request) -> httpx.Response:
+        api.requests.append(json.loads(request.content))
+        heard.wait(30)  # answers once the drafter has said it is still waiting
+        return httpx.Response(200, json=recorded("anthropic", "tool_use_good")["body"])
+
+    api.route.mock(side_effect=slow)
+
+    def progress(line: str) -> None:
+        said.append(line)
+        heard.set()
+
+    plan, notes = weather(LLMDrafter(progress=progress, progress_every=0.05))
+    assert notes == [] and plan.drafter == "llm" and heard.is_set()
+    assert said[0].startswith(f"still waiting for the anthropic model {DEFAULT_MODEL} (")
+
+
+def test_the_prompt_says_how_stubs_are_ranked_and_what_a_sequence_does(
+    router: respx.MockRouter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api = endpoint(router, "anthropic", monkeypatch).answers("tool_use_good")
+    weather()
+    system = api.requests[0]["system"][0]["text"]
+    assert "most specific serves" in system and "`sequence`" in system
+    assert "names starting with AUTOMOCK_ or PYTHON are refused" in system
