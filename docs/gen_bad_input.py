@@ -30,6 +30,7 @@ DOC = REPO / "docs" / "bad-input.md"
 HANG_LIMIT = 60.0
 
 GOOD = "import random\nprint(random.random())\n"
+FETCH = 'import requests\nprint(requests.get("https://api.example.com/x").json()["a"])\n'
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Case:
     argv: tuple[str, ...]
     setup: Callable[[Path], None] = lambda root: None
     unprivileged: bool = False  # run in a user namespace where root's files are not root's
+    env: tuple[tuple[str, str], ...] = ()  # variables set for this case only
 
 
 def _write(name: str, data: str | bytes) -> Callable[[Path], None]:
@@ -268,6 +270,20 @@ CASES: tuple[Case, ...] = (
     ),
     Case("--seeds with one seed", ("run", "prog.py", "--seeds", "3"), _write("prog.py", GOOD)),
     Case(
+        "AUTOMOCK_LLM unknown",
+        ("run", "prog.py", "--drafter", "llm"),
+        _write("prog.py", FETCH),
+        env=(("AUTOMOCK_LLM", "gemini"),),
+    ),
+    Case(
+        "[tool.automock] drafter unknown",
+        ("run", "prog.py"),
+        _both(
+            _write("prog.py", FETCH),
+            _write("pyproject.toml", '[tool.automock]\ndrafter = "claude"\n'),
+        ),
+    ),
+    Case(
         "--seeds with --seed",
         ("run", "prog.py", "--seeds", "0,1", "--seed", "2"),
         _write("prog.py", GOOD),
@@ -395,6 +411,7 @@ def run_case(case: Case) -> tuple[str, str, str]:
         env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1", "COLUMNS": "200"}
         env.pop("ANTHROPIC_API_KEY", None)
         env.pop("AUTOMOCK_DEBUG", None)
+        env.update(case.env)
         try:
             proc = subprocess.run(
                 cmd, cwd=root, env=env, capture_output=True, text=True, timeout=HANG_LIMIT

@@ -14,7 +14,13 @@ if TYPE_CHECKING:
     from automock.pipeline import LoadedPlan
     from automock.pipeline.drafting_loop import LoopResult
 
-__all__ = ["add_draft_rounds", "add_run_drafter", "drafting_loop", "loop_model"]
+__all__ = [
+    "add_draft_rounds",
+    "add_run_drafter",
+    "configured_drafter",
+    "drafting_loop",
+    "loop_model",
+]
 
 MAX_ROUNDS = 10
 
@@ -51,18 +57,45 @@ def add_run_drafter(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="who repairs a plan drafted for this run in the drafting loop: rules (offline, "
         "default) or llm (the model sees each trial run's failure; uploads the source); "
-        "default from AUTOMOCK_DRAFTER",
+        "default from AUTOMOCK_DRAFTER, else drafter under [tool.automock] in pyproject.toml",
     )
 
 
+def configured_drafter(start: Path | None = None) -> str | None:
+    """``drafter`` under ``[tool.automock]`` in the nearest pyproject.toml from ``start``
+    (default: the working directory) upwards, or None."""
+    import tomllib
+
+    from automock.errors import InputError
+
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        path = folder / "pyproject.toml"
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise InputError(f"{path}: not readable as TOML ({exc}); fix the file") from None
+        value = data.get("tool", {}).get("automock", {}).get("drafter")
+        if value is not None and value not in ("rules", "llm"):
+            raise InputError(
+                f'{path}: [tool.automock] drafter = {value!r}: expected "rules" or "llm"'
+            )
+        return str(value) if value is not None else None
+    return None
+
+
 def loop_model(choice: str | None) -> Any:
-    """The LLM drafter for the loop when the person chose it (``--drafter llm`` or
-    ``AUTOMOCK_DRAFTER=llm``), else None; a key in the environment alone never uploads."""
+    """The LLM drafter for the loop when the person chose it (``--drafter llm``,
+    ``AUTOMOCK_DRAFTER=llm`` or ``drafter = "llm"`` under ``[tool.automock]`` in
+    pyproject.toml), else None; a key in the environment alone never uploads."""
     import os
 
     from automock.errors import InputError
 
-    chosen = choice or os.environ.get("AUTOMOCK_DRAFTER") or "rules"
+    env = os.environ.get("AUTOMOCK_DRAFTER")
+    chosen = choice or env or configured_drafter() or "rules"
     if chosen not in ("rules", "llm"):
         raise InputError(f"AUTOMOCK_DRAFTER={chosen!r}: expected rules or llm")
     if chosen == "rules":

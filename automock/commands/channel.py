@@ -62,6 +62,9 @@ HANDLER_ENV = (
     "AUTOMOCK_DEBUG",
     "AUTOMOCK_SPAWN",
     "AUTOMOCK_MODEL",
+    "AUTOMOCK_LLM",
+    "AUTOMOCK_DRAFTER",
+    "OPENAI_BASE_URL",  # where the model is, not a secret (the keys are never passed on)
 )
 # what a client's environment must share with the server's for the server to run its command:
 # the interpreter's start-up settings and the locale (fixed when the server started)

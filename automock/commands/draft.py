@@ -38,7 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--drafter",
         choices=DRAFTERS,
         default="auto",
-        help="rules: offline heuristics; llm: Anthropic refines the offline draft; "
+        help="rules: offline heuristics; llm: a model refines the offline draft (AUTOMOCK_LLM: "
+        "anthropic, default, or openai for any OpenAI-compatible server); "
         "auto (default): llm when ANTHROPIC_API_KEY is set and --offline is not given",
     )
     parser.add_argument(

@@ -1,8 +1,8 @@
 """Drafting: turn a file's touchpoints into a plan a person can review.
 
 ``draft(path_or_source)`` picks a drafter: ``"rules"`` (offline, the default),
-``"llm"`` (Anthropic, refines the offline draft; falls back to it on any
-failure) or ``"auto"`` (``llm`` when ``ANTHROPIC_API_KEY`` is set, else
+``"llm"`` (a model refines the offline draft: Anthropic, or an OpenAI-compatible
+endpoint with ``AUTOMOCK_LLM=openai``; falls back to it on any failure) or ``"auto"`` (``llm`` when ``ANTHROPIC_API_KEY`` is set, else
 ``rules``).
 """
 
@@ -135,7 +135,7 @@ def draft_with_warnings(
     engine = llm if llm is not None else LLMDrafter()
     refined: Plan
     refined, more = engine.refine(source, tps, plan)
-    return refined, [*notes, *more]
+    return refined, [*notes, *more, *getattr(engine, "notes", [])]
 
 
 def draft(

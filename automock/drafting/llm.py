@@ -1,16 +1,23 @@
-"""The Anthropic drafter: asks Claude to refine the offline draft, never worse than it.
+"""The LLM drafter: asks a model to refine the offline draft, never worse than it.
 
-The answer comes back as a forced tool call whose ``input_schema`` is the
-plan's entries schema (from ``automock/plan/schema.json``), is validated with
-:meth:`Plan.from_dict`, gets one repair round (the validation error sent back
-as an ``is_error`` tool result) and otherwise falls back to the offline draft
-with a warning. Auth errors, rate limits (after the SDK's retries), timeouts
-and connection failures fall back the same way. Valid answers are cached on
-disk under ``.automock-cache/llm/<sha256(model, prompt)>.json`` so a rerun
-costs nothing.
+The provider is Anthropic (default) or any OpenAI-compatible endpoint
+(``AUTOMOCK_LLM=openai``), each in a module of its own behind the small protocol of
+:mod:`automock.drafting.llm_provider`. The answer comes back as a forced ``submit_plan``
+tool call whose schema is the plan's entries schema (from ``automock/plan/schema.json``);
+it is validated like a plan file and for meaning (:mod:`automock.drafting.llm_checks`),
+gets one repair round (the error sent back as the tool call's error result) and otherwise
+falls back to the offline draft with a one-line warning, as do auth errors, rate limits
+and overloads (after one SDK retry), timeouts, refusals (the API's own 400 message) and
+connection failures. An answer cut off at its token budget is said so and asked once more
+with twice the budget. While a request is pending, a line on stderr every 10 s says so.
 
-The client is injectable (``LLMDrafter(client=anthropic.Anthropic(...,
-http_client=...))``), which is how the tests replay recorded responses.
+Valid answers are cached under the user's cache directory
+(``$XDG_CACHE_HOME/automock/llm/<sha256>.json``), keyed by content: the provider, the
+model, the program's source, its touchpoints, the draft and the conversation, never the
+path or the working directory, so a rerun anywhere costs nothing.
+
+The client is injectable (``LLMDrafter(client=anthropic.Anthropic(...))`` or an
+``openai.OpenAI``), and the tests replay recorded HTTP responses under the real SDKs.
 """
 
 from __future__ import annotations
@@ -20,22 +27,42 @@ import copy
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from automock._atomic import atomic_write_text
+from automock._cache import user_cache_dir
 from automock.analysis.model import Touchpoint
-from automock.errors import MissingExtraError, PlanError
+from automock.drafting.llm_anthropic import DEFAULT_MODEL
+from automock.drafting.llm_checks import merge
+from automock.drafting.llm_provider import (
+    PROGRESS_EVERY,
+    PROVIDERS,
+    Provider,
+    Reply,
+    Turn,
+    stderr_progress,
+    waiting,
+)
+from automock.errors import InputError, MissingExtraError, PlanError
 from automock.plan.model import Plan
 
-__all__ = ["CACHE_DIR", "DEFAULT_MODEL", "TOOL_NAME", "LLMDrafter", "tool_schema"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "MAX_TOKENS",
+    "TOOL_NAME",
+    "LLMDrafter",
+    "make_provider",
+    "plan_schema",
+    "provider_name",
+    "tool_schema",
+]
 
-DEFAULT_MODEL = "claude-sonnet-4-6"
 TOOL_NAME = "submit_plan"
-CACHE_DIR = Path(".automock-cache") / "llm"
-MAX_TOKENS = 8192
+MAX_TOKENS = 8192  # doubled once for an answer cut off at it
+TRIED_ID = "toolu_tried"  # the id of the tried plan's call in a repair conversation
 
 
 def _inline(node: Any, defs: dict[str, Any]) -> Any:
@@ -57,7 +84,8 @@ def plan_schema() -> dict[str, Any]:
 
 
 def tool_schema() -> dict[str, Any]:
-    """``input_schema`` of the ``submit_plan`` tool: the plan's entries and properties, refs inlined."""
+    """The ``submit_plan`` tool's parameters: the plan's entries and properties (refs
+    inlined) and the edits to its ``env``."""
     schema = plan_schema()
     defs = schema["$defs"]
     return {
@@ -68,9 +96,42 @@ def tool_schema() -> dict[str, Any]:
                 "type": "array",
                 "items": _inline(copy.deepcopy(defs["property"]), defs),
             },
+            "env": {
+                "type": "object",
+                "additionalProperties": {"type": "string"},
+                "description": "Environment variables to set or change (name -> value).",
+            },
         },
         "required": ["entries"],
     }
+
+
+def provider_name() -> str:
+    """``AUTOMOCK_LLM`` (default ``anthropic``); anything else is bad input."""
+    name = (os.environ.get("AUTOMOCK_LLM") or "anthropic").strip().lower()
+    if name not in PROVIDERS:
+        raise InputError(
+            f"AUTOMOCK_LLM={name!r}: unknown model provider; expected one of {', '.join(PROVIDERS)}"
+        )
+    return name
+
+
+def make_provider(
+    client: Any = None, *, name: str | None = None, model: str | None = None
+) -> Provider:
+    """The provider ``name`` (else the client's SDK, else ``AUTOMOCK_LLM``) for ``model``
+    (else ``AUTOMOCK_MODEL``, else the provider's default)."""
+    if name is None and client is not None:
+        name = "openai" if type(client).__module__.startswith("openai") else "anthropic"
+    name = name or provider_name()
+    model = model or os.environ.get("AUTOMOCK_MODEL") or None
+    if name == "openai":
+        from automock.drafting.llm_openai import OpenAIProvider
+
+        return OpenAIProvider(client, model=model)
+    from automock.drafting.llm_anthropic import AnthropicProvider
+
+    return AnthropicProvider(client, model=model)
 
 
 def _prompt(name: str) -> str:
@@ -85,138 +146,86 @@ def _touchpoint_lines(touchpoints: Sequence[Touchpoint]) -> str:
 
 
 class LLMDrafter:
-    """Refine an offline plan with Claude; see the module docstring for the contract."""
+    """Refine an offline plan with a model; see the module docstring for the contract.
+
+    ``notes`` holds what the last valid answer had refused or left dead (env edits,
+    shadowed stubs): said to the person, not a reason to drop the answer."""
 
     def __init__(
         self,
         client: Any = None,
         *,
+        provider: Provider | str | None = None,
         model: str | None = None,
-        cache_dir: str | os.PathLike[str] | None = CACHE_DIR,
-        timeout: float = 30.0,
-        max_retries: int = 2,
+        cache_dir: str | os.PathLike[str] | None = None,
+        progress: Callable[[str], None] | None = stderr_progress,
+        progress_every: float = PROGRESS_EVERY,
     ) -> None:
-        self._client = client
-        self.model = model or os.environ.get("AUTOMOCK_MODEL") or DEFAULT_MODEL
-        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
-        self.timeout = timeout
-        self.max_retries = max_retries
+        if provider is None or isinstance(provider, str):
+            provider = make_provider(client, name=provider, model=model)
+        self.provider: Provider = provider
+        self.model = provider.model
+        self.cache_dir = Path(cache_dir if cache_dir is not None else user_cache_dir("llm"))
+        self.progress = progress
+        self.progress_every = progress_every
         self.http_calls = 0
+        self.notes: list[str] = []
 
-    # -- plumbing ---------------------------------------------------------------
-    def client(self) -> Any:
-        if self._client is None:
-            try:
-                import anthropic
-            except ImportError:
-                raise MissingExtraError("anthropic", "llm", "the LLM drafter") from None
-            self._client = anthropic.Anthropic(timeout=self.timeout, max_retries=self.max_retries)
-        return self._client
-
+    # -- the prompt and the cache -------------------------------------------------
     def user_prompt(self, source: str, touchpoints: Sequence[Touchpoint], offline: Plan) -> str:
+        """The first user turn, with ``{path}`` still in it (the cache key leaves it out)."""
+        from automock.drafting.llm_context import installed_parsers, plan_settings, response_reads
+
         draft = json.dumps({"entries": offline.to_dict()["entries"], "properties": []}, indent=1)
+        reads = response_reads(source, [t.line for t in touchpoints])
         return (
             _prompt("user.md")
-            .replace("{path}", offline.source_path or "<string>")
             .replace("{touchpoints}", _touchpoint_lines(touchpoints))
+            .replace("{reads}", reads or "- (the analysis found no reads of a response)")
+            .replace("{settings}", plan_settings(offline))
+            .replace("{parsers}", installed_parsers())
             .replace("{draft}", draft)
             .replace("{source}", source)
         )
 
-    def cache_key(self, system: str, prompt: str) -> str:
-        blob = json.dumps([self.model, system, prompt, tool_schema()], sort_keys=True)
+    def cache_key(self, system: str, turns: Sequence[Turn]) -> str:
+        blob = json.dumps(
+            [self.provider.name, self.model, system, list(turns), tool_schema()], sort_keys=True
+        )
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
     def _cached(self, key: str) -> dict[str, Any] | None:
-        if self.cache_dir is None:
-            return None
-        path = self.cache_dir / f"{key}.json"
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads((self.cache_dir / f"{key}.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
         answer = data.get("input") if isinstance(data, dict) else None
         return answer if isinstance(answer, dict) else None
 
     def _store(self, key: str, answer: dict[str, Any]) -> None:
-        if self.cache_dir is None:
-            return
         # a read-only cache is not worth failing the draft for
         with contextlib.suppress(PlanError):
             atomic_write_text(
                 self.cache_dir / f"{key}.json",
-                json.dumps({"model": self.model, "input": answer}, indent=1),
+                json.dumps(
+                    {"provider": self.provider.name, "model": self.model, "input": answer},
+                    indent=1,
+                ),
             )
 
     @staticmethod
     def merge(offline: Plan, answer: dict[str, Any]) -> Plan:
         """The plan the answer describes; :class:`PlanError` names the bad field."""
-        if not isinstance(answer, dict):
-            raise PlanError("submit_plan input: expected an object with entries")
-        data = offline.to_dict()
-        entries = answer.get("entries")
-        if isinstance(entries, list):  # the model's stubs are drafts too: never a catch-all
-            entries = [
-                {**e, "drafted": True}
-                if isinstance(e, dict) and e.get("strategy") == "stub_http"
-                else e
-                for e in entries
-            ]
-        data["entries"] = entries
-        data["properties"] = answer.get("properties", [])
-        data["drafter"] = "llm"
-        plan = Plan.from_dict(data)
-        kept = {(e.line, e.api) for e in plan.entries}
-        for entry in offline.entries:
-            if (entry.line, entry.api) not in kept:
-                raise PlanError(
-                    f"plan.entries: no entry for line {entry.line} {entry.api}; "
-                    "keep one entry per touchpoint with its line and api unchanged"
-                )
-        return plan
-
-    def _ask(self, system: str, messages: list[dict[str, Any]]) -> Any:
-        self.http_calls += 1
-        return self.client().messages.create(
-            model=self.model,
-            max_tokens=MAX_TOKENS,
-            system=[{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}],
-            tools=[
-                {
-                    "name": TOOL_NAME,
-                    "description": "Submit the refined automock plan.",
-                    "input_schema": tool_schema(),
-                }
-            ],
-            tool_choice={"type": "tool", "name": TOOL_NAME},
-            messages=messages,
-        )
+        return merge(offline, answer)[0]
 
     # -- the protocol -----------------------------------------------------------
     def refine(
         self, source: str, touchpoints: Sequence[Touchpoint], offline: Plan
     ) -> tuple[Plan, list[str]]:
         """``(plan, warnings)``: the model's plan when valid, else ``offline`` and why."""
-        system = _prompt("system.md")
         prompt = self.user_prompt(source, touchpoints, offline)
-        key = self.cache_key(system, prompt)
-        cached = self._cached(key)
-        if cached is not None:
-            try:
-                return self.merge(offline, cached), []
-            except PlanError:
-                pass
-        if self._client is None and not os.environ.get("ANTHROPIC_API_KEY"):
-            return offline, [
-                "ANTHROPIC_API_KEY is not set; using the offline draft "
-                '(drafter="rules" / --drafter rules)'
-            ]
-        try:
-            return self._converse(system, prompt, key, offline)
-        except MissingExtraError as exc:
-            return offline, [f"{exc}; using the offline draft"]
-        except Exception as exc:  # the SDK's errors, mapped to one line each
-            return offline, [f"{_describe(exc, self.model)}; using the offline draft"]
+        turns: list[Turn] = [{"role": "user", "text": prompt}]
+        return self._answer(turns, offline, offline.source_path, "using the offline draft")
 
     def repair(
         self, source: str, touchpoints: Sequence[Touchpoint], tried: Plan, failure: str
@@ -224,106 +233,90 @@ class LLMDrafter:
         """A corrected plan after a trial run of ``tried`` went wrong (the drafting loop):
         a follow-up turn, as if the model had submitted ``tried`` and the tool result were
         what the run showed. ``(tried, warnings)`` when there is no valid answer."""
-        system = _prompt("system.md")
         prompt = self.user_prompt(source, touchpoints, tried)
         entries = {"entries": tried.to_dict()["entries"], "properties": []}
-        follow_up = _prompt("repair.md").replace("{failure}", failure)
-        messages: list[dict[str, Any]] = [
-            {"role": "user", "content": prompt},
+        turns: list[Turn] = [
+            {"role": "user", "text": prompt},
+            {"role": "plan", "id": TRIED_ID, "input": entries, "raw": "", "text": ""},
             {
-                "role": "assistant",
-                "content": [
-                    {"type": "tool_use", "id": "toolu_tried", "name": TOOL_NAME, "input": entries}
-                ],
-            },
-            {
-                "role": "user",
-                "content": [
-                    {"type": "tool_result", "tool_use_id": "toolu_tried", "content": follow_up}
-                ],
+                "role": "result",
+                "id": TRIED_ID,
+                "text": _prompt("repair.md").replace("{failure}", failure),
             },
         ]
-        key = self.cache_key(system, json.dumps(messages, sort_keys=True))
+        return self._answer(turns, tried, tried.source_path, "the rules repair the plan")
+
+    def _answer(
+        self, turns: list[Turn], base: Plan, path: str | None, fallback: str
+    ) -> tuple[Plan, list[str]]:
+        self.notes = []
+        system = _prompt("system.md")
+        key = self.cache_key(system, turns)
+        shown = path or "<string>"
+        turns = [
+            {**t, "text": t["text"].replace("{path}", shown)} if t["role"] == "user" else t
+            for t in turns
+        ]
         cached = self._cached(key)
         if cached is not None:
             with contextlib.suppress(PlanError):
-                return self.merge(tried, cached), []
-        if self._client is None and not os.environ.get("ANTHROPIC_API_KEY"):
-            return tried, ["ANTHROPIC_API_KEY is not set; the rules repair the plan"]
+                plan, self.notes = merge(base, cached)
+                return plan, []
+        missing = self.provider.missing()
+        if missing is not None:
+            return base, [f"{missing}; {fallback}"]
         try:
-            return self._converse(system, prompt, key, tried, messages)
+            plan, warnings = self._converse(system, turns, key, base)
         except MissingExtraError as exc:
-            return tried, [f"{exc}; the rules repair the plan"]
+            return base, [f"{exc}; {fallback}"]
         except Exception as exc:  # the SDK's errors, mapped to one line each
-            return tried, [f"{_describe(exc, self.model)}; the rules repair the plan"]
+            return base, [f"{self.provider.describe(exc)}; {fallback}"]
+        return plan, [f"{w}; {fallback}" for w in warnings]
+
+    def _ask(self, system: str, turns: Sequence[Turn], budget: int) -> Reply:
+        self.http_calls += 1
+        what = f"the {self.provider.name} model {self.model}"
+        with waiting(self.progress, what, self.progress_every):
+            return self.provider.ask(system, turns, tool_schema(), budget)
 
     def _converse(
-        self,
-        system: str,
-        prompt: str,
-        key: str,
-        offline: Plan,
-        messages: list[dict[str, Any]] | None = None,
+        self, system: str, turns: list[Turn], key: str, base: Plan
     ) -> tuple[Plan, list[str]]:
-        messages = messages or [{"role": "user", "content": prompt}]
-        error = ""
-        for attempt in range(2):
-            response = self._ask(system, messages)
-            blocks = list(getattr(response, "content", []) or [])
-            tool = next((b for b in blocks if getattr(b, "type", "") == "tool_use"), None)
-            if tool is None:
-                error = f"no {TOOL_NAME} tool call in the answer (stop_reason {getattr(response, 'stop_reason', '?')})"
-            else:
+        budget, cut, judged, error = MAX_TOKENS, False, 0, ""
+        while judged < 2:
+            reply = self._ask(system, turns, budget)
+            if reply.truncated:
+                if cut:
+                    return base, [
+                        f"the model's answer was cut off again at {budget} tokens ({reply.stop})"
+                    ]
+                cut = True
+                self._say(
+                    f"the model's answer was cut off at {budget} tokens ({reply.stop}); "
+                    f"asking once more with {budget * 2}"
+                )
+                budget *= 2
+                continue
+            judged += 1
+            error = reply.problem
+            if reply.plan is None and not error:
+                error = f"no {TOOL_NAME} tool call in the answer (stop_reason {reply.stop or '?'})"
+            if reply.plan is not None:
                 try:
-                    plan = self.merge(offline, tool.input)
+                    plan, self.notes = merge(base, reply.plan)
                 except PlanError as exc:
                     error = str(exc)
                 else:
-                    self._store(key, tool.input)
+                    self._store(key, reply.plan)
                     return plan, []
-            if attempt == 0:
-                messages.append({"role": "assistant", "content": [_block_dict(b) for b in blocks]})
-                fix = (
-                    f"The plan is invalid: {error}. Call {TOOL_NAME} again with the corrected plan."
-                )
-                if tool is not None:
-                    messages.append(
-                        {
-                            "role": "user",
-                            "content": [
-                                {
-                                    "type": "tool_result",
-                                    "tool_use_id": tool.id,
-                                    "is_error": True,
-                                    "content": fix,
-                                }
-                            ],
-                        }
-                    )
-                else:
-                    messages.append({"role": "user", "content": fix})
-        return offline, [f"the model's plan was invalid twice ({error}); using the offline draft"]
+            fix = f"The plan is invalid: {error}. Call {TOOL_NAME} again with the corrected plan."
+            turns = [*turns, reply.turn()]
+            if reply.call_id:
+                turns.append({"role": "result", "id": reply.call_id, "text": fix, "error": True})
+            else:
+                turns.append({"role": "user", "text": fix})
+        return base, [f"the model's plan was invalid twice ({error})"]
 
-
-def _block_dict(block: Any) -> dict[str, Any]:
-    if getattr(block, "type", "") == "tool_use":
-        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
-    return {"type": "text", "text": str(getattr(block, "text", ""))}
-
-
-def _describe(exc: Exception, model: str) -> str:
-    import anthropic
-
-    if isinstance(exc, anthropic.AuthenticationError | anthropic.PermissionDeniedError):
-        return f"the Anthropic API rejected the key ({exc.status_code}); check ANTHROPIC_API_KEY"
-    if isinstance(exc, anthropic.RateLimitError):
-        return "the Anthropic API is rate limiting this key (429, after retries); try again later"
-    if isinstance(exc, anthropic.APITimeoutError):
-        return "the Anthropic API did not answer in time"
-    if isinstance(exc, anthropic.APIConnectionError):
-        return "cannot reach the Anthropic API (connection failed)"
-    if isinstance(exc, anthropic.NotFoundError):
-        return f"the Anthropic API does not know model {model!r}; set AUTOMOCK_MODEL"
-    if isinstance(exc, anthropic.APIStatusError):
-        return f"the Anthropic API answered {exc.status_code}"
-    return f"the LLM drafter failed ({type(exc).__name__}: {exc})"
+    def _say(self, line: str) -> None:
+        if self.progress is not None:
+            self.progress(line)

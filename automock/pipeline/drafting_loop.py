@@ -226,7 +226,7 @@ def _repair(
         failure = f"repair round {number} of the drafting loop\n{_failure(outcome, run)}"
         fixed, said = _ask_model(path, plan, failure, number, llm)
         if fixed is not None:
-            return fixed, ("the model corrected the plan after the run's failure",)
+            return fixed, ("the model corrected the plan after the run's failure", *said)
     failure = f"{outcome.exception} at {outcome.where}" if outcome.exception else ""
     repaired, repairs = repair_plan(plan, run.observations, round=number, failure=failure)
     done = tuple(f"{r.pointer}: {r.why}" for r in repairs)
@@ -262,7 +262,7 @@ def _ask_model(
             guessed = (*new.guessed, *([body] if body and body not in new.guessed else []))
             new = replace(new, provenance=provenance, guessed=guessed)
         entries.append(new)
-    return replace(answer, entries=tuple(entries)), ()
+    return replace(answer, entries=tuple(entries)), tuple(getattr(llm, "notes", ()))
 
 
 def _stop_reason(outcome: LoopRound) -> str:

@@ -38,7 +38,15 @@ from automock.runtime.http_urls import (
     same_query,
 )
 
-__all__ = ["CompiledStub", "Request", "compile_stubs", "most_specific", "nearest", "shadowed"]
+__all__ = [
+    "CompiledStub",
+    "Request",
+    "compile_stubs",
+    "most_specific",
+    "nearest",
+    "shadowed",
+    "stub_request",
+]
 
 _MODE_RANK = {"exact": 3, "prefix": 2, "regex": 1}
 
@@ -193,6 +201,16 @@ def most_specific(stubs: Sequence[CompiledStub], request: Request) -> CompiledSt
     return max(matching, key=lambda s: s.rank) if matching else None
 
 
+def stub_request(stub: HttpStub) -> Request:
+    """The request a (non-regex) stub states: its URL with its query, its method (GET for
+    ``"*"``), its request headers."""
+    url = stub.url
+    if stub.query:
+        url += ("&" if "?" in url else "?") + "&".join(f"{k}={v}" for k, v in stub.query.items())
+    method = "GET" if stub.method == "*" else stub.method
+    return Request(method, url, dict(stub.request_headers))
+
+
 def shadowed(stubs: Sequence[CompiledStub]) -> list[tuple[CompiledStub, CompiledStub]]:
     """(stub, the stub that serves in its place) for each stub whose own request (its URL,
     query and headers as it states them) goes to a higher-ranked one: it is never served
@@ -201,14 +219,7 @@ def shadowed(stubs: Sequence[CompiledStub]) -> list[tuple[CompiledStub, Compiled
     for stub in stubs:
         if stub.pattern is not None or stub.stub.body_json is not None:
             continue
-        url = stub.stub.url
-        if stub.stub.query:
-            url += ("&" if "?" in url else "?") + "&".join(
-                f"{k}={v}" for k, v in stub.stub.query.items()
-            )
-        method = "GET" if stub.stub.method == "*" else stub.stub.method
-        request = Request(method, url, dict(stub.stub.request_headers))
-        chosen = most_specific(stubs, request)
+        chosen = most_specific(stubs, stub_request(stub.stub))
         if chosen is not None and chosen.number != stub.number:
             out.append((stub, chosen))
     return out

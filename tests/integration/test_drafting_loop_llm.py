@@ -1,28 +1,27 @@
-"""The drafting loop with the model, through ``automock run --drafter llm``.
+"""The drafting loop with the model, through ``automock run --drafter llm``, for both
+providers: Anthropic (default) and an OpenAI-compatible endpoint (``AUTOMOCK_LLM=openai``).
 
-A stand-in for the Messages API listens on loopback (``ANTHROPIC_BASE_URL``), so the real
-``anthropic`` SDK builds, sends and parses every request; its answers are the recorded
-envelope of ``tests/fixtures/anthropic/tool_use_good.json`` with the plan the stand-in
-chooses. Nothing leaves the machine; the sandboxed program never sees this server.
+Recorded answers are replayed by respx routes on the providers' real URLs under the real
+SDKs (tests/llm_replay.py): the SDK builds, sends and parses every request. The drafter
+runs in this process (the CLI's parent); the sandboxed program never sees these routes.
 """
 
 from __future__ import annotations
 
-import copy
 import json
-import threading
-from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import respx
 
 from automock.cli import main
+from tests.llm_replay import Api, last_turn, routed, tried
 
 pytest.importorskip("anthropic")
-
-RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "anthropic" / "tool_use_good.json"
+pytest.importorskip("openai")
 
 # fails on every plan the rules can write: the code wants a status only a reader of it knows
 STATUS = """\
@@ -35,124 +34,121 @@ if data["state"] != "ready":
 print("ready")
 """
 
-Policy = Callable[[dict[str, Any], int], list[dict[str, Any]]]
-
-
-def _tried(request: dict[str, Any]) -> list[dict[str, Any]]:
-    """The entries of the plan the loop said it tried (its follow-up turn's tool_use)."""
-    for message in reversed(request["messages"]):
-        if message["role"] == "assistant":
-            for block in message["content"]:
-                if block.get("type") == "tool_use":
-                    return list(block["input"]["entries"])
-    return []
-
-
-class StandIn:
-    """Answers each Messages request with the recorded envelope and ``policy``'s entries."""
-
-    def __init__(self, policy: Policy) -> None:
-        self.policy = policy
-        self.requests: list[dict[str, Any]] = []
-        self.envelope = json.loads(RECORDED.read_text())
-
-    def answer(self, request: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
-        self.requests.append(request)
-        body = copy.deepcopy(self.envelope["body"])
-        tool = next(b for b in body["content"] if b["type"] == "tool_use")
-        tool["input"] = {"entries": self.policy(request, len(self.requests)), "properties": []}
-        return self.envelope["status"], self.envelope["headers"], json.dumps(body).encode()
-
-
-@pytest.fixture
-def stand_in(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Policy], StandIn]]:
-    servers: list[ThreadingHTTPServer] = []
-
-    def start(policy: Policy) -> StandIn:
-        model = StandIn(policy)
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                size = int(self.headers.get("content-length", "0"))
-                status, headers, payload = model.answer(json.loads(self.rfile.read(size)))
-                self.send_response(status)
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{server.server_port}")
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-        return model
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
+PROVIDERS = ("anthropic", "openai")
 
 
 @pytest.fixture
 def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("AUTOMOCK_DRAFTER", raising=False)
-    (tmp_path / "status.py").write_text(STATUS)
-    return tmp_path
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for name in ("AUTOMOCK_DRAFTER", "AUTOMOCK_LLM", "AUTOMOCK_MODEL", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    (work / "status.py").write_text(STATUS)
+    return work
 
 
-def _run(capsys: pytest.CaptureFixture[str], *flags: str) -> tuple[int, dict[str, Any]]:
+@pytest.fixture(params=PROVIDERS)
+def api(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Api]:
+    """The chosen provider's endpoint, its key in the environment."""
+    provider: str = request.param
+    if provider == "openai":
+        monkeypatch.setenv("AUTOMOCK_LLM", "openai")
+        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    else:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    with routed(respx.mock(assert_all_called=False)) as router:
+        yield Api(router, provider)
+
+
+def _run(capsys: pytest.CaptureFixture[str], *flags: str) -> tuple[int, dict[str, Any], str]:
     code = main(["run", "status.py", "--json", "--timeout", "20", *flags])
-    return code, json.loads(capsys.readouterr().out)
+    out, err = capsys.readouterr()
+    return code, json.loads(out), err
 
 
-def _said(request: dict[str, Any]) -> str:
-    """The text of the request's last user turn (the loop's follow-up)."""
-    content = request["messages"][-1]["content"]
-    return json.dumps(content)
+def _serve_ready(api: Api) -> Api:
+    """A model that echoes the plan until it has seen the run fail, then serves the run."""
 
-
-def test_a_model_that_never_improves_is_asked_a_bounded_number_of_times(
-    here: Path, stand_in: Callable[[Policy], StandIn], capsys: pytest.CaptureFixture[str]
-) -> None:
-    model = stand_in(lambda request, n: _tried(request))  # the plan it was shown, unchanged
-    code, report = _run(capsys, "--drafter", "llm")
-    assert code == 1 and "service not ready" in report["stderr"]
-    assert 2 <= len(model.requests) <= 5
-    for request in model.requests[1:]:
-        said = _said(request)
-        assert "exit code 1" in said and "service not ready" in said
-    assert report["drafting"]["kept"] == 0
-
-
-def test_a_model_that_answers_well_after_seeing_the_failure_serves_the_run(
-    here: Path, stand_in: Callable[[Policy], StandIn], capsys: pytest.CaptureFixture[str]
-) -> None:
     def policy(request: dict[str, Any], n: int) -> list[dict[str, Any]]:
-        entries = _tried(request)
-        if n >= 2 and "service not ready" in _said(request):  # it read the failure
+        entries = tried(api.provider, request)
+        if n >= 2 and "service not ready" in last_turn(request):  # it read the failure
             for entry in entries:
                 if entry["strategy"] == "stub_http":
                     entry["data"]["json"] = {"state": "ready"}
         return entries
 
-    model = stand_in(policy)
-    code, report = _run(capsys, "--drafter", "llm")
+    return api.plans(policy)
+
+
+def test_a_model_that_never_improves_is_asked_a_bounded_number_of_times(
+    here: Path, api: Api, capsys: pytest.CaptureFixture[str]
+) -> None:
+    api.plans(lambda request, n: tried(api.provider, request))  # the plan it saw, unchanged
+    code, report, _ = _run(capsys, "--drafter", "llm")
+    assert code == 1 and "service not ready" in report["stderr"]
+    assert 2 <= api.calls <= 5
+    for request in api.requests[1:]:
+        said = last_turn(request)
+        assert "exit code 1" in said and "service not ready" in said
+    assert report["drafting"]["kept"] == 0
+
+
+def test_a_model_that_answers_well_after_seeing_the_failure_serves_the_run(
+    here: Path, api: Api, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _serve_ready(api)
+    code, report, _ = _run(capsys, "--drafter", "llm")
     assert code == 0 and report["stdout"] == "ready\n"
-    assert len(model.requests) == 2
+    assert api.calls == 2
     saved = json.loads((here / "fixtures" / "status.automock.json").read_text())
     (stub,) = [e for e in saved["entries"] if e["strategy"] == "stub_http"]
     assert stub["provenance"]["drafter"] == "llm" and "/json" in stub["guessed"]
 
 
-def test_a_key_in_the_environment_alone_never_calls_the_model(
-    here: Path, stand_in: Callable[[Policy], StandIn], capsys: pytest.CaptureFixture[str]
+def test_the_same_program_from_another_directory_is_answered_from_the_cache(
+    here: Path, api: Api, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    model = stand_in(lambda request, n: _tried(request))
-    code, _ = _run(capsys)
-    assert code == 1 and model.requests == []
+    _serve_ready(api)
+    first, _, _ = _run(capsys, "--drafter", "llm")
+    asked = api.calls
+    elsewhere = here.parent / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(here / "status.py", elsewhere / "status.py")
+    monkeypatch.chdir(elsewhere)
+    code, report, _ = _run(capsys, "--drafter", "llm")
+    assert first == code == 0 and report["stdout"] == "ready\n"
+    assert api.calls == asked  # no new request: the same content, answered from the cache
+
+
+def test_a_key_in_the_environment_alone_never_calls_the_model(
+    here: Path, api: Api, capsys: pytest.CaptureFixture[str]
+) -> None:
+    api.plans(lambda request, n: tried(api.provider, request))
+    code, _, _ = _run(capsys)
+    assert code == 1 and api.calls == 0
+
+
+def test_an_unknown_provider_is_bad_input_in_one_line(
+    here: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AUTOMOCK_LLM", "gemini")
+    code = main(["run", "status.py", "--drafter", "llm"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and "AUTOMOCK_LLM='gemini'" in err and "openai" in err
+
+
+def test_drafter_llm_in_pyproject_opts_in(
+    here: Path, api: Api, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _serve_ready(api)
+    (here / "pyproject.toml").write_text('[tool.automock]\ndrafter = "llm"\n')
+    code, report, _ = _run(capsys)
+    assert code == 0 and report["stdout"] == "ready\n" and api.calls == 2
+    shutil.rmtree(here / "fixtures")  # drafted again
+    (here / "pyproject.toml").write_text('[tool.automock]\ndrafter = "claude"\n')
+    code = main(["run", "status.py", "--no-save"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "drafter = 'claude'" in err
