@@ -89,14 +89,24 @@ def run_mode(corpus: Path, entry: dict[str, Any], mode: str, timeout: float) -> 
     """One mode on a fresh copy of the program's folder."""
     plan = hand_plan(corpus, entry["id"])
     if mode == "hand" and plan is None:
-        return {"mode": mode, "clean": False, "reaches": False, "seconds": 0.0, "why": "no hand plan"}
+        return {
+            "mode": mode,
+            "clean": False,
+            "reaches": False,
+            "seconds": 0.0,
+            "why": "no hand plan",
+        }
     with tempfile.TemporaryDirectory(prefix=f"oos-{entry['id']}-") as tmp:
         work = Path(tmp) / entry["id"]
         shutil.copytree(corpus / entry["id"], work, ignore=shutil.ignore_patterns(*OURS))
         start = time.perf_counter()
         try:
             proc = subprocess.run(
-                command(entry, mode, plan), cwd=work, capture_output=True, text=True, timeout=timeout
+                command(entry, mode, plan),
+                cwd=work,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
             )
         except subprocess.TimeoutExpired:
             seconds = time.perf_counter() - start
@@ -217,7 +227,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ids", nargs="*", default=None, help="only these programs")
     parser.add_argument("--kind", default=None, help="only programs of this kind (json, html...)")
     parser.add_argument("--jobs", type=int, default=1, help="programs measured at once")
-    parser.add_argument("--modes", default=",".join(MODES), help="comma-separated of hand,single,loop")
+    parser.add_argument(
+        "--modes", default=",".join(MODES), help="comma-separated of hand,single,loop"
+    )
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per automock run")
     parser.add_argument("--out", type=Path, default=None, help="write the results JSON here")
     args = parser.parse_args(argv)
