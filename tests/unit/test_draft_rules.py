@@ -261,3 +261,24 @@ def test_a_path_is_read_and_one_line_source_is_not_mistaken_for_one() -> None:
         draft("missing_program.py")
     plan = draft("import time; t = time.time()  # see x.py")
     assert [e.api for e in plan.entries] == ["time.time"]
+
+
+def test_amounts_keyed_by_currency_and_counts_by_name_are_drafted_as_numbers() -> None:
+    plan = draft(
+        dedent(
+            """
+            import requests
+            price = requests.get("https://api.example.com/simple/price").json()
+            print("BTC:", price["bitcoin"]["usd"])
+            fx = requests.get("https://fx.example.com/latest").json()
+            print("CHF:", fx["rates"]["CHF"])
+            place = requests.get("https://geo.example.com/country").json()
+            print(place["population"], place["current"]["windspeed"])
+            """
+        )
+    )
+    bodies = [entry.http_stub().json for entry in plan.entries if entry.kind == "network"]
+    assert isinstance(bodies[0]["bitcoin"]["usd"], float)
+    assert isinstance(bodies[1]["rates"]["CHF"], float)
+    assert isinstance(bodies[2]["population"], int)
+    assert isinstance(bodies[2]["current"]["windspeed"], float)
