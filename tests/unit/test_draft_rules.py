@@ -282,3 +282,25 @@ def test_amounts_keyed_by_currency_and_counts_by_name_are_drafted_as_numbers() -
     assert isinstance(bodies[1]["rates"]["CHF"], float)
     assert isinstance(bodies[2]["population"], int)
     assert isinstance(bodies[2]["current"]["windspeed"], float)
+
+
+@pytest.mark.parametrize(
+    "decode",
+    ["json.load(f)", 'json.loads(f.read().decode("utf-8"))', "json.loads(f.read())"],
+)
+def test_a_body_decoded_with_the_json_module_is_drafted_as_json_even_unread(decode: str) -> None:
+    plan = draft(
+        dedent(
+            f"""
+            import json
+            import urllib.request
+            with urllib.request.urlopen("https://api.example.com/todos/1") as f:
+                print({decode})
+            """
+        )
+    )
+    (entry,) = (e for e in plan.entries if e.kind == "network")
+    stub = entry.http_stub()
+    assert stub.text is None
+    json.dumps(stub.json)  # a JSON document the program's decoder accepts
+    assert stub.json is not None
