@@ -304,3 +304,19 @@ def test_a_body_decoded_with_the_json_module_is_drafted_as_json_even_unread(deco
     assert stub.text is None
     json.dumps(stub.json)  # a JSON document the program's decoder accepts
     assert stub.json is not None
+
+
+def test_an_object_whose_entries_are_looped_over_gets_an_entry() -> None:
+    plan = draft(
+        dedent(
+            """
+            import requests
+            data = requests.get("https://api.example.com/users/octocat").json()
+            for key, value in data.items():
+                print(f"{key}: {value}")
+            """
+        )
+    )
+    (entry,) = (e for e in plan.entries if e.kind == "network")
+    body = entry.http_stub().json
+    assert isinstance(body, dict) and body  # the loop runs at least once
