@@ -86,8 +86,11 @@ class LoopResult(JsonMixin):
 
 
 def repairable(plan: Plan) -> bool:
-    """Whether the rules have anything to repair in ``plan`` (an HTTP stub): else no trial."""
-    return any(e.strategy == "stub_http" for e in plan.entries)
+    """Whether the rules have anything to repair in ``plan`` (an HTTP stub, or an HTTP call
+    whose URL a trial run shows): else no trial."""
+    from automock.drafting.rules import url_unknown
+
+    return any(e.strategy == "stub_http" or url_unknown(e) for e in plan.entries)
 
 
 def _where(observations: Mapping[str, Any]) -> str:

@@ -49,3 +49,21 @@ def test_a_request_to_a_url_built_at_run_time_gets_a_stub_at_its_call(
     assert rounds[0]["ended"] == "failed" and rounds[-1]["ended"] == "clean"
     said = [why for r in rounds for why in r["repairs"]]
     assert any("matched no stub (sent at top.py:7" in why for why in said)
+
+
+def test_a_call_whose_url_comes_from_the_command_line_is_stubbed_after_a_trial(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "where.py").write_text(
+        "import sys\nimport requests\n\n"
+        "user = requests.get(sys.argv[1]).json()\nprint('lives in', user['location'])\n"
+    )
+    url = "https://api.example.org/users/ada"
+    argv = ["run", "where.py", "--json", "--timeout", "20", "--no-save"]
+    assert main([*argv, "--draft-rounds", "0", "--", url]) == 5  # single shot: denied
+    capsys.readouterr()
+    assert main([*argv, "--", url]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["stdout"].startswith("lives in ") and report["stdout"] != "lives in \n"
+    assert any(url in why for r in report["drafting"]["rounds"] for why in r["repairs"])
