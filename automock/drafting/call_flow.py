@@ -36,7 +36,9 @@ def passed_through(
     if _name(node.func) in _PICKS and isinstance(first, Ref):
         return flow.iterate(node.args[0], env) if _name(node.func) == "choice" else first
     if qual in _JSON_LOADS and isinstance(first, Ref):
-        return Ref(first.site, ("json",))
+        decoded = Ref(first.site, ("json",))
+        flow.note(decoded)  # decoded as JSON: the body is JSON even when no key of it is read
+        return decoded
     if qual in ("asyncio.run", "asyncio.wait_for") and args:
         return first
     if qual == "asyncio.gather":

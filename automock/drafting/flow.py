@@ -202,6 +202,7 @@ class ResponseFlow:
             if isinstance(base, Ref):
                 self.note(base, "dict")
                 child = base.child("key:*")
+                self.note(child)  # the loop reads each entry: an empty object would skip it
                 if node.func.attr == "items":
                     return (None, child)
                 return child if node.func.attr == "values" else None

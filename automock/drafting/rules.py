@@ -39,7 +39,7 @@ from automock.drafting.shapes import HttpShape, infer_http
 from automock.drafting.sql import draft_sql, sql_literals
 from automock.plan.model import DEFAULT_SEED, Plan, PlanEntry
 
-__all__ = ["BASE_ENV", "draft_rules", "strategy_for"]
+__all__ = ["BASE_ENV", "draft_rules", "strategy_for", "url_unknown"]
 
 BASE_ENV = {"LANG": "C.UTF-8", "TZ": "UTC"}
 
@@ -219,6 +219,12 @@ _UNKNOWN_URL = (
     "no stub drafted: the URL this call sends to is not known from the source; "
     "add a stub_http entry with its method and URL (a drafted stub never matches every request)"
 )
+
+
+def url_unknown(entry: PlanEntry) -> bool:
+    """An HTTP call the rules left denied because its URL is not in the source: a trial run
+    shows the URL (:mod:`automock.drafting.repair_requests`)."""
+    return entry.strategy == "deny" and entry.data.get("note") == _UNKNOWN_URL
 
 
 def _stub(tp: Touchpoint | None, shape: HttpShape, api: str = "") -> PlanEntry:

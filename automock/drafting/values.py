@@ -1,8 +1,8 @@
 """Plausible, deterministic values for a JSON key or SQL column, chosen by its name.
 
 Usually right, a reasonable mistake if not: ``*_at``/``date``/``updated`` get
-ISO dates, ``id``/``*_id``/``count`` integers, ``url`` URLs, ``temp``/``price``
-floats, ``is_*``/``has_*`` booleans, ``description`` a sentence, anything else
+ISO dates, ``id``/``*_id``/``count``/``population`` integers, ``url`` URLs,
+``temp``/``price``/``windspeed`` and currency codes (``usd``, ``CHF``) floats, ``is_*``/``has_*`` booleans, ``description`` a sentence, anything else
 a short string. A type seen in the code (a ``:.1f`` format, arithmetic, a
 comparison with a number) wins over the name. The same (name, index) always
 gives the same value, so drafts are reproducible byte for byte.
@@ -26,11 +26,49 @@ _DATE_RE = re.compile(
 )
 _INT_RE = re.compile(
     r"(^|_)(id|count|total|size|age|number|num|qty|quantity|year|port|rank|index|page|limit|offset"
-    r"|votes|stars|length|duration|seconds|minutes|hours|days|version|code|n)$|^(n|num)_"
+    r"|votes|stars|length|duration|seconds|minutes|hours|days|version|code|n|population|followers"
+    r"|following|subscribers|views|likes|descendants|passengers)$|^(n|num)_"
 )
 _FLOAT_RE = re.compile(
     r"(^|_)(temp|temperature|price|amount|balance|lat|latitude|lon|lng|longitude|score|rate|ratio"
-    r"|pct|percent|speed|humidity|pressure|weight|height|value|cost|avg|mean|feels_like|wind)$"
+    r"|pct|percent|speed|humidity|pressure|weight|height|value|cost|avg|mean|feels_like|wind"
+    r"|windspeed|windgust|gust|volume|change)$"
+)
+# a key that is a currency code holds an amount in it (``{"bitcoin": {"usd": ...}}``,
+# ``{"rates": {"CHF": ...}}``): the codes people key prices and rates by
+_CURRENCIES = frozenset(
+    [
+        "usd",
+        "eur",
+        "gbp",
+        "jpy",
+        "chf",
+        "cad",
+        "aud",
+        "nzd",
+        "cny",
+        "inr",
+        "rub",
+        "brl",
+        "krw",
+        "sek",
+        "nok",
+        "dkk",
+        "pln",
+        "czk",
+        "huf",
+        "try",
+        "mxn",
+        "zar",
+        "sgd",
+        "hkd",
+        "ils",
+        "thb",
+        "uah",
+        "btc",
+        "eth",
+        "usdt",
+    ]
 )
 _URL_RE = re.compile(r"(^|_)(url|uri|href|link|homepage|avatar)$")
 _BOOL_RE = re.compile(
@@ -54,7 +92,7 @@ def _small_int(name: str, index: int, low: int, high: int) -> int:
 def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
     """A value for a field called ``name`` (the ``index``-th of a list)."""
     key = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower().strip("_")
-    if hint == "float" or (hint is None and _FLOAT_RE.search(key)):
+    if hint == "float" or (hint is None and (_FLOAT_RE.search(key) or key in _CURRENCIES)):
         return round(_small_int(key, index, 50, 350) / 10, 1)
     if hint == "int" or (hint is None and _INT_RE.search(key)):
         return (

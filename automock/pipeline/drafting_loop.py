@@ -86,8 +86,11 @@ class LoopResult(JsonMixin):
 
 
 def repairable(plan: Plan) -> bool:
-    """Whether the rules have anything to repair in ``plan`` (an HTTP stub): else no trial."""
-    return any(e.strategy == "stub_http" for e in plan.entries)
+    """Whether the rules have anything to repair in ``plan`` (an HTTP stub, or an HTTP call
+    whose URL a trial run shows): else no trial."""
+    from automock.drafting.rules import url_unknown
+
+    return any(e.strategy == "stub_http" or url_unknown(e) for e in plan.entries)
 
 
 def _where(observations: Mapping[str, Any]) -> str:
@@ -220,6 +223,7 @@ def _repair(
     """The next plan and what changed: the model's answer if it changed the plan, else
     the rules' repairs."""
     from automock.drafting.repair import repair_plan
+    from automock.drafting.repair_requests import stubs_for_unmatched
 
     said: tuple[str, ...] = ()
     if llm is not None:
@@ -230,6 +234,8 @@ def _repair(
     failure = f"{outcome.exception} at {outcome.where}" if outcome.exception else ""
     repaired, repairs = repair_plan(plan, run.observations, round=number, failure=failure)
     done = tuple(f"{r.pointer}: {r.why}" for r in repairs)
+    repaired, added = stubs_for_unmatched(repaired, run.accesses, outcome.where, round=number)
+    done += added
     if not done and llm is not None:  # ask again next round, with the same failure
         return plan, (*said, "the model's answer changed nothing; no rule applies")
     return repaired, done

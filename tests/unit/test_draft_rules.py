@@ -261,3 +261,62 @@ def test_a_path_is_read_and_one_line_source_is_not_mistaken_for_one() -> None:
         draft("missing_program.py")
     plan = draft("import time; t = time.time()  # see x.py")
     assert [e.api for e in plan.entries] == ["time.time"]
+
+
+def test_amounts_keyed_by_currency_and_counts_by_name_are_drafted_as_numbers() -> None:
+    plan = draft(
+        dedent(
+            """
+            import requests
+            price = requests.get("https://api.example.com/simple/price").json()
+            print("BTC:", price["bitcoin"]["usd"])
+            fx = requests.get("https://fx.example.com/latest").json()
+            print("CHF:", fx["rates"]["CHF"])
+            place = requests.get("https://geo.example.com/country").json()
+            print(place["population"], place["current"]["windspeed"])
+            """
+        )
+    )
+    bodies = [entry.http_stub().json for entry in plan.entries if entry.kind == "network"]
+    assert isinstance(bodies[0]["bitcoin"]["usd"], float)
+    assert isinstance(bodies[1]["rates"]["CHF"], float)
+    assert isinstance(bodies[2]["population"], int)
+    assert isinstance(bodies[2]["current"]["windspeed"], float)
+
+
+@pytest.mark.parametrize(
+    "decode",
+    ["json.load(f)", 'json.loads(f.read().decode("utf-8"))', "json.loads(f.read())"],
+)
+def test_a_body_decoded_with_the_json_module_is_drafted_as_json_even_unread(decode: str) -> None:
+    plan = draft(
+        dedent(
+            f"""
+            import json
+            import urllib.request
+            with urllib.request.urlopen("https://api.example.com/todos/1") as f:
+                print({decode})
+            """
+        )
+    )
+    (entry,) = (e for e in plan.entries if e.kind == "network")
+    stub = entry.http_stub()
+    assert stub.text is None
+    json.dumps(stub.json)  # a JSON document the program's decoder accepts
+    assert stub.json is not None
+
+
+def test_an_object_whose_entries_are_looped_over_gets_an_entry() -> None:
+    plan = draft(
+        dedent(
+            """
+            import requests
+            data = requests.get("https://api.example.com/users/octocat").json()
+            for key, value in data.items():
+                print(f"{key}: {value}")
+            """
+        )
+    )
+    (entry,) = (e for e in plan.entries if e.kind == "network")
+    body = entry.http_stub().json
+    assert isinstance(body, dict) and body  # the loop runs at least once
