@@ -39,14 +39,14 @@ from automock.drafting.literals import (
     looks_like_index,
 )
 from automock.drafting.scrape_flow import (
-    PARSERS,
-    REGEX_CALLS,
     STR_METHODS,
+    TEXT_KEEPS,
     bind_key_function,
     compiled_regex,
     markup_attribute,
     markup_method,
     parse_call,
+    reads_text,
     record_variant,
     string_method,
 )
@@ -325,7 +325,7 @@ class ResponseFlow:
         if self.is_http_call(node, env):
             return record_variant(self, self.site(node), node, env)
         qual = qualname(func, self.aliases)
-        if qual in PARSERS or qual in REGEX_CALLS or qual.endswith("BeautifulSoup"):
+        if reads_text(qual):
             return parse_call(self, qual, node, args)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant):
             string_method(self, func, node, args, env)
@@ -375,7 +375,7 @@ class ResponseFlow:
                 self.note(ref)
                 return ref
             return None
-        if base.path in (("attr:text",), ("attr:content",)) and name in ("decode", "strip"):
+        if base.path in (("attr:text",), ("attr:content",)) and name in TEXT_KEEPS:
             return base
         if name == "get" and node.args:
             key = node.args[0]

@@ -18,15 +18,18 @@ from automock.drafting.literals import Lits, Ref
 from automock.drafting.markup import TEXT_ATTRS, css_of_find, css_of_path
 
 __all__ = [
+    "CSV_CALLS",
     "PARSERS",
     "REGEX_CALLS",
     "STR_METHODS",
+    "TEXT_KEEPS",
     "bind_key_function",
     "compiled_regex",
     "format_fields",
     "markup_attribute",
     "markup_method",
     "parse_call",
+    "reads_text",
     "record_variant",
     "string_method",
 ]
@@ -45,7 +48,11 @@ PARSERS = {
     "lxml.etree.parse": "xml",
     "xml.dom.minidom.parseString": "xml",
 }
+# a CSV reader over the response's text, or a text buffer made of it, passed to one
+CSV_CALLS = ("csv.reader", "csv.DictReader", "io.StringIO", "io.BytesIO")
 REGEX_CALLS = ("re.search", "re.match", "re.findall", "re.finditer", "re.fullmatch")
+# the response's text is still the text after these (``r.content.decode().splitlines()``)
+TEXT_KEEPS = ("decode", "strip", "splitlines")
 STR_METHODS = (
     "lower", "upper", "strip", "lstrip", "rstrip", "split", "replace", "startswith",
     "endswith", "title", "capitalize", "encode", "splitlines", "zfill", "casefold",
@@ -100,6 +107,8 @@ def markup_method(
     )
     if first is None and isinstance(held, Lits) and len(held.values) == 1:
         first = held.values[0]  # a selector passed in: ``_text(card, "h2.title")``
+    if first is None and node.args and isinstance(node.args[0], ast.Name):
+        first = _literal(flow.module.constants.get(node.args[0].id))  # ``XPATH = '//p'``
     if name in _ONE or name in _MANY:
         xml = base.path[0] == "xml"
         if name in ("select", "select_one"):
@@ -221,18 +230,68 @@ def bind_key_function(flow: Any, node: ast.Call, env: dict[str, Any]) -> None:
             flow.eval(fn.body, inner)
 
 
+def reads_text(qual: str) -> bool:
+    """Whether ``qual`` parses, searches or reads a response's text (handled by :func:`parse_call`)."""
+    return (
+        qual in PARSERS
+        or qual in REGEX_CALLS
+        or qual in CSV_CALLS
+        or qual.endswith("BeautifulSoup")
+    )
+
+
 def parse_call(flow: Any, qual: str, node: ast.Call, args: list[Any]) -> Ref | None:
     """``BeautifulSoup(r.text)`` starts a markup root; ``re.search(p, r.text)`` records ``p``."""
     if qual in REGEX_CALLS:
         pattern = _literal(node.args[0]) if node.args else None
+        if pattern is None and node.args and isinstance(node.args[0], ast.Name):
+            pattern = _compiled(flow.module.constants.get(node.args[0].id))  # ``re.findall(P, t)``
         target = args[1] if len(args) > 1 else None
         if isinstance(target, Ref) and isinstance(pattern, str):
             flow.regexes.setdefault((target.site, target.path), pattern)
         return None
     source = args[0] if args else None
-    raw = isinstance(source, Ref) and source.path == () and qual.endswith(".parse")
+    if qual in CSV_CALLS:
+        return _csv_root(flow, qual, node, source)
+    # a parser reads a file-like response itself: ``parse(urlopen(u))``, ``BeautifulSoup(page)``
+    file_like = qual.endswith((".parse", "BeautifulSoup"))
+    raw = isinstance(source, Ref) and source.path == () and file_like
     if isinstance(source, Ref) and (raw or source.path[:1] in (("attr:text",), ("attr:content",))):
-        return _noted(flow, Ref(source.site, (PARSERS.get(qual, "html"),)))
+        root = "html" if _html_parser(flow, node) else PARSERS.get(qual, "html")
+        return _noted(flow, Ref(source.site, (root,)))
+    return None
+
+
+def _csv_root(flow: Any, qual: str, node: ast.Call, source: Any) -> Ref | None:
+    """``csv.reader(r.text.splitlines(), delimiter=";")``: a ``csv`` root (its delimiter
+    noted as ``sep:;``); ``io.StringIO(r.text)`` is the text itself."""
+    if not isinstance(source, Ref) or source.path[:1] not in (("attr:text",), ("attr:content",)):
+        return source if isinstance(source, Ref) and source.path[:1] == ("csv",) else None
+    if qual.startswith("io."):
+        return source
+    root = Ref(source.site, ("csv",))
+    delimiter = _literal(_kw(node, "delimiter"))
+    if isinstance(delimiter, str) and len(delimiter) == 1:
+        flow.note(root.child(f"sep:{delimiter}"))
+    flow.note(root.child("dict" if qual.endswith("DictReader") else "rows"))
+    return _noted(flow, root)
+
+
+def _html_parser(flow: Any, node: ast.Call) -> bool:
+    """``etree.fromstring(text, etree.HTMLParser())`` (or a module-level ``parser = ...``)."""
+    given = [*node.args[1:], *(kw.value for kw in node.keywords if kw.arg == "parser")]
+    for arg in given:
+        if isinstance(arg, ast.Name):
+            arg = flow.module.constants.get(arg.id, arg)
+        if isinstance(arg, ast.Call) and ast.unparse(arg.func).endswith("HTMLParser"):
+            return True
+    return False
+
+
+def _compiled(made: Any) -> Any:
+    """The pattern of ``re.compile(r"...")`` (None for anything else)."""
+    if isinstance(made, ast.Call) and ast.unparse(made.func) in ("re.compile", "compile"):
+        return _literal(made.args[0]) if made.args else None
     return None
 
 
@@ -247,8 +306,8 @@ def compiled_regex(flow: Any, node: ast.Call, env: dict[str, Any]) -> None:
     made = flow.module.constants.get(func.value.id)
     if func.attr not in ("search", "match", "findall", "finditer", "fullmatch"):
         return
-    if isinstance(made, ast.Call) and ast.unparse(made.func) in ("re.compile", "compile"):
-        pattern = _literal(made.args[0]) if made.args else None
+    pattern = _compiled(made)
+    if pattern is not None:
         target = flow.eval(node.args[0], env)
         if isinstance(target, Ref) and isinstance(pattern, str):
             flow.regexes.setdefault((target.site, target.path), pattern)
