@@ -39,10 +39,12 @@ from automock.drafting.literals import (
     looks_like_index,
 )
 from automock.drafting.scrape_flow import (
+    MARKUP_ROOTS,
     STR_METHODS,
     TEXT_KEEPS,
     bind_key_function,
     compiled_regex,
+    fetches_feed,
     markup_attribute,
     markup_method,
     parse_call,
@@ -251,7 +253,7 @@ class ResponseFlow:
                 ref = base.child(f"attr:{node.attr}")
                 self.note(ref)
                 return ref
-            if isinstance(base, Ref) and base.path[:1] in (("html",), ("xml",)) and not base.wrap:
+            if isinstance(base, Ref) and base.path[:1] in MARKUP_ROOTS and not base.wrap:
                 return markup_attribute(self, base, node.attr)
             return None
         if isinstance(node, ast.JoinedStr):
@@ -322,9 +324,11 @@ class ResponseFlow:
         func = node.func
         args = [self.eval(a, env) for a in node.args]
         kwargs = {kw.arg: self.eval(kw.value, env) for kw in node.keywords}
+        qual = qualname(func, self.aliases)
+        if fetches_feed(self, node, qual, args):  # ``feedparser.parse(url)``: its body is a feed
+            return Ref(record_variant(self, self.site(node), node, env).site, ("feed",))
         if self.is_http_call(node, env):
             return record_variant(self, self.site(node), node, env)
-        qual = qualname(func, self.aliases)
         if reads_text(qual):
             return parse_call(self, qual, node, args)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant):
@@ -337,7 +341,7 @@ class ResponseFlow:
         if isinstance(func, ast.Attribute):
             base = self.eval(func.value, env)
             if isinstance(base, Ref) and not base.wrap:
-                if base.path[:1] in (("html",), ("xml",)):
+                if base.path[:1] in MARKUP_ROOTS:
                     return markup_method(self, base, func.attr, node, env)
                 return self.method(base, func.attr, node, env)
         if isinstance(func, ast.Name):

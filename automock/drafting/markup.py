@@ -21,7 +21,7 @@ from typing import Any
 from automock.drafting.regex_sample import sample
 from automock.drafting.values import plausible
 
-__all__ = ["TEXT_ATTRS", "css_of_find", "css_of_path", "render_csv", "render_markup"]
+__all__ = ["TEXT_ATTRS", "css_of_find", "css_of_path", "render_csv", "render_feed", "render_markup"]
 
 TEXT_ATTRS = ("text", "string", "get_text", "getText", "text_content", "strip", "tail")
 _COMPOUND = re.compile(r"([\w-]*)((?:[.#][\w-]+|\[[^\]]*\])*)")
@@ -195,3 +195,52 @@ def render_csv(
         hint = [hints.get((site, ("csv", "index", f"key:{n}"))) for n in names]
         writer.writerow([_text_for(n, h, i + salt, None) for n, h in zip(names, hint, strict=True)])
     return out.getvalue()
+
+
+# feedparser's names for RSS 2.0 elements (``entry.published`` is ``<pubDate>``)
+_FEED_ELEMENTS = {
+    "published": "pubDate",
+    "updated": "pubDate",
+    "published_parsed": "pubDate",
+    "updated_parsed": "pubDate",
+    "summary": "description",
+    "subtitle": "description",
+    "summary_detail": "description",
+    "title_detail": "title",
+    "id": "guid",
+    "author": "dc:creator",
+    "tags": "category",
+}
+_FEED_SKIP = ("links", "guidislink", "authors", "author_detail", "content")
+_DATES = ("Mon, 01 Jan 2024 09:00:00 GMT", "Tue, 02 Jan 2024 09:30:00 GMT")
+
+
+def _feed_fields(tree: dict[str, Any], index: int) -> str:
+    keys = {
+        k[4:] for k in {**tree, **tree.get("index", {})} if k.startswith("key:") and k != "key:*"
+    }
+    names = sorted(
+        {_FEED_ELEMENTS.get(k, k) for k in keys if k not in _FEED_SKIP} | {"title", "link"}
+    )
+    out = []
+    for name in names:
+        if name == "pubDate":
+            value = _DATES[index % 2]
+        elif name == "link":
+            value = f"https://feed.example/items/{index + 1}"
+        else:
+            value = _text_for(name.split(":")[-1], None, index, None)
+        out.append(f"<{name}>{escape(value)}</{name}>")
+    return "".join(out)
+
+
+def render_feed(tree: dict[str, Any], salt: int = 0) -> str:
+    """An RSS 2.0 feed for feedparser's result (``feed`` root): the channel fields read under
+    ``feed``, two items with the fields read of ``entries``/``items``."""
+    entries = {**tree.get("key:entries", {}), **tree.get("key:items", {})}
+    items = "".join(f"<item>{_feed_fields(entries, salt + i)}</item>" for i in range(2))
+    channel = _feed_fields(tree.get("key:feed", {}), salt)
+    return (
+        '<?xml version="1.0"?>\n<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/">'
+        f"<channel>{channel}{items}</channel></rss>\n"
+    )

@@ -19,12 +19,14 @@ from automock.drafting.markup import TEXT_ATTRS, css_of_find, css_of_path
 
 __all__ = [
     "CSV_CALLS",
+    "MARKUP_ROOTS",
     "PARSERS",
     "REGEX_CALLS",
     "STR_METHODS",
     "TEXT_KEEPS",
     "bind_key_function",
     "compiled_regex",
+    "fetches_feed",
     "format_fields",
     "markup_attribute",
     "markup_method",
@@ -47,7 +49,28 @@ PARSERS = {
     "xml.etree.ElementTree.parse": "xml",
     "lxml.etree.parse": "xml",
     "xml.dom.minidom.parseString": "xml",
+    "feedparser.parse": "feed",
 }
+# the roots whose reads are elements and attributes (``feed``: feedparser's result, whose
+# attributes are its keys)
+MARKUP_ROOTS = (("html",), ("xml",), ("feed",))
+# what feedparser's result says of itself, never an element of the feed
+_FEED_API = (
+    "bozo",
+    "bozo_exception",
+    "version",
+    "headers",
+    "status",
+    "href",
+    "encoding",
+    "namespaces",
+    "etag",
+    "modified",
+    "keys",
+    "get",
+    "items",
+    "values",
+)
 # a CSV reader over the response's text, or a text buffer made of it, passed to one
 CSV_CALLS = ("csv.reader", "csv.DictReader", "io.StringIO", "io.BytesIO")
 REGEX_CALLS = ("re.search", "re.match", "re.findall", "re.finditer", "re.fullmatch")
@@ -143,6 +166,8 @@ def markup_method(
 
 def markup_attribute(flow: Any, base: Any, attr: str) -> Any:
     """The value of ``base.attr`` inside an html/xml root (``soup.title``, ``tag.text``)."""
+    if base.path[0] == "feed":  # ``entry.title`` is ``entry["title"]``
+        return None if attr in _FEED_API else _noted(flow, base.child(f"key:{attr}"))
     if base.path[-1:] == ("attr:text",):
         return None
     if attr in TEXT_ATTRS:
@@ -260,6 +285,21 @@ def parse_call(flow: Any, qual: str, node: ast.Call, args: list[Any]) -> Ref | N
         root = "html" if _html_parser(flow, node) else PARSERS.get(qual, "html")
         return _noted(flow, Ref(source.site, (root,)))
     return None
+
+
+def fetches_feed(flow: Any, node: ast.Call, qual: str, args: list[Any]) -> bool:
+    """``feedparser.parse(url)``: feedparser fetches it (a URL, not a file or a response)."""
+    if qual != "feedparser.parse" or not node.args:
+        return False
+    value = args[0]
+    if isinstance(value, Ref):
+        return False  # the text of a response
+    first = _literal(node.args[0])
+    if isinstance(node.args[0], ast.Name):
+        first = _literal(flow.module.constants.get(node.args[0].id)) or first
+    if isinstance(value, Lits) and len(value.values) == 1:
+        first = value.values[0]
+    return not isinstance(first, str) or first.startswith(("http://", "https://"))
 
 
 def _csv_root(flow: Any, qual: str, node: ast.Call, source: Any) -> Ref | None:

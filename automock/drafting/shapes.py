@@ -23,7 +23,7 @@ from urllib.parse import quote_plus
 from automock.drafting._source import PLACEHOLDER, Module, parse_module
 from automock.drafting.flow import ResponseFlow
 from automock.drafting.literals import KEY_SEP, Ref
-from automock.drafting.markup import render_csv, render_markup
+from automock.drafting.markup import render_csv, render_feed, render_markup
 from automock.drafting.regex_sample import sample
 from automock.drafting.urls import (
     UrlPattern,
@@ -176,6 +176,11 @@ def _body(
         tree = _build_tree(json_paths)
         ctx = _Ctx(site, flow.hints, guessed, salt)
         return headers, _render(ctx, tree, (), "/json", "", 0), None
+    feed = [p[1:] for p in paths if p[:1] == ("feed",)]
+    if feed:
+        guessed.append("/text")
+        headers["Content-Type"] = "application/rss+xml; charset=utf-8"
+        return headers, None, render_feed(_build_tree(feed), salt)
     rows = [p[1:] for p in paths if p[:1] == ("csv",)]
     if rows:
         guessed.append("/text")

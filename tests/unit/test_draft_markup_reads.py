@@ -199,3 +199,51 @@ def test_tab_separated_reader_gets_its_delimiter() -> None:
     assert shape.text is not None
     rows = list(csv.reader(shape.text.splitlines(), delimiter="\t"))
     assert rows and all(len(row) >= 2 for row in rows)
+
+
+def test_feedparser_on_a_url_is_a_request_with_a_feed_body() -> None:
+    import feedparser
+
+    shape = only(
+        """
+        import feedparser
+        feed = feedparser.parse("https://news.example.org/rss")
+        print(feed.feed.title)
+        for entry in feed.entries[:5]:
+            print(entry.title, entry.link, entry.published, entry.summary)
+        """
+    )
+    assert shape.url.startswith("https://news.example.org/rss") and shape.text is not None
+    parsed = feedparser.parse(shape.text)
+    assert not parsed.bozo and parsed.feed.title
+    entry = parsed.entries[0]
+    assert entry.title and entry.link and entry.published and entry.summary
+
+
+def test_feedparser_items_read_by_key_through_a_helper() -> None:
+    import feedparser
+
+    shape = only(
+        """
+        from feedparser import parse
+        def headlines(url):
+            return [item["title"] for item in parse(url)["items"]]
+        for title in headlines("https://news.example.org/world.xml"):
+            print(title)
+        """
+    )
+    assert shape.text is not None
+    assert [item["title"] for item in feedparser.parse(shape.text)["items"]]
+
+
+def test_feedparser_of_a_local_file_is_not_a_request() -> None:
+    found = infer_shapes(
+        dedent(
+            """
+            import feedparser
+            for entry in feedparser.parse("saved_feed.xml").entries:
+                print(entry.title)
+            """
+        )
+    )
+    assert found == []
