@@ -83,6 +83,11 @@ def pattern_of_parts(parts: list[str]) -> UrlPattern:
         pattern = "[^?#]*".join(re.escape(p) for p in parts)
         return UrlPattern(url=f"^https?://[^?#]*{pattern}(?:[?#]|$)", match="regex")
     if all(p == "" for p in parts[1:]) or (len(parts) == 2 and tail.startswith(("?", "#"))):
+        path = head.split("://", 1)[1].partition("/")[2]
+        if path and not head.endswith("/") and all(p == "" for p in parts[1:]):
+            # ``base + "_" + n``: the unknown part goes on inside the last segment, which a
+            # prefix stub (the path at or below its own) would never answer
+            return UrlPattern(url=f"^{re.escape(head)}[^?#]*(?:[?#]|$)", match="regex")
         return UrlPattern(url=head, match="prefix")
     pattern = "^" + "[^/?#]+".join(re.escape(p) for p in parts)
     return UrlPattern(url=pattern, match="regex")

@@ -247,3 +247,19 @@ def test_feedparser_of_a_local_file_is_not_a_request() -> None:
         )
     )
     assert found == []
+
+
+def test_url_continued_inside_its_last_path_segment_is_served() -> None:
+    shape = only(
+        """
+        import requests
+        BASE = "https://quotes.example.org/topics/page-quotes"
+        for n in range(2, 5):
+            page = requests.get(BASE + "_" + str(n))
+            print(page.text[:20])
+        """
+    )
+    # a prefix stub answers the path at or below its own, never a longer last segment
+    assert shape.match == "regex", shape
+    assert re.match(shape.url, "https://quotes.example.org/topics/page-quotes_3")
+    assert not re.match(shape.url, "https://quotes.example.org/other")
