@@ -76,6 +76,10 @@ def pattern_of_parts(parts: list[str]) -> UrlPattern:
         parts = ["", parts[0]]
     head, tail = parts[0], parts[-1]
     if not head.startswith(("http://", "https://")):
+        # ``scheme + "://" + host + path``: the pattern's own ``https?://`` stands for it
+        parts = [
+            p.split("://", 1)[1] if "://" in p and not p.startswith("http") else p for p in parts
+        ]
         literal = [p for p in parts if p.strip("/?&=")]
         if not literal:
             return UrlPattern(url=".*", match="regex", guessed=True)

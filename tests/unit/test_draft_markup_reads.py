@@ -263,3 +263,17 @@ def test_url_continued_inside_its_last_path_segment_is_served() -> None:
     assert shape.match == "regex", shape
     assert re.match(shape.url, "https://quotes.example.org/topics/page-quotes_3")
     assert not re.match(shape.url, "https://quotes.example.org/other")
+
+
+def test_url_rebuilt_from_its_parsed_parts_is_served() -> None:
+    shape = only(
+        """
+        import requests
+        from urllib.parse import urlparse
+        def visit(start, href):
+            base = urlparse(start)
+            page = requests.get(base.scheme + "://" + base.netloc + href)
+            print(page.text[:40])
+        """
+    )
+    assert re.match(shape.url, "https://www.example.org/news/today"), shape.url
