@@ -1,4 +1,4 @@
-"""Scrapers of feeds and CSV files served by their drafted plan, through the CLI.
+"""Scrapers of feeds, CSV files and tables served by their drafted plan, through the CLI.
 
 Our own small programs in the shape of real ones: ``feedparser.parse(url)`` fetches
 the feed itself (no ``requests`` call in sight), and a CSV download is read by
@@ -54,3 +54,24 @@ def test_single_shot_draft_reaches_the_data(
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and report["status"] == "passed" and report["deterministic"]
     assert re.search(printed, report["stdout"], re.M), report["stdout"]
+
+
+TABLES = """\
+import requests
+from bs4 import BeautifulSoup
+WANTED = ["sort" + "able", "plain" + "rowheaders"]
+soup = BeautifulSoup(requests.get("https://wiki.example.org/List").content, "html.parser")
+tables = soup.find_all("table", {"class": WANTED})
+print("tables:", len(tables) > 0)
+"""
+
+
+def test_loop_adds_a_table_for_a_list_of_classes_the_draft_could_not_read(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (here / "tables.py").write_text(TABLES)
+    main(["run", "tables.py", "--json", "--draft-rounds", "0", "--no-save"])
+    assert json.loads(capsys.readouterr().out)["stdout"] == "tables: False\n"
+    code = main(["run", "tables.py", "--json", "--no-save"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["stdout"] == "tables: True\n"
