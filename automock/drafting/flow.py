@@ -47,6 +47,7 @@ from automock.drafting.scrape_flow import (
     fetches_feed,
     markup_attribute,
     markup_method,
+    note_position,
     parse_call,
     reads_text,
     record_variant,
@@ -235,6 +236,7 @@ class ResponseFlow:
                 return None
             if base.wrap:
                 return Ref(base.site, base.path, base.wrap - 1)
+            note_position(self, base, node.slice)
             key = node.slice
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 ref = base.child(f"key:{key.value}")

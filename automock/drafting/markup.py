@@ -112,6 +112,7 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
     compounds = split_compounds(seg[seg.index(":") + 1 :])
     compounds = compounds or ["div"]
     merged = {**subtree, **subtree.get("index", {})}
+    n = max([n] + [int(k[6:]) for k in subtree if k.startswith("count:") and k[6:].isdigit()])
     inner_parts = []
     for i in range(n):
         attrs = {k[4:]: str(plausible(k[4:], i + ctx.salt)) for k in merged if k.startswith("key:")}

@@ -30,6 +30,7 @@ __all__ = [
     "format_fields",
     "markup_attribute",
     "markup_method",
+    "note_position",
     "parse_call",
     "reads_text",
     "record_variant",
@@ -179,6 +180,13 @@ def markup_attribute(flow: Any, base: Any, attr: str) -> Any:
     if attr in _API or attr.startswith("_"):
         return None
     return _noted(flow, base.child(f"el:{attr}"))
+
+
+def note_position(flow: Any, base: Any, key: ast.expr) -> None:
+    """``cols[3]`` on a list of elements: at least four of them are drafted (``count:4``)."""
+    markup = isinstance(base, Ref) and base.path[:1] in MARKUP_ROOTS and not base.wrap
+    if markup and isinstance(key, ast.Constant) and type(key.value) is int and key.value >= 2:
+        flow.note(base.child(f"count:{key.value + 1}"))
 
 
 def _noted(flow: Any, ref: Ref) -> Ref:

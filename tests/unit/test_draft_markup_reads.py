@@ -277,3 +277,21 @@ def test_url_rebuilt_from_its_parsed_parts_is_served() -> None:
         """
     )
     assert re.match(shape.url, "https://www.example.org/news/today"), shape.url
+
+
+def test_element_list_read_at_a_fixed_position_is_long_enough() -> None:
+    from bs4 import BeautifulSoup
+
+    shape = only(
+        """
+        import requests
+        from bs4 import BeautifulSoup
+        soup = BeautifulSoup(requests.get("https://school.example/").text, "html.parser")
+        for tr in soup.find("table", id="batches").find_all("tr")[1:]:
+            cols = tr.find_all("td")
+            print(cols[0].text, cols[3].text)
+        """
+    )
+    assert shape.text is not None
+    rows = BeautifulSoup(shape.text, "html.parser").find("table", id="batches").find_all("tr")
+    assert rows[1:] and all(len(tr.find_all("td")) >= 4 for tr in rows)
