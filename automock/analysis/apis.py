@@ -183,6 +183,7 @@ CATALOG: Final[Mapping[str, Api]] = {
         "urllib.request.OpenerDirector.open",
     ),
     **_group("network", "builds an HTTP request for urlopen", "urllib.request.Request"),
+    **_group("network", "fetches a feed when given a URL", "feedparser.parse"),
     **_group(
         "network",
         "opens an HTTP connection",

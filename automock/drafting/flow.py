@@ -39,14 +39,17 @@ from automock.drafting.literals import (
     looks_like_index,
 )
 from automock.drafting.scrape_flow import (
-    PARSERS,
-    REGEX_CALLS,
+    MARKUP_ROOTS,
     STR_METHODS,
+    TEXT_KEEPS,
     bind_key_function,
     compiled_regex,
+    fetches_feed,
     markup_attribute,
     markup_method,
+    note_position,
     parse_call,
+    reads_text,
     record_variant,
     string_method,
 )
@@ -234,6 +237,7 @@ class ResponseFlow:
                 return None
             if base.wrap:
                 return Ref(base.site, base.path, base.wrap - 1)
+            note_position(self, base, node.slice)
             key = node.slice
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 ref = base.child(f"key:{key.value}")
@@ -252,7 +256,7 @@ class ResponseFlow:
                 ref = base.child(f"attr:{node.attr}")
                 self.note(ref)
                 return ref
-            if isinstance(base, Ref) and base.path[:1] in (("html",), ("xml",)) and not base.wrap:
+            if isinstance(base, Ref) and base.path[:1] in MARKUP_ROOTS and not base.wrap:
                 return markup_attribute(self, base, node.attr)
             return None
         if isinstance(node, ast.JoinedStr):
@@ -323,10 +327,12 @@ class ResponseFlow:
         func = node.func
         args = [self.eval(a, env) for a in node.args]
         kwargs = {kw.arg: self.eval(kw.value, env) for kw in node.keywords}
+        qual = qualname(func, self.aliases)
+        if fetches_feed(self, node, qual, args):  # ``feedparser.parse(url)``: its body is a feed
+            return Ref(record_variant(self, self.site(node), node, env).site, ("feed",))
         if self.is_http_call(node, env):
             return record_variant(self, self.site(node), node, env)
-        qual = qualname(func, self.aliases)
-        if qual in PARSERS or qual in REGEX_CALLS or qual.endswith("BeautifulSoup"):
+        if reads_text(qual):
             return parse_call(self, qual, node, args)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant):
             string_method(self, func, node, args, env)
@@ -338,7 +344,7 @@ class ResponseFlow:
         if isinstance(func, ast.Attribute):
             base = self.eval(func.value, env)
             if isinstance(base, Ref) and not base.wrap:
-                if base.path[:1] in (("html",), ("xml",)):
+                if base.path[:1] in MARKUP_ROOTS:
                     return markup_method(self, base, func.attr, node, env)
                 return self.method(base, func.attr, node, env)
         if isinstance(func, ast.Name):
@@ -376,7 +382,7 @@ class ResponseFlow:
                 self.note(ref)
                 return ref
             return None
-        if base.path in (("attr:text",), ("attr:content",)) and name in ("decode", "strip"):
+        if base.path in (("attr:text",), ("attr:content",)) and name in TEXT_KEEPS:
             return base
         if name == "get" and node.args:
             key = node.args[0]

@@ -12,6 +12,8 @@ what it looks for.
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from html import escape
 from typing import Any
@@ -19,10 +21,11 @@ from typing import Any
 from automock.drafting.regex_sample import sample
 from automock.drafting.values import plausible
 
-__all__ = ["TEXT_ATTRS", "css_of_find", "css_of_path", "render_markup"]
+__all__ = ["TEXT_ATTRS", "css_of_find", "css_of_path", "render_csv", "render_feed", "render_markup"]
 
 TEXT_ATTRS = ("text", "string", "get_text", "getText", "text_content", "strip", "tail")
 _COMPOUND = re.compile(r"([\w-]*)((?:[.#][\w-]+|\[[^\]]*\])*)")
+_COMBINATOR = re.compile(r"\s*[>+~]\s*|\s+(?=(?:[^\"']|\"[^\"]*\"|'[^']*')*$)")
 _PART = re.compile(
     r"\.([\w-]+)|#([\w-]+)|\[\s*([\w-]+)\s*(?:[~|^$*]?=\s*['\"]?([^'\"\]]*)['\"]?)?\]"
 )
@@ -33,6 +36,8 @@ def css_of_find(name: Any, attrs: dict[str, Any]) -> str:
     css = name if isinstance(name, str) else ""
     for key, value in attrs.items():
         key = key.rstrip("_")
+        if isinstance(value, list | tuple) and value and isinstance(value[0], str):
+            value = value[0]  # a list of values matches any one of them
         if key == "class" and isinstance(value, str):
             css += "".join(f".{c}" for c in value.split())
         elif key == "id" and isinstance(value, str):
@@ -64,6 +69,12 @@ def css_of_path(path: str) -> tuple[str, str | None]:
             css += f".{value}" if attr == "class" else f'[{attr}="{value}"]'
         out.append(css or "div")
     return " ".join(out) or "div", take
+
+
+def split_compounds(css: str) -> list[str]:
+    """The compound selectors of ``css`` (split at combinators and spaces, never inside
+    ``[attr="a b"]``)."""
+    return [c for c in _COMBINATOR.split(css) if c and not c.isspace()]
 
 
 def _open_tag(compound: str, attrs: dict[str, str], xml: bool) -> tuple[str, str, str]:
@@ -98,9 +109,10 @@ def _text_for(name: str, hint: str | None, index: int, regex: str | None) -> str
 
 
 def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...], n: int) -> str:
-    compounds = [c for c in re.split(r"\s*[>+~]\s*|\s+", seg[seg.index(":") + 1 :]) if c]
+    compounds = split_compounds(seg[seg.index(":") + 1 :])
     compounds = compounds or ["div"]
     merged = {**subtree, **subtree.get("index", {})}
+    n = max([n] + [int(k[6:]) for k in subtree if k.startswith("count:") and k[6:].isdigit()])
     inner_parts = []
     for i in range(n):
         attrs = {k[4:]: str(plausible(k[4:], i + ctx.salt)) for k in merged if k.startswith("key:")}
@@ -155,7 +167,81 @@ def render_markup(
     """The document for the selector tree under ``root`` (``"html"`` or ``"xml"``)."""
     ctx = _Ctx(site, hints, regexes, salt, root == "xml")
     body = _children(ctx, tree, (root,))
-    if root == "xml":
-        return f'<?xml version="1.0" encoding="UTF-8"?>\n<root>{body}</root>\n'
+    if root == "xml":  # no encoding in the declaration: lxml refuses one in a str
+        attrs = "".join(
+            f' {k[4:]}="{escape(str(plausible(k[4:], salt)))}"'
+            for k in tree
+            if k.startswith("key:")
+        )
+        return f'<?xml version="1.0"?>\n<root{attrs}>{body}</root>\n'
     title = escape(_text_for("title", None, salt, None))
     return f"<!DOCTYPE html>\n<html><head><title>{title}</title></head><body>{body}</body></html>\n"
+
+
+_COLUMNS = ("name", "value", "date")
+
+
+def render_csv(
+    tree: dict[str, Any], site: int, hints: dict[tuple[int, tuple[str, ...]], str], salt: int = 0
+) -> str:
+    """A CSV text for a reader over the response (``csv`` root): a header of the columns the
+    code reads by name (else three plausible ones), then two rows, in the reader's delimiter."""
+    sep = next((k[4:] for k in tree if k.startswith("sep:")), ",")
+    rows = {**tree.get("index", {}), **tree.get("key:*", {})}
+    names = [k[4:] for k in rows if k.startswith("key:") and k != "key:*"] or list(_COLUMNS)
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=sep, lineterminator="\n")
+    writer.writerow(names)
+    for i in range(2):
+        hint = [hints.get((site, ("csv", "index", f"key:{n}"))) for n in names]
+        writer.writerow([_text_for(n, h, i + salt, None) for n, h in zip(names, hint, strict=True)])
+    return out.getvalue()
+
+
+# feedparser's names for RSS 2.0 elements (``entry.published`` is ``<pubDate>``)
+_FEED_ELEMENTS = {
+    "published": "pubDate",
+    "updated": "pubDate",
+    "published_parsed": "pubDate",
+    "updated_parsed": "pubDate",
+    "summary": "description",
+    "subtitle": "description",
+    "summary_detail": "description",
+    "title_detail": "title",
+    "id": "guid",
+    "author": "dc:creator",
+    "tags": "category",
+}
+_FEED_SKIP = ("links", "guidislink", "authors", "author_detail", "content")
+_DATES = ("Mon, 01 Jan 2024 09:00:00 GMT", "Tue, 02 Jan 2024 09:30:00 GMT")
+
+
+def _feed_fields(tree: dict[str, Any], index: int) -> str:
+    keys = {
+        k[4:] for k in {**tree, **tree.get("index", {})} if k.startswith("key:") and k != "key:*"
+    }
+    names = sorted(
+        {_FEED_ELEMENTS.get(k, k) for k in keys if k not in _FEED_SKIP} | {"title", "link"}
+    )
+    out = []
+    for name in names:
+        if name == "pubDate":
+            value = _DATES[index % 2]
+        elif name == "link":
+            value = f"https://feed.example/items/{index + 1}"
+        else:
+            value = _text_for(name.split(":")[-1], None, index, None)
+        out.append(f"<{name}>{escape(value)}</{name}>")
+    return "".join(out)
+
+
+def render_feed(tree: dict[str, Any], salt: int = 0) -> str:
+    """An RSS 2.0 feed for feedparser's result (``feed`` root): the channel fields read under
+    ``feed``, two items with the fields read of ``entries``/``items``."""
+    entries = {**tree.get("key:entries", {}), **tree.get("key:items", {})}
+    items = "".join(f"<item>{_feed_fields(entries, salt + i)}</item>" for i in range(2))
+    channel = _feed_fields(tree.get("key:feed", {}), salt)
+    return (
+        '<?xml version="1.0"?>\n<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/">'
+        f"<channel>{channel}{items}</channel></rss>\n"
+    )

@@ -18,15 +18,21 @@ from automock.drafting.literals import Lits, Ref
 from automock.drafting.markup import TEXT_ATTRS, css_of_find, css_of_path
 
 __all__ = [
+    "CSV_CALLS",
+    "MARKUP_ROOTS",
     "PARSERS",
     "REGEX_CALLS",
     "STR_METHODS",
+    "TEXT_KEEPS",
     "bind_key_function",
     "compiled_regex",
+    "fetches_feed",
     "format_fields",
     "markup_attribute",
     "markup_method",
+    "note_position",
     "parse_call",
+    "reads_text",
     "record_variant",
     "string_method",
 ]
@@ -44,8 +50,33 @@ PARSERS = {
     "xml.etree.ElementTree.parse": "xml",
     "lxml.etree.parse": "xml",
     "xml.dom.minidom.parseString": "xml",
+    "feedparser.parse": "feed",
 }
+# the roots whose reads are elements and attributes (``feed``: feedparser's result, whose
+# attributes are its keys)
+MARKUP_ROOTS = (("html",), ("xml",), ("feed",))
+# what feedparser's result says of itself, never an element of the feed
+_FEED_API = (
+    "bozo",
+    "bozo_exception",
+    "version",
+    "headers",
+    "status",
+    "href",
+    "encoding",
+    "namespaces",
+    "etag",
+    "modified",
+    "keys",
+    "get",
+    "items",
+    "values",
+)
+# a CSV reader over the response's text, or a text buffer made of it, passed to one
+CSV_CALLS = ("csv.reader", "csv.DictReader", "io.StringIO", "io.BytesIO")
 REGEX_CALLS = ("re.search", "re.match", "re.findall", "re.finditer", "re.fullmatch")
+# the response's text is still the text after these (``r.content.decode().splitlines()``)
+TEXT_KEEPS = ("decode", "strip", "splitlines")
 STR_METHODS = (
     "lower", "upper", "strip", "lstrip", "rstrip", "split", "replace", "startswith",
     "endswith", "title", "capitalize", "encode", "splitlines", "zfill", "casefold",
@@ -100,6 +131,8 @@ def markup_method(
     )
     if first is None and isinstance(held, Lits) and len(held.values) == 1:
         first = held.values[0]  # a selector passed in: ``_text(card, "h2.title")``
+    if first is None and node.args and isinstance(node.args[0], ast.Name):
+        first = _literal(flow.module.constants.get(node.args[0].id))  # ``XPATH = '//p'``
     if name in _ONE or name in _MANY:
         xml = base.path[0] == "xml"
         if name in ("select", "select_one"):
@@ -134,6 +167,8 @@ def markup_method(
 
 def markup_attribute(flow: Any, base: Any, attr: str) -> Any:
     """The value of ``base.attr`` inside an html/xml root (``soup.title``, ``tag.text``)."""
+    if base.path[0] == "feed":  # ``entry.title`` is ``entry["title"]``
+        return None if attr in _FEED_API else _noted(flow, base.child(f"key:{attr}"))
     if base.path[-1:] == ("attr:text",):
         return None
     if attr in TEXT_ATTRS:
@@ -145,6 +180,13 @@ def markup_attribute(flow: Any, base: Any, attr: str) -> Any:
     if attr in _API or attr.startswith("_"):
         return None
     return _noted(flow, base.child(f"el:{attr}"))
+
+
+def note_position(flow: Any, base: Any, key: ast.expr) -> None:
+    """``cols[3]`` on a list of elements: at least four of them are drafted (``count:4``)."""
+    markup = isinstance(base, Ref) and base.path[:1] in MARKUP_ROOTS and not base.wrap
+    if markup and isinstance(key, ast.Constant) and type(key.value) is int and key.value >= 2:
+        flow.note(base.child(f"count:{key.value + 1}"))
 
 
 def _noted(flow: Any, ref: Ref) -> Ref:
@@ -221,18 +263,83 @@ def bind_key_function(flow: Any, node: ast.Call, env: dict[str, Any]) -> None:
             flow.eval(fn.body, inner)
 
 
+def reads_text(qual: str) -> bool:
+    """Whether ``qual`` parses, searches or reads a response's text (handled by :func:`parse_call`)."""
+    return (
+        qual in PARSERS
+        or qual in REGEX_CALLS
+        or qual in CSV_CALLS
+        or qual.endswith("BeautifulSoup")
+    )
+
+
 def parse_call(flow: Any, qual: str, node: ast.Call, args: list[Any]) -> Ref | None:
     """``BeautifulSoup(r.text)`` starts a markup root; ``re.search(p, r.text)`` records ``p``."""
     if qual in REGEX_CALLS:
         pattern = _literal(node.args[0]) if node.args else None
+        if pattern is None and node.args and isinstance(node.args[0], ast.Name):
+            pattern = _compiled(flow.module.constants.get(node.args[0].id))  # ``re.findall(P, t)``
         target = args[1] if len(args) > 1 else None
         if isinstance(target, Ref) and isinstance(pattern, str):
             flow.regexes.setdefault((target.site, target.path), pattern)
         return None
     source = args[0] if args else None
-    raw = isinstance(source, Ref) and source.path == () and qual.endswith(".parse")
+    if qual in CSV_CALLS:
+        return _csv_root(flow, qual, node, source)
+    # a parser reads a file-like response itself: ``parse(urlopen(u))``, ``BeautifulSoup(page)``
+    file_like = qual.endswith((".parse", "BeautifulSoup"))
+    raw = isinstance(source, Ref) and source.path == () and file_like
     if isinstance(source, Ref) and (raw or source.path[:1] in (("attr:text",), ("attr:content",))):
-        return _noted(flow, Ref(source.site, (PARSERS.get(qual, "html"),)))
+        root = "html" if _html_parser(flow, node) else PARSERS.get(qual, "html")
+        return _noted(flow, Ref(source.site, (root,)))
+    return None
+
+
+def fetches_feed(flow: Any, node: ast.Call, qual: str, args: list[Any]) -> bool:
+    """``feedparser.parse(url)``: feedparser fetches it (a URL, not a file or a response)."""
+    if qual != "feedparser.parse" or not node.args:
+        return False
+    value = args[0]
+    if isinstance(value, Ref):
+        return False  # the text of a response
+    first = _literal(node.args[0])
+    if isinstance(node.args[0], ast.Name):
+        first = _literal(flow.module.constants.get(node.args[0].id)) or first
+    if isinstance(value, Lits) and len(value.values) == 1:
+        first = value.values[0]
+    return not isinstance(first, str) or first.startswith(("http://", "https://"))
+
+
+def _csv_root(flow: Any, qual: str, node: ast.Call, source: Any) -> Ref | None:
+    """``csv.reader(r.text.splitlines(), delimiter=";")``: a ``csv`` root (its delimiter
+    noted as ``sep:;``); ``io.StringIO(r.text)`` is the text itself."""
+    if not isinstance(source, Ref) or source.path[:1] not in (("attr:text",), ("attr:content",)):
+        return source if isinstance(source, Ref) and source.path[:1] == ("csv",) else None
+    if qual.startswith("io."):
+        return source
+    root = Ref(source.site, ("csv",))
+    delimiter = _literal(_kw(node, "delimiter"))
+    if isinstance(delimiter, str) and len(delimiter) == 1:
+        flow.note(root.child(f"sep:{delimiter}"))
+    flow.note(root.child("dict" if qual.endswith("DictReader") else "rows"))
+    return _noted(flow, root)
+
+
+def _html_parser(flow: Any, node: ast.Call) -> bool:
+    """``etree.fromstring(text, etree.HTMLParser())`` (or a module-level ``parser = ...``)."""
+    given = [*node.args[1:], *(kw.value for kw in node.keywords if kw.arg == "parser")]
+    for arg in given:
+        if isinstance(arg, ast.Name):
+            arg = flow.module.constants.get(arg.id, arg)
+        if isinstance(arg, ast.Call) and ast.unparse(arg.func).endswith("HTMLParser"):
+            return True
+    return False
+
+
+def _compiled(made: Any) -> Any:
+    """The pattern of ``re.compile(r"...")`` (None for anything else)."""
+    if isinstance(made, ast.Call) and ast.unparse(made.func) in ("re.compile", "compile"):
+        return _literal(made.args[0]) if made.args else None
     return None
 
 
@@ -247,8 +354,8 @@ def compiled_regex(flow: Any, node: ast.Call, env: dict[str, Any]) -> None:
     made = flow.module.constants.get(func.value.id)
     if func.attr not in ("search", "match", "findall", "finditer", "fullmatch"):
         return
-    if isinstance(made, ast.Call) and ast.unparse(made.func) in ("re.compile", "compile"):
-        pattern = _literal(made.args[0]) if made.args else None
+    pattern = _compiled(made)
+    if pattern is not None:
         target = flow.eval(node.args[0], env)
         if isinstance(target, Ref) and isinstance(pattern, str):
             flow.regexes.setdefault((target.site, target.path), pattern)

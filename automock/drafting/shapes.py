@@ -23,7 +23,7 @@ from urllib.parse import quote_plus
 from automock.drafting._source import PLACEHOLDER, Module, parse_module
 from automock.drafting.flow import ResponseFlow
 from automock.drafting.literals import KEY_SEP, Ref
-from automock.drafting.markup import render_markup
+from automock.drafting.markup import render_csv, render_feed, render_markup
 from automock.drafting.regex_sample import sample
 from automock.drafting.urls import (
     UrlPattern,
@@ -157,7 +157,12 @@ def _body(
     headers: dict[str, str] = {}
     for p in paths:
         if len(p) > 1 and p[0] == "attr:headers" and p[1].startswith("key:"):
-            headers[p[1][4:]] = str(plausible(p[1][4:]))
+            name = p[1][4:]
+            if name.lower() == "content-type":  # the body's own type (below), or plain text
+                headers.setdefault("Content-Type", "text/plain; charset=utf-8")
+                guessed.append("/headers/Content-Type")
+                continue
+            headers[name] = str(plausible(name))
             guessed.append(f"/headers/{_escape(p[1][4:])}")
     cookies = sorted({p[1][4:] for p in paths if len(p) > 1 and p[0] == "attr:cookies"})
     if cookies:  # one line per cookie the code looks for (drafting/cookie_flow.py)
@@ -166,15 +171,27 @@ def _body(
         guessed.append("/headers/Set-Cookie")
     json_paths = [p[1:] for p in paths if p[:1] == ("json",)]
     if json_paths:
+        if "Content-Type" in headers:
+            headers["Content-Type"] = "application/json"
         tree = _build_tree(json_paths)
         ctx = _Ctx(site, flow.hints, guessed, salt)
         return headers, _render(ctx, tree, (), "/json", "", 0), None
+    feed = [p[1:] for p in paths if p[:1] == ("feed",)]
+    if feed:
+        guessed.append("/text")
+        headers["Content-Type"] = "application/rss+xml; charset=utf-8"
+        return headers, None, render_feed(_build_tree(feed), salt)
+    rows = [p[1:] for p in paths if p[:1] == ("csv",)]
+    if rows:
+        guessed.append("/text")
+        headers["Content-Type"] = "text/csv; charset=utf-8"
+        return headers, None, render_csv(_build_tree(rows), site, flow.hints, salt)
     for root in ("html", "xml"):
         markup = [p[1:] for p in paths if p[:1] == (root,)]
         if markup:
             guessed.append("/text")
             tree = _build_tree(markup)
-            headers.setdefault("Content-Type", f"text/{root}; charset=utf-8")
+            headers["Content-Type"] = f"text/{root}; charset=utf-8"
             return headers, None, render_markup(tree, root, site, flow.hints, flow.regexes, salt)
     if any(p[:1] in (("attr:text",), ("attr:content",)) for p in paths):
         guessed.append("/text")

@@ -76,6 +76,10 @@ def pattern_of_parts(parts: list[str]) -> UrlPattern:
         parts = ["", parts[0]]
     head, tail = parts[0], parts[-1]
     if not head.startswith(("http://", "https://")):
+        # ``scheme + "://" + host + path``: the pattern's own ``https?://`` stands for it
+        parts = [
+            p.split("://", 1)[1] if "://" in p and not p.startswith("http") else p for p in parts
+        ]
         literal = [p for p in parts if p.strip("/?&=")]
         if not literal:
             return UrlPattern(url=".*", match="regex", guessed=True)
@@ -83,6 +87,11 @@ def pattern_of_parts(parts: list[str]) -> UrlPattern:
         pattern = "[^?#]*".join(re.escape(p) for p in parts)
         return UrlPattern(url=f"^https?://[^?#]*{pattern}(?:[?#]|$)", match="regex")
     if all(p == "" for p in parts[1:]) or (len(parts) == 2 and tail.startswith(("?", "#"))):
+        path = head.split("://", 1)[1].partition("/")[2]
+        if path and not head.endswith("/") and all(p == "" for p in parts[1:]):
+            # ``base + "_" + n``: the unknown part goes on inside the last segment, which a
+            # prefix stub (the path at or below its own) would never answer
+            return UrlPattern(url=f"^{re.escape(head)}[^?#]*(?:[?#]|$)", match="regex")
         return UrlPattern(url=head, match="prefix")
     pattern = "^" + "[^/?#]+".join(re.escape(p) for p in parts)
     return UrlPattern(url=pattern, match="regex")

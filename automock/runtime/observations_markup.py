@@ -29,8 +29,15 @@ def _selector(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[
     tag = args[0] if args else kwargs.get("name")
     attrs = args[1] if len(args) > 1 and isinstance(args[1], dict) else {}
     attrs = {**attrs, **{k: v for k, v in kwargs.items() if k not in ("limit", "recursive")}}
-    plain = {str(k): v for k, v in attrs.items() if isinstance(v, str)}
+    plain = {str(k): _plain(v) for k, v in attrs.items() if _plain(v) is not None}
     return {"tag": tag if isinstance(tag, str) else "", "attrs": plain}
+
+
+def _plain(value: Any) -> str | None:
+    """An attribute filter as one string: a list of values matches any one, so its first."""
+    if isinstance(value, list | tuple) and value and isinstance(value[0], str):
+        return value[0]
+    return value if isinstance(value, str) else None
 
 
 def _compound(tag: Any) -> str:

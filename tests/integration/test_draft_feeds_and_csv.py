@@ -1,0 +1,77 @@
+"""Scrapers of feeds, CSV files and tables served by their drafted plan, through the CLI.
+
+Our own small programs in the shape of real ones: ``feedparser.parse(url)`` fetches
+the feed itself (no ``requests`` call in sight), and a CSV download is read by
+``csv.reader`` over its split lines. Each must run clean on its draft and print
+values that came from the drafted body, not an empty loop.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from automock.cli import main
+
+FEED = """\
+import feedparser
+feed = feedparser.parse("https://news.example.org/rss")
+for entry in feed.entries:
+    print("TITLE:", entry.title, "LINK:", entry.link)
+"""
+
+CSV = """\
+import csv
+import requests
+text = requests.get("https://data.example.org/stations.csv").content.decode("utf-8")
+for row in csv.reader(text.splitlines()):
+    print("ROW", len(row), row[1])
+"""
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "printed"),
+    [
+        ("feed.py", FEED, r"^TITLE: \S.* LINK: https?://\S+$"),
+        ("stations.py", CSV, r"^ROW [2-9] \S+$"),
+    ],
+)
+def test_single_shot_draft_reaches_the_data(
+    here: Path, capsys: pytest.CaptureFixture[str], name: str, source: str, printed: str
+) -> None:
+    import re
+
+    (here / name).write_text(source)
+    code = main(["run", name, "--json", "--repeat", "2", "--draft-rounds", "0", "--no-save"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["status"] == "passed" and report["deterministic"]
+    assert re.search(printed, report["stdout"], re.M), report["stdout"]
+
+
+TABLES = """\
+import requests
+from bs4 import BeautifulSoup
+WANTED = ["sort" + "able", "plain" + "rowheaders"]
+soup = BeautifulSoup(requests.get("https://wiki.example.org/List").content, "html.parser")
+tables = soup.find_all("table", {"class": WANTED})
+print("tables:", len(tables) > 0)
+"""
+
+
+def test_loop_adds_a_table_for_a_list_of_classes_the_draft_could_not_read(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (here / "tables.py").write_text(TABLES)
+    main(["run", "tables.py", "--json", "--draft-rounds", "0", "--no-save"])
+    assert json.loads(capsys.readouterr().out)["stdout"] == "tables: False\n"
+    code = main(["run", "tables.py", "--json", "--no-save"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["stdout"] == "tables: True\n"
