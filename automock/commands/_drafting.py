@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 __all__ = [
     "add_draft_rounds",
     "add_run_drafter",
-    "configured_drafter",
     "drafting_loop",
     "loop_model",
 ]
@@ -61,43 +60,13 @@ def add_run_drafter(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def configured_drafter(start: Path | None = None) -> str | None:
-    """``drafter`` under ``[tool.automock]`` in the nearest pyproject.toml from ``start``
-    (default: the working directory) upwards, or None."""
-    import tomllib
-
-    from automock.errors import InputError
-
-    here = (start or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        path = folder / "pyproject.toml"
-        if not path.is_file():
-            continue
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise InputError(f"{path}: not readable as TOML ({exc}); fix the file") from None
-        value = data.get("tool", {}).get("automock", {}).get("drafter")
-        if value is not None and value not in ("rules", "llm"):
-            raise InputError(
-                f'{path}: [tool.automock] drafter = {value!r}: expected "rules" or "llm"'
-            )
-        return str(value) if value is not None else None
-    return None
-
-
 def loop_model(choice: str | None) -> Any:
     """The LLM drafter for the loop when the person chose it (``--drafter llm``,
     ``AUTOMOCK_DRAFTER=llm`` or ``drafter = "llm"`` under ``[tool.automock]`` in
     pyproject.toml), else None; a key in the environment alone never uploads."""
-    import os
+    from automock.drafting.choice import chosen_drafter
 
-    from automock.errors import InputError
-
-    env = os.environ.get("AUTOMOCK_DRAFTER")
-    chosen = choice or env or configured_drafter() or "rules"
-    if chosen not in ("rules", "llm"):
-        raise InputError(f"AUTOMOCK_DRAFTER={chosen!r}: expected rules or llm")
+    chosen = chosen_drafter(choice)
     if chosen == "rules":
         return None
     from automock.drafting.llm import LLMDrafter

@@ -40,7 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="auto",
         help="rules: offline heuristics; llm: a model refines the offline draft (AUTOMOCK_LLM: "
         "anthropic, default, or openai for any OpenAI-compatible server); "
-        "auto (default): llm when ANTHROPIC_API_KEY is set and --offline is not given",
+        "auto (default): AUTOMOCK_DRAFTER, else drafter under [tool.automock] in pyproject.toml, "
+        "else rules (an API key alone never uploads the source)",
     )
     parser.add_argument(
         "--out",

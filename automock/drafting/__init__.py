@@ -2,8 +2,9 @@
 
 ``draft(path_or_source)`` picks a drafter: ``"rules"`` (offline, the default),
 ``"llm"`` (a model refines the offline draft: Anthropic, or an OpenAI-compatible
-endpoint with ``AUTOMOCK_LLM=openai``; falls back to it on any failure) or ``"auto"`` (``llm`` when ``ANTHROPIC_API_KEY`` is set, else
-``rules``).
+endpoint with ``AUTOMOCK_LLM=openai``; falls back to it on any failure) or ``"auto"``
+(the person's standing choice: ``AUTOMOCK_DRAFTER``, else ``drafter`` under
+``[tool.automock]`` in pyproject.toml, else ``rules``; a key alone never uploads).
 """
 
 from __future__ import annotations
@@ -108,9 +109,11 @@ def draft_with_warnings(
         raise InputError(f"unknown drafter {drafter!r}; expected one of {', '.join(DRAFTERS)}")
     source, found_path = text_and_path(source_path_or_text)
     path = path or found_path
-    use_llm = drafter == "llm" or (
-        drafter == "auto" and not offline and bool(os.environ.get("ANTHROPIC_API_KEY"))
-    )
+    if drafter == "auto" and not offline:
+        from automock.drafting.choice import chosen_drafter
+
+        drafter = chosen_drafter()
+    use_llm = drafter == "llm"
     notes: list[str] = []
     if touchpoints is None and found_path is not None:  # a file: the program is its project
         touchpoints_of(source, path)  # the entry's own errors, said once as bad input

@@ -19,6 +19,7 @@ import httpx
 import pytest
 import respx
 
+from automock.cli import main
 from automock.drafting import draft_with_warnings
 from automock.drafting.llm import DEFAULT_MODEL, MAX_TOKENS, TOOL_NAME, LLMDrafter, tool_schema
 from automock.plan.model import Plan
@@ -308,17 +309,26 @@ def test_a_different_model_or_provider_misses_the_cache(
     assert other.calls == 1
 
 
-def test_auto_uses_the_llm_only_with_a_key_and_not_offline(
-    router: respx.MockRouter, monkeypatch: pytest.MonkeyPatch
+def test_auto_uploads_only_on_a_standing_choice_never_for_a_key_alone(
+    router: respx.MockRouter, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     api = Api(router, "anthropic").answers("tool_use_good")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("AUTOMOCK_DRAFTER", raising=False)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     plan, _ = draft_with_warnings(WEATHER, drafter="auto")
     assert plan.drafter == "rules" and api.calls == 0
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    assert main(["draft", str(WEATHER), "--stdout"]) == 0  # the command's default is auto
+    assert api.calls == 0
+    monkeypatch.setenv("AUTOMOCK_DRAFTER", "llm")
     plan, _ = draft_with_warnings(WEATHER, drafter="auto", offline=True)
     assert plan.drafter == "rules" and api.calls == 0
     plan, _ = draft_with_warnings(WEATHER, drafter="auto")
     assert plan.drafter == "llm" and api.calls == 1
+    monkeypatch.delenv("AUTOMOCK_DRAFTER")
+    (tmp_path / "pyproject.toml").write_text('[tool.automock]\ndrafter = "llm"\n')
+    plan, _ = draft_with_warnings(WEATHER, drafter="auto", llm=LLMDrafter(model="other"))
+    assert plan.drafter == "llm" and api.calls == 2
 
 
 def _good_with(change: Any) -> Any:
