@@ -49,7 +49,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_request_to_an_undrafted_url_is_unmocked_not_answered(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["run", "pay.py", "--json"])
+    code = main(["run", "pay.py", "--json", "--draft-rounds", "0"])
     report = json.loads(capsys.readouterr().out)
     assert "charged 200" not in report["stdout"]
     assert code == 5, report["stdout"]
@@ -59,6 +59,22 @@ def test_a_request_to_an_undrafted_url_is_unmocked_not_answered(
     assert stubs and not any(_catch_all(e["data"]) for e in stubs)
     assert all(e["drafted"] is True for e in stubs)
     assert {e["line"] for e in stubs} == {15}  # only the GET: one traceable call site
+
+
+def test_the_loop_answers_an_observed_request_with_an_exact_stub_a_person_can_review(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", "pay.py", "--json"]) == 0  # the drafting loop's default rounds
+    assert "charged 200" in json.loads(capsys.readouterr().out)["stdout"]
+    plan = json.loads(Path("fixtures/pay.automock.json").read_text())
+    stubs = [e for e in plan["entries"] if e["strategy"] == "stub_http"]
+    assert not any(_catch_all(e["data"]) for e in stubs)
+    (post,) = [e for e in stubs if e["data"]["method"] == "POST"]
+    assert post["data"]["url"] == "https://payments.example.com/charge"  # what was sent
+    assert post["line"] == 9 and "/data/url" in post["guessed"]  # its call site, to review
+    assert (
+        post["provenance"]["round"] == 1 and "matched no stub" in post["provenance"]["repairs"][0]
+    )
 
 
 def test_a_header_write_is_not_a_request(project: Path) -> None:
@@ -72,7 +88,7 @@ def test_a_header_write_is_not_a_request(project: Path) -> None:
 def test_a_catch_all_written_by_a_person_is_honoured(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["draft", "pay.py"]) == 0
+    assert main(["draft", "pay.py", "--draft-rounds", "0"]) == 0  # the POST left undrafted
     path = Path("fixtures/pay.automock.json")
     plan = json.loads(path.read_text())
     plan["entries"].append(
@@ -102,7 +118,7 @@ def test_a_catch_all_written_by_a_person_is_honoured(
 def test_a_drafted_entry_may_not_be_a_catch_all(
     project: Path, capsys: pytest.CaptureFixture[str], data: dict[str, str]
 ) -> None:
-    assert main(["draft", "pay.py"]) == 0
+    assert main(["draft", "pay.py", "--draft-rounds", "0"]) == 0  # the POST left undrafted
     path = Path("fixtures/pay.automock.json")
     plan = json.loads(path.read_text())
     entry = {"line": 8, "col": 11, "kind": "network", "api": "requests.post"}
