@@ -64,7 +64,7 @@ def loop_model(choice: str | None) -> Any:
     """The LLM drafter for the loop when the person chose it (``--drafter llm``,
     ``AUTOMOCK_DRAFTER=llm`` or ``drafter = "llm"`` under ``[tool.automock]`` in
     pyproject.toml), else None; a key in the environment alone never uploads."""
-    from automock.drafting.choice import chosen_drafter
+    from automock._drafter import chosen_drafter
 
     chosen = chosen_drafter(choice)
     if chosen == "rules":

@@ -72,7 +72,7 @@ def _request(argv: Sequence[str]) -> dict[str, object]:
 
 def run_remotely(seed: int, argv: Sequence[str]) -> int | None:
     """The exit code of ``automock <argv>`` run by a warm server, or None (no server)."""
-    if os.environ.get("AUTOMOCK_SERVER") == "0":
+    if os.environ.get("AUTOMOCK_SERVER") == "0" or _wants_model(argv):
         return None
     conn = _connect(seed)
     if conn is None:
@@ -90,6 +90,25 @@ def run_remotely(seed: int, argv: Sequence[str]) -> int | None:
         return _wait(conn, reply["pid"])
     finally:
         conn.sock.close()
+
+
+def _wants_model(argv: Sequence[str]) -> bool:
+    """Has the person chosen the LLM drafter for this run? A server never holds an API key
+    (:data:`HANDLER_ENV`), so such a run is not sent to it: it would draft without the model."""
+    head = list(argv[: argv.index("--")] if "--" in argv else argv)
+    choice = None
+    for i, arg in enumerate(head):
+        if arg == "--drafter" and i + 1 < len(head):
+            choice = head[i + 1]
+        elif arg.startswith("--drafter="):
+            choice = arg.split("=", 1)[1]
+    from automock._drafter import chosen_drafter
+    from automock.errors import AutomockError
+
+    try:
+        return chosen_drafter(choice) == "llm"
+    except AutomockError:
+        return True  # said clearly by the run itself, here
 
 
 def _wait(conn: Connection, handler: int) -> int:

@@ -110,7 +110,7 @@ def draft_with_warnings(
     source, found_path = text_and_path(source_path_or_text)
     path = path or found_path
     if drafter == "auto" and not offline:
-        from automock.drafting.choice import chosen_drafter
+        from automock._drafter import chosen_drafter
 
         drafter = chosen_drafter()
     use_llm = drafter == "llm"

@@ -419,3 +419,20 @@ def test_a_log_with_text_is_kept_and_stop_says_where(tmp_path: Path, runtime_dir
     assert f"the server's log is kept at {log}" in stopped.stdout
     assert log.read_text() == "automock serve: something worth reading\n"
     assert not list((runtime_dir / "automock").glob("*.sock"))
+
+
+def test_a_run_that_chose_the_model_is_not_sent_to_a_server_that_holds_no_key(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
+    (tmp_path / "sets.py").write_text("print(sorted({'alpha', 'beta'}))\n")
+    assert _server(tmp_path, runtime_dir, "start").returncode == 0
+    before = _connections(tmp_path, runtime_dir)
+    chose = [
+        _run(tmp_path, runtime_dir, "sets.py", "--drafter", "llm"),
+        _run(tmp_path, runtime_dir, "sets.py", "--drafter=llm"),
+        _run(tmp_path, runtime_dir, "sets.py", AUTOMOCK_DRAFTER="llm"),
+    ]
+    assert _connections(tmp_path, runtime_dir) == before + 1  # only this status
+    assert all(done.returncode == 0 for done in chose), [d.stderr for d in chose]
+    _run(tmp_path, runtime_dir, "sets.py", "--drafter", "rules", AUTOMOCK_DRAFTER="llm")
+    assert _connections(tmp_path, runtime_dir) == before + 3  # served, then this status
