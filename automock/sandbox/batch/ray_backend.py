@@ -197,6 +197,7 @@ def execute_many_ray(
     items = as_candidates(candidates)
     _connect(ray)
     actors = _start_actors(ray, settings, options)
+    started = len(actors)
     kept: dict[tuple[str, int], CandidateResult] = {}
 
     def emit(result: CandidateResult) -> None:
@@ -211,6 +212,10 @@ def execute_many_ray(
     finally:
         for actor in actors:
             _close(ray, actor)
+        if len(actors) < started:  # a pool died with its node: what it left on this host
+            from automock.sandbox.kernel.cgroup import sweep_dead
+
+            sweep_dead(wait=5.0)
     return [kept[(c.task_id, c.index)] for c in items] if collect else []
 
 

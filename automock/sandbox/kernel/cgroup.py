@@ -311,10 +311,12 @@ def create(kind: str, memory_mb: int | None, processes: int | None) -> Cgroup | 
     return Cgroup(version, tuple(made), memory_mb, processes, cpu, note)
 
 
-def sweep_stale(parents: Iterable[str]) -> None:
-    """Remove the empty cgroups of automock processes that no longer exist. Never kills:
-    a pid may live in another PID namespace; a dead owner's children die with it
-    (``PR_SET_PDEATHSIG``), and a later sweep finds their cgroup empty."""
+def sweep_stale(parents: Iterable[str]) -> int:
+    """Remove the empty cgroups of automock processes that no longer exist; how many such
+    cgroups are left (not empty yet). Never kills: a pid may live in another PID namespace;
+    a dead owner's children die with it (``PR_SET_PDEATHSIG``), and a later sweep finds
+    their cgroup empty."""
+    left = 0
     for parent in parents:
         try:
             names = os.listdir(parent)
@@ -323,8 +325,13 @@ def sweep_stale(parents: Iterable[str]) -> None:
         for name in names:
             match = _NAME.match(name)
             if match and not os.path.exists(f"/proc/{match[1]}"):
-                with contextlib.suppress(OSError):  # EBUSY: not empty yet
+                try:
                     os.rmdir(os.path.join(parent, name))
+                except FileNotFoundError:
+                    pass
+                except OSError:  # EBUSY: not empty yet
+                    left += 1
+    return left
 
 
 def process_tree(pid: int) -> list[int]:
@@ -378,9 +385,10 @@ def confine(pid: int, cgroup: Cgroup | str) -> LayerStatus:
     return LayerStatus("cgroup", True, cgroup.describe())
 
 
-def sweep_dead() -> None:
+def sweep_dead(wait: float = 0.0) -> None:
     """Remove the empty cgroups of automock processes that died on this host (a pool
-    killed with its node or Ray actor never ran its own clean-up)."""
+    killed with its node or Ray actor never ran its own clean-up); for up to ``wait``
+    seconds, again while the last of their processes are still dying."""
     if os.geteuid() != 0:
         return
     found = _parents()
@@ -388,4 +396,8 @@ def sweep_dead() -> None:
         return
     version, parents, cpu_parent = found
     with_cpu = version == 1 and cpu_parent.startswith("/")
-    sweep_stale([*parents, *([cpu_parent] if with_cpu else [])])
+    deadline = time.monotonic() + wait
+    while sweep_stale([*parents, *([cpu_parent] if with_cpu else [])]) and (
+        time.monotonic() < deadline
+    ):
+        time.sleep(0.05)
