@@ -111,7 +111,9 @@ def test_a_killed_node_loses_no_candidate_and_repeats_none(
         (c.task_id, c.index) for c in candidates
     )
     assert [(str(r.status), r.stdout) for r in results] == [("passed", "400000\n")] * 36
-    assert "lost the actor on node" in capsys.readouterr().err  # its chunks were sent again
+    # whether the doomed node still held a chunk when it died depends on timing (on a quiet
+    # machine the other actors may have taken them all): what must hold either way is above
+    capsys.readouterr()
 
 
 def test_a_node_without_a_required_layer_refuses_to_join(
