@@ -88,10 +88,6 @@ def test_a_program_sees_the_same_fds_whatever_the_automock_process_holds(tmp_pat
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=False,
-    reason="address-stable runs can still differ under heavy concurrent load (seen once in CI); issue 23 left open",
-)
 def test_ten_concurrent_runs_beside_a_batch_are_deterministic_and_agree(tmp_path: Path) -> None:
     script = tmp_path / "addresses.py"
     script.write_text(ADDRESSES)
