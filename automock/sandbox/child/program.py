@@ -32,7 +32,7 @@ from typing import Any
 from automock._serialize import JsonMixin
 from automock.errors import AutomockError
 from automock.sandbox.child import fresh
-from automock.sandbox.child.spec_pipe import read_spec, read_tasks
+from automock.sandbox.child.spec_pipe import read_spec, read_tasks, settle
 from automock.sandbox.child.status import Status, exception_status, exit_status, signal_status
 from automock.sandbox.kernel.isolation import LayerStatus, Limits, enter_isolation
 
@@ -346,6 +346,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     spec_fd, result_fd = int(args[0]), int(args[1])
     go_fd = int(args[3]) if len(args) > 3 else -1
+    if go_fd >= 0:  # at fixed numbers: the parent's depend on what it had open (.spec_pipe)
+        spec_fd, result_fd, go_fd = settle([spec_fd, result_fd, go_fd])
     if go_fd >= 0:
         os.set_inheritable(go_fd, False)
     if len(args) > 2 and sys.platform.startswith("linux"):  # die with the automock parent

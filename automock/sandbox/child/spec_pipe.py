@@ -20,7 +20,41 @@ from typing import Any
 
 from automock.sandbox.kernel.addresses import WIDTH, padded
 
-__all__ = ["read_spec", "read_tasks", "spec_message", "tasks_message"]
+__all__ = ["read_spec", "read_tasks", "settle", "spec_message", "tasks_message"]
+
+
+FIRST_FD = 3  # where :func:`settle` puts the parent's pipes
+
+
+def settle(fds: list[int]) -> list[int]:
+    """Move the pipes the parent passed (at the numbers they had in the parent, which depend on
+    what it had open when it started this child) to :data:`FIRST_FD`, :data:`FIRST_FD` + 1,
+    ... (close-on-exec); return their new numbers. Every fd this process opens next takes the
+    lowest free number, and paths such as ``/proc/self/fd/N`` spell it: with the same numbers,
+    a run's init makes the same allocations before the program in every run (an fd 9 in one
+    run and 10 in the next left the program's objects at other addresses). Unchanged if
+    another fd holds one of the places."""
+    import fcntl
+
+    places = range(FIRST_FD, FIRST_FD + len(fds))
+    for place in places:
+        if place not in fds and _is_open(place):
+            return fds
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, FIRST_FD + len(fds)) for fd in fds]
+    for fd in fds:
+        os.close(fd)
+    for fd, place in zip(high, places, strict=True):
+        os.dup2(fd, place, inheritable=False)
+        os.close(fd)
+    return list(places)
+
+
+def _is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
 
 
 def spec_message(spec: dict[str, Any]) -> bytes:

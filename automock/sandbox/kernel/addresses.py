@@ -10,7 +10,11 @@ addresses CPython's allocator hands out. Those repeat from run to run when
 * the allocation history repeats: a fresh interpreter per run, whose start-up
   sees the same argument and environment sizes (numbers in its command line
   are padded to :data:`WIDTH` digits, the workdir's name has a fixed length),
-  rather than a fork of a process whose past differs from run to run.
+  rather than a fork of a process whose past differs from run to run, and whose own work
+  before the program allocates the same whatever the moment: the parent's pipes at fixed fd
+  numbers (:func:`automock.sandbox.child.spec_pipe.settle`), host files whose contents change
+  (``/proc/stat``) read through a fixed buffer, never made into rows
+  (:mod:`automock.sandbox.kernel.hostfacts`).
 
 :func:`fixed_layout` sets the personality on the calling thread only (Linux
 keeps it per task and a forked child copies it from the thread that forks),

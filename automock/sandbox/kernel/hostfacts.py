@@ -77,9 +77,11 @@ _MNT_DETACH = 2
 
 
 def _offset(clock: int) -> str:
-    """``<seconds> <nanoseconds>`` that move ``clock`` from now to :data:`CLOCK_START_S`."""
+    """``<seconds> <nanoseconds>`` that move ``clock`` from now to :data:`CLOCK_START_S`, in
+    fixed widths: the text has the same length whatever the host's uptime (the allocations
+    of a run's init before the program: :func:`_occurrences`)."""
     seconds, nanoseconds = divmod(CLOCK_START_S * 10**9 - time.clock_gettime_ns(clock), 10**9)
-    return f"{seconds} {nanoseconds}"
+    return f"{seconds:020d} {nanoseconds:09d}"
 
 
 def time_for_children() -> LayerStatus:
@@ -155,9 +157,36 @@ def masked_contents(cpus: int) -> dict[str, str]:
 
 
 def listed_cpus() -> int:
-    """The CPUs the host's /proc/stat lists (one ``cpuN`` row each)."""
-    with open("/proc/stat", "rb") as handle:
-        return sum(1 for row in handle if row.startswith(b"cpu") and row[3:4].isdigit())
+    """The CPUs the host's /proc/stat lists (one ``cpuN`` row each, after the ``cpu`` row of
+    them all): counted as :func:`_occurrences`, in the same allocations whatever the counters
+    read (a run's init calls it before the program, :func:`facts_layer`)."""
+    return _occurrences("/proc/stat", b"\ncpu")
+
+
+_CHUNK = 16384
+
+
+def _occurrences(path: str, needle: bytes) -> int:
+    """How often ``needle`` occurs in the file at ``path``, read through one buffer of a fixed
+    size. Its rows are never made into objects: the host's counters (``/proc/stat``'s CPU times,
+    ``procs_running``) change their lengths from one moment to the next, and rows of other
+    lengths would leave the allocator of an address-stable run's child in another state, so
+    the program's objects at other addresses (:mod:`automock.sandbox.kernel.addresses`)."""
+    keep = len(needle) - 1  # the tail a match may start in: carried to the next read
+    buffer = bytearray(_CHUNK)
+    view = memoryview(buffer)
+    count = held = 0
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        while got := os.readv(fd, [view[held:]]):
+            end = held + got
+            count += buffer.count(needle, 0, end)
+            held = min(keep, end)
+            buffer[:held] = view[end - held : end]
+    finally:
+        view.release()
+        os.close(fd)
+    return count
 
 
 def stage(directory: str = STAGING) -> None:
