@@ -55,28 +55,35 @@ def _load(path: Path, function: str) -> Any:
     return getattr(module, function)
 
 
-def _check(fn: Any, applied: Any, seed: int) -> bool:
-    """Did the check pass? A check that crashes counts as not passing (the user sees an error)."""
+def _check(fn: Any, applied: Any, seed: int, seen: Any = ()) -> str:
+    """ "pass", "fail" or "error" (the checker itself raised: neither a catch nor a pass)."""
     from automock.properties.suite import check_function
 
     try:
         report = check_function(
-            fn, applied, max_examples=60, seed=seed, runs=1000, call_seconds=2.0
+            fn,
+            applied,
+            max_examples=60,
+            seed=seed,
+            runs=1000,
+            call_seconds=2.0,
+            type_examples=seen,
         )
     except Exception as exc:  # reported, never hidden
-        print(f"  check raised {type(exc).__name__}: {exc}")
-        return False
-    if not report.passed:
-        for r in report.results:
-            if not r.passed:
-                print(f"    FAIL {r.name}: {r.detail[:200]}")
-    return bool(report.passed)
+        print(f"    ERROR {type(exc).__name__}: {str(exc)[:200]}")
+        return "error"
+    for r in report.results:
+        if not r.passed:
+            print(f"    FAIL {r.name}: {r.detail[:200]}")
+    return "pass" if report.passed else "fail"
 
 
-def _inferred(fn: Any, name: str) -> Any:
+def _inferred(fn: Any, name: str) -> tuple[Any, Any]:
+    """What ``automock check FILE::fn`` checks with no flags, and the inputs it saw."""
     from automock.properties.propose import propose
 
-    return propose(fn, name=name, call_seconds=2.0)[0]
+    applied, observed = propose(fn, name=name, call_seconds=2.0)
+    return applied, [o.args for o in observed.accepted]
 
 
 def _explicit(entry: dict[str, Any]) -> Any:
@@ -84,6 +91,13 @@ def _explicit(entry: dict[str, Any]) -> Any:
 
     options = entry.get("options", {})
     return tuple(AppliedProperty(n, options.get(n, {}), "flag") for n in entry["expected"])
+
+
+def _explicit_inputs(fn: Any) -> Any:
+    """What ``--property`` uses for the types of untyped parameters: inputs their names suggest."""
+    from automock.properties.observe import sample_inputs
+
+    return sample_inputs(fn)
 
 
 def _mutants(entry: dict[str, Any], source: Path, out: dict[str, Any]) -> None:
@@ -94,8 +108,9 @@ def _mutants(entry: dict[str, Any], source: Path, out: dict[str, Any]) -> None:
             planted = Path(tmp) / source.name
             planted.write_text(text.replace(mutant["old"], mutant["new"], 1), encoding="utf-8")
             bad = _load(planted, entry["function"])
-            by_inference = not _check(bad, _inferred(bad, entry["function"]), 0)
-            explicit = not _check(bad, _explicit(entry), 0)
+            applied, seen = _inferred(bad, entry["function"])
+            by_inference = _check(bad, applied, 0, seen) == "fail"
+            explicit = _check(bad, _explicit(entry), 0, _explicit_inputs(bad)) == "fail"
         out["mutants"] += 1
         out["caught_inferred"] += by_inference
         out["caught_explicit"] += explicit
@@ -104,24 +119,39 @@ def _mutants(entry: dict[str, Any], source: Path, out: dict[str, Any]) -> None:
         )
 
 
+def _judge(entry: dict[str, Any], fn: Any, applied: Any, seen: Any, seeds: list[int]) -> Any:
+    """Check the upstream function: (seeds it failed under by inference, explicitly)."""
+    started = time.perf_counter()
+    first = _check(fn, applied, seeds[0], seen)
+    seconds = time.perf_counter() - started
+    rest = seeds[1:] if entry["correct"] else []
+    failing = [
+        s
+        for s, v in zip(seeds, [first] + [_check(fn, applied, s, seen) for s in rest], strict=False)
+        if v != "pass"
+    ]
+    given, inputs = _explicit(entry), _explicit_inputs(fn)
+    used = seeds if entry["correct"] else seeds[:1]
+    explicit = [s for s in used if _check(fn, given, s, inputs) != "pass"]
+    return failing, explicit, seconds
+
+
 def measure(corpus: Path, seeds: list[int], only: str = "") -> dict[str, Any]:
     entries = json.loads(MANIFEST.read_text(encoding="utf-8"))["functions"]
-    out: dict[str, Any] = dict.fromkeys(
-        [
-            "functions",
-            "expected_found",
-            "correct",
-            "correct_failing",
-            "correct_failing_explicit",
-            "wrong",
-            "wrong_caught",
-            "wrong_caught_explicit",
-            "mutants",
-            "caught_inferred",
-            "caught_explicit",
-        ],
-        0,
-    )
+    keys = [
+        "functions",
+        "expected_found",
+        "correct",
+        "correct_failing",
+        "correct_failing_explicit",
+        "wrong",
+        "wrong_caught",
+        "wrong_caught_explicit",
+        "mutants",
+        "caught_inferred",
+        "caught_explicit",
+    ]
+    out: dict[str, Any] = dict.fromkeys(keys, 0)
     out["seconds"], out["check_seconds"] = [], []
     for entry in entries:
         if only and entry["function"] != only:
@@ -129,32 +159,28 @@ def measure(corpus: Path, seeds: list[int], only: str = "") -> dict[str, Any]:
         source = corpus / entry["repo"].replace("/", "+") / Path(entry["path"]).name
         started = time.perf_counter()
         fn = _load(source, entry["function"])
-        applied = _inferred(fn, entry["function"])
+        applied, seen = _inferred(fn, entry["function"])
+        inferring = time.perf_counter() - started
         found = {a.property for a in applied}
         out["functions"] += 1
         out["expected_found"] += set(entry["expected"]) <= found
         print(
             f"{entry['repo']}::{entry['function']}: inferred {sorted(found)}, expected {entry['expected']}"
         )
+        failing, explicit, seconds = _judge(entry, fn, applied, seen, seeds)
+        out["check_seconds"].append(inferring + seconds)
         if entry["correct"]:
             out["correct"] += 1
-            failing = [] if _check(fn, applied, seeds[0]) else [seeds[0]]
-            out["check_seconds"].append(time.perf_counter() - started)
-            failing += [s for s in seeds[1:] if not _check(fn, applied, s)]
             out["correct_failing"] += bool(failing)
-            explicit = [s for s in seeds if not _check(fn, _explicit(entry), s)]
             out["correct_failing_explicit"] += bool(explicit)
             print(f"  correct: failing under checker seeds {failing} (explicit: {explicit})")
         else:
             out["wrong"] += 1
-            caught, explicit_caught = (
-                not _check(fn, applied, 0),
-                not _check(fn, _explicit(entry), 0),
+            out["wrong_caught"] += bool(failing)
+            out["wrong_caught_explicit"] += bool(explicit)
+            print(
+                f"  wrong upstream: caught by inference {bool(failing)}, explicit {bool(explicit)}"
             )
-            out["check_seconds"].append(time.perf_counter() - started)
-            out["wrong_caught"] += caught
-            out["wrong_caught_explicit"] += explicit_caught
-            print(f"  wrong upstream: caught by inference {caught}, explicit {explicit_caught}")
         _mutants(entry, source, out)
         out["seconds"].append(time.perf_counter() - started)
     return out
