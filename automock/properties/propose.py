@@ -54,6 +54,8 @@ def _from_relations(found: Mapping[str, Relation], observed: Observations) -> li
         add("sample", found["length_k"], {"k": found["length_k"].options["k"]})
     elif "submultiset" in found or "subset" in found:
         add("subset", found.get("submultiset") or found["subset"])
+    elif "member" in found:  # one element of the sequence argument (a choice)
+        add("subset", found["member"])
     if "sorted" in found:
         add("sorted", found["sorted"])
     if "unique" in found and "permutation" not in found:

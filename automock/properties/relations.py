@@ -3,7 +3,7 @@
 :func:`relations` takes :class:`~automock.properties.observe.Observations` and
 returns each relation that held on every accepted call, with how many calls
 made it non-trivial (a sort of a one-element list proves nothing): permutation
-of the sequence argument, sub-multiset, subset, length equal / ``k`` /
+of the sequence argument, sub-multiset, subset, one element of it (``member``), length equal / ``k`` /
 ``min(k, len)``, sorted, unique, numbers within the input's range, within
 parameter-relative bounds (``low``/``high`` naming parameters) or fixed bounds,
 idempotent, and whether the output varies with the seed.
@@ -119,8 +119,14 @@ def _shape_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
             return False
 
     def distinct(o: Observation) -> bool | None:
-        out = _seq(o.output)
+        out = list(o.output) if isinstance(o.output, str) else _seq(o.output)  # a str: its chars
         return None if out is None or len(out) < 2 else len(set(map(_key, out))) == len(out)
+
+    def member(o: Observation) -> bool | None:  # one element chosen from the sequence argument
+        src = _source(o)
+        if src is None or o.output is None or _seq(o.output) is not None:
+            return None
+        return _key(o.output) in set(map(_key, src))
 
     found = []
     for name, holds in (
@@ -129,6 +135,7 @@ def _shape_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
         ("subset", subset),
         ("sorted", ordered),
         ("unique", distinct),
+        ("member", member),
     ):
         support, ok = _count(obs, holds)
         if ok and support:

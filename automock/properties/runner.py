@@ -192,11 +192,13 @@ def evaluate(
     options: Mapping[str, Any] | None = None,
     *,
     preconditions: bool = False,
+    refuses: Callable[[BaseException], bool] | None = None,
 ) -> PropertyResult:
     """Check property ``prop`` of ``fn`` on one input ``args``.
 
-    With ``preconditions``, an input ``fn`` refuses on purpose (:func:`rejected`)
-    is outside its domain: the result passes, its detail says ``rejected``.
+    With ``preconditions``, an input ``fn`` refuses on purpose (:func:`rejected`,
+    or ``refuses(exc)`` when given) is outside its domain: the result passes, its
+    detail says ``rejected``.
 
     A failure's ``counterexample`` is the argument list; ``detail`` says what
     the call returned and which part of the output broke the property.
@@ -231,7 +233,7 @@ def evaluate(
     except CallTimeout:
         raise
     except Exception as exc:
-        if preconditions and rejected(exc, fn):
+        if preconditions and (rejected(exc, fn) or (refuses is not None and refuses(exc))):
             return PropertyResult(name, True, f"{call} {REJECTED}: {_what(exc)}")
         return PropertyResult(name, False, f"{call} raised {_what(exc)}", list(args))
     _, original = _first_sequence(args)
