@@ -130,14 +130,15 @@ def permutation_of(output: Any, original: Iterable[Any]) -> PropertyResult:
 def subset_of(output: Any, population: Iterable[Any]) -> PropertyResult:
     """Every element of ``output`` is in ``population`` (repeats allowed).
 
-    A single value (``choice``) is one element; ``None`` chose nothing and holds.
+    A single value (``choice``) is one element; ``None`` from an empty population
+    chose nothing and holds.
     """
     name = "subset"
-    if output is None:  # a chooser with nothing to choose from (an empty stream) returns None
-        return _ok(name, "no element returned")
+    pool = {_key(v) for v in population}
+    if output is None and not pool:  # a chooser with nothing to choose from returns None
+        return _ok(name, "no element returned from an empty population")
     scalar = isinstance(output, str | bytes) or not isinstance(output, Iterable)
     out = [output] if scalar else list(output)  # one element chosen: a member of the population
-    pool = {_key(v) for v in population}
     for index, value in enumerate(out):
         if _key(value) not in pool:
             return _fail(

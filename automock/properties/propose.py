@@ -55,7 +55,8 @@ def _from_relations(found: Mapping[str, Relation], observed: Observations) -> li
     elif "submultiset" in found or "subset" in found:
         add("subset", found.get("submultiset") or found["subset"])
     elif "member" in found:  # one element of the sequence argument (a choice)
-        add("subset", found["member"])
+        nothing = any(o.output is None for o in observed.accepted)  # seen choosing nothing
+        add("subset", found["member"], {"choice": True} if nothing else {})
     if "sorted" in found:
         add("sorted", found["sorted"])
     if "unique" in found and "permutation" not in found:

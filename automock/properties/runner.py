@@ -47,7 +47,7 @@ PROPERTIES: Mapping[str, str] = {
     "permutation": "the output is a rearrangement of the input sequence (shuffles)",
     "sorted": "the output is in ascending order (options: reverse, strict)",
     "sample": "the output draws from the input without replacement; option k (a size or the name of the size parameter): len == min(k, len(input))",
-    "subset": "every output element comes from the input sequence",
+    "subset": "every output element (or the one element returned) comes from the input sequence",
     "bounds": "every output value lies within [low, high] (options: low, high, each a number or a parameter's name)",
     "unique": "no output element repeats",
     "idempotent": "f(f(x)) == f(x)",
@@ -248,6 +248,8 @@ def evaluate(
         # a sample cannot be larger than its population (nor negative)
         size = None if k is None else max(0, min(k, len(original)))
         result = sample_without_replacement(output, original, size)
+    elif name == "subset" and output is None and opts.get("choice"):
+        result = PropertyResult(name, True, f"{call} chose nothing (None)")
     elif name == "subset":
         result = subset_of(output, original)
     elif name == "sorted":
