@@ -182,13 +182,14 @@ def sample_inputs(
     for index in range(count if params else 1):
         size = index % 9
         row: list[Any] = []
-        for _, kind in params:
+        for position, (_, kind) in enumerate(params):
             if kind == "list":
                 items = list(range(size)) if index % 3 else [rng.randrange(5) for _ in range(size)]
                 rng.shuffle(items)
                 row.append(items)
             elif kind == "int":
-                row.append(index % 6 if index % 2 else 1 + index % 4)
+                turn = index + 3 * position  # two counts of one call differ (dice, sides)
+                row.append(turn % 6 if index % 2 else 1 + turn % 4)
             elif kind == "int_high":
                 row.append(row[-1] + 1 + index % 7 if row and isinstance(row[-1], int) else 6)
             elif kind == "float":

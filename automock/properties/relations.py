@@ -165,7 +165,7 @@ def _length_relations(
 
 
 def _bound_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> list[Relation]:
-    values = [(o, _numbers(o.output)) for o in obs]
+    values = [(o, _numbers(o.output)) for o in obs if _seq(o.output) != []]  # [] says nothing
     if not values or any(v is None for _, v in values):
         return []
     found = []
@@ -188,6 +188,19 @@ def _bound_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
             found.append(
                 Relation("bounds", len(values), len(obs), {"low": lo_name, "high": hi_name})
             )
+            return found
+
+    # the fixed low of a parameter-high bound: only if several inputs reached it (a die's 1)
+    at_low = {repr(o.args) for o, v in values if v and min(v) == low}
+    fixed_low = low if len(at_low) > 1 else None
+    for hi_name in params:  # a fixed low, a parameter high: a die of `sides` sides
+        if all(
+            v is not None and hi_name in _ints(o, params) and max(v) <= _ints(o, params)[hi_name]
+            for o, v in values
+            if v
+        ) and any(v and hi_name in _ints(o, params) for o, v in values):
+            options = {"low": fixed_low, "high": hi_name}
+            found.append(Relation("bounds", len(values), len(obs), options))
             return found
 
     def in_range(o: Observation, v: list[float] | None) -> bool | None:

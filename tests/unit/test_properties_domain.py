@@ -88,3 +88,29 @@ def test_a_draw_with_replacement_breaks_unique_over_characters() -> None:
         return "".join(random.choices("ABCDEFGH", k=8))
 
     assert not check_function(scramble, _given("unique"), runs=200).passed
+
+
+def test_a_die_of_sides_sides_is_bounded_by_its_parameter() -> None:
+    def roll(dice, sides):  # type: ignore[no-untyped-def]
+        return [random.randint(1, sides) for _ in range(dice)]
+
+    applied, observed = propose(roll, call_seconds=2.0)
+    bounds = [a for a in applied if a.property == "bounds"]
+    assert bounds and bounds[0].options["high"] == "sides"
+    seen = [o.args for o in observed.accepted]
+    assert check_function(roll, applied, max_examples=60, type_examples=seen).passed
+
+
+def test_a_sampler_named_sorted_is_not_checked_as_a_sort() -> None:
+    def sorted_reservoir(size, population_list):  # type: ignore[no-untyped-def]
+        chosen = list(population_list[:size])
+        for seen, item in enumerate(population_list[size:], start=size + 1):
+            slot = random.randrange(seen)
+            if slot < size:
+                chosen.pop(slot)
+                chosen.append(item)
+        return chosen
+
+    applied, _ = propose(sorted_reservoir, call_seconds=2.0)
+    names = {a.property for a in applied}
+    assert "sample" in names and not names & {"sorted", "permutation"}
