@@ -132,7 +132,7 @@ def _consistent(prop: str, found: Mapping[str, Relation], observed: Observations
     is a sort's or shuffle's guess for a function seen drawing a part of its input
     (``sortedReservoirSample`` samples; it does not sort).
     """
-    drawn = "length_k" in found or ("submultiset" in found and "permutation" not in found)
+    drawn = "length_k" in found and "permutation" not in found  # k of the input, k a parameter
     if drawn and prop in ("permutation", "sorted", "uniform"):
         return False
     if prop not in ("permutation", "sorted", "unique", "sample", "subset", "uniform"):

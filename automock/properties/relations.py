@@ -193,7 +193,8 @@ def _bound_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
     # the fixed low of a parameter-high bound: only if several inputs reached it (a die's 1)
     at_low = {repr(o.args) for o, v in values if v and min(v) == low}
     fixed_low = low if len(at_low) > 1 else None
-    for hi_name in params:  # a fixed low, a parameter high: a die of `sides` sides
+    sourced = any(_source(o) for o in obs)  # values from a list argument: bounded by it, not k
+    for hi_name in () if sourced else params:  # a fixed low, a parameter high: `sides` sides
         if all(
             v is not None and hi_name in _ints(o, params) and max(v) <= _ints(o, params)[hi_name]
             for o, v in values
