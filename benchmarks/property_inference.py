@@ -13,85 +13,175 @@ explicitly; seconds per function. Figures are counts, not timings against a base
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import ast
 import json
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 from typing import Any
 
 MANIFEST = Path(__file__).resolve().parent / "corpus" / "random_functions.json"
 
 
+_KEPT = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _definitions(tree: ast.Module) -> ast.Module:
+    """Only the module's imports, definitions and assignments that call nothing.
+
+    Scripts in the corpus print, loop for seconds or read ``input()`` at import
+    (their demo code); what the measured function needs is its definitions.
+    """
+
+    def kept(node: ast.stmt) -> bool:
+        if isinstance(node, _KEPT):
+            return True
+        return isinstance(node, ast.Assign | ast.AnnAssign) and not any(
+            isinstance(n, ast.Call) for n in ast.walk(node)
+        )
+
+    return ast.Module(body=[n for n in tree.body if kept(n)], type_ignores=[])
+
+
 def _load(path: Path, function: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"_bench_{path.stem}_{id(path)}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    name = f"_bench_{path.stem}_{id(path)}"
+    module = types.ModuleType(name)
+    module.__file__ = str(path)
+    sys.modules[name] = module
+    tree = _definitions(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+    exec(compile(tree, str(path), "exec"), module.__dict__)
     return getattr(module, function)
 
 
-def _check(fn: Any, applied: Any, seed: int) -> bool:
+def _check(fn: Any, applied: Any, seed: int, seen: Any = ()) -> str:
+    """ "pass", "fail" or "error" (the checker itself raised: neither a catch nor a pass)."""
     from automock.properties.suite import check_function
 
-    report = check_function(fn, applied, max_examples=60, seed=seed, runs=1000, call_seconds=2.0)
-    return bool(report.passed)
+    try:
+        report = check_function(
+            fn,
+            applied,
+            max_examples=60,
+            seed=seed,
+            runs=1000,
+            call_seconds=2.0,
+            type_examples=seen,
+        )
+    except Exception as exc:  # reported, never hidden
+        print(f"    ERROR {type(exc).__name__}: {str(exc)[:200]}")
+        return "error"
+    for r in report.results:
+        if not r.passed:
+            print(f"    FAIL {r.name}: {r.detail[:200]}")
+    return "pass" if report.passed else "fail"
 
 
-def _inferred(fn: Any, name: str) -> Any:
+def _inferred(fn: Any, name: str) -> tuple[Any, Any]:
+    """What ``automock check FILE::fn`` checks with no flags, and the inputs it saw."""
     from automock.properties.propose import propose
 
-    return propose(fn, name=name, call_seconds=2.0)[0]
+    applied, observed = propose(fn, name=name, call_seconds=2.0)
+    return applied, [o.args for o in observed.accepted]
 
 
-def _explicit(names: list[str]) -> Any:
+def _explicit(entry: dict[str, Any]) -> Any:
     from automock.properties.infer import AppliedProperty
 
-    return tuple(AppliedProperty(n, {}, "flag") for n in names)
+    options = entry.get("options", {})
+    return tuple(AppliedProperty(n, options.get(n, {}), "flag") for n in entry["expected"])
 
 
-def measure(corpus: Path, seeds: list[int]) -> dict[str, Any]:
+def _explicit_inputs(fn: Any) -> Any:
+    """What ``--property`` uses for the types of untyped parameters: inputs their names suggest."""
+    from automock.properties.observe import sample_inputs
+
+    return sample_inputs(fn)
+
+
+def _mutants(entry: dict[str, Any], source: Path, out: dict[str, Any]) -> None:
+    text = source.read_text(encoding="utf-8")
+    for mutant in entry["mutants"]:
+        assert mutant["old"] in text, (entry["function"], mutant["old"])
+        with tempfile.TemporaryDirectory() as tmp:
+            planted = Path(tmp) / source.name
+            planted.write_text(text.replace(mutant["old"], mutant["new"], 1), encoding="utf-8")
+            bad = _load(planted, entry["function"])
+            applied, seen = _inferred(bad, entry["function"])
+            by_inference = _check(bad, applied, 0, seen) == "fail"
+            explicit = _check(bad, _explicit(entry), 0, _explicit_inputs(bad)) == "fail"
+        out["mutants"] += 1
+        out["caught_inferred"] += by_inference
+        out["caught_explicit"] += explicit
+        print(
+            f"  mutant ({mutant['kind']}): caught by inference {by_inference}, explicit {explicit}"
+        )
+
+
+def _judge(entry: dict[str, Any], fn: Any, applied: Any, seen: Any, seeds: list[int]) -> Any:
+    """Check the upstream function: (seeds it failed under by inference, explicitly)."""
+    started = time.perf_counter()
+    first = _check(fn, applied, seeds[0], seen)
+    seconds = time.perf_counter() - started
+    rest = seeds[1:] if entry["correct"] else []
+    failing = [
+        s
+        for s, v in zip(seeds, [first] + [_check(fn, applied, s, seen) for s in rest], strict=False)
+        if v != "pass"
+    ]
+    given, inputs = _explicit(entry), _explicit_inputs(fn)
+    used = seeds if entry["correct"] else seeds[:1]
+    explicit = [s for s in used if _check(fn, given, s, inputs) != "pass"]
+    return failing, explicit, seconds
+
+
+def measure(corpus: Path, seeds: list[int], only: str = "") -> dict[str, Any]:
     entries = json.loads(MANIFEST.read_text(encoding="utf-8"))["functions"]
-    out: dict[str, Any] = {
-        "functions": 0,
-        "expected_found": 0,
-        "correct": 0,
-        "correct_failing": 0,
-        "mutants": 0,
-        "caught_inferred": 0,
-        "caught_explicit": 0,
-        "seconds": [],
-    }
+    keys = [
+        "functions",
+        "expected_found",
+        "correct",
+        "correct_failing",
+        "correct_failing_explicit",
+        "wrong",
+        "wrong_caught",
+        "wrong_caught_explicit",
+        "mutants",
+        "caught_inferred",
+        "caught_explicit",
+    ]
+    out: dict[str, Any] = dict.fromkeys(keys, 0)
+    out["seconds"], out["check_seconds"] = [], []
     for entry in entries:
+        if only and entry["function"] != only:
+            continue
         source = corpus / entry["repo"].replace("/", "+") / Path(entry["path"]).name
         started = time.perf_counter()
         fn = _load(source, entry["function"])
-        applied = _inferred(fn, entry["function"])
+        applied, seen = _inferred(fn, entry["function"])
+        inferring = time.perf_counter() - started
         found = {a.property for a in applied}
         out["functions"] += 1
         out["expected_found"] += set(entry["expected"]) <= found
-        print(f"{entry['function']}: inferred {sorted(found)}, expected {entry['expected']}")
+        print(
+            f"{entry['repo']}::{entry['function']}: inferred {sorted(found)}, expected {entry['expected']}"
+        )
+        failing, explicit, seconds = _judge(entry, fn, applied, seen, seeds)
+        out["check_seconds"].append(inferring + seconds)
         if entry["correct"]:
             out["correct"] += 1
-            failing = [s for s in seeds if not _check(fn, applied, s)]
             out["correct_failing"] += bool(failing)
-            print(f"  correct function: reported failing under checker seeds {failing}")
-        text = source.read_text(encoding="utf-8")
-        for mutant in entry["mutants"]:
-            assert mutant["old"] in text, (entry["function"], mutant["old"])
-            with tempfile.TemporaryDirectory() as tmp:
-                planted = Path(tmp) / source.name
-                planted.write_text(text.replace(mutant["old"], mutant["new"], 1), encoding="utf-8")
-                bad = _load(planted, entry["function"])
-                by_inference = not _check(bad, _inferred(bad, entry["function"]), 0)
-                explicit = not _check(bad, _explicit(entry["expected"]), 0)
-            out["mutants"] += 1
-            out["caught_inferred"] += by_inference
-            out["caught_explicit"] += explicit
+            out["correct_failing_explicit"] += bool(explicit)
+            print(f"  correct: failing under checker seeds {failing} (explicit: {explicit})")
+        else:
+            out["wrong"] += 1
+            out["wrong_caught"] += bool(failing)
+            out["wrong_caught_explicit"] += bool(explicit)
             print(
-                f"  mutant ({mutant['kind']}): caught by inference {by_inference}, explicit {explicit}"
+                f"  wrong upstream: caught by inference {bool(failing)}, explicit {bool(explicit)}"
             )
+        _mutants(entry, source, out)
         out["seconds"].append(time.perf_counter() - started)
     return out
 
@@ -100,17 +190,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", required=True, type=Path, help="directory of extracted sources")
     parser.add_argument("--seeds", default="0,1,2", help="checker seeds for correct functions")
+    parser.add_argument("--only", default="", help="measure only the function of this name")
     args = parser.parse_args(argv)
     if not args.corpus.is_dir():
         print(
             f"{args.corpus}: no such directory; extract the manifest's files there", file=sys.stderr
         )
         return 2
-    r = measure(args.corpus, [int(s) for s in args.seeds.split(",")])
+    r = measure(args.corpus, [int(s) for s in args.seeds.split(",")], args.only)
     secs = r["seconds"]
     print(f"expected properties inferred: {r['expected_found']}/{r['functions']}")
     print(
-        f"correct functions reported failing (seeds {args.seeds}): {r['correct_failing']}/{r['correct']}"
+        f"correct functions reported failing (seeds {args.seeds}): inference "
+        f"{r['correct_failing']}/{r['correct']}, explicit {r['correct_failing_explicit']}/{r['correct']}"
+    )
+    print(
+        f"wrong upstream functions caught: inference {r['wrong_caught']}/{r['wrong']}, "
+        f"explicit {r['wrong_caught_explicit']}/{r['wrong']}"
     )
     print(
         f"planted bugs caught: inference {r['caught_inferred']}/{r['mutants']}, "
@@ -118,6 +214,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f"seconds per function (with its mutants): mean {sum(secs) / len(secs):.1f}, max {max(secs):.1f}"
+    )
+    checks = r["check_seconds"]
+    print(
+        f"seconds per function (inference + inferred check, first seed): "
+        f"mean {sum(checks) / len(checks):.1f}, max {max(checks):.1f}"
     )
     return 0
 

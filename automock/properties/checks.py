@@ -128,17 +128,23 @@ def permutation_of(output: Any, original: Iterable[Any]) -> PropertyResult:
 
 
 def subset_of(output: Any, population: Iterable[Any]) -> PropertyResult:
-    """Every element of ``output`` is in ``population`` (repeats allowed)."""
+    """Every element of ``output`` is in ``population`` (repeats allowed).
+
+    A single value (``choice``) is one element; ``None`` from an empty population
+    chose nothing and holds.
+    """
     name = "subset"
-    out = _as_list(output, name)
-    if isinstance(out, PropertyResult):
-        return out
     pool = {_key(v) for v in population}
+    if output is None and not pool:  # a chooser with nothing to choose from returns None
+        return _ok(name, "no element returned from an empty population")
+    scalar = isinstance(output, str | bytes) or not isinstance(output, Iterable)
+    out = [output] if scalar else list(output)  # one element chosen: a member of the population
     for index, value in enumerate(out):
         if _key(value) not in pool:
             return _fail(
                 name,
-                f"output[{index}] = {_short(value)} is not in the population",
+                f"{'the output' if scalar else f'output[{index}]'} = {_short(value)} "
+                "is not in the population",
                 {"index": index, "element": value},
             )
     return _ok(name, f"all {len(out)} elements come from the population")
@@ -241,7 +247,7 @@ def within_bounds(
 def unique(output: Any, *, key: Callable[[Any], Any] | None = None) -> PropertyResult:
     """No two elements of ``output`` are equal (by ``key`` if given)."""
     name = "unique"
-    out = _as_list(output, name)
+    out = list(output) if isinstance(output, str) else _as_list(output, name)  # a str: its chars
     if isinstance(out, PropertyResult):
         return out
     first_seen: dict[Hashable, int] = {}

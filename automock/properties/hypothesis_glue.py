@@ -21,10 +21,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from automock._cache import user_cache_dir
-from automock.errors import CallTimeout, InputError
-from automock.properties.bounded import DEFAULT_CALL_SECONDS, bounded, call_seed
+from automock.errors import InputError
+from automock.properties.bounded import DEFAULT_CALL_SECONDS
+from automock.properties.calls import Calls, large, shown
 from automock.properties.checks import PropertyResult
-from automock.properties.runner import REJECTED, canonical_property, evaluate
+from automock.properties.runner import canonical_property
 
 if TYPE_CHECKING:  # pragma: no cover
     from hypothesis.strategies import SearchStrategy
@@ -67,7 +68,9 @@ def _union(hints: Sequence[Any]) -> Any:
     return typing.Union[tuple(unique)]  # noqa: UP007 - built at runtime from a tuple
 
 
-def hint_strategy(hint: Any, max_size: int | None = None) -> SearchStrategy[Any]:
+def hint_strategy(
+    hint: Any, max_size: int | None = None, *, small: bool = False
+) -> SearchStrategy[Any]:
     """``from_type(hint)``, except that a bare ``list`` draws non-empty lists of ints.
 
     A bare ``list`` (or ``typing.List``) says nothing about its elements, and
@@ -81,6 +84,10 @@ def hint_strategy(hint: Any, max_size: int | None = None) -> SearchStrategy[Any]
     """
     from hypothesis import strategies as st
 
+    if small and hint is int:  # scaled down after a call ran past its bound
+        return st.integers(min_value=-8, max_value=64)
+    if small and hint is str:
+        return st.text(max_size=max_size)
     if hint is list or hint is typing.List:  # noqa: UP006 - the bare alias is what we detect
         return st.lists(st.integers(), min_size=1, max_size=max_size)
     if isinstance(hint, typing.TypeVar):  # a generic element: ints compare, hash and print
@@ -88,10 +95,11 @@ def hint_strategy(hint: Any, max_size: int | None = None) -> SearchStrategy[Any]
     origin = typing.get_origin(hint) or hint
     if origin in _ABSTRACT_SEQUENCES:  # a list is all of these, and prints and serializes
         inner = typing.get_args(hint)
-        return st.lists(hint_strategy(inner[0]) if inner else st.integers(), max_size=max_size)
+        element = hint_strategy(inner[0], small=small) if inner else st.integers()
+        return st.lists(element, max_size=max_size)
     if max_size is not None and typing.get_origin(hint) is list:  # a costly function: small lists
         (inner,) = typing.get_args(hint) or (int,)
-        return st.lists(hint_strategy(inner), max_size=max_size)
+        return st.lists(hint_strategy(inner, small=small), max_size=max_size)
     return st.from_type(hint)
 
 
@@ -117,21 +125,53 @@ def _parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
 
 
 def strategy_for(
-    fn: Callable[..., Any], *, examples: Sequence[Sequence[Any]] = (), max_size: int | None = None
+    fn: Callable[..., Any],
+    *,
+    examples: Sequence[Sequence[Any]] = (),
+    max_size: int | None = None,
+    small: bool = False,
 ) -> SearchStrategy[tuple[Any, ...]]:
     """A strategy for argument tuples of ``fn``'s required positional parameters.
 
     Each parameter's strategy comes from its type hint, else from the types of
     that argument in ``examples``; a parameter with neither is an
-    :class:`InputError` that says to add a hint.
+    :class:`InputError` that says to add a hint. An ``int`` beside a sequence
+    is drawn from ``-2..12`` (an index, a count, a ``k``: mostly within the
+    sequence's length, the function's domain); ``small`` scales ints, strings
+    and lists down (see :func:`check_property`).
     """
     from hypothesis import strategies as st
+
+    hints = _hints(fn, examples)
+    beside = any(_is_sequence_hint(h) for h in hints)
+    strategies = []
+    for param, hint in zip(_parameters(fn), hints, strict=True):
+        if hint is int and beside:
+            strategies.append(st.integers(min_value=-2, max_value=12))
+            continue
+        try:
+            strategies.append(hint_strategy(hint, max_size, small=small))
+        except Exception as exc:
+            raise InputError(
+                f"cannot generate inputs of type {hint!r} for parameter {param.name!r} of "
+                f"{getattr(fn, '__name__', 'function')}(): {exc}"
+            ) from None
+    return st.tuples(*strategies)
+
+
+def _is_sequence_hint(hint: Any) -> bool:
+    origin = typing.get_origin(hint) or hint
+    return origin in (list, tuple) or origin in _ABSTRACT_SEQUENCES
+
+
+def _hints(fn: Callable[..., Any], examples: Sequence[Sequence[Any]]) -> list[Any]:
+    """Each required parameter's type hint, else the type of its values in ``examples``."""
 
     try:
         hints = typing.get_type_hints(fn)
     except Exception:  # unresolvable forward references: fall back to examples
         hints = {}
-    strategies = []
+    found = []
     name = getattr(fn, "__name__", "function")
     for index, param in enumerate(_parameters(fn)):
         hint = hints.get(param.name)
@@ -143,13 +183,8 @@ def strategy_for(
                     f"add a type hint (e.g. def {name}({param.name}: list[int])) or give example inputs"
                 )
             hint = _union([type_of_value(v) for v in seen])
-        try:
-            strategies.append(hint_strategy(hint, max_size))
-        except Exception as exc:
-            raise InputError(
-                f"cannot generate inputs of type {hint!r} for parameter {param.name!r} of {name}(): {exc}"
-            ) from None
-    return st.tuples(*strategies)
+        found.append(hint)
+    return found
 
 
 def search_settings(max_examples: int) -> Any:
@@ -194,49 +229,6 @@ def outside_cwd() -> Iterator[None]:
             configuration.set_hypothesis_home_dir(previous)
 
 
-class _Search:
-    """The calls of one search: each seeded from its input and bounded; hangs and refusals kept."""
-
-    def __init__(
-        self, fn: Callable[..., Any], name: str, options: Any, seed: int, seconds: float
-    ) -> None:
-        self.fn, self.name, self.options, self.seed, self.seconds = fn, name, options, seed, seconds
-        self.hung: list[tuple[Any, ...]] = []
-        self.refused: list[tuple[Any, ...]] = []
-        self.accepted = 0
-
-    def run(self, args: tuple[Any, ...]) -> PropertyResult:
-        return bounded(
-            lambda: evaluate(self.fn, args, self.name, self.options, preconditions=True),
-            seed=call_seed(self.seed, args),
-            seconds=self.seconds,
-        )
-
-    def breaks(self, args: tuple[Any, ...]) -> bool:
-        if self.hung:  # the search is over: a hang is reported as found
-            return False
-        try:
-            result = self.run(args)
-        except CallTimeout:
-            self.hung.append(args)
-            return False
-        if result.passed and REJECTED in result.detail:
-            self.refused.append(args)
-        else:
-            self.accepted += 1
-        return not result.passed
-
-    def without_failure(self, held: str) -> PropertyResult:
-        """The verdict when no input broke the property: a hang, no input accepted, or held."""
-        if self.hung:
-            return _hang(self.fn, self.name, self.hung[0], self.seconds)
-        if self.refused and not self.accepted:  # a precondition no input meets: broken
-            failure = evaluate(self.fn, self.refused[0], self.name, self.options)
-            detail = f"rejected every input: {failure.detail}"
-            return PropertyResult(self.name, False, detail, list(self.refused[0]))
-        return PropertyResult(self.name, True, held)
-
-
 def check_property(
     fn: Callable[..., Any],
     prop: str,
@@ -257,26 +249,54 @@ def check_property(
     seeded from its input (:func:`~automock.properties.bounded.call_seed`), so
     the failure reported is a replay of the run that failed; a call that hangs
     past ``call_seconds`` ends the search with a ``timeout`` verdict; an input
-    ``fn`` refuses on purpose (a ``ValueError`` it raises) is outside its domain.
-    """
-    from hypothesis import find
-    from hypothesis.errors import NoSuchExample, Unsatisfiable
+    ``fn`` refuses on purpose (a ``ValueError`` it raises), or that raises the
+    same error under every seed, is outside its domain.
 
+    Sizes scale to what the function costs: when a call on a large input (a
+    count over 64, a list or string over 5 long) runs past the bound, the
+    search starts again on small inputs, and only a hang there is reported.
+    """
     name = canonical_property(prop)
     max_size = (options or {}).get("max_size")  # inferred for a costly function
     base = (
         strategy if strategy is not None else strategy_for(fn, examples=examples, max_size=max_size)
     )
+    search = (fn, name, options, seed, call_seconds)
+    result = _search(search, base, max_examples, exclude)
+    if strategy is None and result.timed_out and large(result.counterexample or ()):
+        small = strategy_for(fn, examples=examples, max_size=min(max_size or 5, 5), small=True)
+        scaled = _search(search, small, max_examples, exclude)
+        note = f" (inputs scaled down: {shown(result.counterexample)} ran past {call_seconds:g}s)"
+        return PropertyResult(
+            scaled.name,
+            scaled.passed,
+            scaled.detail + note,
+            scaled.counterexample,
+            timed_out=scaled.timed_out,
+        )
+    return result
+
+
+def _search(
+    search: tuple[Any, ...],
+    base: SearchStrategy[tuple[Any, ...]],
+    max_examples: int,
+    exclude: Sequence[Sequence[Any]],
+) -> PropertyResult:
+    from hypothesis import find
+    from hypothesis.errors import NoSuchExample, Unsatisfiable
+
+    fn, name, options, seed, call_seconds = search
     excluded = [list(e) for e in exclude]
     candidates = base.filter(lambda args: list(args) not in excluded) if excluded else base
-    search = _Search(fn, name, options, seed, call_seconds)
+    calls = Calls(fn, name, options, seed, call_seconds)
     config = search_settings(max_examples)
     fresh = " fresh" if excluded else ""
     try:
         with outside_cwd():
-            minimal = find(candidates, search.breaks, settings=config, random=random.Random(seed))
+            minimal = find(candidates, calls.breaks, settings=config, random=random.Random(seed))
     except NoSuchExample:
-        return search.without_failure(
+        return calls.without_failure(
             f"held for up to {max_examples}{fresh} generated inputs (seed {seed})"
         )
     except Unsatisfiable:
@@ -284,16 +304,6 @@ def check_property(
             f"could not generate{fresh} inputs for {getattr(fn, '__name__', fn)!r}; "
             "pass a strategy or loosen the type hints"
         ) from None
-    failure = search.run(minimal)  # the same seed as the run that failed: the same run
+    failure = calls.run(minimal)  # the same seed as the run that failed: the same run
     detail = f"minimal counterexample after shrinking: {failure.detail}"
     return PropertyResult(name, False, detail, list(minimal))
-
-
-def _hang(fn: Callable[..., Any], name: str, args: Sequence[Any], seconds: float) -> PropertyResult:
-    shown = ", ".join(repr(a) for a in args)
-    shown = shown if len(shown) <= 150 else shown[:147] + "..."
-    detail = (
-        f"{getattr(fn, '__name__', 'f')}({shown}) did not finish within {seconds:g}s: "
-        "a hang (not a broken property); the search stopped there"
-    )
-    return PropertyResult(name, False, detail, list(args), timed_out=True)

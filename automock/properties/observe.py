@@ -52,9 +52,42 @@ _SEQUENCE_WORDS = frozenset(
         "a",
         "l",
         "s",
+        "stream",
+        "ind",
+        "individual",
+        "chromosome",
+        "genome",
+        "tour",
+        "route",
+        "perm",
+        "parent",
     ]
 )
-_SIZE_WORDS = frozenset(["k", "n", "size", "count", "length", "num", "amount", "m", "r"])
+_SIZE_WORDS = frozenset(
+    [
+        "k",
+        "n",
+        "size",
+        "count",
+        "length",
+        "num",
+        "amount",
+        "m",
+        "r",
+        "interval",
+        "step",
+        "dice",
+        "die",
+        "sides",
+        "faces",
+        "trials",
+        "times",
+        "iterations",
+        "rounds",
+    ]
+)
+_PROBABILITY_WORDS = frozenset(["p", "prob", "probability", "rate", "chance", "fraction", "frac"])
+_SEQUENCE_ENDINGS = ("list", "array", "stream", "seq", "sequence")  # populationList, big_stream
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,13 +128,21 @@ def _kind(param: inspect.Parameter, hint: Any) -> str:
         if str(origin).startswith(("collections.abc.", "typing.")):
             return "list"
     name = param.name.lower()
-    if name in _SIZE_WORDS or name.startswith(("num_", "n_")) or name.endswith("_size"):
+    if (
+        name in _SIZE_WORDS
+        or name.startswith(("num_", "n_", "number_of_"))
+        or name.endswith("size")
+    ):
         return "int"
+    if name in _PROBABILITY_WORDS or name.endswith(("_rate", "_prob", "_probability")):
+        return "probability"
     if name in ("low", "lo", "min", "start", "a_min", "lower", "first", "begin"):
         return "int"
     if name in ("high", "hi", "max", "stop", "end", "upper", "last"):
         return "int_high"
-    if name in _SEQUENCE_WORDS or name.endswith("s"):
+    if name in _SEQUENCE_WORDS or name.endswith(("s", *_SEQUENCE_ENDINGS)):
+        return "list"
+    if name.rstrip("0123456789_") in ("parent", "p") and name[-1].isdigit():  # p1, parent_2
         return "list"
     return "unknown"
 
@@ -141,17 +182,20 @@ def sample_inputs(
     for index in range(count if params else 1):
         size = index % 9
         row: list[Any] = []
-        for _, kind in params:
+        for position, (_, kind) in enumerate(params):
             if kind == "list":
                 items = list(range(size)) if index % 3 else [rng.randrange(5) for _ in range(size)]
                 rng.shuffle(items)
                 row.append(items)
             elif kind == "int":
-                row.append(index % 6 if index % 2 else 1 + index % 4)
+                turn = index + 3 * position  # two counts of one call differ (dice, sides)
+                row.append(turn % 6 if index % 2 else 1 + turn % 4)
             elif kind == "int_high":
                 row.append(row[-1] + 1 + index % 7 if row and isinstance(row[-1], int) else 6)
             elif kind == "float":
                 row.append(float(index % 5))
+            elif kind == "probability":
+                row.append((index % 5) / 4)
             else:
                 row.append("".join(rng.choice("abcde") for _ in range(size)))
         inputs.append(tuple(row))

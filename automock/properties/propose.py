@@ -54,12 +54,17 @@ def _from_relations(found: Mapping[str, Relation], observed: Observations) -> li
         add("sample", found["length_k"], {"k": found["length_k"].options["k"]})
     elif "submultiset" in found or "subset" in found:
         add("subset", found.get("submultiset") or found["subset"])
+    elif "member" in found:  # one element of the sequence argument (a choice)
+        nothing = any(o.output is None for o in observed.accepted)  # seen choosing nothing
+        add("subset", found["member"], {"choice": True} if nothing else {})
     if "sorted" in found:
         add("sorted", found["sorted"])
     if "unique" in found and "permutation" not in found:
         add("unique", found["unique"])
     bounds = found.get("bounds")
-    relative = bounds is not None and isinstance(bounds.options.get("low"), str)
+    relative = bounds is not None and any(  # low or high names a parameter
+        isinstance(bounds.options.get(side), str) for side in ("low", "high")
+    )
     if bounds is not None and (relative or "varies" in found):  # fixed bounds seen: random only
         add("bounds", bounds, bounds.options)
     one_list = len(observed.parameters) == 1 and all(
@@ -123,8 +128,13 @@ def _consistent(prop: str, found: Mapping[str, Relation], observed: Observations
 
     A guess that applies but did not hold is kept: a function named ``sort`` whose
     output is not sorted is the bug to report. One that cannot apply (``pick``
-    guessed as ``sample`` while the function returns one element) is dropped.
+    guessed as ``sample`` while the function returns one element) is dropped, and so
+    is a sort's or shuffle's guess for a function seen drawing a part of its input
+    (``sortedReservoirSample`` samples; it does not sort).
     """
+    drawn = "length_k" in found and "permutation" not in found  # k of the input, k a parameter
+    if drawn and prop in ("permutation", "sorted", "uniform"):
+        return False
     if prop not in ("permutation", "sorted", "unique", "sample", "subset", "uniform"):
         return True
     return all(isinstance(o.output, list | tuple) for o in observed.accepted)

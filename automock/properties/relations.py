@@ -3,7 +3,7 @@
 :func:`relations` takes :class:`~automock.properties.observe.Observations` and
 returns each relation that held on every accepted call, with how many calls
 made it non-trivial (a sort of a one-element list proves nothing): permutation
-of the sequence argument, sub-multiset, subset, length equal / ``k`` /
+of the sequence argument, sub-multiset, subset, one element of it (``member``), length equal / ``k`` /
 ``min(k, len)``, sorted, unique, numbers within the input's range, within
 parameter-relative bounds (``low``/``high`` naming parameters) or fixed bounds,
 idempotent, and whether the output varies with the seed.
@@ -119,8 +119,14 @@ def _shape_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
             return False
 
     def distinct(o: Observation) -> bool | None:
-        out = _seq(o.output)
+        out = list(o.output) if isinstance(o.output, str) else _seq(o.output)  # a str: its chars
         return None if out is None or len(out) < 2 else len(set(map(_key, out))) == len(out)
+
+    def member(o: Observation) -> bool | None:  # one element chosen from the sequence argument
+        src = _source(o)
+        if src is None or o.output is None or _seq(o.output) is not None:
+            return None
+        return _key(o.output) in set(map(_key, src))
 
     found = []
     for name, holds in (
@@ -129,6 +135,7 @@ def _shape_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
         ("subset", subset),
         ("sorted", ordered),
         ("unique", distinct),
+        ("member", member),
     ):
         support, ok = _count(obs, holds)
         if ok and support:
@@ -158,7 +165,7 @@ def _length_relations(
 
 
 def _bound_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> list[Relation]:
-    values = [(o, _numbers(o.output)) for o in obs]
+    values = [(o, _numbers(o.output)) for o in obs if _seq(o.output) != []]  # [] says nothing
     if not values or any(v is None for _, v in values):
         return []
     found = []
@@ -181,6 +188,20 @@ def _bound_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
             found.append(
                 Relation("bounds", len(values), len(obs), {"low": lo_name, "high": hi_name})
             )
+            return found
+
+    # the fixed low of a parameter-high bound: only if several inputs reached it (a die's 1)
+    at_low = {repr(o.args) for o, v in values if v and min(v) == low}
+    fixed_low = low if len(at_low) > 1 else None
+    sourced = any(_source(o) for o in obs)  # values from a list argument: bounded by it, not k
+    for hi_name in () if sourced else params:  # a fixed low, a parameter high: `sides` sides
+        if all(
+            v is not None and hi_name in _ints(o, params) and max(v) <= _ints(o, params)[hi_name]
+            for o, v in values
+            if v
+        ) and any(v and hi_name in _ints(o, params) for o, v in values):
+            options = {"low": fixed_low, "high": hi_name}
+            found.append(Relation("bounds", len(values), len(obs), options))
             return found
 
     def in_range(o: Observation, v: list[float] | None) -> bool | None:

@@ -47,7 +47,7 @@ PROPERTIES: Mapping[str, str] = {
     "permutation": "the output is a rearrangement of the input sequence (shuffles)",
     "sorted": "the output is in ascending order (options: reverse, strict)",
     "sample": "the output draws from the input without replacement; option k (a size or the name of the size parameter): len == min(k, len(input))",
-    "subset": "every output element comes from the input sequence",
+    "subset": "every output element (or the one element returned) comes from the input sequence",
     "bounds": "every output value lies within [low, high] (options: low, high, each a number or a parameter's name)",
     "unique": "no output element repeats",
     "idempotent": "f(f(x)) == f(x)",
@@ -192,11 +192,13 @@ def evaluate(
     options: Mapping[str, Any] | None = None,
     *,
     preconditions: bool = False,
+    refuses: Callable[[BaseException], bool] | None = None,
 ) -> PropertyResult:
     """Check property ``prop`` of ``fn`` on one input ``args``.
 
-    With ``preconditions``, an input ``fn`` refuses on purpose (:func:`rejected`)
-    is outside its domain: the result passes, its detail says ``rejected``.
+    With ``preconditions``, an input ``fn`` refuses on purpose (:func:`rejected`,
+    or ``refuses(exc)`` when given) is outside its domain: the result passes, its
+    detail says ``rejected``.
 
     A failure's ``counterexample`` is the argument list; ``detail`` says what
     the call returned and which part of the output broke the property.
@@ -231,7 +233,7 @@ def evaluate(
     except CallTimeout:
         raise
     except Exception as exc:
-        if preconditions and rejected(exc, fn):
+        if preconditions and (rejected(exc, fn) or (refuses is not None and refuses(exc))):
             return PropertyResult(name, True, f"{call} {REJECTED}: {_what(exc)}")
         return PropertyResult(name, False, f"{call} raised {_what(exc)}", list(args))
     _, original = _first_sequence(args)
@@ -246,6 +248,8 @@ def evaluate(
         # a sample cannot be larger than its population (nor negative)
         size = None if k is None else max(0, min(k, len(original)))
         result = sample_without_replacement(output, original, size)
+    elif name == "subset" and output is None and opts.get("choice"):
+        result = PropertyResult(name, True, f"{call} chose nothing (None)")
     elif name == "subset":
         result = subset_of(output, original)
     elif name == "sorted":

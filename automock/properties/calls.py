@@ -1,0 +1,136 @@
+"""The calls of one property search: seeded, bounded, each input's verdict kept (issue 30).
+
+:class:`Calls` is what :func:`~automock.properties.hypothesis_glue.check_property`
+hands to ``hypothesis.find``: each call runs seeded from its input and under a
+time bound; an input the function refuses is outside its domain (a ``raise``
+of its own, ``random``'s error for an empty population, or an error the input
+raises under every seed); a hang ends the search with its own verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from automock.errors import CallTimeout
+from automock.properties.bounded import bounded, call_seed, seeded
+from automock.properties.checks import PropertyResult
+from automock.properties.runner import REJECTED, call_output, evaluate
+
+__all__ = ["Calls", "hang", "large", "shown"]
+
+# what a function raises when an input is outside its domain (a precondition it checks, or one
+# it assumes: an index past the end, a count of zero it divides by, a failed assert)
+_DOMAIN_ERRORS = (
+    ValueError,
+    TypeError,
+    IndexError,
+    KeyError,
+    ZeroDivisionError,
+    AssertionError,
+    RecursionError,
+)
+_REPLAYS = 2  # other seeds an input that raised is re-run under
+
+
+class Calls:
+    """The calls of one search: each seeded from its input and bounded; hangs and refusals kept.
+
+    Each input's verdict is kept, so Hypothesis meets the same answer when it
+    replays an input (a random function is re-run under the same seed, and a
+    search that ended on a hang answers as before for the inputs it saw).
+    """
+
+    def __init__(
+        self, fn: Callable[..., Any], name: str, options: Any, seed: int, seconds: float
+    ) -> None:
+        self.fn, self.name, self.options, self.seed, self.seconds = fn, name, options, seed, seconds
+        self.hung: list[tuple[Any, ...]] = []
+        self.refused: list[tuple[Any, ...]] = []
+        self.accepted = 0
+        self.verdicts: dict[str, bool] = {}
+
+    def run(self, args: tuple[Any, ...]) -> PropertyResult:
+        return bounded(
+            lambda: evaluate(
+                self.fn,
+                args,
+                self.name,
+                self.options,
+                preconditions=True,
+                refuses=lambda exc: self.every_seed(args, exc),
+            ),
+            seed=call_seed(self.seed, args),
+            seconds=self.seconds,
+        )
+
+    def every_seed(self, args: tuple[Any, ...], exc: BaseException) -> bool:
+        """Does the input raise ``exc``'s type whatever the function draws? Then it is outside
+        the domain (``estimate_pi(0)`` dividing by zero); an error under some seeds only is a
+        bug on an input the function otherwise accepts (an index drawn one past the end)."""
+        if not isinstance(exc, _DOMAIN_ERRORS):
+            return False
+        for replay in range(1, _REPLAYS + 1):
+            try:
+                with seeded(call_seed(self.seed + replay * 7919, args)):
+                    call_output(self.fn, args, in_place=bool((self.options or {}).get("in_place")))
+            except type(exc):
+                continue
+            except Exception:
+                return False
+            return False
+        return True
+
+    def breaks(self, args: tuple[Any, ...]) -> bool:
+        key = repr(args)
+        if key in self.verdicts:
+            return self.verdicts[key]
+        if self.hung:  # the search is over: a hang is reported as found
+            return False
+        try:
+            result = self.run(args)
+        except CallTimeout:
+            self.hung.append(args)
+            return False
+        if result.passed and REJECTED in result.detail:
+            self.refused.append(args)
+        else:
+            self.accepted += 1
+        self.verdicts[key] = not result.passed
+        return not result.passed
+
+    def without_failure(self, held: str) -> PropertyResult:
+        """The verdict when no input broke the property: a hang, no input accepted, or held."""
+        if self.hung:
+            return hang(self.fn, self.name, self.hung[0], self.seconds)
+        if self.refused and not self.accepted:  # a precondition no input meets: broken
+            failure = evaluate(self.fn, self.refused[0], self.name, self.options)
+            detail = f"rejected every input: {failure.detail}"
+            return PropertyResult(self.name, False, detail, list(self.refused[0]))
+        if self.refused:
+            example = shown(self.refused[0])
+            held += f"; {len(self.refused)} input(s) outside its domain, e.g. ({example})"
+        return PropertyResult(self.name, True, held)
+
+
+def large(args: Sequence[Any]) -> bool:
+    """Is an argument big enough to be why a call ran long (a count, a list, a string)?"""
+    for arg in args:
+        if isinstance(arg, int) and not isinstance(arg, bool) and abs(arg) > 64:
+            return True
+        if isinstance(arg, str | bytes | list | tuple | dict | set) and len(arg) > 5:
+            return True
+    return False
+
+
+def shown(args: Sequence[Any], limit: int = 150) -> str:
+    shown = ", ".join(repr(a) for a in args)
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
+def hang(fn: Callable[..., Any], name: str, args: Sequence[Any], seconds: float) -> PropertyResult:
+    detail = (
+        f"{getattr(fn, '__name__', 'f')}({shown(args)}) did not finish within {seconds:g}s: "
+        "a hang (not a broken property); the search stopped there"
+    )
+    return PropertyResult(name, False, detail, list(args), timed_out=True)
