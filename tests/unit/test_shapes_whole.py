@@ -1,0 +1,57 @@
+"""Bodies the code never looks inside, and call sites that send the same request."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+from automock.drafting.shapes import infer_shapes
+
+
+def test_a_body_printed_whole_is_drafted_as_an_object() -> None:
+    (shape,) = infer_shapes(
+        dedent(
+            """
+            import httpx
+            response = httpx.get("https://api.example.com/todos/1")
+            print(response.status_code)
+            print(response.json())
+            """
+        )
+    )
+    assert isinstance(shape.json, dict) and shape.json
+    assert all(f"/json/{key}" in shape.guessed for key in shape.json)
+
+
+def test_a_body_used_as_a_number_stays_a_number() -> None:
+    (shape,) = infer_shapes(
+        dedent(
+            """
+            import requests
+            price = requests.get("https://api.example.com/price").json()
+            print(f"{price:.2f}")
+            """
+        )
+    )
+    assert isinstance(shape.json, int | float) and not isinstance(shape.json, bool)
+
+
+def test_a_retried_request_shares_the_body_read_at_the_other_call() -> None:
+    shapes = infer_shapes(
+        dedent(
+            """
+            import requests
+
+            def ask(query):
+                r = requests.post("https://api.example.com/graphql", json={"query": query})
+                while r.status_code == 502:
+                    r = requests.post("https://api.example.com/graphql", json={"query": query})
+                return r.json()
+
+            result = ask("{ viewer { login } }")
+            print(result["data"]["viewer"]["login"])
+            """
+        )
+    )
+    assert len(shapes) == 2
+    assert [s.json for s in shapes] == [shapes[1].json] * 2
+    assert isinstance(shapes[0].json["data"]["viewer"]["login"], str)
