@@ -1,4 +1,4 @@
-"""Bodies the code never looks inside, and call sites that send the same request."""
+"""Bodies the code reads whole or through another call (http.client), and shared requests."""
 
 from __future__ import annotations
 
@@ -55,3 +55,22 @@ def test_a_retried_request_shares_the_body_read_at_the_other_call() -> None:
     assert len(shapes) == 2
     assert [s.json for s in shapes] == [shapes[1].json] * 2
     assert isinstance(shapes[0].json["data"]["viewer"]["login"], str)
+
+
+def test_http_client_response_is_the_request_last_sent_on_the_connection() -> None:
+    (shape,) = infer_shapes(
+        dedent(
+            """
+            import http.client
+            import json
+
+            conn = http.client.HTTPSConnection("api.example.com")
+            conn.request("GET", "/users", "", {"Accept": "application/json"})
+            body = conn.getresponse().read().decode()
+            for user in json.loads(body):
+                print(user["email"])
+            """
+        )
+    )
+    assert isinstance(shape.json, list) and shape.json
+    assert all(isinstance(u["email"], str) for u in shape.json)
