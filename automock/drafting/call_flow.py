@@ -20,6 +20,7 @@ __all__ = ["NOT_A_PASS", "bind_call", "passed_through", "thunk_result"]
 
 NOT_A_PASS = object()
 _JSON_LOADS = ("json.loads", "json.load", "orjson.loads", "ujson.loads")
+_JSON_DUMPS = ("json.dumps", "orjson.dumps", "ujson.dumps")
 _PICKS = ("choice", "sample", "choices")
 
 
@@ -55,7 +56,11 @@ def passed_through(
             return sent
     if _name(node.func) in _PICKS and isinstance(first, Ref):
         return flow.iterate(node.args[0], env) if _name(node.func) == "choice" else first
+    if qual in _JSON_DUMPS and isinstance(first, Ref) and first.path[:1] == ("json",):
+        return first  # ``json.loads(json.dumps(items))`` hands back the same data
     if qual in _JSON_LOADS and isinstance(first, Ref):
+        if first.path[:1] == ("json",):
+            return first
         decoded = Ref(first.site, ("json",))
         flow.note(decoded)  # decoded as JSON: the body is JSON even when no key of it is read
         return decoded

@@ -74,3 +74,19 @@ def test_http_client_response_is_the_request_last_sent_on_the_connection() -> No
     )
     assert isinstance(shape.json, list) and shape.json
     assert all(isinstance(u["email"], str) for u in shape.json)
+
+
+def test_data_round_tripped_through_json_keeps_its_place_in_the_body() -> None:
+    (shape,) = infer_shapes(
+        dedent(
+            """
+            import json
+            import requests
+
+            books = requests.get("https://api.example.com/volumes?q=x").json()
+            items = json.loads(json.dumps(books["items"]))
+            print(items[0]["volumeInfo"]["title"])
+            """
+        )
+    )
+    assert isinstance(shape.json["items"][0]["volumeInfo"]["title"], str)
