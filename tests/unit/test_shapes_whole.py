@@ -90,3 +90,18 @@ def test_data_round_tripped_through_json_keeps_its_place_in_the_body() -> None:
         )
     )
     assert isinstance(shape.json["items"][0]["volumeInfo"]["title"], str)
+
+
+def test_a_total_of_something_is_drafted_as_a_count() -> None:
+    (shape,) = infer_shapes(
+        dedent(
+            """
+            import requests
+            books = requests.get("https://api.example.com/volumes?q=x").json()
+            print(books["totalItems"], books["total_price"], books["num_pages"])
+            """
+        )
+    )
+    assert type(shape.json["totalItems"]) is int
+    assert type(shape.json["num_pages"]) is int
+    assert type(shape.json["total_price"]) is float
