@@ -11,7 +11,11 @@ copy of its folder through ``automock run ENTRY --repeat 2 --json``:
   does not is reported as broken and left out of the totals (never counted as a
   drafter failure);
 - ``single``: no plan, ``--draft-rounds 0`` (the single-shot draft);
-- ``loop``: no plan, the default rounds (the drafting loop).
+- ``loop``: no plan, the default rounds (the drafting loop);
+- ``control``: a negative control, the hand plan with every stub's body emptied
+  (``{}`` / ``[]`` / ``""``, the same content type). The expectation must NOT
+  fire there: one that does fires on something other than the extracted data
+  (a label, an error line) and the program is reported as *weak*.
 
 A mode serves a program when the run is clean (exit 0, both runs the same) and
 reaches its data (every expectation fires). Printed: a table, single-shot X/N,
@@ -19,7 +23,7 @@ loop Y/N, and the loop's wall time as a multiple of the single-shot's (median
 over programs and total).
 
     python benchmarks/drafting_oos.py --corpus /work/corpus/net [--ids ID ...]
-        [--kind json] [--jobs 1] [--modes hand,single,loop] [--out results.json]
+        [--kind json] [--jobs 1] [--modes hand,single,loop,control] [--out results.json]
 """
 
 from __future__ import annotations
@@ -38,10 +42,11 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent / "drafting_corpus"
-MODES = ("hand", "single", "loop")
+MODES = ("hand", "single", "loop", "control")
 TARGET = 0.90
 # files of a corpus folder that are ours, never the program's
 OURS = ("hand.automock.json", "hand.spec.json", "source.json")
+CONTROL_PLAN = "control.automock.json"
 
 
 def load_manifests(folder: Path = HERE) -> list[dict[str, Any]]:
@@ -74,10 +79,33 @@ def fires(entry: dict[str, Any], stdout: str) -> bool:
     return all(re.search(p, stdout, re.MULTILINE) for p in expectations(entry))
 
 
+def emptied(data: dict[str, Any]) -> dict[str, Any]:
+    """A stub's data with its body (and each sequence item's) empty, same content type."""
+    out = dict(data)
+    if "json" in out:
+        body = out["json"]
+        out["json"] = [] if isinstance(body, list) else {} if isinstance(body, dict) else None
+    if "text" in out:
+        out["text"] = ""
+    if isinstance(out.get("sequence"), list):
+        out["sequence"] = [emptied(item) for item in out["sequence"]]
+    return out
+
+
+def control_plan(hand: Path, dest: Path) -> Path:
+    """The negative control: the hand plan with every ``stub_http`` body emptied."""
+    plan = json.loads(hand.read_text())
+    for item in plan.get("entries", []):
+        if item.get("strategy") == "stub_http":
+            item["data"] = emptied(item.get("data") or {})
+    dest.write_text(json.dumps(plan, indent=1) + "\n")
+    return dest
+
+
 def command(entry: dict[str, Any], mode: str, plan: Path | None) -> list[str]:
     cmd = [sys.executable, "-m", "automock", "run", entry["entry"], "--repeat", "2"]
     cmd += ["--json", "--no-save"]
-    if mode == "hand" and plan is not None:
+    if mode in ("hand", "control") and plan is not None:
         cmd += ["--plan", str(plan)]
     elif mode == "single":
         cmd += ["--draft-rounds", "0"]
@@ -88,7 +116,7 @@ def command(entry: dict[str, Any], mode: str, plan: Path | None) -> list[str]:
 def run_mode(corpus: Path, entry: dict[str, Any], mode: str, timeout: float) -> dict[str, Any]:
     """One mode on a fresh copy of the program's folder."""
     plan = hand_plan(corpus, entry["id"])
-    if mode == "hand" and plan is None:
+    if mode in ("hand", "control") and plan is None:
         return {
             "mode": mode,
             "clean": False,
@@ -99,6 +127,8 @@ def run_mode(corpus: Path, entry: dict[str, Any], mode: str, timeout: float) -> 
     with tempfile.TemporaryDirectory(prefix=f"oos-{entry['id']}-") as tmp:
         work = Path(tmp) / entry["id"]
         shutil.copytree(corpus / entry["id"], work, ignore=shutil.ignore_patterns(*OURS))
+        if mode == "control" and plan is not None:
+            plan = control_plan(plan, Path(tmp) / CONTROL_PLAN)
         start = time.perf_counter()
         try:
             proc = subprocess.run(
@@ -132,7 +162,9 @@ def judge(
     rounds = (report.get("drafting") or {}).get("rounds") or []
     result.update(clean=clean, reaches=reaches, rounds=len(rounds))
     result["ended"] = [r.get("ended") for r in rounds]
-    if clean and reaches:
+    if mode == "control":
+        why = ("fires on " + repr(stdout[-160:])) if reaches else "does not fire"
+    elif clean and reaches:
         why = "ok"
     elif not clean:
         first = report.get("runs", [{}])[0]
@@ -167,10 +199,17 @@ def usable(row: dict[str, Any], modes: tuple[str, ...]) -> bool:
     return not row.get("missing") and ("hand" not in modes or served(row, "hand"))
 
 
+def weak(row: dict[str, Any]) -> bool:
+    """The expectation fired on the negative control (emptied bodies): it is weak."""
+    return bool((row.get("control") or {}).get("reaches"))
+
+
 def cell(row: dict[str, Any], mode: str) -> str:
     got = row.get(mode)
     if got is None:
         return "-"
+    if mode == "control":
+        return f"{'WEAK' if weak(row) else 'ok'} {got.get('seconds', 0):.1f}s"
     mark = "ok" if served(row, mode) else ("noread" if got.get("clean") else "FAIL")
     return f"{mark} {got.get('seconds', 0):.1f}s"
 
@@ -183,6 +222,8 @@ def summary(rows: list[dict[str, Any]], modes: tuple[str, ...]) -> dict[str, Any
         "broken": [r["id"] for r in rows if not r.get("missing") and not usable(r, modes)],
         "missing": [r["id"] for r in rows if r.get("missing")],
     }
+    if "control" in modes:
+        out["weak"] = [r["id"] for r in rows if weak(r)]
     for mode in ("single", "loop"):
         if mode in modes:
             out[mode] = sum(served(r, mode) for r in counted)
@@ -204,12 +245,18 @@ def report(rows: list[dict[str, Any]], modes: tuple[str, ...], totals: dict[str,
             print(f"{row['id']:<34} {row['kind']:<5} missing from the corpus directory")
             continue
         cells = " ".join(f"{cell(row, m):<14}" for m in modes)
-        why = next((row[m]["why"] for m in modes if not served(row, m)), "")
+        measured = [m for m in modes if m != "control"]
+        why = next((row[m]["why"] for m in measured if not served(row, m)), "")
+        if not why and weak(row):
+            why = "expectation fires on the control: " + row["control"]["why"]
         print(f"{row['id']:<34} {row['kind']:<5} {cells} {why}")
     n = totals["counted"]
     print(f"\nprograms {totals['programs']}, counted {n} (hand plan serves them)")
     if totals["broken"]:
         print(f"broken (hand plan does not serve them; excluded): {', '.join(totals['broken'])}")
+    if "weak" in totals:
+        names = ", ".join(totals["weak"]) or "none"
+        print(f"weak (expectation fires with every stub body emptied): {names}")
     for mode in ("single", "loop"):
         if mode in totals and n:
             share = totals[mode] / n
@@ -228,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kind", default=None, help="only programs of this kind (json, html...)")
     parser.add_argument("--jobs", type=int, default=1, help="programs measured at once")
     parser.add_argument(
-        "--modes", default=",".join(MODES), help="comma-separated of hand,single,loop"
+        "--modes", default=",".join(MODES), help="comma-separated of hand,single,loop,control"
     )
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per automock run")
     parser.add_argument("--out", type=Path, default=None, help="write the results JSON here")

@@ -1,6 +1,7 @@
 """Library calls a response passes through unchanged, or as one of its elements.
 
-``json.loads(r.text)`` is the response's JSON; ``asyncio.run``/``wait_for``
+``json.loads(r.text)`` is the response's JSON; ``conn.getresponse()`` (http.client) the
+response to the request last sent on ``conn``; ``asyncio.run``/``wait_for``
 hand back their argument and ``asyncio.gather`` a list of results;
 ``random.choice(items)`` (on any generator) is one element of ``items`` and
 ``sample``/``choices`` a list of them, so ``random.choice(r.json()["items"])["id"]``
@@ -19,6 +20,7 @@ __all__ = ["NOT_A_PASS", "bind_call", "passed_through", "thunk_result"]
 
 NOT_A_PASS = object()
 _JSON_LOADS = ("json.loads", "json.load", "orjson.loads", "ujson.loads")
+_JSON_DUMPS = ("json.dumps", "orjson.dumps", "ujson.dumps")
 _PICKS = ("choice", "sample", "choices")
 
 
@@ -28,14 +30,37 @@ def _name(func: ast.expr) -> str:
     return func.id if isinstance(func, ast.Name) else ""
 
 
+def _last_sent(flow: Any, receiver: ast.expr) -> Ref | None:
+    """``conn.getresponse()`` (http.client): the response to the request last sent on
+    ``conn`` above it (``conn.request("GET", "/users")``), the call the plan stubs."""
+    shape = ast.dump(receiver)
+    for call in reversed(flow.calls):
+        func = call.func
+        if (
+            isinstance(func, ast.Attribute)
+            and ast.dump(func.value) == shape
+            and (call.lineno, call.col_offset) in flow.sites
+        ):
+            return Ref(flow.sites[(call.lineno, call.col_offset)], ())
+    return None
+
+
 def passed_through(
     flow: Any, qual: str, node: ast.Call, args: list[Any], env: dict[str, Any]
 ) -> Any:
     """What ``node`` returns when it passes a response along; :data:`NOT_A_PASS` if it does not."""
     first = args[0] if args else None
+    if _name(node.func) == "getresponse" and isinstance(node.func, ast.Attribute):
+        sent = _last_sent(flow, node.func.value)
+        if sent is not None:
+            return sent
     if _name(node.func) in _PICKS and isinstance(first, Ref):
         return flow.iterate(node.args[0], env) if _name(node.func) == "choice" else first
+    if qual in _JSON_DUMPS and isinstance(first, Ref) and first.path[:1] == ("json",):
+        return first  # ``json.loads(json.dumps(items))`` hands back the same data
     if qual in _JSON_LOADS and isinstance(first, Ref):
+        if first.path[:1] == ("json",):
+            return first
         decoded = Ref(first.site, ("json",))
         flow.note(decoded)  # decoded as JSON: the body is JSON even when no key of it is read
         return decoded

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote_plus
 
@@ -51,6 +51,9 @@ _PAGINATION: dict[str, Any] = {
     "has_next": False,
     "more": False,
 }
+
+# the fields of a JSON body the code reads only whole
+_WHOLE_KEYS = ("id", "name")
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +248,8 @@ def _render(
             _render(ctx, child, (*path, "index"), f"{pointer}/{i}", element or "item", i)
             for i in range(2)
         ]
+    if not path and hint is None:  # the body read only whole (printed, dumped, returned)
+        return _whole(ctx, pointer)
     ctx.guessed.append(pointer)
     if hint == "dict":
         return {}
@@ -258,6 +263,37 @@ def _render(
     if hint == "str" and not isinstance(value, str):
         value = str(value)
     return value
+
+
+def _whole(ctx: _Ctx, pointer: str) -> dict[str, Any]:
+    """A JSON body the code never looks inside: an object, as a JSON API's body most often
+    is (a scalar prints as a lone number, which no reader of the output takes for data)."""
+    ctx.guessed.extend(f"{pointer}/{key}" for key in _WHOLE_KEYS)
+    return {key: plausible(key, ctx.salt) for key in _WHOLE_KEYS}
+
+
+def _shared(shapes: list[HttpShape]) -> list[HttpShape]:
+    """Call sites sending the same request share one drafted body: the first stub of a
+    request answers every call of it (a retry, a re-assigned response), so a bodiless
+    twin takes the body the code reads at the other site."""
+    bodies: dict[tuple[str, str, str, str], HttpShape] = {}
+    for shape in shapes:
+        if shape.json is not None or shape.text is not None:
+            bodies.setdefault(_request_key(shape), shape)
+    out = []
+    for shape in shapes:
+        body = bodies.get(_request_key(shape))
+        if body is not None and shape.json is None and shape.text is None:
+            moved = tuple(g for g in body.guessed if g.startswith(("/json", "/text", "/headers")))
+            guessed = (*shape.guessed, *moved)
+            shape = replace(shape, json=body.json, text=body.text, guessed=guessed)
+            shape = replace(shape, headers={**body.headers, **shape.headers})
+        out.append(shape)
+    return out
+
+
+def _request_key(shape: HttpShape) -> tuple[str, str, str, str]:
+    return (shape.method, shape.url, shape.match, repr(sorted(shape.query.items())))
 
 
 def infer_http(
@@ -282,7 +318,7 @@ def infer_http(
                     interpreter.regexes.setdefault((ref.site, path), hint[3:])
                 elif hint is not None:
                     interpreter.hints.setdefault((ref.site, path), hint)
-    return _shapes(interpreter)
+    return _shared(_shapes(interpreter))
 
 
 def infer_shapes(source: str, touch_lines: Iterable[int] = ()) -> list[HttpShape]:

@@ -1,7 +1,7 @@
 """Plausible, deterministic values for a JSON key or SQL column, chosen by its name.
 
 Usually right, a reasonable mistake if not: ``*_at``/``date``/``updated`` get
-ISO dates, ``id``/``*_id``/``count``/``population`` integers, ``url`` URLs,
+ISO dates, ``id``/``*_id``/``count``/``total_*``/``population`` integers, ``url`` URLs,
 ``temp``/``price``/``windspeed`` and currency codes (``usd``, ``CHF``) floats, ``is_*``/``has_*`` booleans, ``description`` a sentence, anything else
 a short string. A type seen in the code (a ``:.1f`` format, arithmetic, a
 comparison with a number) wins over the name. The same (name, index) always
@@ -27,7 +27,7 @@ _DATE_RE = re.compile(
 _INT_RE = re.compile(
     r"(^|_)(id|count|total|size|age|number|num|qty|quantity|year|port|rank|index|page|limit|offset"
     r"|votes|stars|length|duration|seconds|minutes|hours|days|version|code|n|population|followers"
-    r"|following|subscribers|views|likes|descendants|passengers)$|^(n|num)_"
+    r"|following|subscribers|views|likes|descendants|passengers)$|^(n|num|number|total|count)_"
 )
 _FLOAT_RE = re.compile(
     r"(^|_)(temp|temperature|price|amount|balance|lat|latitude|lon|lng|longitude|score|rate|ratio"
