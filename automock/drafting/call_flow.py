@@ -36,7 +36,8 @@ def passed_through(
     if _name(node.func) in _PICKS and isinstance(first, Ref):
         return flow.iterate(node.args[0], env) if _name(node.func) == "choice" else first
     if qual in _JSON_LOADS and isinstance(first, Ref):
-        decoded = Ref(first.site, ("json",))
+        a_line = first.path in (("attr:text", "index"), ("attr:content", "index"))
+        decoded = Ref(first.site, ("jsonl",) if a_line else ("json",))  # one JSON value a line
         flow.note(decoded)  # decoded as JSON: the body is JSON even when no key of it is read
         return decoded
     if qual in ("asyncio.run", "asyncio.wait_for") and args:

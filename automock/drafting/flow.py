@@ -213,6 +213,9 @@ class ResponseFlow:
         value = self.eval(node, env)
         if isinstance(value, Lits):  # one of the literal strings
             return value
+        if isinstance(value, Ref) and value.path == () and not value.wrap:
+            value = value.child("attr:text")  # ``for line in urlopen(u)``: the body's lines
+            self.note(value)
         if isinstance(value, Ref):
             if value.wrap:
                 return Ref(value.site, value.path, value.wrap - 1)
@@ -353,6 +356,9 @@ class ResponseFlow:
                 bind_key_function(self, node, env)
             if name in ("sorted", "list", "reversed", "tuple", "dict") and args:
                 return args[0]
+            if name == "str" and isinstance(args[0] if args else None, Ref):
+                if args[0].path in (("attr:text",), ("attr:content",)):
+                    return args[0]  # ``re.findall(p, str(resp.read()))`` searches the body
             if name in ("min", "max", "next") and len(node.args) == 1 and isinstance(args[0], Ref):
                 return self.iterate(node.args[0], env)
             if name in ("len",) and isinstance(args[0] if args else None, Ref):
@@ -377,7 +383,7 @@ class ResponseFlow:
                 ref = base.child("json")
                 self.note(ref)
                 return ref
-            if name in ("text", "read", "readall"):
+            if name in ("text", "read", "readall", "iter_lines", "readlines"):
                 ref = base.child("attr:text")
                 self.note(ref)
                 return ref

@@ -14,6 +14,7 @@ elements), a ``:.1f`` format or arithmetic means a number.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -176,6 +177,14 @@ def _body(
         tree = _build_tree(json_paths)
         ctx = _Ctx(site, flow.hints, guessed, salt)
         return headers, _render(ctx, tree, (), "/json", "", 0), None
+    lines = [p[1:] for p in paths if p[:1] == ("jsonl",)]
+    if lines:  # ``json.loads(line)`` for each line of the text: JSON lines, two of them
+        guessed.append("/text")
+        headers["Content-Type"] = "application/x-ndjson"
+        tree = _build_tree(lines)
+        ctx = _Ctx(site, flow.hints, [], salt)
+        rows = [json.dumps(_render(ctx, tree, (), "/text", "", i)) for i in range(2)]
+        return headers, None, "\n".join(rows) + "\n"
     feed = [p[1:] for p in paths if p[:1] == ("feed",)]
     if feed:
         guessed.append("/text")

@@ -116,6 +116,16 @@ def _missed(observations: Mapping[str, Any]) -> tuple[str, ...]:
     )[:50]
 
 
+def _refused(accesses: Sequence[Any]) -> tuple[str, ...]:
+    """Requests no stub served that the program caught (a retry loop, ``except
+    RequestException``): it read nothing from them, so a run that exits 0 is not clean."""
+    return tuple(
+        f"the request {a.target} matched no stub"
+        for a in accesses
+        if a.kind == "network" and not a.mocked and "stub_http entry" in a.fix
+    )[:20]
+
+
 def _ended(run: Any, missed: Sequence[str]) -> str:
     from automock.sandbox.child.status import Status
 
@@ -135,7 +145,7 @@ def _trial(path: Path, plan: Plan, options: Mapping[str, Any]) -> tuple[LoopRoun
     report = run_file(path, plan, repeat=1, observe=True, plan_label="trial", **options)
     run = report.runs[0]
     observations = run.observations
-    missed = _missed(observations)
+    missed = _missed(observations) + _refused(run.accesses)
     outcome = LoopRound(
         round=0,
         ended=_ended(run, missed),
