@@ -233,6 +233,7 @@ def _repair(
     """The next plan and what changed: the model's answer if it changed the plan, else
     the rules' repairs."""
     from automock.drafting.repair import repair_plan
+    from automock.drafting.repair_links import absolute_links
     from automock.drafting.repair_requests import stubs_for_unmatched
 
     said: tuple[str, ...] = ()
@@ -246,6 +247,8 @@ def _repair(
     done = tuple(f"{r.pointer}: {r.why}" for r in repairs)
     repaired, added = stubs_for_unmatched(repaired, run.accesses, outcome.where, round=number)
     done += added
+    repaired, joined = absolute_links(repaired, outcome.exception, round=number)
+    done += joined
     if not done and llm is not None:  # ask again next round, with the same failure
         return plan, (*said, "the model's answer changed nothing; no rule applies")
     return repaired, done
