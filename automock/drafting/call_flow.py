@@ -18,6 +18,7 @@ from automock.drafting.literals import Lits, Ref
 __all__ = ["NOT_A_PASS", "bind_call", "passed_through", "thunk_result"]
 
 NOT_A_PASS = object()
+_WHOLE_TEXT = (("attr:text",), ("attr:content",))
 _JSON_LOADS = ("json.loads", "json.load", "orjson.loads", "ujson.loads")
 _PICKS = ("choice", "sample", "choices")
 
@@ -35,6 +36,8 @@ def passed_through(
     first = args[0] if args else None
     if _name(node.func) in _PICKS and isinstance(first, Ref):
         return flow.iterate(node.args[0], env) if _name(node.func) == "choice" else first
+    if qual == "str" and isinstance(first, Ref) and first.path in _WHOLE_TEXT:
+        return first  # ``re.findall(p, str(resp.read()))`` searches the body
     if qual in _JSON_LOADS and isinstance(first, Ref):
         a_line = first.path in (("attr:text", "index"), ("attr:content", "index"))
         decoded = Ref(first.site, ("jsonl",) if a_line else ("json",))  # one JSON value a line

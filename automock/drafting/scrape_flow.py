@@ -28,6 +28,7 @@ __all__ = [
     "compiled_regex",
     "fetches_feed",
     "format_fields",
+    "lines_of",
     "markup_attribute",
     "markup_method",
     "note_position",
@@ -339,6 +340,14 @@ def _html_parser(flow: Any, node: ast.Call) -> bool:
         if isinstance(arg, ast.Call) and ast.unparse(arg.func).endswith("HTMLParser"):
             return True
     return False
+
+
+def lines_of(flow: Any, value: Any) -> Any:
+    """What is iterated: the body's text for the response itself (``for line in urlopen(u)``)."""
+    if isinstance(value, Ref) and value.path == () and not value.wrap:
+        value = value.child("attr:text")
+        flow.note(value)
+    return value
 
 
 def note_regex(flow: Any, target: Any, pattern: Any) -> None:
