@@ -19,6 +19,7 @@ from automock.drafting.literals import Lits, Ref
 __all__ = ["NOT_A_PASS", "bind_call", "passed_through", "thunk_result"]
 
 NOT_A_PASS = object()
+_WHOLE_TEXT = (("attr:text",), ("attr:content",))
 _JSON_LOADS = ("json.loads", "json.load", "orjson.loads", "ujson.loads")
 _JSON_DUMPS = ("json.dumps", "orjson.dumps", "ujson.dumps")
 _PICKS = ("choice", "sample", "choices")
@@ -58,10 +59,13 @@ def passed_through(
         return flow.iterate(node.args[0], env) if _name(node.func) == "choice" else first
     if qual in _JSON_DUMPS and isinstance(first, Ref) and first.path[:1] == ("json",):
         return first  # ``json.loads(json.dumps(items))`` hands back the same data
+    if qual == "str" and isinstance(first, Ref) and first.path in _WHOLE_TEXT:
+        return first  # ``re.findall(p, str(resp.read()))`` searches the body
     if qual in _JSON_LOADS and isinstance(first, Ref):
         if first.path[:1] == ("json",):
             return first
-        decoded = Ref(first.site, ("json",))
+        a_line = first.path in (("attr:text", "index"), ("attr:content", "index"))
+        decoded = Ref(first.site, ("jsonl",) if a_line else ("json",))  # one JSON value a line
         flow.note(decoded)  # decoded as JSON: the body is JSON even when no key of it is read
         return decoded
     if qual in ("asyncio.run", "asyncio.wait_for") and args:

@@ -1,14 +1,12 @@
 """Follow HTTP responses through a module: a small abstract interpreter over :mod:`ast`.
 
-Each HTTP call site yields a symbolic response (:class:`Ref`). Following it
-through ``r.json()``, subscripts, ``.get``, iteration, comprehensions, simple
-assignments, ``return`` (so callers of ``def fetch(): return r.json()`` see the
-same value), function arguments, ``min/max/sorted(key=lambda ...)``, ``next``
-and ``asyncio.gather`` records every access path (``json.current.temp``,
-``json.items.index.name``, ``attr:status_code``) and type hints from use
-(``:.1f``, arithmetic, comparisons, typed ``.get`` defaults).
-:mod:`automock.drafting.shapes` turns the paths into response bodies.
-Which calls are HTTP requests is judged by :mod:`automock.drafting.http_calls`.
+Each HTTP call site yields a symbolic response (:class:`Ref`). Following it through
+``r.json()``, subscripts, ``.get``, iteration, comprehensions, simple assignments,
+``return`` (so callers of ``def fetch(): return r.json()`` see the same value), function
+arguments, ``min/max/sorted(key=lambda ...)``, ``next`` and ``asyncio.gather`` records
+every access path (``json.current.temp``, ``json.items.index.name``, ``attr:status_code``)
+and type hints from use (``:.1f``, arithmetic, comparisons, typed ``.get`` defaults);
+``shapes`` turns the paths into bodies, ``http_calls`` judges which calls send.
 """
 
 from __future__ import annotations
@@ -45,6 +43,7 @@ from automock.drafting.scrape_flow import (
     bind_key_function,
     compiled_regex,
     fetches_feed,
+    lines_of,
     markup_attribute,
     markup_method,
     note_position,
@@ -213,6 +212,7 @@ class ResponseFlow:
         value = self.eval(node, env)
         if isinstance(value, Lits):  # one of the literal strings
             return value
+        value = lines_of(self, value)
         if isinstance(value, Ref):
             if value.wrap:
                 return Ref(value.site, value.path, value.wrap - 1)
@@ -377,7 +377,7 @@ class ResponseFlow:
                 ref = base.child("json")
                 self.note(ref)
                 return ref
-            if name in ("text", "read", "readall"):
+            if name in ("text", "read", "readall", "iter_lines", "readlines"):
                 ref = base.child("attr:text")
                 self.note(ref)
                 return ref

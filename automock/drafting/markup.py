@@ -189,6 +189,8 @@ def render_csv(
     sep = next((k[4:] for k in tree if k.startswith("sep:")), ",")
     rows = {**tree.get("index", {}), **tree.get("key:*", {})}
     names = [k[4:] for k in rows if k.startswith("key:") and k != "key:*"] or list(_COLUMNS)
+    width = max((int(k[6:]) for k in rows if k.startswith("count:")), default=0)
+    names += [f"column{i + 1}" for i in range(len(names), width)]  # ``row[8]``: nine columns
     out = io.StringIO()
     writer = csv.writer(out, delimiter=sep, lineterminator="\n")
     writer.writerow(names)

@@ -60,6 +60,19 @@ def _site(plan: Plan, where: str) -> int | None:
     return hits[0] if hits else None
 
 
+def _denied_site(plan: Plan, api: str) -> int | None:
+    """With no frame to go by (the program caught the refusal: a retry loop, ``except
+    RequestException``), the one ``deny`` network entry of the same client library: the
+    call whose URL was unknown when drafted, so the only one that could have sent it."""
+    library = api.split(".", 1)[0]
+    hits = [
+        i
+        for i, e in enumerate(plan.entries)
+        if e.kind == "network" and e.strategy == "deny" and e.api.split(".", 1)[0] == library
+    ]
+    return hits[0] if len(hits) == 1 else None
+
+
 def _answering(site: PlanEntry, fix: dict[str, Any], why: str, round: int) -> PlanEntry:
     data = dict(fix)
     if site.strategy == "stub_http" and isinstance(site.data, dict):
@@ -80,10 +93,9 @@ def stubs_for_unmatched(
     plan: Plan, accesses: Iterable[Any], where: str, *, round: int
 ) -> tuple[Plan, tuple[str, ...]]:
     """``plan`` with a stub for each unmatched request sent from the line ``where`` names
-    (module docstring), and what was added and why."""
-    site = _site(plan, where)
-    if site is None:
-        return plan, ()
+    (module docstring), or else from the only denied call of its client library, and what
+    was added and why."""
+    framed = _site(plan, where)
     entries = list(plan.entries)
     done: list[str] = []
     for access in accesses:
@@ -92,7 +104,11 @@ def stubs_for_unmatched(
         if getattr(access, "mocked", True) or getattr(access, "kind", "") != "network":
             continue
         fix = _fix_data(str(getattr(access, "fix", "")))
-        if fix is None:
+        site = framed
+        if site is None:  # the denied call's own entry, when it is the only candidate
+            site = _denied_site(replace(plan, entries=tuple(entries)), str(access.api))
+            where = f"line {entries[site].line}, the call left denied" if site is not None else ""
+        if fix is None or site is None:
             continue
         why = f"the request {getattr(access, 'target', '')} matched no stub (sent at {where})"
         new = _answering(entries[site], fix, why, round)

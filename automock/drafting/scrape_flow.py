@@ -28,6 +28,7 @@ __all__ = [
     "compiled_regex",
     "fetches_feed",
     "format_fields",
+    "lines_of",
     "markup_attribute",
     "markup_method",
     "note_position",
@@ -183,9 +184,13 @@ def markup_attribute(flow: Any, base: Any, attr: str) -> Any:
 
 
 def note_position(flow: Any, base: Any, key: ast.expr) -> None:
-    """``cols[3]`` on a list of elements: at least four of them are drafted (``count:4``)."""
-    markup = isinstance(base, Ref) and base.path[:1] in MARKUP_ROOTS and not base.wrap
-    if markup and isinstance(key, ast.Constant) and type(key.value) is int and key.value >= 2:
+    """``cols[3]`` on a list of elements: at least four of them are drafted (``count:4``);
+    ``row[8]`` on a CSV row: at least nine columns."""
+    if not isinstance(base, Ref) or base.wrap:
+        return
+    if not isinstance(key, ast.Constant) or type(key.value) is not int or key.value < 2:
+        return
+    if base.path[:1] in MARKUP_ROOTS or (base.path[:1] == ("csv",) and base.path[-1] == "index"):
         flow.note(base.child(f"count:{key.value + 1}"))
 
 
@@ -279,9 +284,10 @@ def parse_call(flow: Any, qual: str, node: ast.Call, args: list[Any]) -> Ref | N
         pattern = _literal(node.args[0]) if node.args else None
         if pattern is None and node.args and isinstance(node.args[0], ast.Name):
             pattern = _compiled(flow.module.constants.get(node.args[0].id))  # ``re.findall(P, t)``
-        target = args[1] if len(args) > 1 else None
-        if isinstance(target, Ref) and isinstance(pattern, str):
-            flow.regexes.setdefault((target.site, target.path), pattern)
+            if pattern is None:  # ``regex = '<div>(.+?)</div>'`` in the same scope
+                rendered = flow.module.render(node.args[0])
+                pattern = rendered.text if rendered.complete else None
+        note_regex(flow, args[1] if len(args) > 1 else None, pattern)
         return None
     source = args[0] if args else None
     if qual in CSV_CALLS:
@@ -336,6 +342,32 @@ def _html_parser(flow: Any, node: ast.Call) -> bool:
     return False
 
 
+def lines_of(flow: Any, value: Any) -> Any:
+    """What is iterated: the body's text for the response itself (``for line in urlopen(u)``)."""
+    if isinstance(value, Ref) and value.path == () and not value.wrap:
+        value = value.child("attr:text")
+        flow.note(value)
+    return value
+
+
+def note_regex(flow: Any, target: Any, pattern: Any) -> None:
+    """Record that the text at ``target`` is searched with ``pattern``; a second, different
+    pattern on the same text is kept too (under ``re:N``), so the drafted text matches each."""
+    if not isinstance(target, Ref) or not isinstance(pattern, str):
+        return
+    key = (target.site, target.path)
+    taken = [
+        k
+        for k in flow.regexes
+        if k[0] == target.site
+        and (k[1] == key[1] or (k[1][:-1] == key[1] and k[1][-1].startswith("re:")))
+    ]
+    if any(flow.regexes[k] == pattern for k in taken):
+        return
+    path = target.path if not taken else (*target.path, f"re:{len(taken)}")
+    flow.regexes[(target.site, path)] = pattern
+
+
 def _compiled(made: Any) -> Any:
     """The pattern of ``re.compile(r"...")`` (None for anything else)."""
     if isinstance(made, ast.Call) and ast.unparse(made.func) in ("re.compile", "compile"):
@@ -357,5 +389,4 @@ def compiled_regex(flow: Any, node: ast.Call, env: dict[str, Any]) -> None:
     pattern = _compiled(made)
     if pattern is not None:
         target = flow.eval(node.args[0], env)
-        if isinstance(target, Ref) and isinstance(pattern, str):
-            flow.regexes.setdefault((target.site, target.path), pattern)
+        note_regex(flow, target, pattern)

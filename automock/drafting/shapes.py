@@ -14,6 +14,7 @@ elements), a ``:.1f`` format or arithmetic means a number.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -179,6 +180,10 @@ def _body(
         tree = _build_tree(json_paths)
         ctx = _Ctx(site, flow.hints, guessed, salt)
         return headers, _render(ctx, tree, (), "/json", "", 0), None
+    if any(p[:1] == ("jsonl",) for p in paths):
+        guessed.append("/text")
+        headers["Content-Type"] = "application/x-ndjson"
+        return headers, None, _json_lines(flow, site, paths, salt)
     feed = [p[1:] for p in paths if p[:1] == ("feed",)]
     if feed:
         guessed.append("/text")
@@ -206,6 +211,13 @@ def _body(
         ]
         return headers, None, "\n".join(lines) + "\n" if lines else "example response text"
     return headers, None, None
+
+
+def _json_lines(flow: ResponseFlow, site: int, paths: list[tuple[str, ...]], salt: int) -> str:
+    """``json.loads(line)`` on each line of the text: two lines of JSON."""
+    tree = _build_tree([p[1:] for p in paths if p[:1] == ("jsonl",)])
+    ctx = _Ctx(site, flow.hints, [], salt)
+    return "".join(json.dumps(_render(ctx, tree, (), "/text", "", i)) + "\n" for i in range(2))
 
 
 def _escape(token: str) -> str:

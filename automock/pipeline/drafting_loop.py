@@ -116,6 +116,16 @@ def _missed(observations: Mapping[str, Any]) -> tuple[str, ...]:
     )[:50]
 
 
+def _refused(accesses: Sequence[Any]) -> tuple[str, ...]:
+    """Requests no stub served that the program caught (a retry loop, ``except
+    RequestException``): it read nothing from them, so a run that exits 0 is not clean."""
+    return tuple(
+        f"the request {a.target} matched no stub"
+        for a in accesses
+        if a.kind == "network" and not a.mocked and "stub_http entry" in a.fix
+    )[:20]
+
+
 def _ended(run: Any, missed: Sequence[str]) -> str:
     from automock.sandbox.child.status import Status
 
@@ -135,7 +145,7 @@ def _trial(path: Path, plan: Plan, options: Mapping[str, Any]) -> tuple[LoopRoun
     report = run_file(path, plan, repeat=1, observe=True, plan_label="trial", **options)
     run = report.runs[0]
     observations = run.observations
-    missed = _missed(observations)
+    missed = _missed(observations) + _refused(run.accesses)
     outcome = LoopRound(
         round=0,
         ended=_ended(run, missed),
@@ -223,6 +233,7 @@ def _repair(
     """The next plan and what changed: the model's answer if it changed the plan, else
     the rules' repairs."""
     from automock.drafting.repair import repair_plan
+    from automock.drafting.repair_links import absolute_links
     from automock.drafting.repair_requests import stubs_for_unmatched
 
     said: tuple[str, ...] = ()
@@ -236,6 +247,8 @@ def _repair(
     done = tuple(f"{r.pointer}: {r.why}" for r in repairs)
     repaired, added = stubs_for_unmatched(repaired, run.accesses, outcome.where, round=number)
     done += added
+    repaired, joined = absolute_links(repaired, outcome.exception, round=number)
+    done += joined
     if not done and llm is not None:  # ask again next round, with the same failure
         return plan, (*said, "the model's answer changed nothing; no rule applies")
     return repaired, done
