@@ -78,13 +78,17 @@ def bounded(
     call: Callable[[], T], *, seed: int, seconds: float = DEFAULT_CALL_SECONDS, what: str = ""
 ) -> T:
     """``call()`` under ``seeded(seed)`` and a ``seconds`` bound; :class:`CallTimeout` past it."""
-    with _time_bound(seconds) as bound:
+    # the bound inside the seeding: an alarm never lands in seeded()'s enter or exit, which
+    # would leave the RNG patches half applied for every later caller
+    expired = False
+    with seeded(seed):
         try:
-            with seeded(seed):
+            with _time_bound(seconds) as bound:
                 result = call()
+            expired = bound.expired  # the call caught the timeout itself
         except CallTimeout:
-            bound.expired = True
-    if bound.expired:
+            expired = True
+    if expired:
         raise CallTimeout(f"{what or 'the call'} did not finish within {seconds:g}s (a hang)")
     return result
 

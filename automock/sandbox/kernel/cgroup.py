@@ -312,10 +312,9 @@ def create(kind: str, memory_mb: int | None, processes: int | None) -> Cgroup | 
 
 
 def sweep_stale(parents: Iterable[str]) -> int:
-    """Remove the empty cgroups of automock processes that no longer exist; how many such
-    cgroups are left (not empty yet). Never kills: a pid may live in another PID namespace;
-    a dead owner's children die with it (``PR_SET_PDEATHSIG``), and a later sweep finds
-    their cgroup empty."""
+    """Remove the empty cgroups of automock processes that no longer exist; how many are
+    left (not empty yet). Never kills: a pid may live in another PID namespace; a dead
+    owner's children die with it (``PR_SET_PDEATHSIG``)."""
     left = 0
     for parent in parents:
         try:
@@ -327,10 +326,8 @@ def sweep_stale(parents: Iterable[str]) -> int:
             if match and not os.path.exists(f"/proc/{match[1]}"):
                 try:
                     os.rmdir(os.path.join(parent, name))
-                except FileNotFoundError:
-                    pass
-                except OSError:  # EBUSY: not empty yet
-                    left += 1
+                except OSError as exc:  # EBUSY: not empty yet
+                    left += not isinstance(exc, FileNotFoundError)
     return left
 
 
