@@ -67,13 +67,17 @@ def _verdicts(results: list[Any]) -> list[tuple[Any, ...]]:
     return [(r.task_id, r.index, str(r.status), r.exit_code, r.seed, r.stdout) for r in results]
 
 
-def test_same_verdicts_seeds_and_outputs_as_the_local_pool(cluster: Any) -> None:
-    from automock.sandbox.batch.ray_backend import execute_many_ray
+@pytest.mark.parametrize("driver_node", [True, False], ids=["driver-pool", "actors-only"])
+def test_same_verdicts_seeds_and_outputs_as_the_local_pool(cluster: Any, driver_node: bool) -> None:
+    from automock.sandbox.batch.ray_backend import RayOptions, execute_many_ray
 
     candidates = _mixed(24)
     seen: list[Any] = []
     remote = execute_many_ray(
-        candidates, settings=BatchSettings(timeout=10, seed=7), on_result=seen.append
+        candidates,
+        settings=BatchSettings(timeout=10, seed=7),
+        options=RayOptions(driver_node=driver_node),
+        on_result=seen.append,
     )
     local = execute_many(candidates, timeout=10, seed=7, workers=2)
     assert _verdicts(remote) == _verdicts(local)
@@ -122,9 +126,7 @@ def test_a_node_without_a_required_layer_refuses_to_join(
     from automock.sandbox.batch.ray_backend import RayOptions, execute_many_ray
 
     with pytest.raises(SandboxError, match="every node was lost or refused"):
-        execute_many_ray(
-            ["print(1)"], options=RayOptions(required=frozenset({"no-such-layer"}))
-        )
+        execute_many_ray(["print(1)"], options=RayOptions(required=frozenset({"no-such-layer"})))
     err = capsys.readouterr().err
     assert err.count("refuses to join the batch: the sandbox lacks no-such-layer") == 2
 

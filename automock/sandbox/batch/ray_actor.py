@@ -20,12 +20,13 @@ from __future__ import annotations
 import dataclasses
 import socket
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from automock.sandbox.batch.candidates import Candidate
 from automock.sandbox.batch.task import BatchSettings
 
-__all__ = ["PROBE", "PoolActor", "missing_layers"]
+__all__ = ["PROBE", "DriverPool", "PoolActor", "missing_layers"]
 
 PROBE = Candidate(task_id="automock-ray-probe", index=0, code="pass\n", source="<probe>")
 
@@ -111,3 +112,31 @@ class PoolActor:
 
         self._pool.__exit__(None, None, None)
         sweep_dead()  # the lanes of a pool that died here with its actor
+
+
+class DriverPool:
+    """The driver's own node, judged in the driver's process: the same :class:`PoolActor`,
+    run on one thread of the driver instead of in a Ray worker.
+
+    It starts at once (no actor to schedule, no Ray worker to warm) and its results take no
+    trip through the object store. Calls run in order on the thread: the pool's start and
+    probe first, then each chunk, then :meth:`close`."""
+
+    def __init__(
+        self, settings: BatchSettings, workers: int, required: frozenset[str] | None
+    ) -> None:
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="automock-ray-driver")
+        self._pool = self._thread.submit(PoolActor, settings, workers, required)
+
+    def judge(
+        self, items: Sequence[tuple[Candidate, str | None]], texts: Mapping[str, Any]
+    ) -> Future[list[dict[str, Any]] | dict[str, str]]:
+        """Judge one chunk after those sent before it; its future holds the rows (or raises
+        what the pool raised)."""
+        return self._thread.submit(lambda: self._pool.result().judge(items, texts))
+
+    def close(self) -> None:
+        """End the pool (if it started) and the thread."""
+        if self._pool.exception() is None:
+            self._thread.submit(self._pool.result().close).result()
+        self._thread.shutdown(wait=True)

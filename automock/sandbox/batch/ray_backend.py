@@ -3,7 +3,9 @@
 The driver connects to the cluster named by ``RAY_ADDRESS`` (else starts a local one) and
 starts one actor per node (:class:`~automock.sandbox.batch.ray_actor.PoolActor`), pinned to
 it, with as many workers as the node has CPUs: each holds a warm
-:class:`~automock.sandbox.batch.pool.WorkerPool` for the batch's life. The batch's settings
+:class:`~automock.sandbox.batch.pool.WorkerPool` for the batch's life. The driver's own
+node, when it is one of the cluster's, is judged in the driver's process
+(:class:`~automock.sandbox.batch.ray_actor.DriverPool`: the same pool, no actor). The batch's settings
 go to the object store once; a node whose sandbox lacks a required isolation layer refuses
 to join (its reason is printed) and its chunks go to the others.
 
@@ -26,14 +28,16 @@ import contextlib
 import importlib
 import math
 import os
+import socket
 import sys
 from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from typing import Any
 
 from automock.errors import MissingExtraError, SandboxError
 from automock.sandbox.batch.candidates import Candidate, as_candidates
-from automock.sandbox.batch.ray_actor import PoolActor
+from automock.sandbox.batch.ray_actor import DriverPool, PoolActor
 from automock.sandbox.batch.ray_chunks import Chunk, ChunkBook
 from automock.sandbox.batch.task import BatchSettings, CandidateResult
 
@@ -55,20 +59,31 @@ def import_ray() -> Any:
 class RayOptions:
     """How the batch uses the cluster. ``chunk``: candidates per chunk (None: sized from the
     batch and the workers); ``required``: the isolation layers a node must have in force
-    (None: every layer its sandbox reports); ``workers_per_node``: None, the node's CPUs."""
+    (None: every layer its sandbox reports); ``workers_per_node``: None, the node's CPUs;
+    ``driver_node``: judge the driver's own node in the driver's process (False: an actor
+    there too, as on every other node)."""
 
     chunk: int | None = None
     required: frozenset[str] | None = None
     workers_per_node: int | None = None
     max_losses: int = 2
+    driver_node: bool = True
 
 
 @dataclass
 class _Actor:
-    handle: Any
+    handle: Any  # a Ray actor handle, or the driver's own DriverPool
     node: str
     workers: int
     out: int = 0  # chunks in flight
+
+    def judge(
+        self, items: list[tuple[Candidate, str | None]], texts: dict[str, Any]
+    ) -> Future[Any]:
+        if isinstance(self.handle, DriverPool):
+            return self.handle.judge(items, texts)
+        future: Future[Any] = self.handle.judge.remote(items, texts).future()
+        return future
 
 
 @dataclass
@@ -79,7 +94,7 @@ class _Driver:
     emit: Callable[[CandidateResult], None]
     actors: list[_Actor]
     refs: dict[str, Any] = field(default_factory=dict)  # pair-text key -> object ref
-    pending: dict[Any, tuple[_Actor, Chunk]] = field(default_factory=dict)
+    pending: dict[Future[Any], tuple[_Actor, Chunk]] = field(default_factory=dict)
 
     def run(self) -> None:
         while not self.book.finished():
@@ -92,16 +107,15 @@ class _Driver:
                     f"{self.book.owed()} candidates unjudged (see the messages above; "
                     "--resume continues from the --jsonl output)"
                 )
-            done, _ = self.ray.wait(list(self.pending), num_returns=1)
-            for ref in done:
-                self._collect(ref)
+            done, _ = wait(list(self.pending), return_when=FIRST_COMPLETED)
+            for future in done:
+                self._collect(future)
 
     def _send(self) -> None:
         for actor in sorted(self.actors, key=lambda a: a.out):
             while actor.out < _IN_FLIGHT and (chunk := self.book.next_chunk()) is not None:
                 texts = {key: self._ref(key) for key in chunk.keys}
-                ref = actor.handle.judge.remote(list(chunk.items), texts)
-                self.pending[ref] = (actor, chunk)
+                self.pending[actor.judge(list(chunk.items), texts)] = (actor, chunk)
                 actor.out += 1
 
     def _ref(self, key: str) -> Any:
@@ -109,14 +123,18 @@ class _Driver:
             self.refs[key] = self.ray.put(self.book.texts.pop(key))
         return self.refs[key]
 
-    def _collect(self, ref: Any) -> None:
-        actor, chunk = self.pending.pop(ref)
+    def _collect(self, future: Future[Any]) -> None:
+        actor, chunk = self.pending.pop(future)
         actor.out -= 1
         try:
-            rows = self.ray.get(ref)
-        except self.ray.exceptions.RayError as exc:
+            rows = future.result()
+        except Exception as exc:  # Ray's error for an actor; any for the driver's own pool
+            local = isinstance(actor.handle, DriverPool)
+            if not local and not isinstance(exc, self.ray.exceptions.RayError):
+                raise
             reason = _reason(exc)
-            if isinstance(exc, self.ray.exceptions.RayActorError) and actor in self.actors:
+            gone = local or isinstance(exc, self.ray.exceptions.RayActorError)
+            if gone and actor in self.actors:
                 self.actors.remove(actor)
                 print(f"automock: lost the actor on node {actor.node}: {reason}", file=sys.stderr)
             for result in self.book.lost(chunk.number, reason, batch_seed=self.seed):
@@ -150,25 +168,37 @@ def _connect(ray: Any) -> None:
 
 def _start_actors(ray: Any, settings: BatchSettings, options: RayOptions) -> list[_Actor]:
     """One warm pool per live node with CPUs. Chunks are sent at once (Ray holds them until the
-    actor is up); a node that refuses to join answers each with its reason."""
+    actor is up); a node that refuses to join answers each with its reason. The driver's own
+    node (``options.driver_node``) gets a :class:`DriverPool`, started first."""
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
+    here = ray.get_runtime_context().get_node_id() if options.driver_node else None
+    nodes = [n for n in ray.nodes() if n.get("Alive") and _cpus(n) >= 1]
+    started = [
+        _Actor(
+            DriverPool(settings, workers, options.required),
+            f"{socket.gethostname()} (driver)",
+            workers,
+        )
+        for node in nodes
+        if node["NodeID"] == here and (workers := options.workers_per_node or _cpus(node))
+    ]
     shared = ray.put(settings)  # once: every actor reads it from the object store
     remote = ray.remote(PoolActor)
-    started = []
-    for node in ray.nodes():
-        cpus = int(node.get("Resources", {}).get("CPU", 0))
-        if not node.get("Alive") or cpus < 1:
-            continue
-        workers = options.workers_per_node or cpus
+    for node in (n for n in nodes if n["NodeID"] != here):
+        workers = options.workers_per_node or _cpus(node)
         handle = remote.options(
-            num_cpus=cpus,
+            num_cpus=_cpus(node),
             max_restarts=0,
             max_task_retries=0,
             scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False),
         ).remote(shared, workers, options.required)
         started.append(_Actor(handle, str(node.get("NodeManagerAddress", node["NodeID"])), workers))
     return started
+
+
+def _cpus(node: dict[str, Any]) -> int:
+    return int(node.get("Resources", {}).get("CPU", 0))
 
 
 def _chunk_size(count: int, actors: Sequence[_Actor], options: RayOptions) -> int:
@@ -197,7 +227,7 @@ def execute_many_ray(
     items = as_candidates(candidates)
     _connect(ray)
     actors = _start_actors(ray, settings, options)
-    started = len(actors)
+    everyone, started = list(actors), len(actors)
     kept: dict[tuple[str, int], CandidateResult] = {}
 
     def emit(result: CandidateResult) -> None:
@@ -210,8 +240,9 @@ def execute_many_ray(
     try:
         _Driver(ray, book, settings.seed, emit, actors).run()
     finally:
-        for actor in actors:
-            _close(ray, actor)
+        for actor in everyone:  # the driver's pool even when the batch gave up on it
+            if actor in actors or isinstance(actor.handle, DriverPool):
+                _close(ray, actor)
         if len(actors) < started:  # a pool died with its node: what it left on this host
             from automock.sandbox.kernel.cgroup import sweep_dead
 
@@ -221,6 +252,9 @@ def execute_many_ray(
 
 def _close(ray: Any, actor: _Actor) -> None:
     """End an actor's pool (its children, cgroups, directory), then the actor."""
+    if isinstance(actor.handle, DriverPool):
+        actor.handle.close()
+        return
     with contextlib.suppress(ray.exceptions.RayError):  # already gone with its node
         ray.get(actor.handle.close.remote(), timeout=60)
     ray.kill(actor.handle)
