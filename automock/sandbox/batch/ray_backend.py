@@ -30,6 +30,7 @@ import math
 import os
 import socket
 import sys
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
@@ -76,6 +77,7 @@ class _Actor:
     node: str
     workers: int
     out: int = 0  # chunks in flight
+    pid: Any = None  # an actor's: the ref of its process id, asked for at its start
 
     def judge(
         self, items: list[tuple[Candidate, str | None]], texts: dict[str, Any]
@@ -193,7 +195,8 @@ def _start_actors(ray: Any, settings: BatchSettings, options: RayOptions) -> lis
             max_task_retries=0,
             scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False),
         ).remote(shared, workers, options.required)
-        started.append(_Actor(handle, str(node.get("NodeManagerAddress", node["NodeID"])), workers))
+        address = str(node.get("NodeManagerAddress", node["NodeID"]))
+        started.append(_Actor(handle, address, workers, pid=handle.pid.remote()))
     return started
 
 
@@ -227,7 +230,7 @@ def execute_many_ray(
     items = as_candidates(candidates)
     _connect(ray)
     actors = _start_actors(ray, settings, options)
-    everyone, started = list(actors), len(actors)
+    everyone = list(actors)
     kept: dict[tuple[str, int], CandidateResult] = {}
 
     def emit(result: CandidateResult) -> None:
@@ -240,14 +243,28 @@ def execute_many_ray(
     try:
         _Driver(ray, book, settings.seed, emit, actors).run()
     finally:
-        for actor in everyone:  # the driver's pool even when the batch gave up on it
-            if actor in actors or isinstance(actor.handle, DriverPool):
-                _close(ray, actor)
-        if len(actors) < started:  # a pool died with its node: what it left on this host
-            from automock.sandbox.kernel.cgroup import sweep_dead
-
-            sweep_dead(wait=5.0)
+        for actor in everyone:  # lost or refused ones too: whatever is left of them ends
+            _close(ray, actor)
+        _sweep_lost(ray, [a for a in everyone if a not in actors and a.pid is not None])
     return [kept[(c.task_id, c.index)] for c in items] if collect else []
+
+
+def _sweep_lost(ray: Any, lost: list[_Actor], wait: float = 10.0) -> None:
+    """The cgroups that lost actors' pools left on this host: once each lost actor's process
+    on this host is gone (a worker of a killed node may outlive its node by seconds)."""
+    if not lost:
+        return
+    from automock.sandbox.kernel.cgroup import sweep_dead
+
+    here = ray.util.get_node_ip_address()
+    pids = []
+    for actor in (a for a in lost if a.node == here):
+        with contextlib.suppress(ray.exceptions.RayError):  # died before it said
+            pids.append(int(ray.get(actor.pid, timeout=0.5)))
+    deadline = time.monotonic() + wait
+    while any(os.path.exists(f"/proc/{pid}") for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    sweep_dead(wait=5.0)
 
 
 def _close(ray: Any, actor: _Actor) -> None:
