@@ -8,8 +8,8 @@ gone fetches each manifest repository (the ``fetch`` tool puts a bare mirror at
     python benchmarks/drafting_corpus/restore.py --mirrors /work/.mirror --out /work/corpus/net
 
 For each entry it writes ``<out>/<id>/<entry>`` from ``git show COMMIT:PATH`` and the
-sibling modules the entry imports (same folder in the repository, followed
-transitively). The hand plans are committed (``hand/<id>.json``, our own words) and
+sibling modules and packages the entry imports (below its folder in the repository,
+followed transitively). The hand plans are committed (``hand/<id>.json``, our own words) and
 ``drafting_oos.py`` reads them from there. Entries whose mirror or commit is missing are
 listed and skipped; nothing is fetched from the network.
 """
@@ -45,7 +45,7 @@ def _show(git_dir: Path, commit: str, path: str) -> bytes | None:
 
 
 def _local_imports(source: bytes) -> set[str]:
-    """Top-level module names the file imports (absolute, or relative at level 1)."""
+    """Dotted module names the file imports (absolute, or relative at level 1)."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -53,18 +53,30 @@ def _local_imports(source: bytes) -> set[str]:
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names |= {alias.name.split(".")[0] for alias in node.names}
+            names |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level <= 1:
             if node.module:
-                names.add(node.module.split(".")[0])
+                names.add(node.module)
+                # `from pkg import mod` may name a submodule
+                names |= {f"{node.module}.{alias.name}" for alias in node.names}
             elif node.level == 1:
                 names |= {alias.name for alias in node.names}
     return names
 
 
+def _candidates(module: str) -> list[str]:
+    """Paths (relative to the entry's folder) a dotted module may live at, packages'
+    ``__init__.py`` included: ``a.b`` -> ``a/__init__.py``, ``a/b.py``, ``a/b/__init__.py``."""
+    parts = module.split(".")
+    paths = ["/".join(parts[:i]) + "/__init__.py" for i in range(1, len(parts))]
+    return [*paths, "/".join(parts) + ".py", "/".join(parts) + "/__init__.py"]
+
+
 def restore(entry: dict[str, Any], mirrors: Path, out: Path) -> str:
     """Write one program's folder; returns "" or why it could not."""
     git_dir = mirrors / entry["repo"].replace("/", "+") / "repo"
+    if (git_dir / ".git").is_dir():  # some snapshots arrive as a work tree
+        git_dir = git_dir / ".git"
     if not git_dir.is_dir():
         return f"no mirror at {git_dir} (fetch github:{entry['repo']})"
     folder = out / entry["id"]
@@ -82,9 +94,10 @@ def restore(entry: dict[str, Any], mirrors: Path, out: Path) -> str:
             if path == entry["path"]:
                 return f"{entry['commit'][:12]}:{path} is not in the mirror"
             continue
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
         for module in _local_imports(data):
-            todo.append((str(base / f"{module}.py"), f"{module}.py"))
+            todo += [(str(base / rel), rel) for rel in _candidates(module)]
     return ""
 
 
