@@ -2,7 +2,7 @@
 
 The actor starts its node's pool once (the warm parent, the zygote, the prepared read-only
 mount namespace, the lanes and their cgroups) and judges every chunk the driver sends it
-with that pool; a chunk's results go back as plain dicts. The batch's settings reach it once,
+with that pool; a chunk's results go back as the pool's own result objects. The batch's settings reach it once,
 through the object store, as do the pair texts (tests, prompt): a chunk names them by key
 and the actor fetches a text it has not seen (:mod:`automock.sandbox.batch.ray_chunks`).
 
@@ -25,7 +25,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from automock.sandbox.batch.candidates import Candidate
-from automock.sandbox.batch.task import BatchSettings
+from automock.sandbox.batch.task import BatchSettings, CandidateResult
 
 __all__ = ["PROBE", "DriverPool", "PoolActor", "missing_layers"]
 
@@ -82,14 +82,14 @@ class PoolActor:
 
     def judge(
         self, items: Sequence[tuple[Candidate, str | None]], texts: Mapping[str, Any]
-    ) -> list[dict[str, Any]] | dict[str, str]:
+    ) -> list[CandidateResult] | dict[str, str]:
         """Judge one chunk with the warm pool; ``texts``: key -> object ref of a pair text.
         A node that refused to join judges nothing: ``{"refusal": why}``."""
         if self._refusal:
             return {"refusal": self._refusal}
         self._fetch(texts, {key for _, key in items if key is not None})
         chunk = [self._whole(cand, key) for cand, key in items]
-        return [result.to_dict() for result in self._pool.run(chunk)]
+        return self._pool.run(chunk)  # pickled as they are: cheaper than a dict each
 
     def _fetch(self, texts: Mapping[str, Any], keys: set[str]) -> None:
         wanted = [key for key in keys if key not in self._texts]
@@ -136,7 +136,7 @@ class DriverPool:
 
     def judge(
         self, items: Sequence[tuple[Candidate, str | None]], texts: Mapping[str, Any]
-    ) -> Future[list[dict[str, Any]] | dict[str, str]]:
+    ) -> Future[list[CandidateResult] | dict[str, str]]:
         """Judge one chunk after those sent before it; its future holds the rows (or raises
         what the pool raised)."""
         return self._thread.submit(lambda: self._pool.result().judge(items, texts))

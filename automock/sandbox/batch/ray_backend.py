@@ -150,16 +150,12 @@ class _Driver:
             return
         self.book.done(chunk.number)
         for row in rows:
-            self.emit(_from_dict(row))
+            self.emit(row)
 
 
 def _reason(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     return f"{type(exc).__name__}: {text[:300]}"
-
-
-def _from_dict(data: dict[str, Any]) -> CandidateResult:
-    return CandidateResult(**{**data, "layers": tuple(data.get("layers", ()))})
 
 
 def _connect(ray: Any) -> None:
