@@ -161,3 +161,23 @@ def test_cli_streams_lines_and_resume_runs_only_the_rest(
         r["task_id"]: r["status"] for r in full[1:]
     }
     assert "8 candidates: 1 failed, 7 passed" in err
+
+
+def test_an_interrupted_batch_leaves_no_pool_of_the_driver(cluster: Any) -> None:
+    import glob
+    import os
+    import tempfile
+
+    from automock.sandbox.batch.lanes import POOL_PREFIX
+    from automock.sandbox.batch.ray_backend import RayOptions, execute_many_ray
+
+    spin = "n = 0\nfor _ in range(200_000):\n    n += 1\nprint(n)\n"
+    candidates = [Candidate(f"spin/{i}", i, spin) for i in range(24)]
+
+    def interrupt(result: Any) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        execute_many_ray(candidates, options=RayOptions(chunk=2), on_result=interrupt)
+    pattern = os.path.join(tempfile.gettempdir(), f"{POOL_PREFIX}{os.getpid()}-*")
+    assert glob.glob(pattern) == []

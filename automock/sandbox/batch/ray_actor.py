@@ -133,16 +133,22 @@ class DriverPool:
     ) -> None:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="automock-ray-driver")
         self._pool = self._thread.submit(PoolActor, settings, workers, required)
+        self._queued: list[Future[list[CandidateResult] | dict[str, str]]] = []
 
     def judge(
         self, items: Sequence[tuple[Candidate, str | None]], texts: Mapping[str, Any]
     ) -> Future[list[CandidateResult] | dict[str, str]]:
         """Judge one chunk after those sent before it; its future holds the rows (or raises
         what the pool raised)."""
-        return self._thread.submit(lambda: self._pool.result().judge(items, texts))
+        future = self._thread.submit(lambda: self._pool.result().judge(items, texts))
+        self._queued = [f for f in self._queued if not f.done()] + [future]
+        return future
 
     def close(self) -> None:
-        """End the pool (if it started) and the thread."""
+        """End the pool (if it started) and the thread; chunks not started yet are dropped
+        (a batch ending early, e.g. on Ctrl-C, does not wait for them)."""
+        for future in self._queued:
+            future.cancel()
         if self._pool.exception() is None:
             self._thread.submit(self._pool.result().close).result()
         self._thread.shutdown(wait=True)
