@@ -2,7 +2,8 @@
 
     python benchmarks/property_inference.py --corpus /work/corpus/random
 
-reads ``benchmarks/corpus/random_functions.json`` (where each function comes from, what a
+(add ``--mirrors /work/.mirror`` to first extract the sources there from fetched
+repositories: the ``fetch`` tool's mirrors, ``<mirrors>/<owner>+<name>/repo``) reads ``benchmarks/corpus/random_functions.json`` (where each function comes from, what a
 careful engineer would check, our planted-bug edits) and the extracted sources under
 ``--corpus``. Prints, with no flags given to the checker: how many functions get the
 expected properties by inference; correct functions reported failing over several checker
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import subprocess
 import sys
 import tempfile
 import time
@@ -43,6 +45,26 @@ def _definitions(tree: ast.Module) -> ast.Module:
         )
 
     return ast.Module(body=[n for n in tree.body if kept(n)], type_ignores=[])
+
+
+def extract(mirrors: Path, corpus: Path) -> list[str]:
+    """Write each manifest source to ``corpus/<owner>+<name>/<file name>``; what is missing."""
+    missing: list[str] = []
+    for entry in json.loads(MANIFEST.read_text(encoding="utf-8"))["functions"]:
+        folder = entry["repo"].replace("/", "+")
+        repo = mirrors / folder / "repo"
+        git_dir = repo / ".git" if (repo / ".git").is_dir() else repo
+        done = subprocess.run(
+            ["git", "--git-dir", str(git_dir), "show", f"{entry['commit']}:{entry['path']}"],
+            capture_output=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            missing.append(f"{entry['repo']}@{entry['commit'][:12]}:{entry['path']}")
+            continue
+        (corpus / folder).mkdir(parents=True, exist_ok=True)
+        (corpus / folder / Path(entry["path"]).name).write_bytes(done.stdout)
+    return missing
 
 
 def _load(path: Path, function: str) -> Any:
@@ -136,7 +158,7 @@ def _judge(entry: dict[str, Any], fn: Any, applied: Any, seen: Any, seeds: list[
     return failing, explicit, seconds
 
 
-def measure(corpus: Path, seeds: list[int], only: str = "") -> dict[str, Any]:
+def measure(corpus: Path, seeds: list[int], only: str = "", batch: str = "") -> dict[str, Any]:
     entries = json.loads(MANIFEST.read_text(encoding="utf-8"))["functions"]
     keys = [
         "functions",
@@ -155,6 +177,8 @@ def measure(corpus: Path, seeds: list[int], only: str = "") -> dict[str, Any]:
     out["seconds"], out["check_seconds"] = [], []
     for entry in entries:
         if only and entry["function"] != only:
+            continue
+        if batch and entry.get("batch", "a") != batch:
             continue
         source = corpus / entry["repo"].replace("/", "+") / Path(entry["path"]).name
         started = time.perf_counter()
@@ -191,13 +215,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", required=True, type=Path, help="directory of extracted sources")
     parser.add_argument("--seeds", default="0,1,2", help="checker seeds for correct functions")
     parser.add_argument("--only", default="", help="measure only the function of this name")
+    parser.add_argument(
+        "--batch", default="", help="only this batch (entries without one are batch a)"
+    )
+    parser.add_argument(
+        "--mirrors", type=Path, help="first extract the sources from these fetched repositories"
+    )
     args = parser.parse_args(argv)
+    if args.mirrors:
+        missing = extract(args.mirrors, args.corpus)
+        for name in sorted(set(missing)):
+            print(f"not in the mirrors (fetch github:OWNER/NAME): {name}", file=sys.stderr)
+        if missing:
+            return 2
     if not args.corpus.is_dir():
         print(
             f"{args.corpus}: no such directory; extract the manifest's files there", file=sys.stderr
         )
         return 2
-    r = measure(args.corpus, [int(s) for s in args.seeds.split(",")], args.only)
+    r = measure(args.corpus, [int(s) for s in args.seeds.split(",")], args.only, args.batch)
     secs = r["seconds"]
     print(f"expected properties inferred: {r['expected_found']}/{r['functions']}")
     print(
