@@ -230,7 +230,7 @@ def evaluate(
         return _with_args(result, args, call)
     try:
         output, _ = call_output(fn, args, in_place=bool(opts.get("in_place")))
-    except CallTimeout:
+    except (CallTimeout, MemoryError):  # too long or too big: the caller's verdict, not a failure
         raise
     except Exception as exc:
         if preconditions and (rejected(exc, fn) or (refuses is not None and refuses(exc))):
