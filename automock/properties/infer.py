@@ -6,7 +6,9 @@ win. Otherwise the function's name decides: ``shuffle`` -> permutation and
 uniform, ``sort`` -> sorted and permutation, ``sample``/``draw``/``pick`` ->
 sample, ``dedup``/``unique`` -> unique, ``normalize``/``canonical`` ->
 idempotent, ``encode``/``dumps``/``to_x`` -> round_trip with the inverse
-found by name (``decode``/``loads``/``from_x``) in the same module.
+found by name (``decode``/``loads``/``from_x``) in the same module. A name that says
+the permutation is cyclic (``sattolo``, ``cycle``, ``derangement``) or a mutation drops
+``uniform``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ _NAME_RULES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
         ),
         ("idempotent",),
     ),
+)
+# a cyclic shuffle (Sattolo's algorithm), a derangement or a genetic-algorithm mutation (a
+# scramble of a stretch) is a permutation, never a uniform one
+_NOT_UNIFORM = frozenset(
+    {"sattolo", "cycle", "cyclic", "derangement", "derange", "mutation", "mutate"}
 )
 _INVERSES = (
     ("encode", "decode"),
@@ -107,6 +114,8 @@ def infer_properties(
     for words, props in _NAME_RULES:
         if tokens & words:
             names.extend(p for p in props if p not in names)
+    if tokens & _NOT_UNIFORM:
+        names = [n for n in names if n != "uniform"]
     if "sample" in names:
         k = _int_parameter(fn)
         if k:

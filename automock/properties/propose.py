@@ -4,7 +4,9 @@
 every observation into properties to check, each with its evidence:
 
 - permutation of the sequence argument -> ``permutation`` (and ``uniform`` when
-  the output varies with the seed and the function takes one list);
+  the output varies with the seed, the function takes one list and the
+  permutation mixes like a uniform shuffle: a cyclic shuffle or a two-element
+  swap is a permutation, not a uniform one);
 - a sub-multiset of length ``min(k, len)`` -> ``sample`` with ``k``; else a
   sub-multiset or subset -> ``subset``;
 - ``sorted``, ``unique``; numbers within parameters (``low``/``high``) or within
@@ -70,7 +72,7 @@ def _from_relations(found: Mapping[str, Relation], observed: Observations) -> li
     one_list = len(observed.parameters) == 1 and all(
         isinstance(o.args[0], list) for o in observed.calls
     )
-    if "permutation" in found and "varies" in found and one_list:
+    if "permutation" in found and "varies" in found and "mixes" in found and one_list:
         add("uniform", found["varies"], {"n": 5})
     return out
 
@@ -130,11 +132,15 @@ def _consistent(prop: str, found: Mapping[str, Relation], observed: Observations
     output is not sorted is the bug to report. One that cannot apply (``pick``
     guessed as ``sample`` while the function returns one element) is dropped, and so
     is a sort's or shuffle's guess for a function seen drawing a part of its input
-    (``sortedReservoirSample`` samples; it does not sort).
+    (``sortedReservoirSample`` samples; it does not sort), and a guess about the
+    sequence argument for a function given none.
     """
     drawn = "length_k" in found and "permutation" not in found  # k of the input, k a parameter
     if drawn and prop in ("permutation", "sorted", "uniform"):
         return False
+    takes_sequence = any(isinstance(a, list | tuple) for o in observed.calls for a in o.args)
+    if prop in ("permutation", "sample", "subset", "uniform") and not takes_sequence:
+        return False  # `draw_lotto()` draws, but from nothing it is given
     if prop not in ("permutation", "sorted", "unique", "sample", "subset", "uniform"):
         return True
     return all(isinstance(o.output, list | tuple) for o in observed.accepted)
