@@ -252,7 +252,7 @@ def _fixed_points(o: Observation) -> int | None:
     keys = list(map(_key, src))
     if len(set(keys)) != len(keys) or Counter(keys) != Counter(map(_key, out)):
         return None
-    return sum(a == _key(b) for a, b in zip(keys, out, strict=True))
+    return sum(1 for a, b in zip(keys, out, strict=True) if a == _key(b))
 
 
 def _mixes(obs: tuple[Observation, ...]) -> Relation | None:
