@@ -77,7 +77,7 @@ def _load(path: Path, function: str) -> Any:
     return getattr(module, function)
 
 
-def _check(fn: Any, applied: Any, seed: int, seen: Any = ()) -> str:
+def _check(fn: Any, applied: Any, seen: Any = (), *, seed: int) -> str:
     """ "pass", "fail" or "error" (the checker itself raised: neither a catch nor a pass)."""
     from automock.properties.suite import check_function
 
@@ -115,11 +115,12 @@ def _explicit(entry: dict[str, Any]) -> Any:
     return tuple(AppliedProperty(n, options.get(n, {}), "flag") for n in entry["expected"])
 
 
-def _explicit_inputs(fn: Any) -> Any:
-    """What ``--property`` uses for the types of untyped parameters: inputs their names suggest."""
-    from automock.properties.observe import sample_inputs
+def _given(fn: Any, entry: dict[str, Any]) -> tuple[Any, Any]:
+    """What ``--property`` checks (in place when seen so) and the inputs it saw."""
+    from automock.properties.propose import given
 
-    return sample_inputs(fn)
+    applied, observed = given(fn, _explicit(entry), call_seconds=2.0)
+    return applied, [o.args for o in observed.accepted]
 
 
 def _mutants(entry: dict[str, Any], source: Path, out: dict[str, Any]) -> None:
@@ -131,8 +132,8 @@ def _mutants(entry: dict[str, Any], source: Path, out: dict[str, Any]) -> None:
             planted.write_text(text.replace(mutant["old"], mutant["new"], 1), encoding="utf-8")
             bad = _load(planted, entry["function"])
             applied, seen = _inferred(bad, entry["function"])
-            by_inference = _check(bad, applied, 0, seen) == "fail"
-            explicit = _check(bad, _explicit(entry), 0, _explicit_inputs(bad)) == "fail"
+            by_inference = _check(bad, applied, seen, seed=0) == "fail"
+            explicit = _check(bad, *_given(bad, entry), seed=0) == "fail"
         out["mutants"] += 1
         out["caught_inferred"] += by_inference
         out["caught_explicit"] += explicit
@@ -144,17 +145,17 @@ def _mutants(entry: dict[str, Any], source: Path, out: dict[str, Any]) -> None:
 def _judge(entry: dict[str, Any], fn: Any, applied: Any, seen: Any, seeds: list[int]) -> Any:
     """Check the upstream function: (seeds it failed under by inference, explicitly)."""
     started = time.perf_counter()
-    first = _check(fn, applied, seeds[0], seen)
+    first = _check(fn, applied, seen, seed=seeds[0])
     seconds = time.perf_counter() - started
     rest = seeds[1:] if entry["correct"] else []
     failing = [
         s
-        for s, v in zip(seeds, [first] + [_check(fn, applied, s, seen) for s in rest], strict=False)
+        for s, v in zip(seeds, [first] + [_check(fn, applied, seen, seed=s) for s in rest], strict=False)
         if v != "pass"
     ]
-    given, inputs = _explicit(entry), _explicit_inputs(fn)
+    given, inputs = _given(fn, entry)
     used = seeds if entry["correct"] else seeds[:1]
-    explicit = [s for s in used if _check(fn, given, s, inputs) != "pass"]
+    explicit = [s for s in used if _check(fn, given, inputs, seed=s) != "pass"]
     return failing, explicit, seconds
 
 

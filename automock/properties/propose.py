@@ -29,7 +29,7 @@ from automock.properties.infer import AppliedProperty, infer_properties
 from automock.properties.observe import Observations, observe
 from automock.properties.relations import Relation, relations
 
-__all__ = ["ALPHA", "propose", "seed_dependent"]
+__all__ = ["ALPHA", "given", "propose", "seed_dependent"]
 
 ALPHA = 1e-3  # family-wise significance level of a check's distribution tests
 
@@ -122,6 +122,32 @@ def propose(
         if a.property == "uniform"
         else a
         for a in inferred
+    ), observed
+
+
+def given(
+    fn: Callable[..., Any],
+    applied: Sequence[AppliedProperty],
+    *,
+    examples: Sequence[Sequence[Any]] = (),
+    call_seconds: float = DEFAULT_CALL_SECONDS,
+) -> tuple[tuple[AppliedProperty, ...], Observations]:
+    """Properties given by flag, with what observing ``fn`` tells about them.
+
+    A function seen returning ``None`` after changing its sequence argument is in
+    place: each given per-input property then reads that argument as the output,
+    changed or not (an in-place sort of ``[]`` returns ``None`` and changes
+    nothing; it is not a failure). The observations' inputs tell the search the
+    types of untyped parameters.
+    """
+    observed = observe(fn, examples=examples, call_seconds=call_seconds)
+    if not observed.in_place:
+        return tuple(applied), observed
+    return tuple(
+        a
+        if a.property == "uniform" or "in_place" in a.options
+        else AppliedProperty(a.property, {**a.options, "in_place": True}, a.source, a.evidence)
+        for a in applied
     ), observed
 
 
