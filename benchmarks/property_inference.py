@@ -150,7 +150,9 @@ def _judge(entry: dict[str, Any], fn: Any, applied: Any, seen: Any, seeds: list[
     rest = seeds[1:] if entry["correct"] else []
     failing = [
         s
-        for s, v in zip(seeds, [first] + [_check(fn, applied, seen, seed=s) for s in rest], strict=False)
+        for s, v in zip(
+            seeds, [first] + [_check(fn, applied, seen, seed=s) for s in rest], strict=False
+        )
         if v != "pass"
     ]
     given, inputs = _given(fn, entry)

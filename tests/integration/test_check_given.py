@@ -17,7 +17,7 @@ from automock.cli import main
 from automock.properties.propose import propose
 from automock.properties.suite import check_function
 
-SOURCE = '''
+SOURCE = """
 import random
 
 
@@ -41,7 +41,7 @@ def mix(x):
     for i in range(len(x) - 1, 0, -1):
         j = random.randrange(i + 1)
         x[i], x[j] = x[j], x[i]
-'''
+"""
 
 
 @pytest.fixture
