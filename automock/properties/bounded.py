@@ -16,7 +16,8 @@ a verdict of its own, never a failure of the property.
 And under a memory bound (the address-space limit, ``MEMORY_BYTES`` above what
 the process uses; Linux): a generated size that asks for gigabytes runs out of
 it, and the call ends in :class:`~automock.errors.CallTooCostly` (the input
-costs too much), never in a failure and never in the machine's memory.
+costs too much), never in a failure and never in the machine's memory; so does
+a size past what the platform's integers hold (``OverflowError``).
 """
 
 from __future__ import annotations
@@ -126,7 +127,7 @@ def bounded(
             expired = bound.expired  # the call caught the timeout itself
         except CallTimeout:
             expired = True
-        except MemoryError:
+        except (MemoryError, OverflowError):  # a size past the memory bound or the platform's
             costly = True
     if costly:
         raise CallTooCostly(f"{what or 'the call'} ran out of its memory bound (input too costly)")

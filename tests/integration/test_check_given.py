@@ -37,6 +37,19 @@ def quick_sort(arr: list[int], low=0, high=None):
         quick_sort(arr, i + 1, high)
 
 
+def kth_smallest(items: list[int], index: int):
+    if index < 0 or index >= len(items):
+        return None  # no such element: the documented answer
+    pivot = random.choice(items)
+    lower = [v for v in items if v < pivot]
+    same = [v for v in items if v == pivot]
+    if index < len(lower):
+        return kth_smallest(lower, index)
+    if index < len(lower) + len(same):
+        return pivot
+    return kth_smallest([v for v in items if v > pivot], index - len(lower) - len(same))
+
+
 def mix(x):
     for i in range(len(x) - 1, 0, -1):
         j = random.randrange(i + 1)
@@ -78,3 +91,13 @@ def test_an_untyped_parameter_named_x_is_observed_as_a_list() -> None:
     seen = [o.args for o in observed.accepted]
     report = check_function(mix, applied, max_examples=40, runs=800, type_examples=seen)  # type: ignore[arg-type]
     assert report.passed, report.results
+
+
+def test_a_none_the_function_returns_on_purpose_is_outside_its_domain(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["check", f"{module}::kth_smallest", "--property", "subset", "--examples", "60"]
+    code = main([*argv, "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0, report["results"]  # not "kth_smallest([0], 1) returned None"
+    assert "outside its domain" in report["results"][0]["detail"]

@@ -1,5 +1,7 @@
 """What an input costs: a call that would allocate gigabytes is too costly, not a failure (issue 30).
 
+So is a size past what the platform's integers hold (``OverflowError``).
+
 Hypothesis draws an ``int`` parameter from the whole integer range, so a size
 argument can ask for a list of billions of items. The checked call runs under a
 memory bound: running out of it says the input costs too much, like a hang
@@ -54,3 +56,13 @@ def test_a_size_that_would_allocate_gigabytes_is_too_costly_not_a_failure() -> N
     result = report.results[0]
     assert report.passed, result.detail
     assert "MemoryError" not in result.detail
+
+
+def test_a_size_past_the_platform_s_integers_is_too_costly_not_a_failure() -> None:
+    given = (AppliedProperty("unique", {}, "flag"),)
+    with _address_space_cap(6 * _GIB):
+        # under seed 2 the search draws block_size=2**63: range() cannot even hold it
+        report = check_function(permutation_key, given, max_examples=60, seed=2, call_seconds=2.0)
+    result = report.results[0]
+    assert report.passed, result.detail
+    assert "OverflowError" not in result.detail
