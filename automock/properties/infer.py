@@ -24,7 +24,7 @@ from automock.errors import InputError
 from automock.plan.model import PropertySpec
 from automock.properties.runner import canonical_property
 
-__all__ = ["AppliedProperty", "infer_properties", "resolve_options"]
+__all__ = ["AppliedProperty", "infer_properties", "meant_uneven", "resolve_options"]
 
 _NAME_RULES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
     (frozenset({"shuffle", "shuffled", "permute", "scramble"}), ("permutation", "uniform")),
@@ -39,9 +39,11 @@ _NAME_RULES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
     ),
 )
 # a cyclic shuffle (Sattolo's algorithm), a derangement or a genetic-algorithm mutation (a
-# scramble of a stretch) is a permutation, never a uniform one
+# scramble of a stretch) is a permutation, never a uniform one; a weighted, roulette or
+# tournament pick is a choice, never a fair one
 _NOT_UNIFORM = frozenset(
     {"sattolo", "cycle", "cyclic", "derangement", "derange", "mutation", "mutate"}
+    | {"weighted", "weight", "weights", "roulette", "tournament", "fittest", "best"}
 )
 _INVERSES = (
     ("encode", "decode"),
@@ -125,6 +127,11 @@ def infer_properties(
         names.append("round_trip")
         options["round_trip"] = {"inverse": inverse}
     return tuple(AppliedProperty(n, options.get(n, {}), "name") for n in names)
+
+
+def meant_uneven(name: str) -> bool:
+    """Does the name say its randomness is not meant to be uniform (see ``_NOT_UNIFORM``)?"""
+    return bool(set(_tokens(name)) & _NOT_UNIFORM)
 
 
 def resolve_options(options: Mapping[str, Any], namespace: Mapping[str, Any]) -> dict[str, Any]:

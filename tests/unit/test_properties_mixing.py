@@ -110,3 +110,42 @@ def test_an_estimate_seen_once_at_its_lowest_is_bounded_below_by_zero_only() -> 
     assert bounds.options.get("high") in (None, 4.0)
     _, report = _check(estimate_area)
     assert report.passed, report.results
+
+
+def pick_one(items):  # type: ignore[no-untyped-def]
+    chosen = None
+    for seen, item in enumerate(items, start=1):
+        if random.randrange(seen) == 0:
+            chosen = item
+    return chosen
+
+
+def pick_one_biased(items):  # type: ignore[no-untyped-def]
+    chosen = None
+    for seen, item in enumerate(items, start=1):
+        if random.randrange(seen + 1) == 0 or chosen is None:  # later items lose out
+            chosen = item
+    return chosen
+
+
+def test_a_fair_choice_is_checked_for_fairness_and_passes() -> None:
+    found, report = _check(pick_one)
+    assert {"subset", "uniform"} <= found
+    assert report.passed, report.results
+
+
+def test_a_biased_choice_is_caught_by_inference() -> None:
+    found, report = _check(pick_one_biased)
+    assert "uniform" in found
+    assert not report.passed
+    (uniform,) = [r for r in report.results if r.name == "uniform"]
+    assert "not uniform" in uniform.detail
+
+
+def test_a_choice_named_weighted_is_not_checked_for_fairness() -> None:
+    def roulette_pick(items):  # type: ignore[no-untyped-def]
+        return pick_one_biased(items)
+
+    found, report = _check(roulette_pick)
+    assert "uniform" not in found
+    assert report.passed, report.results
