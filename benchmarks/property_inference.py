@@ -213,6 +213,40 @@ def measure(corpus: Path, seeds: list[int], only: str = "", batch: str = "") -> 
     return out
 
 
+def _batches() -> list[str]:
+    entries = json.loads(MANIFEST.read_text(encoding="utf-8"))["functions"]
+    return sorted({e.get("batch", "a") for e in entries})
+
+
+def _sum(values: list[Any]) -> Any:
+    return [x for v in values for x in v] if isinstance(values[0], list) else sum(values)
+
+
+def _summary(title: str, r: dict[str, Any], seeds: str) -> None:
+    secs, checks = r["seconds"], r["check_seconds"]
+    print(f"== {title}")
+    print(f"expected properties inferred: {r['expected_found']}/{r['functions']}")
+    print(
+        f"correct functions reported failing (seeds {seeds}): inference "
+        f"{r['correct_failing']}/{r['correct']}, explicit {r['correct_failing_explicit']}/{r['correct']}"
+    )
+    print(
+        f"wrong upstream functions caught: inference {r['wrong_caught']}/{r['wrong']}, "
+        f"explicit {r['wrong_caught_explicit']}/{r['wrong']}"
+    )
+    print(
+        f"planted bugs caught: inference {r['caught_inferred']}/{r['mutants']}, "
+        f"explicit properties {r['caught_explicit']}/{r['mutants']}"
+    )
+    print(
+        f"seconds per function (with its mutants): mean {sum(secs) / len(secs):.1f}, max {max(secs):.1f}"
+    )
+    print(
+        f"seconds per function (inference + inferred check, first seed): "
+        f"mean {sum(checks) / len(checks):.1f}, max {max(checks):.1f}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", required=True, type=Path, help="directory of extracted sources")
@@ -236,29 +270,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.corpus}: no such directory; extract the manifest's files there", file=sys.stderr
         )
         return 2
-    r = measure(args.corpus, [int(s) for s in args.seeds.split(",")], args.only, args.batch)
-    secs = r["seconds"]
-    print(f"expected properties inferred: {r['expected_found']}/{r['functions']}")
-    print(
-        f"correct functions reported failing (seeds {args.seeds}): inference "
-        f"{r['correct_failing']}/{r['correct']}, explicit {r['correct_failing_explicit']}/{r['correct']}"
-    )
-    print(
-        f"wrong upstream functions caught: inference {r['wrong_caught']}/{r['wrong']}, "
-        f"explicit {r['wrong_caught_explicit']}/{r['wrong']}"
-    )
-    print(
-        f"planted bugs caught: inference {r['caught_inferred']}/{r['mutants']}, "
-        f"explicit properties {r['caught_explicit']}/{r['mutants']}"
-    )
-    print(
-        f"seconds per function (with its mutants): mean {sum(secs) / len(secs):.1f}, max {max(secs):.1f}"
-    )
-    checks = r["check_seconds"]
-    print(
-        f"seconds per function (inference + inferred check, first seed): "
-        f"mean {sum(checks) / len(checks):.1f}, max {max(checks):.1f}"
-    )
+    seeds = [int(s) for s in args.seeds.split(",")]
+    batches = [args.batch] if args.batch else _batches()
+    results = [(b, measure(args.corpus, seeds, args.only, b)) for b in batches]
+    for batch, r in results:
+        if r["functions"]:
+            _summary(f"batch {batch}", r, args.seeds)
+    if len(results) > 1:
+        total = {k: _sum([r[k] for _, r in results]) for k in results[0][1]}
+        _summary("all batches", total, args.seeds)
     return 0
 
 
