@@ -64,6 +64,10 @@ class CallTimeout(AutomockError):
     exit_code = EXIT_TIMEOUT
 
 
+class CallTooCostly(CallTimeout):
+    """A call of a function under check ran out of its memory bound: the input costs too much."""
+
+
 class RunInterrupted(KeyboardInterrupt):
     """Ctrl-C (or SIGTERM) ended a sandboxed run: what the program had written so far.
 

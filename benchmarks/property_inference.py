@@ -2,7 +2,8 @@
 
     python benchmarks/property_inference.py --corpus /work/corpus/random
 
-reads ``benchmarks/corpus/random_functions.json`` (where each function comes from, what a
+(add ``--mirrors /work/.mirror`` to first extract the sources there from fetched
+repositories: the ``fetch`` tool's mirrors, ``<mirrors>/<owner>+<name>/repo``) reads ``benchmarks/corpus/random_functions.json`` (where each function comes from, what a
 careful engineer would check, our planted-bug edits) and the extracted sources under
 ``--corpus``. Prints, with no flags given to the checker: how many functions get the
 expected properties by inference; correct functions reported failing over several checker
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import subprocess
 import sys
 import tempfile
 import time
@@ -45,6 +47,26 @@ def _definitions(tree: ast.Module) -> ast.Module:
     return ast.Module(body=[n for n in tree.body if kept(n)], type_ignores=[])
 
 
+def extract(mirrors: Path, corpus: Path) -> list[str]:
+    """Write each manifest source to ``corpus/<owner>+<name>/<file name>``; what is missing."""
+    missing: list[str] = []
+    for entry in json.loads(MANIFEST.read_text(encoding="utf-8"))["functions"]:
+        folder = entry["repo"].replace("/", "+")
+        repo = mirrors / folder / "repo"
+        git_dir = repo / ".git" if (repo / ".git").is_dir() else repo
+        done = subprocess.run(
+            ["git", "--git-dir", str(git_dir), "show", f"{entry['commit']}:{entry['path']}"],
+            capture_output=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            missing.append(f"{entry['repo']}@{entry['commit'][:12]}:{entry['path']}")
+            continue
+        (corpus / folder).mkdir(parents=True, exist_ok=True)
+        (corpus / folder / Path(entry["path"]).name).write_bytes(done.stdout)
+    return missing
+
+
 def _load(path: Path, function: str) -> Any:
     name = f"_bench_{path.stem}_{id(path)}"
     module = types.ModuleType(name)
@@ -55,7 +77,7 @@ def _load(path: Path, function: str) -> Any:
     return getattr(module, function)
 
 
-def _check(fn: Any, applied: Any, seed: int, seen: Any = ()) -> str:
+def _check(fn: Any, applied: Any, seen: Any = (), *, seed: int) -> str:
     """ "pass", "fail" or "error" (the checker itself raised: neither a catch nor a pass)."""
     from automock.properties.suite import check_function
 
@@ -93,11 +115,12 @@ def _explicit(entry: dict[str, Any]) -> Any:
     return tuple(AppliedProperty(n, options.get(n, {}), "flag") for n in entry["expected"])
 
 
-def _explicit_inputs(fn: Any) -> Any:
-    """What ``--property`` uses for the types of untyped parameters: inputs their names suggest."""
-    from automock.properties.observe import sample_inputs
+def _given(fn: Any, entry: dict[str, Any]) -> tuple[Any, Any]:
+    """What ``--property`` checks (in place when seen so) and the inputs it saw."""
+    from automock.properties.propose import given
 
-    return sample_inputs(fn)
+    applied, observed = given(fn, _explicit(entry), call_seconds=2.0)
+    return applied, [o.args for o in observed.accepted]
 
 
 def _mutants(entry: dict[str, Any], source: Path, out: dict[str, Any]) -> None:
@@ -109,8 +132,8 @@ def _mutants(entry: dict[str, Any], source: Path, out: dict[str, Any]) -> None:
             planted.write_text(text.replace(mutant["old"], mutant["new"], 1), encoding="utf-8")
             bad = _load(planted, entry["function"])
             applied, seen = _inferred(bad, entry["function"])
-            by_inference = _check(bad, applied, 0, seen) == "fail"
-            explicit = _check(bad, _explicit(entry), 0, _explicit_inputs(bad)) == "fail"
+            by_inference = _check(bad, applied, seen, seed=0) == "fail"
+            explicit = _check(bad, *_given(bad, entry), seed=0) == "fail"
         out["mutants"] += 1
         out["caught_inferred"] += by_inference
         out["caught_explicit"] += explicit
@@ -122,21 +145,23 @@ def _mutants(entry: dict[str, Any], source: Path, out: dict[str, Any]) -> None:
 def _judge(entry: dict[str, Any], fn: Any, applied: Any, seen: Any, seeds: list[int]) -> Any:
     """Check the upstream function: (seeds it failed under by inference, explicitly)."""
     started = time.perf_counter()
-    first = _check(fn, applied, seeds[0], seen)
+    first = _check(fn, applied, seen, seed=seeds[0])
     seconds = time.perf_counter() - started
     rest = seeds[1:] if entry["correct"] else []
     failing = [
         s
-        for s, v in zip(seeds, [first] + [_check(fn, applied, s, seen) for s in rest], strict=False)
+        for s, v in zip(
+            seeds, [first] + [_check(fn, applied, seen, seed=s) for s in rest], strict=False
+        )
         if v != "pass"
     ]
-    given, inputs = _explicit(entry), _explicit_inputs(fn)
+    given, inputs = _given(fn, entry)
     used = seeds if entry["correct"] else seeds[:1]
-    explicit = [s for s in used if _check(fn, given, s, inputs) != "pass"]
+    explicit = [s for s in used if _check(fn, given, inputs, seed=s) != "pass"]
     return failing, explicit, seconds
 
 
-def measure(corpus: Path, seeds: list[int], only: str = "") -> dict[str, Any]:
+def measure(corpus: Path, seeds: list[int], only: str = "", batch: str = "") -> dict[str, Any]:
     entries = json.loads(MANIFEST.read_text(encoding="utf-8"))["functions"]
     keys = [
         "functions",
@@ -155,6 +180,8 @@ def measure(corpus: Path, seeds: list[int], only: str = "") -> dict[str, Any]:
     out["seconds"], out["check_seconds"] = [], []
     for entry in entries:
         if only and entry["function"] != only:
+            continue
+        if batch and entry.get("batch", "a") != batch:
             continue
         source = corpus / entry["repo"].replace("/", "+") / Path(entry["path"]).name
         started = time.perf_counter()
@@ -186,22 +213,21 @@ def measure(corpus: Path, seeds: list[int], only: str = "") -> dict[str, Any]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", required=True, type=Path, help="directory of extracted sources")
-    parser.add_argument("--seeds", default="0,1,2", help="checker seeds for correct functions")
-    parser.add_argument("--only", default="", help="measure only the function of this name")
-    args = parser.parse_args(argv)
-    if not args.corpus.is_dir():
-        print(
-            f"{args.corpus}: no such directory; extract the manifest's files there", file=sys.stderr
-        )
-        return 2
-    r = measure(args.corpus, [int(s) for s in args.seeds.split(",")], args.only)
-    secs = r["seconds"]
+def _batches() -> list[str]:
+    entries = json.loads(MANIFEST.read_text(encoding="utf-8"))["functions"]
+    return sorted({e.get("batch", "a") for e in entries})
+
+
+def _sum(values: list[Any]) -> Any:
+    return [x for v in values for x in v] if isinstance(values[0], list) else sum(values)
+
+
+def _summary(title: str, r: dict[str, Any], seeds: str) -> None:
+    secs, checks = r["seconds"], r["check_seconds"]
+    print(f"== {title}")
     print(f"expected properties inferred: {r['expected_found']}/{r['functions']}")
     print(
-        f"correct functions reported failing (seeds {args.seeds}): inference "
+        f"correct functions reported failing (seeds {seeds}): inference "
         f"{r['correct_failing']}/{r['correct']}, explicit {r['correct_failing_explicit']}/{r['correct']}"
     )
     print(
@@ -215,11 +241,44 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"seconds per function (with its mutants): mean {sum(secs) / len(secs):.1f}, max {max(secs):.1f}"
     )
-    checks = r["check_seconds"]
     print(
         f"seconds per function (inference + inferred check, first seed): "
         f"mean {sum(checks) / len(checks):.1f}, max {max(checks):.1f}"
     )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", required=True, type=Path, help="directory of extracted sources")
+    parser.add_argument("--seeds", default="0,1,2", help="checker seeds for correct functions")
+    parser.add_argument("--only", default="", help="measure only the function of this name")
+    parser.add_argument(
+        "--batch", default="", help="only this batch (entries without one are batch a)"
+    )
+    parser.add_argument(
+        "--mirrors", type=Path, help="first extract the sources from these fetched repositories"
+    )
+    args = parser.parse_args(argv)
+    if args.mirrors:
+        missing = extract(args.mirrors, args.corpus)
+        for name in sorted(set(missing)):
+            print(f"not in the mirrors (fetch github:OWNER/NAME): {name}", file=sys.stderr)
+        if missing:
+            return 2
+    if not args.corpus.is_dir():
+        print(
+            f"{args.corpus}: no such directory; extract the manifest's files there", file=sys.stderr
+        )
+        return 2
+    seeds = [int(s) for s in args.seeds.split(",")]
+    batches = [args.batch] if args.batch else _batches()
+    results = [(b, measure(args.corpus, seeds, args.only, b)) for b in batches]
+    for batch, r in results:
+        if r["functions"]:
+            _summary(f"batch {batch}", r, args.seeds)
+    if len(results) > 1:
+        total = {k: _sum([r[k] for _, r in results]) for k in results[0][1]}
+        _summary("all batches", total, args.seeds)
     return 0
 
 

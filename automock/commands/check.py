@@ -266,7 +266,7 @@ def _check_one(
     import hypothesis  # noqa: F401
 
     from automock.properties.infer import AppliedProperty
-    from automock.properties.propose import propose
+    from automock.properties.propose import given, propose
     from automock.properties.runner import canonical_property
     from automock.properties.suite import check_function
 
@@ -275,9 +275,13 @@ def _check_one(
     seen: list[tuple[Any, ...]] = []
     with _applied(plan, args.seed):
         if requested:
-            applied = tuple(
-                AppliedProperty(canonical_property(p), options, "flag") for p in requested
+            applied, observed = given(
+                fn,
+                [AppliedProperty(canonical_property(p), options, "flag") for p in requested],
+                examples=[c.args for c in cases],
+                call_seconds=args.call_timeout,
             )
+            seen = [o.args for o in observed.accepted]
         else:
             found, observed = propose(
                 fn,

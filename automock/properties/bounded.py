@@ -12,6 +12,12 @@ thread only, elsewhere no bound): a call past it is interrupted, and whatever
 the function did with the interruption (a bare ``except`` that keeps looping is
 interrupted again every 50 ms) the call ends in :class:`~automock.errors.CallTimeout`,
 a verdict of its own, never a failure of the property.
+
+And under a memory bound (the address-space limit, ``MEMORY_BYTES`` above what
+the process uses; Linux): a generated size that asks for gigabytes runs out of
+it, and the call ends in :class:`~automock.errors.CallTooCostly` (the input
+costs too much), never in a failure and never in the machine's memory; so does
+a size past what the platform's integers hold (``OverflowError``).
 """
 
 from __future__ import annotations
@@ -23,12 +29,13 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from automock._seed import derive
-from automock.errors import CallTimeout
+from automock.errors import CallTimeout, CallTooCostly
 from automock.properties.checks import PropertyResult
 
 __all__ = ["DEFAULT_CALL_SECONDS", "bounded", "call_seed", "repeated_property", "seeded"]
 
 DEFAULT_CALL_SECONDS = 5.0
+MEMORY_BYTES = 2 * 1024**3  # what one checked call may add to the process's address space
 T = TypeVar("T")
 
 
@@ -74,20 +81,56 @@ def _time_bound(seconds: float) -> Iterator[_Bound]:
         signal.signal(signal.SIGALRM, previous)
 
 
+def _address_space() -> int | None:
+    try:
+        import resource
+
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[0]) * resource.getpagesize()
+    except (ImportError, OSError, ValueError, IndexError):
+        return None
+
+
+@contextlib.contextmanager
+def _memory_bound(extra: int) -> Iterator[None]:
+    """The process's address space capped at what it uses plus ``extra`` (lowered only)."""
+    used = _address_space()
+    if used is None:
+        yield
+        return
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = min(v for v in (used + extra, soft, hard) if v != resource.RLIM_INFINITY)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ValueError, OSError):  # already below what is used: leave it
+        yield
+        return
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
 def bounded(
     call: Callable[[], T], *, seed: int, seconds: float = DEFAULT_CALL_SECONDS, what: str = ""
 ) -> T:
     """``call()`` under ``seeded(seed)`` and a ``seconds`` bound; :class:`CallTimeout` past it."""
     # the bound inside the seeding: an alarm never lands in seeded()'s enter or exit, which
     # would leave the RNG patches half applied for every later caller
-    expired = False
+    expired = costly = False
     with seeded(seed):
         try:
-            with _time_bound(seconds) as bound:
+            with _time_bound(seconds) as bound, _memory_bound(MEMORY_BYTES):
                 result = call()
             expired = bound.expired  # the call caught the timeout itself
         except CallTimeout:
             expired = True
+        except (MemoryError, OverflowError):  # a size past the memory bound or the platform's
+            costly = True
+    if costly:
+        raise CallTooCostly(f"{what or 'the call'} ran out of its memory bound (input too costly)")
     if expired:
         raise CallTimeout(f"{what or 'the call'} did not finish within {seconds:g}s (a hang)")
     return result

@@ -4,7 +4,8 @@
 hands to ``hypothesis.find``: each call runs seeded from its input and under a
 time bound; an input the function refuses is outside its domain (a ``raise``
 of its own, ``random``'s error for an empty population, or an error the input
-raises under every seed); a hang ends the search with its own verdict.
+raises under every seed); an input that runs out of the memory bound is too
+costly and skipped; a hang ends the search with its own verdict.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from automock.errors import CallTimeout
+from automock.errors import CallTimeout, CallTooCostly
 from automock.properties.bounded import bounded, call_seed, seeded
 from automock.properties.checks import PropertyResult
 from automock.properties.runner import REJECTED, call_output, evaluate
@@ -47,6 +48,7 @@ class Calls:
         self.fn, self.name, self.options, self.seed, self.seconds = fn, name, options, seed, seconds
         self.hung: list[tuple[Any, ...]] = []
         self.refused: list[tuple[Any, ...]] = []
+        self.costly: list[tuple[Any, ...]] = []
         self.accepted = 0
         self.verdicts: dict[str, bool] = {}
 
@@ -89,6 +91,10 @@ class Calls:
             return False
         try:
             result = self.run(args)
+        except CallTooCostly:  # a size asking for gigabytes: skipped, never a failure
+            self.costly.append(args)
+            self.verdicts[key] = False
+            return False
         except CallTimeout:
             self.hung.append(args)
             return False
@@ -110,6 +116,9 @@ class Calls:
         if self.refused:
             example = shown(self.refused[0])
             held += f"; {len(self.refused)} input(s) outside its domain, e.g. ({example})"
+        if self.costly:
+            example = shown(self.costly[0])
+            held += f"; {len(self.costly)} input(s) too costly (out of memory), e.g. ({example})"
         return PropertyResult(self.name, True, held)
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "DistributionResult",
     "chi_square_p_value",
     "chi_square_statistic",
+    "choice_uniformity",
     "shuffle_uniformity",
     "uniformity",
 ]
@@ -311,3 +312,23 @@ def shuffle_uniformity(
         "expected": expected,
     }
     return _verdict("uniform", statistic, (n - 1) ** 2, alpha, runs, cell)
+
+
+def choice_uniformity(
+    choose: Callable[[list[int]], Any],
+    *,
+    n: int = 5,
+    runs: int = 2000,
+    seed: int = 0,
+    alpha: float = 1e-3,
+) -> DistributionResult:
+    """Is ``choose`` (one element of the list it is given) fair over the list's elements?
+
+    ``choose`` is called on ``list(range(n))`` once per run; an outcome that is not
+    an element of it fails the check outright.
+    """
+    if n < 2:
+        raise InputError(f"n must be at least 2 to test a choice, got {n}")
+    return uniformity(
+        lambda: choose(list(range(n))), list(range(n)), runs=runs, seed=seed, alpha=alpha
+    )

@@ -6,7 +6,9 @@ win. Otherwise the function's name decides: ``shuffle`` -> permutation and
 uniform, ``sort`` -> sorted and permutation, ``sample``/``draw``/``pick`` ->
 sample, ``dedup``/``unique`` -> unique, ``normalize``/``canonical`` ->
 idempotent, ``encode``/``dumps``/``to_x`` -> round_trip with the inverse
-found by name (``decode``/``loads``/``from_x``) in the same module.
+found by name (``decode``/``loads``/``from_x``) in the same module. A name that says
+the permutation is cyclic (``sattolo``, ``cycle``, ``derangement``) or a mutation drops
+``uniform``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from automock.errors import InputError
 from automock.plan.model import PropertySpec
 from automock.properties.runner import canonical_property
 
-__all__ = ["AppliedProperty", "infer_properties", "resolve_options"]
+__all__ = ["AppliedProperty", "infer_properties", "meant_uneven", "resolve_options"]
 
 _NAME_RULES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
     (frozenset({"shuffle", "shuffled", "permute", "scramble"}), ("permutation", "uniform")),
@@ -35,6 +37,13 @@ _NAME_RULES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
         ),
         ("idempotent",),
     ),
+)
+# a cyclic shuffle (Sattolo's algorithm), a derangement or a genetic-algorithm mutation (a
+# scramble of a stretch) is a permutation, never a uniform one; a weighted, roulette or
+# tournament pick is a choice, never a fair one
+_NOT_UNIFORM = frozenset(
+    {"sattolo", "cycle", "cyclic", "derangement", "derange", "mutation", "mutate"}
+    | {"weighted", "weight", "weights", "roulette", "tournament", "fittest", "best"}
 )
 _INVERSES = (
     ("encode", "decode"),
@@ -107,6 +116,8 @@ def infer_properties(
     for words, props in _NAME_RULES:
         if tokens & words:
             names.extend(p for p in props if p not in names)
+    if tokens & _NOT_UNIFORM:
+        names = [n for n in names if n != "uniform"]
     if "sample" in names:
         k = _int_parameter(fn)
         if k:
@@ -116,6 +127,11 @@ def infer_properties(
         names.append("round_trip")
         options["round_trip"] = {"inverse": inverse}
     return tuple(AppliedProperty(n, options.get(n, {}), "name") for n in names)
+
+
+def meant_uneven(name: str) -> bool:
+    """Does the name say its randomness is not meant to be uniform (see ``_NOT_UNIFORM``)?"""
+    return bool(set(_tokens(name)) & _NOT_UNIFORM)
 
 
 def resolve_options(options: Mapping[str, Any], namespace: Mapping[str, Any]) -> dict[str, Any]:

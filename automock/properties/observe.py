@@ -162,13 +162,20 @@ def _parameters(fn: Callable[..., Any]) -> list[tuple[inspect.Parameter, str]]:
 
 
 def sample_inputs(
-    fn: Callable[..., Any], count: int = 24, *, later_lists_as_ints: bool = False
+    fn: Callable[..., Any],
+    count: int = 24,
+    *,
+    later_lists_as_ints: bool = False,
+    unknown_as: str = "list",
 ) -> list[tuple[Any, ...]]:
-    """Small argument tuples for ``fn``'s required parameters (empty when one is unknown).
+    """Small argument tuples for ``fn``'s required parameters.
 
     ``later_lists_as_ints``: a plural name after the first list (``winners``) is a count.
+    ``unknown_as``: the kind of a parameter neither its hint nor its name tells (``x``):
+    a list first (what a randomized function mostly takes), an ``int`` on a retry, or
+    ``"unknown"`` for no inputs at all.
     """
-    params = _parameters(fn)
+    params = [(p, unknown_as if kind == "unknown" else kind) for p, kind in _parameters(fn)]
     if later_lists_as_ints:
         first = next((i for i, (_, kind) in enumerate(params) if kind == "list"), -1)
         params = [
@@ -237,8 +244,13 @@ def observe(
     if not params:
         seeds = tuple(range(60))
     calls = [_call(fn, args, seed, call_seconds) for args in inputs for seed in seeds]
-    if calls and all(c.raised for c in calls):  # every guess refused: a plural may be a count
-        retry = sample_inputs(fn, later_lists_as_ints=True)
+    retries = (  # every guess refused: a plural may be a count, an unknown `x` a number
+        sample_inputs(fn, later_lists_as_ints=True),
+        sample_inputs(fn, unknown_as="int"),
+    )
+    for retry in retries:
+        if not (calls and all(c.raised for c in calls)):
+            break
         if retry != inputs:
             calls = [_call(fn, args, seed, call_seconds) for args in retry for seed in seeds]
     marked = any(_marked(c.output) for c in calls)

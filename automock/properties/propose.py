@@ -4,9 +4,13 @@
 every observation into properties to check, each with its evidence:
 
 - permutation of the sequence argument -> ``permutation`` (and ``uniform`` when
-  the output varies with the seed and the function takes one list);
+  the output varies with the seed, the function takes one list and the
+  permutation mixes like a uniform shuffle: a cyclic shuffle or a two-element
+  swap is a permutation, not a uniform one);
 - a sub-multiset of length ``min(k, len)`` -> ``sample`` with ``k``; else a
-  sub-multiset or subset -> ``subset``;
+  sub-multiset or subset -> ``subset``; one element of the one list given, varying
+  with the seed -> ``subset`` and ``uniform`` over its elements (a fair choice),
+  unless the name says the pick is weighted (``roulette``, ``tournament``...);
 - ``sorted``, ``unique``; numbers within parameters (``low``/``high``) or within
   fixed bounds seen -> ``bounds``.
 
@@ -23,11 +27,11 @@ from typing import Any
 
 from automock.plan.model import PropertySpec
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
-from automock.properties.infer import AppliedProperty, infer_properties
+from automock.properties.infer import AppliedProperty, infer_properties, meant_uneven
 from automock.properties.observe import Observations, observe
 from automock.properties.relations import Relation, relations
 
-__all__ = ["ALPHA", "propose", "seed_dependent"]
+__all__ = ["ALPHA", "given", "propose", "seed_dependent"]
 
 ALPHA = 1e-3  # family-wise significance level of a check's distribution tests
 
@@ -39,7 +43,9 @@ def _evidence(rel: Relation, observed: Observations) -> str:
     return f"{rel.name} held on all {rel.seen} accepted calls ({rel.support} telling) over {seeds} seeds"
 
 
-def _from_relations(found: Mapping[str, Relation], observed: Observations) -> list[AppliedProperty]:
+def _from_relations(
+    found: Mapping[str, Relation], observed: Observations, name: str
+) -> list[AppliedProperty]:
     out: list[AppliedProperty] = []
 
     def add(prop: str, rel: Relation, options: Mapping[str, Any] | None = None) -> None:
@@ -70,8 +76,12 @@ def _from_relations(found: Mapping[str, Relation], observed: Observations) -> li
     one_list = len(observed.parameters) == 1 and all(
         isinstance(o.args[0], list) for o in observed.calls
     )
-    if "permutation" in found and "varies" in found and one_list:
+    fair = "varies" in found and one_list and not meant_uneven(name)
+    chose_nothing = any(o.output is None and any(o.args[:1]) for o in observed.accepted)
+    if fair and "permutation" in found and "mixes" in found:
         add("uniform", found["varies"], {"n": 5})
+    elif fair and "member" in found and not chose_nothing:  # None from [] only
+        add("uniform", found["varies"], {"n": 5, "choice": True})
     return out
 
 
@@ -96,7 +106,7 @@ def propose(
     if any(a.source == "plan" for a in hinted):
         return hinted, observed
     found = {r.name: r for r in relations(observed)}
-    inferred = _from_relations(found, observed)
+    inferred = _from_relations(found, observed, str(name or getattr(fn, "__name__", "")))
     have = {a.property for a in inferred}
     for hint in hinted:  # a name's guess stays a hint: kept where it applies
         if hint.property in have or not _consistent(hint.property, found, observed):
@@ -123,6 +133,36 @@ def propose(
     ), observed
 
 
+def given(
+    fn: Callable[..., Any],
+    applied: Sequence[AppliedProperty],
+    *,
+    examples: Sequence[Sequence[Any]] = (),
+    call_seconds: float = DEFAULT_CALL_SECONDS,
+) -> tuple[tuple[AppliedProperty, ...], Observations]:
+    """Properties given by flag, with what observing ``fn`` tells about them.
+
+    A function seen returning ``None`` after changing its sequence argument is in
+    place: each given per-input property then reads that argument as the output,
+    changed or not (an in-place sort of ``[]`` returns ``None`` and changes
+    nothing; it is not a failure). ``uniform`` of a function seen returning one
+    element, not a list, is a fair choice. The observations' inputs tell the
+    search the types of untyped parameters.
+    """
+    observed = observe(fn, examples=examples, call_seconds=call_seconds)
+    outputs = [o.output for o in observed.accepted]
+    picks = bool(outputs) and not any(isinstance(v, list | tuple) for v in outputs)
+    out = []
+    for a in applied:
+        extra: dict[str, Any] = {}
+        if a.property == "uniform" and picks:  # one element per call: a fair choice
+            extra = {"choice": True}
+        elif a.property != "uniform" and observed.in_place:
+            extra = {"in_place": True}
+        out.append(AppliedProperty(a.property, {**extra, **a.options}, a.source, a.evidence))
+    return tuple(out), observed
+
+
 def _consistent(prop: str, found: Mapping[str, Relation], observed: Observations) -> bool:
     """A name's guess is kept unless it cannot apply to what the function returns.
 
@@ -130,11 +170,15 @@ def _consistent(prop: str, found: Mapping[str, Relation], observed: Observations
     output is not sorted is the bug to report. One that cannot apply (``pick``
     guessed as ``sample`` while the function returns one element) is dropped, and so
     is a sort's or shuffle's guess for a function seen drawing a part of its input
-    (``sortedReservoirSample`` samples; it does not sort).
+    (``sortedReservoirSample`` samples; it does not sort), and a guess about the
+    sequence argument for a function given none.
     """
     drawn = "length_k" in found and "permutation" not in found  # k of the input, k a parameter
     if drawn and prop in ("permutation", "sorted", "uniform"):
         return False
+    takes_sequence = any(isinstance(a, list | tuple) for o in observed.calls for a in o.args)
+    if prop in ("permutation", "sample", "subset", "uniform") and not takes_sequence:
+        return False  # `draw_lotto()` draws, but from nothing it is given
     if prop not in ("permutation", "sorted", "unique", "sample", "subset", "uniform"):
         return True
     return all(isinstance(o.output, list | tuple) for o in observed.accepted)

@@ -6,7 +6,10 @@ made it non-trivial (a sort of a one-element list proves nothing): permutation
 of the sequence argument, sub-multiset, subset, one element of it (``member``), length equal / ``k`` /
 ``min(k, len)``, sorted, unique, numbers within the input's range, within
 parameter-relative bounds (``low``/``high`` naming parameters) or fixed bounds,
-idempotent, and whether the output varies with the seed.
+idempotent, whether the output varies with the seed, and whether a permutation
+mixes like a uniform shuffle (``mixes``: about one element stays in place per
+call, the mean for a uniform permutation of any length; a cyclic shuffle leaves
+none in place, a mutation that swaps two or scrambles a stretch leaves most).
 """
 
 from __future__ import annotations
@@ -212,8 +215,52 @@ def _bound_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
     if ok and support:
         found.append(Relation("within_input", support, len(obs)))
     elif not any(_source(o) for o in obs):
-        found.append(Relation("bounds", len(values), len(obs), {"low": low, "high": high}))
+        options = _fixed_bounds(values, low, high)
+        if options:
+            found.append(Relation("bounds", len(values), len(obs), options))
     return found
+
+
+def _fixed_bounds(
+    values: list[tuple[Observation, list[float] | None]], low: float, high: float
+) -> dict[str, Any]:
+    """The fixed bounds seen: a side is a bound only if several inputs reached it (a die's 1
+    and 6 under many side counts; a function of no input: several calls); a lowest value
+    one input gave is no bound (an estimate that came out 2.4 on 5 points), though never
+    negative is (low 0); a highest value one input gave is none."""
+    inputs = len({repr(o.args) for o, _ in values})
+
+    def reached(side: float, pick: Callable[[list[float]], float]) -> bool:
+        hits = [repr(o.args) for o, v in values if v and pick(v) == side]
+        return len(set(hits)) > 1 or (inputs == 1 and len(hits) > 1)
+
+    options: dict[str, Any] = {}
+    if reached(low, min):
+        options["low"] = low
+    elif low >= 0:
+        options["low"] = 0
+    if reached(high, max):
+        options["high"] = high
+    return options
+
+
+def _fixed_points(o: Observation) -> int | None:
+    """How many elements stayed in place, for a permutation of 3+ distinct elements."""
+    src, out = _source(o), _seq(o.output)
+    if src is None or out is None or len(src) < 3 or len(out) != len(src):
+        return None
+    keys = list(map(_key, src))
+    if len(set(keys)) != len(keys) or Counter(keys) != Counter(map(_key, out)):
+        return None
+    return sum(1 for a, b in zip(keys, out, strict=True) if a == _key(b))
+
+
+def _mixes(obs: tuple[Observation, ...]) -> Relation | None:
+    counts = [c for c in map(_fixed_points, obs) if c is not None]
+    if len(counts) < 10:  # too few to tell a uniform shuffle from a partial one
+        return None
+    mean = sum(counts) / len(counts)  # 1 for a uniform permutation, sd 1 per call
+    return Relation("mixes", len(counts), len(obs)) if 0.4 <= mean <= 2.0 else None
 
 
 def _varies(obs: tuple[Observation, ...]) -> Relation | None:
@@ -231,7 +278,5 @@ def relations(observed: Observations) -> tuple[Relation, ...]:
         return ()
     found = _shape_relations(obs, observed.parameters)
     found += _bound_relations(obs, observed.parameters)
-    varies = _varies(obs)
-    if varies is not None:
-        found.append(varies)
+    found += [r for r in (_varies(obs), _mixes(obs)) if r is not None]
     return tuple(found)

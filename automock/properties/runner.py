@@ -11,8 +11,11 @@ property instead of an escape.
 
 from __future__ import annotations
 
+import ast
 import copy
+import functools
 import inspect
+import textwrap
 import traceback
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -178,6 +181,22 @@ def rejected(exc: BaseException, fn: Callable[..., Any]) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _none_on_purpose(code: Any) -> bool:
+    """Does the function of this code object say ``return None`` itself (its answer for an
+    input outside its domain, like ``quick_select(items, len(items))``)?"""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(code)))
+    except (OSError, TypeError, SyntaxError, ValueError):
+        return False
+    return any(
+        isinstance(node, ast.Return)
+        and isinstance(node.value, ast.Constant)
+        and node.value.value is None
+        for node in ast.walk(tree)
+    )
+
+
 def _call_text(fn: Callable[..., Any], args: Sequence[Any]) -> str:
     name = getattr(fn, "__name__", "f")
     inner = ", ".join(repr(a) for a in args)
@@ -197,8 +216,9 @@ def evaluate(
     """Check property ``prop`` of ``fn`` on one input ``args``.
 
     With ``preconditions``, an input ``fn`` refuses on purpose (:func:`rejected`,
-    or ``refuses(exc)`` when given) is outside its domain: the result passes, its
-    detail says ``rejected``.
+    or ``refuses(exc)`` when given, or a ``None`` from a function whose own code
+    says ``return None``) is outside its domain: the result passes, its detail
+    says ``rejected``.
 
     A failure's ``counterexample`` is the argument list; ``detail`` says what
     the call returned and which part of the output broke the property.
@@ -230,12 +250,15 @@ def evaluate(
         return _with_args(result, args, call)
     try:
         output, _ = call_output(fn, args, in_place=bool(opts.get("in_place")))
-    except CallTimeout:
+    except (CallTimeout, MemoryError, OverflowError):  # too long or big: the caller's verdict
         raise
     except Exception as exc:
         if preconditions and (rejected(exc, fn) or (refuses is not None and refuses(exc))):
             return PropertyResult(name, True, f"{call} {REJECTED}: {_what(exc)}")
         return PropertyResult(name, False, f"{call} raised {_what(exc)}", list(args))
+    code = getattr(inspect.unwrap(fn), "__code__", None)
+    if output is None and preconditions and code is not None and _none_on_purpose(code):
+        return PropertyResult(name, True, f"{call} {REJECTED}: it says `return None` for it")
     _, original = _first_sequence(args)
     if name in ("permutation", "sample", "subset") and original is None:
         raise InputError(

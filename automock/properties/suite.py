@@ -21,7 +21,11 @@ from automock._serialize import JsonMixin, to_jsonable
 from automock.errors import InputError
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, repeated_property
 from automock.properties.checks import PropertyResult
-from automock.properties.distribution import DistributionResult, shuffle_uniformity
+from automock.properties.distribution import (
+    DistributionResult,
+    choice_uniformity,
+    shuffle_uniformity,
+)
 from automock.properties.hardcoding import HardcodingReport, detect_hardcoding
 from automock.properties.hypothesis_glue import check_property
 from automock.properties.infer import AppliedProperty, resolve_options
@@ -202,7 +206,8 @@ def check_function(
         options = resolve_options(applied.options, names)
         if applied.property in DISTRIBUTION_PROPERTIES:
             n, alpha = int(options.get("n", 5)), float(options.get("alpha", 1e-3))
-            results.append(shuffle_uniformity(fn, n=n, runs=runs, seed=seed, alpha=alpha))
+            fair = choice_uniformity if options.get("choice") else shuffle_uniformity
+            results.append(fair(fn, n=n, runs=runs, seed=seed, alpha=alpha))
             continue
         if not _required(fn):  # no input to vary: the seed is the input, many of them
             results.append(repeated_property(fn, applied.property, options, runs, seed))
