@@ -112,6 +112,11 @@ class Module:
             known = {r.text for v in local if (r := self.render(v, _depth=_depth + 1)).complete}
             if len(known) == 1:
                 return Rendered(known.pop())
+            # ``url = BASE.format(term)`` then ``url = page.get("next")``: the one with a form
+            formed = {r.text for v in local if (r := self.render(v, _depth=_depth + 1)).text}
+            formed.discard(PLACEHOLDER)
+            if len(formed) == 1 and not known:
+                return Rendered(formed.pop())
             if func is not None:
                 options = {
                     self.render(a, _depth=_depth + 1).text for a in self.callers_args(func, node.id)

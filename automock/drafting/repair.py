@@ -34,6 +34,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from automock.drafting.paging import MORE, NEXT
 from automock.drafting.repair_markup import css_of_record, repair_selector
 from automock.drafting.values import plausible
 from automock.plan.model import Plan, PlanEntry
@@ -45,8 +46,6 @@ _QUIET = re.compile(r"(?i)^(errors?|error_\w+|message|detail|fault|warnings?|exc
 _MAX_RECORDS = 200  # observation records acted on per run
 _MAX_RECORD = 4096  # characters of one record (a key, a value compared with, a selector)
 _DONE = ("done", "complete", "completed", "finished", "success", "succeeded", "ready", "ok")
-_NEXT = re.compile(r"(?i)^(next(_?page|_?url|_?cursor|_?token|_?link)?|cursor|continuation)$")
-_MORE = re.compile(r"(?i)^(has_?more|has_?next|more|more_?results|has_?next_?page)$")
 _HINTS = {"int": "int", "float": "float", "bool": "bool", "list": "list", "dict": "dict"}
 
 
@@ -231,9 +230,9 @@ def _ended(body: Any, compared: Mapping[str, str]) -> Any:
         if isinstance(node, dict):
             return {
                 k: None
-                if _NEXT.match(k)
+                if NEXT.match(k)
                 else False
-                if _MORE.match(k) and isinstance(v, bool)
+                if MORE.match(k) and isinstance(v, bool)
                 else walk(v)
                 for k, v in node.items()
             }

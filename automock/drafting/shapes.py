@@ -14,6 +14,7 @@ elements), a ``:.1f`` format or arithmetic means a number.
 from __future__ import annotations
 
 import ast
+import copy
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -25,6 +26,7 @@ from automock.drafting._source import PLACEHOLDER, Module, parse_module
 from automock.drafting.flow import ResponseFlow
 from automock.drafting.literals import KEY_SEP, Ref
 from automock.drafting.markup import render_csv, render_feed, render_markup
+from automock.drafting.paging import end_value, is_paging_key, pages, served_url
 from automock.drafting.regex_sample import sample
 from automock.drafting.urls import (
     UrlPattern,
@@ -37,21 +39,6 @@ from automock.drafting.values import plausible
 from automock.plan.model import HttpStub
 
 __all__ = ["HttpShape", "infer_http", "infer_shapes"]
-
-# keys that end a ``while next:`` / ``if not data["has_more"]: break`` loop
-_PAGINATION: dict[str, Any] = {
-    "next": None,
-    "next_url": None,
-    "next_page": None,
-    "nextPageToken": None,
-    "next_page_token": None,
-    "next_cursor": None,
-    "cursor": None,
-    "has_more": False,
-    "hasNextPage": False,
-    "has_next": False,
-    "more": False,
-}
 
 # the fields of a JSON body the code reads only whole
 _WHOLE_KEYS = ("id", "name")
@@ -72,6 +59,7 @@ class HttpShape:
     text: str | None = None
     guessed: tuple[str, ...] = ()
     query: dict[str, str] = field(default_factory=dict)
+    pages: tuple[Any, ...] = ()  # JSON bodies served in turn (paging), the last repeating
 
     def stub_data(self) -> dict[str, Any]:
         """The ``stub_http`` entry data: the plan's own HTTP stub serialisation."""
@@ -86,7 +74,11 @@ class HttpShape:
             text=self.text,
             **extra,
         )
-        return stub.to_dict()
+        data = stub.to_dict()
+        if self.pages:
+            data.pop("json", None)
+            data["sequence"] = [{"json": body} for body in self.pages]
+        return data
 
 
 def _shapes(flow: ResponseFlow) -> list[HttpShape]:
@@ -265,8 +257,8 @@ def _render(
     ctx.guessed.append(pointer)
     if hint == "dict":
         return {}
-    if name in _PAGINATION:
-        return _PAGINATION[name]
+    if is_paging_key(name):  # the last page; :func:`_paged` drafts the ones before it
+        return end_value(name)
     value = plausible(
         name or "value", index + ctx.salt, hint if hint in ("float", "int", "bool") else None
     )
@@ -286,22 +278,57 @@ def _whole(ctx: _Ctx, pointer: str) -> dict[str, Any]:
 
 def _shared(shapes: list[HttpShape]) -> list[HttpShape]:
     """Call sites sending the same request share one drafted body: the first stub of a
-    request answers every call of it (a retry, a re-assigned response), so a bodiless
-    twin takes the body the code reads at the other site."""
-    bodies: dict[tuple[str, str, str, str], HttpShape] = {}
+    request answers every call of it (a retry, a re-assigned response, the page fetched
+    before a paging loop and the ones inside it), so each twin's body carries the keys
+    the code reads at every site of the request, and a bodiless twin takes that body."""
+    twins: dict[tuple[str, str, str, str], list[HttpShape]] = {}
     for shape in shapes:
         if shape.json is not None or shape.text is not None:
-            bodies.setdefault(_request_key(shape), shape)
+            twins.setdefault(_request_key(shape), []).append(shape)
     out = []
     for shape in shapes:
-        body = bodies.get(_request_key(shape))
-        if body is not None and shape.json is None and shape.text is None:
-            moved = tuple(g for g in body.guessed if g.startswith(("/json", "/text", "/headers")))
-            guessed = (*shape.guessed, *moved)
-            shape = replace(shape, json=body.json, text=body.text, guessed=guessed)
-            shape = replace(shape, headers={**body.headers, **shape.headers})
-        out.append(shape)
+        group = twins.get(_request_key(shape), [])
+        if not group:
+            out.append(shape)
+            continue
+        body = group[0] if shape.json is None and shape.text is None else shape
+        merged = copy.deepcopy(body.json)
+        moved = [g for g in body.guessed if g.startswith(("/json", "/text", "/headers"))]
+        for twin in group:
+            if twin is not body and _merge(merged, twin.json):
+                moved += [g for g in twin.guessed if g.startswith("/json") and g not in moved]
+        guessed = (*[g for g in shape.guessed if g not in moved], *moved)
+        headers = {**body.headers, **shape.headers}
+        out.append(replace(shape, json=merged, text=body.text, guessed=guessed, headers=headers))
     return out
+
+
+def _merge(into: Any, extra: Any) -> bool:
+    """Add to object ``into`` the keys of ``extra`` it lacks (recursively, into the first
+    item of lists of objects); whether anything was added."""
+    if isinstance(into, list) and isinstance(extra, list) and into and extra:
+        return any([_merge(item, extra[0]) for item in into])
+    if not isinstance(into, dict) or not isinstance(extra, dict):
+        return False
+    added = False
+    for key, value in extra.items():
+        if key not in into:
+            into[key] = copy.deepcopy(value)
+            added = True
+        else:
+            added = _merge(into[key], value) or added
+    return added
+
+
+def _paged(shape: HttpShape) -> HttpShape:
+    """A body with a paging key becomes two pages (:mod:`automock.drafting.paging`)."""
+    found = pages(shape.json, served_url(shape.url, shape.match, shape.query))
+    if found is None:
+        return shape
+    guessed = [g for g in shape.guessed if not g.startswith("/json")]
+    for number in range(len(found)):
+        guessed += [f"/sequence/{number}" + g for g in shape.guessed if g.startswith("/json")]
+    return replace(shape, pages=found, guessed=tuple(guessed))
 
 
 def _request_key(shape: HttpShape) -> tuple[str, str, str, str]:
@@ -330,7 +357,7 @@ def infer_http(
                     interpreter.regexes.setdefault((ref.site, path), hint[3:])
                 elif hint is not None:
                     interpreter.hints.setdefault((ref.site, path), hint)
-    return _shared(_shapes(interpreter))
+    return [_paged(shape) for shape in _shared(_shapes(interpreter))]
 
 
 def infer_shapes(source: str, touch_lines: Iterable[int] = ()) -> list[HttpShape]:
