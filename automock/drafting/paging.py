@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from automock.drafting.regex_sample import sample
 
-__all__ = ["MORE", "NEXT", "end_value", "is_paging_key", "pages", "served_url"]
+__all__ = ["MORE", "NEXT", "end_value", "is_paging_key", "pages", "pages_of", "served_url"]
 
 # the link or token to the next page
 NEXT = re.compile(
@@ -79,3 +80,20 @@ def pages(body: Any, here: str) -> tuple[Any, Any] | None:
 
     walk(first)
     return (first, body) if found else None
+
+
+def pages_of(data: dict[str, Any], record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The record, and the same record about each other page of a paged ``sequence``
+    (items whose objects hold the same keys): the code reads every page alike."""
+    sequence, response = data.get("sequence"), record.get("response")
+    if not isinstance(sequence, list) or type(response) is not int:
+        return [record]
+    keys = [
+        sorted(item["json"])
+        if isinstance(item, dict) and isinstance(item.get("json"), dict)
+        else None
+        for item in sequence
+    ]
+    if not 0 <= response < len(sequence) or keys[0] is None or keys.count(keys[0]) < len(keys):
+        return [record]
+    return [record, *({**record, "response": n} for n in range(len(sequence)) if n != response)]
