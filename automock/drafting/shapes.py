@@ -24,6 +24,7 @@ from urllib.parse import quote_plus
 
 from automock.drafting._source import PLACEHOLDER, Module, parse_module
 from automock.drafting.flow import ResponseFlow
+from automock.drafting.link_flow import link_prefix
 from automock.drafting.literals import KEY_SEP, Ref
 from automock.drafting.markup import render_csv, render_feed, render_markup
 from automock.drafting.paging import end_value, is_paging_key, pages, served_url
@@ -92,6 +93,8 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
             query: dict[str, str] = {}
             if variant is not None and value is not None:
                 pattern, query = _variant_pattern(flow, call, variant, value, pattern)
+            if site in flow.links:  # it sends to a string of another response: its links
+                pattern = UrlPattern(_link_prefix(flow, flow.links[site]), "prefix")
             guessed: list[str] = ["/url"] if pattern.guessed else []
             method = method_of(call)
             if method == "*":  # a drafted stub never answers every method: guess, and say so
@@ -113,6 +116,12 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
                 )
             )
     return out
+
+
+def _link_prefix(flow: ResponseFlow, link: Ref) -> str:
+    """The prefix of the links drafted at ``link`` (:mod:`automock.drafting.link_flow`)."""
+    pattern = url_pattern(flow.module, flow.calls[link.site])
+    return link_prefix(pattern.url, pattern.match, {}, link.path[1:])
 
 
 def _variant_pattern(
@@ -170,7 +179,8 @@ def _body(
         if "Content-Type" in headers:
             headers["Content-Type"] = "application/json"
         tree = _build_tree(json_paths)
-        ctx = _Ctx(site, flow.hints, guessed, salt)
+        links = {r.path[1:]: _link_prefix(flow, r) for r in flow.links.values() if r.site == site}
+        ctx = _Ctx(site, flow.hints, guessed, salt, links)
         return headers, _render(ctx, tree, (), "/json", "", 0), None
     if any(p[:1] == ("jsonl",) for p in paths):
         guessed.append("/text")
@@ -231,6 +241,7 @@ class _Ctx:
     hints: dict[tuple[int, tuple[str, ...]], str]
     guessed: list[str]
     salt: int
+    links: Mapping[tuple[str, ...], str] = field(default_factory=dict)  # path -> URL prefix
 
 
 def _render(
@@ -255,6 +266,8 @@ def _render(
     if not path and hint is None:  # the body read only whole (printed, dumped, returned)
         return _whole(ctx, pointer)
     ctx.guessed.append(pointer)
+    if path in ctx.links:  # a string the program requests: a URL the linked stub answers
+        return f"{ctx.links[path]}{index + 1}"
     if hint == "dict":
         return {}
     if is_paging_key(name):  # the last page; :func:`_paged` drafts the ones before it
