@@ -24,6 +24,7 @@ from urllib.parse import quote_plus
 
 from automock.drafting._source import PLACEHOLDER, Module, parse_module
 from automock.drafting.flow import ResponseFlow
+from automock.drafting.json_talk import speaks_json
 from automock.drafting.link_flow import link_prefix
 from automock.drafting.literals import KEY_SEP, Ref
 from automock.drafting.markup import render_csv, render_feed, render_markup
@@ -204,13 +205,16 @@ def _body(
             headers["Content-Type"] = f"text/{root}; charset=utf-8"
             return headers, None, render_markup(tree, root, site, flow.hints, flow.regexes, salt)
     if any(p[:1] in (("attr:text",), ("attr:content",)) for p in paths):
-        guessed.append("/text")
         lines = [
             sample(pattern, salt + i) or ""
             for (where, path), pattern in sorted(flow.regexes.items())
             if where == site and path[:1] in (("attr:text",), ("attr:content",))
             for i in range(2)
         ]
+        if not lines and speaks_json(flow.module, flow.calls, site):  # JSON, printed as text
+            headers["Content-Type"] = "application/json"
+            return headers, _whole(_Ctx(site, flow.hints, guessed, salt), "/json"), None
+        guessed.append("/text")
         return headers, None, "\n".join(lines) + "\n" if lines else "example response text"
     return headers, None, None
 
