@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from automock.drafting.literals import Ref
-from automock.drafting.paging import served_url
+from automock.drafting.paging import is_paging_key, served_url
 from automock.drafting.urls import url_argument
 
 __all__ = ["link_prefix", "requested"]
@@ -31,6 +31,7 @@ def requested(flow: Any, node: ast.Call, env: dict[str, Any], response: Ref) -> 
         and value.path[:1] == ("json",)
         and len(value.path) > 1
         and value.site != response.site
+        and not is_paging_key(value.path[-1][4:])  # the next page: its own stub's (paging.py)
     ):
         flow.links.setdefault(response.site, value)
         flow.note(value, "str")

@@ -88,3 +88,28 @@ def test_a_followed_next_link_is_a_url_the_stub_answers(
     ((first, last),) = _sequences(plan)
     assert first["json"]["next"].startswith("https://api.example.com/v2/authors?q=")
     assert last["json"]["next"] is None
+
+
+ELSEWHERE = """\
+import requests
+
+data = requests.get("https://api.example.com/v2/planets", params={"size": 2}).json()
+total, seen = data["count"], 0
+while seen < total and data:
+    for planet in data["results"]:
+        seen += 1
+    link = data.get("next")
+    data = requests.get(link).json() if link else None
+print("planets seen:", seen)
+"""
+
+
+def test_a_next_link_requested_by_another_call_is_the_same_stub_s_next_page(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a key named like a next page is not any string to follow: its URL is the paged stub's
+    code, report, plan = _run(here, capsys, "planets.py", ELSEWHERE)
+    assert code == 0 and report["stdout"] == "planets seen: 4\n"
+    ((first, last),) = _sequences(plan)
+    assert first["json"]["next"].startswith("https://api.example.com/v2/planets")
+    assert last["json"]["next"] is None
