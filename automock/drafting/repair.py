@@ -174,7 +174,7 @@ def _repair_type(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
     shape: Any = {} if wanted == "dict" else [{}] if wanted == "list" else None
     parts = _split(at)
     if not parts and shape is not None:
-        root[0]["json"] = shape
+        root[0]["json"] = _reshaped(root[0].get("json"), shape)
         return [f"{root[1]}/json"]
     *head, last = parts or [""]
     changed = False
@@ -185,9 +185,16 @@ def _repair_type(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
         if slot is None:
             continue
         # a number the code treats as text (``.replace(",", "")``): the number as a string
-        value = copy.deepcopy(shape) if shape is not None else _as_text(node[slot])
+        value = _reshaped(node[slot], shape) if shape is not None else _as_text(node[slot])
         node[slot], changed = value, True
     return [f"{root[1]}/json{at}"] if changed else []
+
+
+def _reshaped(value: Any, shape: Any) -> Any:
+    """``shape`` for ``value``; an object taken for a list becomes a list of two of it."""
+    if isinstance(shape, list) and isinstance(value, dict) and value:
+        return [value, copy.deepcopy(value)]
+    return copy.deepcopy(shape)
 
 
 def _as_text(value: Any) -> Any:
