@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import quote_plus
 
 from automock.drafting._source import PLACEHOLDER, Module, parse_module
+from automock.drafting.compared import wanted_values
 from automock.drafting.flow import ResponseFlow
 from automock.drafting.json_talk import speaks_json
 from automock.drafting.link_flow import link_prefix
@@ -181,7 +182,7 @@ def _body(
             headers["Content-Type"] = "application/json"
         tree = _build_tree(json_paths)
         links = {r.path[1:]: _link_prefix(flow, r) for r in flow.links.values() if r.site == site}
-        ctx = _Ctx(site, flow.hints, guessed, salt, links)
+        ctx = _Ctx(site, flow.hints, guessed, salt, links, wanted_values(flow.module))
         return headers, _render(ctx, tree, (), "/json", "", 0), None
     if any(p[:1] == ("jsonl",) for p in paths):
         guessed.append("/text")
@@ -246,6 +247,7 @@ class _Ctx:
     guessed: list[str]
     salt: int
     links: Mapping[tuple[str, ...], str] = field(default_factory=dict)  # path -> URL prefix
+    wanted: Mapping[str, str] = field(default_factory=dict)  # key -> the string looked for
 
 
 def _render(
@@ -274,6 +276,8 @@ def _render(
         return f"{ctx.links[path]}{index + 1}"
     if hint == "dict":
         return {}
+    if index == 0 and name in ctx.wanted and hint in (None, "str"):  # the value looked for
+        return ctx.wanted[name]
     if is_paging_key(name):  # the last page; :func:`_paged` drafts the ones before it
         return end_value(name)
     value = plausible(

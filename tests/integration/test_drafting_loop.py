@@ -48,10 +48,11 @@ POLL = """\
 import time
 import requests
 
+DONE = "fin" + "ished"  # a value the draft cannot read from the source
 job = requests.post("https://api.example.com/jobs", json={"n": 1}).json()
 while True:
     state = requests.get("https://api.example.com/jobs/" + str(job["id"])).json()
-    if state["status"] == "finished":
+    if state["status"] == DONE:
         break
     time.sleep(1)
 print("finished with", len(state), "fields")

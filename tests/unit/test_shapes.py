@@ -396,3 +396,19 @@ def test_drafted_body_satisfies_every_consistent_access(
     shape = only(source)
     for line in lines:
         eval(line, {"v": shape.json})  # raises KeyError/IndexError/TypeError on a wrong shape
+
+
+def test_a_field_tested_equal_to_a_string_holds_it_in_the_first_item() -> None:
+    shape = only(
+        """
+        import requests
+        for animal in requests.get("https://zoo.example.com/animals").json()["animals"]:
+            if animal["diet"] == "herbivore" and animal.get("status") != "error":
+                print(animal["name"])
+            if animal["state"] == "failed":
+                raise SystemExit(1)
+        """
+    )
+    first, second = shape.json["animals"]
+    assert first["diet"] == "herbivore" and second["diet"] != "herbivore"  # both branches
+    assert first["state"] != "failed"  # a failure the code gives up on is never drafted
