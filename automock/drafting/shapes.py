@@ -25,6 +25,7 @@ from urllib.parse import quote_plus
 from automock.drafting._source import PLACEHOLDER, Module, parse_module
 from automock.drafting.compared import wanted_values
 from automock.drafting.flow import ResponseFlow
+from automock.drafting.joins import joined
 from automock.drafting.json_talk import speaks_json
 from automock.drafting.link_flow import link_prefix
 from automock.drafting.literals import KEY_SEP, Ref
@@ -378,7 +379,13 @@ def infer_http(
                     interpreter.regexes.setdefault((ref.site, path), hint[3:])
                 elif hint is not None:
                     interpreter.hints.setdefault((ref.site, path), hint)
-    return [_paged(shape) for shape in _shared(_shapes(interpreter))]
+    return [_paged(shape) for shape in _joined(_shared(_shapes(interpreter)))]
+
+
+def _joined(shapes: list[HttpShape]) -> list[HttpShape]:
+    """Fields named after another stub's resource hold its ids (:mod:`.joins`)."""
+    bodies = joined([(s.url, s.match, copy.deepcopy(s.json)) for s in shapes])
+    return [replace(s, json=body) for s, body in zip(shapes, bodies, strict=True)]
 
 
 def infer_shapes(source: str, touch_lines: Iterable[int] = ()) -> list[HttpShape]:

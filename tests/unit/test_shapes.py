@@ -412,3 +412,20 @@ def test_a_field_tested_equal_to_a_string_holds_it_in_the_first_item() -> None:
     first, second = shape.json["animals"]
     assert first["diet"] == "herbivore" and second["diet"] != "herbivore"  # both branches
     assert first["state"] != "failed"  # a failure the code gives up on is never drafted
+
+
+def test_a_field_named_after_another_endpoint_holds_that_endpoint_s_ids() -> None:
+    shapes = infer_shapes(
+        dedent(
+            """
+            import requests
+            API = "https://library.example.com/v1"
+            names = {a["id"]: a["name"] for a in requests.get(API + "/writers").json()}
+            for book in requests.get(API + "/books").json():
+                print(book["title"], "by", names[book["writer"]])
+            """
+        )
+    )
+    authors, books = (s.json for s in shapes)
+    ids = {a["id"] for a in authors}
+    assert ids and all(book["writer"] in ids for book in books)
