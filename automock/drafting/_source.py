@@ -140,8 +140,9 @@ class Module:
         ):  # urllib.request.Request(url, ...): the URL a later urlopen(request) sends to
             return self.render(node.args[0], _depth=_depth + 1)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            left = self.render(node.left, _depth=_depth + 1).text
-            right = self.render(node.right, _depth=_depth + 1).text
+            # a long ``a + b + c + …`` chain is finite: only names followed count as depth
+            left = self.render(node.left, _depth=_depth).text
+            right = self.render(node.right, _depth=_depth).text
             return Rendered(left + right)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):  # "…%s…" % (x,)
             values = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]

@@ -190,7 +190,9 @@ def note_position(flow: Any, base: Any, key: ast.expr) -> None:
         return
     if not isinstance(key, ast.Constant) or type(key.value) is not int or key.value < 2:
         return
-    if base.path[:1] in MARKUP_ROOTS or (base.path[:1] == ("csv",) and base.path[-1] == "index"):
+    if base.path[:1] in (*MARKUP_ROOTS, ("json",)) or (
+        base.path[:1] == ("csv",) and base.path[-1] == "index"
+    ):  # ``row[5]`` on a JSON array: six items
         flow.note(base.child(f"count:{key.value + 1}"))
 
 

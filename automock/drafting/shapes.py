@@ -266,9 +266,10 @@ def _render(
     if "index" in tree or hint == "list":
         child = tree.get("index", {})
         element = name[:-1] if name.endswith("s") and len(name) > 3 else name
+        size = max([2, *(int(k[6:]) for k in tree if k.startswith("count:"))])  # ``row[5]``
         return [
             _render(ctx, child, (*path, "index"), f"{pointer}/{i}", element or "item", i)
-            for i in range(2)
+            for i in range(min(size, 12))
         ]
     if not path and hint is None:  # the body read only whole (printed, dumped, returned)
         return _whole(ctx, pointer)

@@ -429,3 +429,30 @@ def test_a_field_named_after_another_endpoint_holds_that_endpoint_s_ids() -> Non
     authors, books = (s.json for s in shapes)
     ids = {a["id"] for a in authors}
     assert ids and all(book["writer"] in ids for book in books)
+
+
+def test_a_json_array_read_at_a_fixed_position_has_that_many_items() -> None:
+    shape = only(
+        """
+        import requests
+        rows = requests.get("https://market.example.com/candles").json()
+        print(float(rows[0][4]) - float(rows[0][1]))
+        """
+    )
+    assert all(len(row) >= 5 for row in shape.json)
+
+
+def test_a_url_concatenated_from_many_parts_keeps_its_host() -> None:
+    shape = only(
+        """
+        import requests
+        def candles(symbol, start):
+            url = "https://market.example.com/v3/candles?pair=" + symbol + "EUR&step=1m" \\
+                + "&from=" + str(start) + "000" + "&to=" + str(start + 60) + "000" \\
+                + "&limit=" + str(1) + "&tz=" + "UTC"
+            return requests.get(url).json()
+        print(candles("BTC", 1)["close"])
+        print(candles("ETH", 2)["close"])
+        """
+    )
+    assert shape.url.startswith(r"^https://market\.example\.com/v3/candles")
