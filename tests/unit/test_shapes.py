@@ -456,3 +456,20 @@ def test_a_url_concatenated_from_many_parts_keeps_its_host() -> None:
         """
     )
     assert shape.url.startswith(r"^https://market\.example\.com/v3/candles")
+
+
+def test_a_url_name_reassigned_in_a_loop_is_the_value_assigned_just_above_the_call() -> None:
+    shapes = infer_shapes(
+        dedent(
+            """
+            import requests
+            url = "https://news.example.com/v1/top.json"
+            for story in requests.get(url).json()[:2]:
+                url = "https://news.example.com/v1/story/" + str(story) + ".json"
+                print(requests.get(url).json()["headline"])
+            """
+        )
+    )
+    top, story = shapes
+    assert top.url == "https://news.example.com/v1/top.json"
+    assert "story" in story.url and story.json["headline"]
