@@ -13,16 +13,13 @@ elements), a ``:.1f`` format or arithmetic means a number.
 
 from __future__ import annotations
 
-import ast
 import copy
 import json
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import quote_plus
 
-from automock.drafting._source import PLACEHOLDER, Module, parse_module
+from automock.drafting._source import Module, parse_module
 from automock.drafting.compared import wanted_values
 from automock.drafting.flow import ResponseFlow
 from automock.drafting.joins import joined
@@ -32,11 +29,10 @@ from automock.drafting.literals import KEY_SEP, Ref
 from automock.drafting.markup import render_csv, render_feed, render_markup
 from automock.drafting.paging import end_value, is_paging_key, pages, served_url
 from automock.drafting.regex_sample import sample
+from automock.drafting.stub_requests import literal_query, variant_pattern
 from automock.drafting.urls import (
     UrlPattern,
     method_of,
-    pattern_of_parts,
-    url_argument,
     url_pattern,
 )
 from automock.drafting.values import plausible
@@ -95,7 +91,8 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
             pattern = url_pattern(flow.module, call)
             query: dict[str, str] = {}
             if variant is not None and value is not None:
-                pattern, query = _variant_pattern(flow, call, variant, value, pattern)
+                pattern, query = variant_pattern(flow, call, variant, value, pattern)
+            query = query or literal_query(flow.module, call, pattern)
             if site in flow.links:  # it sends to a string of another response: its links
                 pattern = UrlPattern(_link_prefix(flow, flow.links[site]), "prefix")
             guessed: list[str] = ["/url"] if pattern.guessed else []
@@ -103,7 +100,8 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
             if method == "*":  # a drafted stub never answers every method: guess, and say so
                 method = "GET"
                 guessed.append("/method")
-            headers, body, text = _body(flow, site, guessed, number * 7)  # 7: coprime to word lists
+            # 7: coprime to word lists
+            headers, body, text = _body(flow, site, guessed, number * 7, query)
             out.append(
                 HttpShape(
                     line=key[0],
@@ -127,38 +125,8 @@ def _link_prefix(flow: ResponseFlow, link: Ref) -> str:
     return link_prefix(pattern.url, pattern.match, {}, link.path[1:])
 
 
-def _variant_pattern(
-    flow: ResponseFlow,
-    call: ast.Call,
-    variant: tuple[str, str, tuple[str, ...]],
-    value: str,
-    pattern: UrlPattern,
-) -> tuple[UrlPattern, dict[str, str]]:
-    """The URL pattern (and query matcher) of the stub for one literal value of a request."""
-    kind, where, _ = variant
-    if kind == "url":
-        return pattern_of_parts([value]), {}
-    if kind == "query" and pattern.match == "prefix":
-        if "query" in HttpStub.__dataclass_fields__:
-            return pattern, {where: value}
-        pair = re.escape(f"{quote_plus(where)}={quote_plus(value)}")
-        return UrlPattern(f"^{re.escape(pattern.url)}[^#]*[?&]{pair}(?:[&#]|$)", "regex"), {}
-    node = url_argument(call)
-    if kind == "path" and isinstance(node, ast.JoinedStr):
-        text = "".join(
-            value
-            if str(i) == where
-            else flow.module.render(
-                part.value if isinstance(part, ast.FormattedValue) else part
-            ).text
-            for i, part in enumerate(node.values)
-        )
-        return pattern_of_parts(text.split(PLACEHOLDER)), {}
-    return pattern, {}
-
-
 def _body(
-    flow: ResponseFlow, site: int, guessed: list[str], salt: int
+    flow: ResponseFlow, site: int, guessed: list[str], salt: int, query: Mapping[str, str]
 ) -> tuple[dict[str, str], Any, str | None]:
     """(headers, json body, text body) drafted from every path the code reads of ``site``."""
     paths = list(flow.paths[site])
@@ -183,7 +151,7 @@ def _body(
             headers["Content-Type"] = "application/json"
         tree = _build_tree(json_paths)
         links = {r.path[1:]: _link_prefix(flow, r) for r in flow.links.values() if r.site == site}
-        ctx = _Ctx(site, flow.hints, guessed, salt, links, wanted_values(flow.module))
+        ctx = _Ctx(site, flow.hints, guessed, salt, links, wanted_values(flow.module), query)
         return headers, _render(ctx, tree, (), "/json", "", 0), None
     if any(p[:1] == ("jsonl",) for p in paths):
         guessed.append("/text")
@@ -249,6 +217,7 @@ class _Ctx:
     salt: int
     links: Mapping[tuple[str, ...], str] = field(default_factory=dict)  # path -> URL prefix
     wanted: Mapping[str, str] = field(default_factory=dict)  # key -> the string looked for
+    echo: Mapping[str, str] = field(default_factory=dict)  # the request's literal query
 
 
 def _render(
@@ -280,6 +249,8 @@ def _render(
         return {}
     if index == 0 and name in ctx.wanted and hint in (None, "str"):  # the value looked for
         return ctx.wanted[name]
+    if name in ctx.echo and hint in (None, "str"):  # the API answers about what was asked
+        return ctx.echo[name]
     if is_paging_key(name):  # the last page; :func:`_paged` drafts the ones before it
         return end_value(name)
     value = plausible(

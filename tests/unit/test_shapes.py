@@ -473,3 +473,20 @@ def test_a_url_name_reassigned_in_a_loop_is_the_value_assigned_just_above_the_ca
     top, story = shapes
     assert top.url == "https://news.example.com/v1/top.json"
     assert "story" in story.url and story.json["headline"]
+
+
+def test_literal_queries_to_one_path_get_a_stub_each_that_echoes_them() -> None:
+    shapes = infer_shapes(
+        dedent(
+            """
+            import requests
+            eur = requests.get("https://fx.example.com/v1/rate?pair=EURUSD").json()
+            gbp = requests.get("https://fx.example.com/v1/rate?pair=GBPUSD").json()
+            print(eur["pair"], eur["rate"], gbp["pair"], gbp["rate"])
+            """
+        )
+    )
+    assert [(s.query, s.json["pair"]) for s in shapes] == [
+        ({"pair": "EURUSD"}, "EURUSD"),
+        ({"pair": "GBPUSD"}, "GBPUSD"),
+    ]
