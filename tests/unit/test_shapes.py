@@ -490,3 +490,14 @@ def test_literal_queries_to_one_path_get_a_stub_each_that_echoes_them() -> None:
         ({"pair": "EURUSD"}, "EURUSD"),
         ({"pair": "GBPUSD"}, "GBPUSD"),
     ]
+
+
+def test_a_json_list_sliced_to_n_items_has_n_of_them() -> None:
+    shape = only(
+        """
+        import requests
+        for story in requests.get("https://news.example.com/top.json").json()[:4]:
+            print(story)
+        """
+    )
+    assert len(shape.json) == 4
