@@ -22,7 +22,7 @@ import requests
 url = "https://news.example.org/v0/top.json"
 ids = requests.get(url).json()
 for n in ids[:3]:
-    url = "https://news.example.org/v0/item/" + str(n) + ".json"
+    url = "/".join(["https://news.example.org/v0/item", str(n) + ".json"])  # unrendered
     item = requests.get(url).json()
     print("title:", item["title"])
 """
