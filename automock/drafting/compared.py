@@ -5,7 +5,8 @@ never taken. The first drafted value of a key the code tests for equality with a
 literal in a condition (``if``, a conditional expression, a comprehension's filter) is
 that literal; the later ones keep their drafted value, so a list has an item of each
 kind. Literals that name a failure (``"error"``, ``"failed"``) are left alone: the code
-looks for them to give up.
+looks for them to give up; so are tests whose branch calls its own function (a tree walk
+would recurse for ever).
 """
 
 from __future__ import annotations
@@ -39,10 +40,23 @@ def _key_of(node: ast.expr) -> str | None:
     return None
 
 
+def _recurses(module: Module, node: ast.AST) -> bool:
+    """Whether ``node`` calls the function it sits in (a tree walk: ``if item["type"] ==
+    "dir": walk(item["url"])``), which a value that always matches would never end."""
+    func = module.enclosing_function(node)
+    if func is None:
+        return False
+    return any(
+        isinstance(c, ast.Call)
+        and func.name in (getattr(c.func, "id", None), getattr(c.func, "attr", None))
+        for c in ast.walk(node)
+    )
+
+
 def _tests(module: Module) -> list[ast.expr]:
     found: list[ast.expr] = []
     for node in ast.walk(module.tree):
-        if isinstance(node, ast.If | ast.IfExp):
+        if isinstance(node, ast.If | ast.IfExp) and not _recurses(module, node):
             found.append(node.test)
         elif isinstance(node, ast.comprehension):
             found.extend(node.ifs)

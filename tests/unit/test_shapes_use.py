@@ -121,3 +121,19 @@ def test_a_json_list_sliced_to_n_items_has_n_of_them() -> None:
         """
     )
     assert len(shape.json) == 4
+
+
+def test_a_tree_walk_s_branch_value_is_not_drafted_to_match() -> None:
+    shape = only(
+        """
+        import requests
+        def walk(url, depth=0):
+            for entry in requests.get(url).json():
+                if entry["type"] == "dir":
+                    walk(entry["path"], depth + 1)
+                else:
+                    print("  " * depth + entry["name"])
+        walk("https://code.example.com/contents/")
+        """
+    )
+    assert all(entry["type"] != "dir" for entry in shape.json)  # it would recurse for ever
