@@ -20,6 +20,7 @@ __all__ = ["wanted_values"]
 
 _FAILURE = re.compile(
     r"(?i)(error|fail|invalid|denied|forbidden|unauthori[sz]ed|not[ _-]?found|missing|fault)"
+    r"|^[45]\d\d$|^(n/?a|none|null|unknown|empty)$"  # an HTTP error code, no value at all
 )
 
 

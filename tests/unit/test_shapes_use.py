@@ -25,13 +25,13 @@ def test_a_field_tested_equal_to_a_string_holds_it_in_the_first_item() -> None:
         for animal in requests.get("https://zoo.example.com/animals").json()["animals"]:
             if animal["diet"] == "herbivore" and animal.get("status") != "error":
                 print(animal["name"])
-            if animal["state"] == "failed":
+            if animal["state"] == "failed" or animal["code"] == "404":
                 raise SystemExit(1)
         """
     )
     first, second = shape.json["animals"]
     assert first["diet"] == "herbivore" and second["diet"] != "herbivore"  # both branches
-    assert first["state"] != "failed"  # a failure the code gives up on is never drafted
+    assert first["state"] != "failed" and first["code"] != "404"  # failures: never drafted
 
 
 def test_a_field_named_after_another_endpoint_holds_that_endpoint_s_ids() -> None:
