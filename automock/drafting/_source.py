@@ -108,10 +108,22 @@ class Module:
             local = _assignments(func if func is not None else self.tree, node.id)
             if len(local) == 1:
                 return self.render(local[0], _depth=_depth + 1)
+            # ``url = TOP`` … ``url = ITEM + str(n)`` then ``get(url)``: the one just above
+            earlier = [v for v in local if v.lineno < node.lineno]
+            if earlier:
+                last = max(earlier, key=lambda v: (v.lineno, v.col_offset))
+                above = self.render(last, _depth=_depth + 1)
+                if above.text.strip(PLACEHOLDER):
+                    return above
             # ``url = "/v2/items"`` then ``url = page["next"]``: the one value known statically
             known = {r.text for v in local if (r := self.render(v, _depth=_depth + 1)).complete}
             if len(known) == 1:
                 return Rendered(known.pop())
+            # ``url = BASE.format(term)`` then ``url = page.get("next")``: the one with a form
+            formed = {r.text for v in local if (r := self.render(v, _depth=_depth + 1)).text}
+            formed.discard(PLACEHOLDER)
+            if len(formed) == 1 and not known:
+                return Rendered(formed.pop())
             if func is not None:
                 options = {
                     self.render(a, _depth=_depth + 1).text for a in self.callers_args(func, node.id)
@@ -135,8 +147,9 @@ class Module:
         ):  # urllib.request.Request(url, ...): the URL a later urlopen(request) sends to
             return self.render(node.args[0], _depth=_depth + 1)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            left = self.render(node.left, _depth=_depth + 1).text
-            right = self.render(node.right, _depth=_depth + 1).text
+            # a long ``a + b + c + …`` chain is finite: only names followed count as depth
+            left = self.render(node.left, _depth=_depth).text
+            right = self.render(node.right, _depth=_depth).text
             return Rendered(left + right)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):  # "…%s…" % (x,)
             values = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
@@ -259,8 +272,25 @@ def _module_constants(tree: ast.Module) -> dict[str, ast.expr]:
             if isinstance(target, ast.Name) and value is not None:
                 assigned[target.id] = assigned.get(target.id, 0) + 1
                 constants[target.id] = value
+    for name in _rebound_in_blocks(tree):  # ``for n in ids: url = ITEM + str(n)``
+        assigned[name] = assigned.get(name, 0) + 1
     # a name assigned twice at module level is not a constant
     return {k: v for k, v in constants.items() if assigned[k] == 1}
+
+
+def _rebound_in_blocks(tree: ast.Module) -> list[str]:
+    """Names assigned inside the module's own loops, ``if``s, ``with``s and ``try``s."""
+    found: list[str] = []
+    todo: list[ast.AST] = [s for s in tree.body if not isinstance(s, ast.Assign | ast.AnnAssign)]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            found += [t.id for t in targets if isinstance(t, ast.Name)]
+        todo.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def parse_module(source: str) -> Module:

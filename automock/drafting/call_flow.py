@@ -46,11 +46,30 @@ def _last_sent(flow: Any, receiver: ast.expr) -> Ref | None:
     return None
 
 
+def _collect(flow: Any, node: ast.Call, first: Any, env: dict[str, Any]) -> None:
+    """``urls.append(item["url"])``, ``urls.extend([...])`` on a local list: the list then
+    holds response values, so a loop over it yields one (``for url in urls: get(url)``)."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and node.args):
+        return
+    name, arg = func.value.id, node.args[0]
+    if name in env or func.attr not in ("append", "extend", "add"):
+        return  # a list already followed (a response's own, or one collected above)
+    if func.attr == "extend" and isinstance(arg, ast.List | ast.Tuple) and arg.elts:
+        first, func_attr = flow.eval(arg.elts[0], env), "append"
+    else:
+        func_attr = func.attr
+    if isinstance(first, Ref):
+        wrap = first.wrap + 1 if func_attr in ("append", "add") else first.wrap
+        env[name] = Ref(first.site, first.path, wrap)
+
+
 def passed_through(
     flow: Any, qual: str, node: ast.Call, args: list[Any], env: dict[str, Any]
 ) -> Any:
     """What ``node`` returns when it passes a response along; :data:`NOT_A_PASS` if it does not."""
     first = args[0] if args else None
+    _collect(flow, node, first, env)
     if _name(node.func) == "getresponse" and isinstance(node.func, ast.Attribute):
         sent = _last_sent(flow, node.func.value)
         if sent is not None:

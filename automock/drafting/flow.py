@@ -1,12 +1,10 @@
 """Follow HTTP responses through a module: a small abstract interpreter over :mod:`ast`.
 
-Each HTTP call site yields a symbolic response (:class:`Ref`). Following it through
-``r.json()``, subscripts, ``.get``, iteration, comprehensions, simple assignments,
-``return`` (so callers of ``def fetch(): return r.json()`` see the same value), function
-arguments, ``min/max/sorted(key=lambda ...)``, ``next`` and ``asyncio.gather`` records
-every access path (``json.current.temp``, ``json.items.index.name``, ``attr:status_code``)
-and type hints from use (``:.1f``, arithmetic, comparisons, typed ``.get`` defaults);
-``shapes`` turns the paths into bodies, ``http_calls`` judges which calls send.
+Each call site yields a symbolic response (:class:`Ref`), followed through ``r.json()``,
+subscripts, ``.get``, loops, comprehensions, assignments, ``return``, arguments,
+``min/max/sorted(key=...)``, ``next`` and ``asyncio.gather``: it records every access path
+(``json.items.index.name``, ``attr:status_code``), type hints from use (``:.1f``, sums,
+comparisons, ``.get`` defaults) and the response values a call sends to (``links``).
 """
 
 from __future__ import annotations
@@ -27,6 +25,7 @@ from automock.drafting.http_calls import (
     named_like_client,
     qualname,
 )
+from automock.drafting.link_flow import requested
 from automock.drafting.literals import (
     KEY_SEP,
     Lits,
@@ -75,6 +74,7 @@ class ResponseFlow:
         self.params: dict[tuple[str, str], Any] = {}
         self.variants: dict[int, tuple[str, str, tuple[str, ...]]] = {}
         self.regexes: dict[tuple[int, tuple[str, ...]], str] = {}
+        self.links: dict[int, Ref] = {}  # call site -> the response value it sends to
         self.memo_inlining: set[str] = set()  # helpers being followed for one call
 
     # -- driver -----------------------------------------------------------------
@@ -331,7 +331,7 @@ class ResponseFlow:
         if fetches_feed(self, node, qual, args):  # ``feedparser.parse(url)``: its body is a feed
             return Ref(record_variant(self, self.site(node), node, env).site, ("feed",))
         if self.is_http_call(node, env):
-            return record_variant(self, self.site(node), node, env)
+            return requested(self, node, env, record_variant(self, self.site(node), node, env))
         if reads_text(qual):
             return parse_call(self, qual, node, args)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant):

@@ -11,7 +11,8 @@ its stub bodies and missed (:mod:`automock.runtime.observations`). Each kind has
 - ``parse`` (``int()``/``float()``/``strptime`` on a drafted string): the leaf becomes a
   number-shaped string, or a date in the program's format;
 - ``type`` (a number or string used as an object or a list: ``.get``, ``[...]``, a loop):
-  the leaf (or the whole body) becomes an object or a list;
+  the leaf (or the whole body) becomes an object or a list; a number used as text (a
+  ``str`` method: ``.replace``, ``.split``) becomes the number as a string;
 - ``selector`` (a BeautifulSoup ``find``/``find_all``/``select``/``select_one`` that
   found nothing in an HTML body): an element it matches is added to the body
   (:func:`automock.drafting.markup.render_markup`);
@@ -34,6 +35,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from automock.drafting.paging import MORE, NEXT, pages_of
 from automock.drafting.repair_markup import css_of_record, repair_selector
 from automock.drafting.values import plausible
 from automock.plan.model import Plan, PlanEntry
@@ -45,8 +47,6 @@ _QUIET = re.compile(r"(?i)^(errors?|error_\w+|message|detail|fault|warnings?|exc
 _MAX_RECORDS = 200  # observation records acted on per run
 _MAX_RECORD = 4096  # characters of one record (a key, a value compared with, a selector)
 _DONE = ("done", "complete", "completed", "finished", "success", "succeeded", "ready", "ok")
-_NEXT = re.compile(r"(?i)^(next(_?page|_?url|_?cursor|_?token|_?link)?|cursor|continuation)$")
-_MORE = re.compile(r"(?i)^(has_?more|has_?next|more|more_?results|has_?next_?page)$")
 _HINTS = {"int": "int", "float": "float", "bool": "bool", "list": "list", "dict": "dict"}
 
 
@@ -164,23 +164,41 @@ def _repair_parse(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
 
 def _repair_type(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
     """A number or string the code used as an object or a list: that shape instead."""
-    at, wanted = record.get("at", ""), record.get("wanted")
+    at, wanted, use = record.get("at", ""), record.get("wanted"), record.get("use")
     root = _body_root(data, record)
-    if not isinstance(at, str) or wanted not in ("dict", "list") or root is None:
+    if not isinstance(at, str) or root is None:
         return []
-    shape: Any = {} if wanted == "dict" else [{}]
+    texts = isinstance(use, str) and hasattr(str, use) and not hasattr(float, use)
+    if wanted not in ("dict", "list") and not texts:
+        return []
+    shape: Any = {} if wanted == "dict" else [{}] if wanted == "list" else None
     parts = _split(at)
-    if not parts:
-        root[0]["json"] = shape
+    if not parts and shape is not None:
+        root[0]["json"] = _reshaped(root[0].get("json"), shape)
         return [f"{root[1]}/json"]
-    *head, last = parts
+    *head, last = parts or [""]
     changed = False
     for node in _nodes(root[0].get("json"), head):
-        if isinstance(node, dict) and last in node:
-            node[last], changed = copy.deepcopy(shape), True
-        elif isinstance(node, list) and last.isdigit() and int(last) < len(node):
-            node[int(last)], changed = copy.deepcopy(shape), True
+        slot: Any = last if isinstance(node, dict) and last in node else None
+        if isinstance(node, list) and last.isdigit() and int(last) < len(node):
+            slot = int(last)
+        if slot is None:
+            continue
+        # a number the code treats as text (``.replace(",", "")``): the number as a string
+        value = _reshaped(node[slot], shape) if shape is not None else _as_text(node[slot])
+        node[slot], changed = value, True
     return [f"{root[1]}/json{at}"] if changed else []
+
+
+def _reshaped(value: Any, shape: Any) -> Any:
+    """``shape`` for ``value``; an object taken for a list becomes a list of two of it."""
+    if isinstance(shape, list) and isinstance(value, dict) and value:
+        return [value, copy.deepcopy(value)]
+    return copy.deepcopy(shape)
+
+
+def _as_text(value: Any) -> Any:
+    return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
 
 
 def _merged(into: Any, extra: Any) -> int:
@@ -231,9 +249,9 @@ def _ended(body: Any, compared: Mapping[str, str]) -> Any:
         if isinstance(node, dict):
             return {
                 k: None
-                if _NEXT.match(k)
+                if NEXT.match(k)
                 else False
-                if _MORE.match(k) and isinstance(v, bool)
+                if MORE.match(k) and isinstance(v, bool)
                 else walk(v)
                 for k, v in node.items()
             }
@@ -284,6 +302,8 @@ def describe(record: Mapping[str, Any]) -> str:
         use = record.get("use")
         found = record.get("found")
         return f"used {at or 'the body'} ({found}) as a {record.get('wanted')} ({use})"
+    if kind == "type" and isinstance(use := record.get("use"), str) and hasattr(str, use):
+        return f"used {at or 'the body'} ({record.get('found')}) as text (.{use})"
     if kind == "selector":
         css = css_of_record(record)
         return "" if "error" in css.lower() else f"{record.get('call')}({css!r}) found nothing"
@@ -300,20 +320,26 @@ def _one(
     data: dict[str, Any], record: Mapping[str, Any], records: Sequence[Mapping[str, Any]]
 ) -> list[str]:
     kind = record.get("kind")
-    if kind == "key":
-        return _repair_key(data, record)
-    if kind == "index":
-        return _repair_index(data, record)
-    if kind == "parse":
-        return _repair_parse(data, record)
-    if kind == "type":
-        return _repair_type(data, record)
+    rule = _BODY_RULES.get(str(kind))
+    if rule is not None:
+        changed: list[str] = []
+        for about in pages_of(data, record):
+            changed += [p for p in rule(data, about) if p not in changed]
+        return changed
     if kind == "selector":
         root = _body_root(data, record)
         return repair_selector(root[0], root[1], record) if root is not None else []
     if kind == "repeated":
         return _repair_repeated(data, _compared(records, int(record["entry"])))
     return []
+
+
+_BODY_RULES = {
+    "key": _repair_key,
+    "index": _repair_index,
+    "parse": _repair_parse,
+    "type": _repair_type,
+}
 
 
 def _records(observations: Mapping[str, Any]) -> list[Mapping[str, Any]]:

@@ -6,7 +6,8 @@ was (``app.py:29 in fetch``). When a network entry of the plan sits on that line
 request came from that call: its URL was built from something the draft could not know
 (a drafted list item, a timestamp, ``sys.argv``). The call's entry then answers that URL
 too: a stub entry keeps its body and gets a twin for the URL; a ``deny`` entry (its URL
-unknown when drafted) becomes a stub with the pasteable fix's body. The program's word is
+unknown when drafted) becomes a stub with the body drafted from how the program reads the
+call's response (kept in the entry's ``provenance``), else the pasteable fix's body. The program's word is
 the shape of a plan edit only: a fix that does not parse as a stub is skipped.
 """
 
@@ -25,6 +26,7 @@ __all__ = ["stubs_for_unmatched"]
 _WHERE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+)\b")
 _MAX_ADDED = 8  # stubs added per round
 _BODY = ("json", "text", "headers", "status")
+_DRAFTED = ("json", "text", "headers", "sequence")
 
 
 def _fix_data(fix: str) -> dict[str, Any] | None:
@@ -75,15 +77,19 @@ def _denied_site(plan: Plan, api: str) -> int | None:
 
 def _answering(site: PlanEntry, fix: dict[str, Any], why: str, round: int) -> PlanEntry:
     data = dict(fix)
+    drafted = site.provenance.get("body")
     if site.strategy == "stub_http" and isinstance(site.data, dict):
         data.pop("json", None)
         data.update({k: site.data[k] for k in _BODY if k in site.data})
+    elif isinstance(drafted, dict) and drafted:  # the body drafted from the call's reads
+        data.pop("json", None)
+        data.update({k: v for k, v in drafted.items() if k in _DRAFTED})
     provenance = {"drafter": "rules", "round": round, "repairs": [f"/data/url: {why}"]}
     return replace(
         site,
         strategy="stub_http",
         data=data,
-        guessed=(*site.guessed, "/data/url"),
+        guessed=(*site.guessed, "/data/url", *(["/json"] if "json" in (drafted or {}) else [])),
         drafted=True,
         provenance=provenance,
     )

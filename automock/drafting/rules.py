@@ -227,13 +227,26 @@ def url_unknown(entry: PlanEntry) -> bool:
     return entry.strategy == "deny" and entry.data.get("note") == _UNKNOWN_URL
 
 
+_DRAFTED_BODY = ("headers", "json", "text", "sequence")
+
+
 def _stub(tp: Touchpoint | None, shape: HttpShape, api: str = "") -> PlanEntry:
     """The drafted stub for one call site, or a deny note when its URL is unknown."""
     line, col = (tp.line, tp.col) if tp is not None else (shape.line, shape.col)
     api = tp.api if tp is not None else api
     symbol = tp.symbol if tp is not None else ""
-    if "/url" in shape.guessed:
-        return PlanEntry(line, col, "network", api, "deny", symbol, {"note": _UNKNOWN_URL})
+    if "/url" in shape.guessed:  # the body drafted from its reads, for when a run shows the URL
+        body = {k: v for k, v in shape.stub_data().items() if k in _DRAFTED_BODY and v}
+        return PlanEntry(
+            line,
+            col,
+            "network",
+            api,
+            "deny",
+            symbol,
+            {"note": _UNKNOWN_URL},
+            provenance={"body": body} if body else {},
+        )
     return PlanEntry(
         line,
         col,

@@ -188,9 +188,16 @@ def note_position(flow: Any, base: Any, key: ast.expr) -> None:
     ``row[8]`` on a CSV row: at least nine columns."""
     if not isinstance(base, Ref) or base.wrap:
         return
+    if isinstance(key, ast.Slice) and base.path[:1] == ("json",):  # ``ids[:3]``: three
+        stop = key.upper
+        if isinstance(stop, ast.Constant) and type(stop.value) is int and stop.value > 2:
+            flow.note(base.child(f"count:{min(stop.value, 12)}"))
+        return
     if not isinstance(key, ast.Constant) or type(key.value) is not int or key.value < 2:
         return
-    if base.path[:1] in MARKUP_ROOTS or (base.path[:1] == ("csv",) and base.path[-1] == "index"):
+    if base.path[:1] in (*MARKUP_ROOTS, ("json",)) or (
+        base.path[:1] == ("csv",) and base.path[-1] == "index"
+    ):  # ``row[5]`` on a JSON array: six items
         flow.note(base.child(f"count:{key.value + 1}"))
 
 

@@ -13,45 +13,32 @@ elements), a ``:.1f`` format or arithmetic means a number.
 
 from __future__ import annotations
 
-import ast
+import copy
 import json
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import quote_plus
 
-from automock.drafting._source import PLACEHOLDER, Module, parse_module
+from automock.drafting._source import Module, parse_module
+from automock.drafting.compared import wanted_values
 from automock.drafting.flow import ResponseFlow
+from automock.drafting.joins import joined
+from automock.drafting.json_talk import speaks_json
+from automock.drafting.link_flow import link_prefix
 from automock.drafting.literals import KEY_SEP, Ref
 from automock.drafting.markup import render_csv, render_feed, render_markup
+from automock.drafting.paging import end_value, is_paging_key, pages, served_url
 from automock.drafting.regex_sample import sample
+from automock.drafting.stub_requests import literal_query, variant_pattern
 from automock.drafting.urls import (
     UrlPattern,
     method_of,
-    pattern_of_parts,
-    url_argument,
     url_pattern,
 )
 from automock.drafting.values import plausible
 from automock.plan.model import HttpStub
 
 __all__ = ["HttpShape", "infer_http", "infer_shapes"]
-
-# keys that end a ``while next:`` / ``if not data["has_more"]: break`` loop
-_PAGINATION: dict[str, Any] = {
-    "next": None,
-    "next_url": None,
-    "next_page": None,
-    "nextPageToken": None,
-    "next_page_token": None,
-    "next_cursor": None,
-    "cursor": None,
-    "has_more": False,
-    "hasNextPage": False,
-    "has_next": False,
-    "more": False,
-}
 
 # the fields of a JSON body the code reads only whole
 _WHOLE_KEYS = ("id", "name")
@@ -72,6 +59,7 @@ class HttpShape:
     text: str | None = None
     guessed: tuple[str, ...] = ()
     query: dict[str, str] = field(default_factory=dict)
+    pages: tuple[Any, ...] = ()  # JSON bodies served in turn (paging), the last repeating
 
     def stub_data(self) -> dict[str, Any]:
         """The ``stub_http`` entry data: the plan's own HTTP stub serialisation."""
@@ -86,7 +74,11 @@ class HttpShape:
             text=self.text,
             **extra,
         )
-        return stub.to_dict()
+        data = stub.to_dict()
+        if self.pages:
+            data.pop("json", None)
+            data["sequence"] = [{"json": body} for body in self.pages]
+        return data
 
 
 def _shapes(flow: ResponseFlow) -> list[HttpShape]:
@@ -99,13 +91,17 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
             pattern = url_pattern(flow.module, call)
             query: dict[str, str] = {}
             if variant is not None and value is not None:
-                pattern, query = _variant_pattern(flow, call, variant, value, pattern)
+                pattern, query = variant_pattern(flow, call, variant, value, pattern)
+            query = query or literal_query(flow.module, call, pattern)
+            if site in flow.links:  # it sends to a string of another response: its links
+                pattern = UrlPattern(_link_prefix(flow, flow.links[site]), "prefix")
             guessed: list[str] = ["/url"] if pattern.guessed else []
             method = method_of(call)
             if method == "*":  # a drafted stub never answers every method: guess, and say so
                 method = "GET"
                 guessed.append("/method")
-            headers, body, text = _body(flow, site, guessed, number * 7)  # 7: coprime to word lists
+            # 7: coprime to word lists
+            headers, body, text = _body(flow, site, guessed, number * 7, query)
             out.append(
                 HttpShape(
                     line=key[0],
@@ -123,38 +119,14 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
     return out
 
 
-def _variant_pattern(
-    flow: ResponseFlow,
-    call: ast.Call,
-    variant: tuple[str, str, tuple[str, ...]],
-    value: str,
-    pattern: UrlPattern,
-) -> tuple[UrlPattern, dict[str, str]]:
-    """The URL pattern (and query matcher) of the stub for one literal value of a request."""
-    kind, where, _ = variant
-    if kind == "url":
-        return pattern_of_parts([value]), {}
-    if kind == "query" and pattern.match == "prefix":
-        if "query" in HttpStub.__dataclass_fields__:
-            return pattern, {where: value}
-        pair = re.escape(f"{quote_plus(where)}={quote_plus(value)}")
-        return UrlPattern(f"^{re.escape(pattern.url)}[^#]*[?&]{pair}(?:[&#]|$)", "regex"), {}
-    node = url_argument(call)
-    if kind == "path" and isinstance(node, ast.JoinedStr):
-        text = "".join(
-            value
-            if str(i) == where
-            else flow.module.render(
-                part.value if isinstance(part, ast.FormattedValue) else part
-            ).text
-            for i, part in enumerate(node.values)
-        )
-        return pattern_of_parts(text.split(PLACEHOLDER)), {}
-    return pattern, {}
+def _link_prefix(flow: ResponseFlow, link: Ref) -> str:
+    """The prefix of the links drafted at ``link`` (:mod:`automock.drafting.link_flow`)."""
+    pattern = url_pattern(flow.module, flow.calls[link.site])
+    return link_prefix(pattern.url, pattern.match, {}, link.path[1:])
 
 
 def _body(
-    flow: ResponseFlow, site: int, guessed: list[str], salt: int
+    flow: ResponseFlow, site: int, guessed: list[str], salt: int, query: Mapping[str, str]
 ) -> tuple[dict[str, str], Any, str | None]:
     """(headers, json body, text body) drafted from every path the code reads of ``site``."""
     paths = list(flow.paths[site])
@@ -178,7 +150,8 @@ def _body(
         if "Content-Type" in headers:
             headers["Content-Type"] = "application/json"
         tree = _build_tree(json_paths)
-        ctx = _Ctx(site, flow.hints, guessed, salt)
+        links = {r.path[1:]: _link_prefix(flow, r) for r in flow.links.values() if r.site == site}
+        ctx = _Ctx(site, flow.hints, guessed, salt, links, wanted_values(flow.module), query)
         return headers, _render(ctx, tree, (), "/json", "", 0), None
     if any(p[:1] == ("jsonl",) for p in paths):
         guessed.append("/text")
@@ -202,13 +175,16 @@ def _body(
             headers["Content-Type"] = f"text/{root}; charset=utf-8"
             return headers, None, render_markup(tree, root, site, flow.hints, flow.regexes, salt)
     if any(p[:1] in (("attr:text",), ("attr:content",)) for p in paths):
-        guessed.append("/text")
         lines = [
             sample(pattern, salt + i) or ""
             for (where, path), pattern in sorted(flow.regexes.items())
             if where == site and path[:1] in (("attr:text",), ("attr:content",))
             for i in range(2)
         ]
+        if not lines and speaks_json(flow.module, flow.calls, site):  # JSON, printed as text
+            headers["Content-Type"] = "application/json"
+            return headers, _whole(_Ctx(site, flow.hints, guessed, salt), "/json"), None
+        guessed.append("/text")
         return headers, None, "\n".join(lines) + "\n" if lines else "example response text"
     return headers, None, None
 
@@ -239,6 +215,9 @@ class _Ctx:
     hints: dict[tuple[int, tuple[str, ...]], str]
     guessed: list[str]
     salt: int
+    links: Mapping[tuple[str, ...], str] = field(default_factory=dict)  # path -> URL prefix
+    wanted: Mapping[str, str] = field(default_factory=dict)  # key -> the string looked for
+    echo: Mapping[str, str] = field(default_factory=dict)  # the request's literal query
 
 
 def _render(
@@ -256,17 +235,24 @@ def _render(
     if "index" in tree or hint == "list":
         child = tree.get("index", {})
         element = name[:-1] if name.endswith("s") and len(name) > 3 else name
+        size = max([2, *(int(k[6:]) for k in tree if k.startswith("count:"))])  # ``row[5]``
         return [
             _render(ctx, child, (*path, "index"), f"{pointer}/{i}", element or "item", i)
-            for i in range(2)
+            for i in range(min(size, 12))
         ]
     if not path and hint is None:  # the body read only whole (printed, dumped, returned)
         return _whole(ctx, pointer)
     ctx.guessed.append(pointer)
+    if path in ctx.links:  # a string the program requests: a URL the linked stub answers
+        return f"{ctx.links[path]}{index + 1}"
     if hint == "dict":
         return {}
-    if name in _PAGINATION:
-        return _PAGINATION[name]
+    if index == 0 and name in ctx.wanted and hint in (None, "str"):  # the value looked for
+        return ctx.wanted[name]
+    if name in ctx.echo and hint in (None, "str"):  # the API answers about what was asked
+        return ctx.echo[name]
+    if is_paging_key(name):  # the last page; :func:`_paged` drafts the ones before it
+        return end_value(name)
     value = plausible(
         name or "value", index + ctx.salt, hint if hint in ("float", "int", "bool") else None
     )
@@ -286,22 +272,57 @@ def _whole(ctx: _Ctx, pointer: str) -> dict[str, Any]:
 
 def _shared(shapes: list[HttpShape]) -> list[HttpShape]:
     """Call sites sending the same request share one drafted body: the first stub of a
-    request answers every call of it (a retry, a re-assigned response), so a bodiless
-    twin takes the body the code reads at the other site."""
-    bodies: dict[tuple[str, str, str, str], HttpShape] = {}
+    request answers every call of it (a retry, a re-assigned response, the page fetched
+    before a paging loop and the ones inside it), so each twin's body carries the keys
+    the code reads at every site of the request, and a bodiless twin takes that body."""
+    twins: dict[tuple[str, str, str, str], list[HttpShape]] = {}
     for shape in shapes:
         if shape.json is not None or shape.text is not None:
-            bodies.setdefault(_request_key(shape), shape)
+            twins.setdefault(_request_key(shape), []).append(shape)
     out = []
     for shape in shapes:
-        body = bodies.get(_request_key(shape))
-        if body is not None and shape.json is None and shape.text is None:
-            moved = tuple(g for g in body.guessed if g.startswith(("/json", "/text", "/headers")))
-            guessed = (*shape.guessed, *moved)
-            shape = replace(shape, json=body.json, text=body.text, guessed=guessed)
-            shape = replace(shape, headers={**body.headers, **shape.headers})
-        out.append(shape)
+        group = twins.get(_request_key(shape), [])
+        if not group:
+            out.append(shape)
+            continue
+        body = group[0] if shape.json is None and shape.text is None else shape
+        merged = copy.deepcopy(body.json)
+        moved = [g for g in body.guessed if g.startswith(("/json", "/text", "/headers"))]
+        for twin in group:
+            if twin is not body and _merge(merged, twin.json):
+                moved += [g for g in twin.guessed if g.startswith("/json") and g not in moved]
+        guessed = (*[g for g in shape.guessed if g not in moved], *moved)
+        headers = {**body.headers, **shape.headers}
+        out.append(replace(shape, json=merged, text=body.text, guessed=guessed, headers=headers))
     return out
+
+
+def _merge(into: Any, extra: Any) -> bool:
+    """Add to object ``into`` the keys of ``extra`` it lacks (recursively, into the first
+    item of lists of objects); whether anything was added."""
+    if isinstance(into, list) and isinstance(extra, list) and into and extra:
+        return any([_merge(item, extra[0]) for item in into])
+    if not isinstance(into, dict) or not isinstance(extra, dict):
+        return False
+    added = False
+    for key, value in extra.items():
+        if key not in into:
+            into[key] = copy.deepcopy(value)
+            added = True
+        else:
+            added = _merge(into[key], value) or added
+    return added
+
+
+def _paged(shape: HttpShape) -> HttpShape:
+    """A body with a paging key becomes two pages (:mod:`automock.drafting.paging`)."""
+    found = pages(shape.json, served_url(shape.url, shape.match, shape.query))
+    if found is None:
+        return shape
+    guessed = [g for g in shape.guessed if not g.startswith("/json")]
+    for number in range(len(found)):
+        guessed += [f"/sequence/{number}" + g for g in shape.guessed if g.startswith("/json")]
+    return replace(shape, pages=found, guessed=tuple(guessed))
 
 
 def _request_key(shape: HttpShape) -> tuple[str, str, str, str]:
@@ -330,7 +351,13 @@ def infer_http(
                     interpreter.regexes.setdefault((ref.site, path), hint[3:])
                 elif hint is not None:
                     interpreter.hints.setdefault((ref.site, path), hint)
-    return _shared(_shapes(interpreter))
+    return [_paged(shape) for shape in _joined(_shared(_shapes(interpreter)))]
+
+
+def _joined(shapes: list[HttpShape]) -> list[HttpShape]:
+    """Fields named after another stub's resource hold its ids (:mod:`.joins`)."""
+    bodies = joined([(s.url, s.match, copy.deepcopy(s.json)) for s in shapes])
+    return [replace(s, json=body) for s, body in zip(shapes, bodies, strict=True)]
 
 
 def infer_shapes(source: str, touch_lines: Iterable[int] = ()) -> list[HttpShape]:

@@ -16,11 +16,12 @@ import ast
 import re
 from dataclasses import dataclass
 
-from automock.drafting._source import Module
+from automock.drafting._source import PLACEHOLDER, Module
 
 __all__ = ["UrlPattern", "method_of", "pattern_of_parts", "url_argument", "url_pattern"]
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "head", "options")
+_CONNECTIONS = {"HTTPConnection": "http", "HTTPSConnection": "https"}  # http.client
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,39 @@ def url_pattern(module: Module, call: ast.Call) -> UrlPattern:
     node = url_argument(call)
     if node is None:
         return UrlPattern(url=".*", match="regex", guessed=True)
-    return pattern_of_parts(module.render(node).parts)
+    parts = module.render(node).parts
+    base = _connection_base(module, call)
+    if base and parts[0].startswith("/"):  # ``conn.request("GET", "/posts")``: on its host
+        parts = [base + parts[0], *parts[1:]]
+    return pattern_of_parts(parts)
+
+
+def _connection_base(module: Module, call: ast.Call) -> str:
+    """``http://host:port`` of an http.client connection a ``conn.request(...)`` is sent on
+    (``conn = http.client.HTTPConnection("localhost", 8000)``), else ""."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "request"):
+        return ""
+    if not isinstance(func.value, ast.Name | ast.Attribute):
+        return ""
+    receiver = ast.unparse(func.value)
+    for node in ast.walk(module.tree):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        made = node.value
+        name = made.func.attr if isinstance(made.func, ast.Attribute) else ""
+        name = name or (made.func.id if isinstance(made.func, ast.Name) else "")
+        if name not in _CONNECTIONS or not made.args:
+            continue
+        if any(ast.unparse(t) == receiver for t in node.targets):
+            host = module.render(made.args[0]).text
+            port = made.args[1] if len(made.args) > 1 else None
+            port = next((kw.value for kw in made.keywords if kw.arg == "port"), port)
+            number = port.value if isinstance(port, ast.Constant) else ""
+            if PLACEHOLDER in host or not host:
+                return ""
+            return f"{_CONNECTIONS[name]}://{host}{f':{number!s}' if number else ''}"
+    return ""
 
 
 def pattern_of_parts(parts: list[str]) -> UrlPattern:

@@ -109,8 +109,18 @@ class _Dict(dict[Any, Any]):
         try:
             return dict.__getitem__(self, key)
         except KeyError:
+            if type(key) is int:  # ``body[0]``: the code takes the object for a list
+                self._as_list()
             self._note(key, "[]")
             raise
+
+    def _as_list(self) -> None:
+        state = _active
+        if state is not None:
+            entry, response, path = self._at
+            record = {"kind": "type", "entry": entry, "response": response, "at": _pointer(path)}
+            record.update(use="__getitem__", wanted="list", found="dict")
+            state.miss(record)
 
     def get(self, key: Any, default: Any = None) -> Any:
         if not dict.__contains__(self, key):

@@ -48,10 +48,11 @@ POLL = """\
 import time
 import requests
 
+DONE = "fin" + "ished"  # a value the draft cannot read from the source
 job = requests.post("https://api.example.com/jobs", json={"n": 1}).json()
 while True:
     state = requests.get("https://api.example.com/jobs/" + str(job["id"])).json()
-    if state["status"] == "finished":
+    if state["status"] == DONE:
         break
     time.sleep(1)
 print("finished with", len(state), "fields")
@@ -206,16 +207,15 @@ print("rate", second["info"]["rate"] > 0)
 """
 
 
-def test_a_stub_shadowed_by_a_higher_ranked_one_lends_it_its_keys(
+def test_two_calls_of_one_request_share_their_keys_in_the_draft(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _report(here, capsys, "convert.py", CONVERT)
+    # the first stub of a request answers both calls: it must carry what both read (the
+    # loop's "never served" repair did this after a failed round; the draft does it now)
+    code, report = _report(here, capsys, "convert.py", CONVERT, "--draft-rounds", "0")
     assert code == 0 and report["stdout"] == "from True\nrate True\n"
-    (first, *_) = report["drafting"]["rounds"]
-    assert first["exception"] == "KeyError: 'info'"
-    assert any("is never served" in r for r in first["repairs"])
-    served_first = _stubs(_saved(here, "convert.py"))[0]
-    assert {"query", "info"} <= set(served_first["data"]["json"])
+    for stub in _stubs(_saved(here, "convert.py")):
+        assert {"query", "info"} <= set(stub["data"]["json"])
 
 
 SCRAPE = """\

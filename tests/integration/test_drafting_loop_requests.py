@@ -22,7 +22,7 @@ import requests
 url = "https://news.example.org/v0/top.json"
 ids = requests.get(url).json()
 for n in ids[:3]:
-    url = "https://news.example.org/v0/item/" + str(n) + ".json"
+    url = "/".join(["https://news.example.org/v0/item", str(n) + ".json"])  # unrendered
     item = requests.get(url).json()
     print("title:", item["title"])
 """
@@ -67,3 +67,38 @@ def test_a_call_whose_url_comes_from_the_command_line_is_stubbed_after_a_trial(
     report = json.loads(capsys.readouterr().out)
     assert report["stdout"].startswith("lives in ") and report["stdout"] != "lives in \n"
     assert any(url in why for r in report["drafting"]["rounds"] for why in r["repairs"])
+
+
+RETRIED = """\
+import sys
+
+import requests
+
+
+def fetch(url):
+    for attempt in range(3):
+        try:
+            reply = requests.get(url, timeout=2)
+            reply.raise_for_status()
+            return reply.json()
+        except requests.RequestException:
+            print("attempt", attempt, "failed")
+    return None
+
+
+profile = fetch(sys.argv[1])
+print("profile" if profile else "no profile", profile)
+"""
+
+
+def test_a_denied_call_turned_stub_serves_the_body_drafted_from_its_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the program catches the refusal and tests the body's truthiness: the pasteable
+    # fix's empty object would run clean and take the "no profile" path
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "profile.py").write_text(RETRIED)
+    argv = ["run", "profile.py", "--json", "--timeout", "20", "--no-save"]
+    assert main([*argv, "--", "https://api.example.org/me"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["stdout"].startswith("profile {") and "failed" not in report["stdout"]

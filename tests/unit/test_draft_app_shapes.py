@@ -107,7 +107,9 @@ def test_a_url_assigned_once_literally_and_then_from_the_response_is_stubbed() -
     )
     (stub,) = plan.http_stubs()
     assert stub.url.endswith("/v2/products(?:[?#]|$)")
-    assert isinstance(stub.json, dict) and stub.json["next"] is None
+    first, last = stub.sequence  # a page linking to the next, then the last page
+    assert isinstance(first.json, dict) and re.search(stub.url, first.json["next"])
+    assert isinstance(last.json, dict) and last.json["next"] is None
 
 
 def test_a_request_made_inside_a_retry_thunk_still_shapes_its_body() -> None:
