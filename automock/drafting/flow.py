@@ -39,7 +39,6 @@ from automock.drafting.literals import (
 from automock.drafting.scrape_flow import (
     MARKUP_ROOTS,
     STR_METHODS,
-    TEXT_KEEPS,
     bind_key_function,
     compiled_regex,
     fetches_feed,
@@ -52,6 +51,7 @@ from automock.drafting.scrape_flow import (
     record_variant,
     string_method,
 )
+from automock.drafting.text_probes import compared_literals, text_method
 
 __all__ = ["CLIENT_TYPES", "HTTP_MODULES", "Ref", "ResponseFlow", "import_aliases"]
 
@@ -279,10 +279,10 @@ class ResponseFlow:
                     self.note(side, "str" if is_str else "number")
             return None
         if isinstance(node, ast.Compare):
-            values = [self.eval(n, env) for n in (node.left, *node.comparators)]
-            consts = [
-                n.value for n in (node.left, *node.comparators) if isinstance(n, ast.Constant)
-            ]
+            sides = (node.left, *node.comparators)
+            values = [self.eval(n, env) for n in sides]
+            consts = [n.value for n in sides if isinstance(n, ast.Constant)]
+            compared_literals(self, node, values)  # ``"ID=" in body``, ``el.tag == "x"``
             for value in values:
                 if isinstance(value, Ref) and consts:
                     self.note(value, constant_hint(consts[0]))
@@ -382,8 +382,8 @@ class ResponseFlow:
                 self.note(ref)
                 return ref
             return None
-        if base.path in (("attr:text",), ("attr:content",)) and name in TEXT_KEEPS:
-            return base
+        if base.path[0] in ("attr:text", "attr:content"):  # ``r.text.find("ID=")``
+            return text_method(self, base, name, node, env)
         if name == "get" and node.args:
             key = node.args[0]
             if isinstance(key, ast.Constant) and isinstance(key.value, str):

@@ -16,6 +16,7 @@ from typing import Any
 
 from automock.drafting.literals import Lits, Ref
 from automock.drafting.markup import TEXT_ATTRS, css_of_find, css_of_path
+from automock.drafting.text_probes import text_method
 
 __all__ = [
     "CSV_CALLS",
@@ -124,6 +125,8 @@ def markup_method(
     flow: Any, base: Any, name: str, node: ast.Call, env: dict[str, Any] | None = None
 ) -> Any:
     """The value of ``base.name(...)`` where ``base`` is inside an html/xml root."""
+    if base.path[-1:] == ("attr:text",):  # a string: ``soup.text.find("Weather:")``
+        return text_method(flow, base, name, node, env or {})
     first = _literal(node.args[0]) if node.args else None
     held = (
         (env or {}).get(node.args[0].id)
@@ -178,6 +181,8 @@ def markup_attribute(flow: Any, base: Any, attr: str) -> Any:
         return ref
     if attr in _NEUTRAL:
         return base
+    if attr in ("tag", "name"):  # compared with a literal: a child of that tag (text_probes)
+        return base.child(f"attr:{attr}")
     if attr in _API or attr.startswith("_"):
         return None
     return _noted(flow, base.child(f"el:{attr}"))
