@@ -70,14 +70,27 @@ def _denied_site(plan: Plan, api: str) -> int | None:
         for i, e in enumerate(plan.entries)
         if e.kind == "network" and e.strategy == "deny" and e.api.split(".", 1)[0] == library
     ]
+    if not hits:  # else the one call already answered for a URL a run showed (a crawl)
+        hits = [
+            i
+            for i, e in enumerate(plan.entries)
+            if "/data/url" in e.guessed and e.api.split(".", 1)[0] == library
+        ]
+        hits = (
+            hits[:1]
+            if len({(plan.entries[i].line, plan.entries[i].col) for i in hits}) == 1
+            else []
+        )
     return hits[0] if len(hits) == 1 else None
 
 
 def _answering(site: PlanEntry, fix: dict[str, Any], why: str, round: int) -> PlanEntry:
     data = dict(fix)
-    if site.strategy == "stub_http" and isinstance(site.data, dict):
+    drafted = site.provenance.get("body")  # the text body drafted before the URL was known
+    body = site.data if site.strategy == "stub_http" else drafted
+    if isinstance(body, dict) and body:
         data.pop("json", None)
-        data.update({k: site.data[k] for k in _BODY if k in site.data})
+        data.update({k: body[k] for k in _BODY if k in body})
     provenance = {"drafter": "rules", "round": round, "repairs": [f"/data/url: {why}"]}
     return replace(
         site,

@@ -232,8 +232,11 @@ def _stub(tp: Touchpoint | None, shape: HttpShape, api: str = "") -> PlanEntry:
     line, col = (tp.line, tp.col) if tp is not None else (shape.line, shape.col)
     api = tp.api if tp is not None else api
     symbol = tp.symbol if tp is not None else ""
-    if "/url" in shape.guessed:
-        return PlanEntry(line, col, "network", api, "deny", symbol, {"note": _UNKNOWN_URL})
+    if "/url" in shape.guessed:  # a text body (HTML, XML, feed) waits for the URL a run shows
+        body = {"text": shape.text, "headers": shape.headers} if shape.text is not None else {}
+        provenance = {"body": body} if body else {}
+        data = {"note": _UNKNOWN_URL}
+        return PlanEntry(line, col, "network", api, "deny", symbol, data, provenance=provenance)
     return PlanEntry(
         line,
         col,
