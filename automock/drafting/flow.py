@@ -40,7 +40,6 @@ from automock.drafting.scrape_flow import (
     MARKUP_ROOTS,
     STR_METHODS,
     bind_key_function,
-    compiled_regex,
     fetches_feed,
     lines_of,
     markup_attribute,
@@ -50,6 +49,7 @@ from automock.drafting.scrape_flow import (
     reads_text,
     record_variant,
     string_method,
+    text_calls,
 )
 from automock.drafting.text_probes import compared_literals, text_method
 
@@ -320,7 +320,7 @@ class ResponseFlow:
 
     def call(self, node: ast.Call, env: dict[str, Any]) -> Any:
         found = self.call_value(node, env)
-        compiled_regex(self, node, env)  # ``PATTERN.findall(text)``, ``PATTERN = re.compile(...)``
+        text_calls(self, node, env)  # ``PATTERN.findall(text)``, ``f.write(r.text)``
         return thunk_result(self, node, env) if found is None else found
 
     def call_value(self, node: ast.Call, env: dict[str, Any]) -> Any:

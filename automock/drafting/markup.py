@@ -120,6 +120,8 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
         attrs = {k[4:]: str(plausible(k[4:], i + ctx.salt)) for k in merged if k.startswith("key:")}
         if "href" in attrs:
             attrs["href"] = f"/items/{i + 1 + ctx.salt}"
+        if seg == "els:*" and not attrs:  # ``child.attrib`` printed whole: one to show
+            attrs["id"] = str(i + 1 + ctx.salt)
         opening, tag, name = _open_tag(compounds[-1], attrs, ctx.xml)
         text_path = (*path, seg, "attr:text")
         hint = ctx.hints.get((ctx.site, text_path)) or ctx.hints.get(
@@ -140,8 +142,8 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
 def _children(ctx: Any, tree: dict[str, Any], path: tuple[str, ...]) -> str:
     # ``for child in root: ... child.attrib["value"]``: what is read of every child
     shared = {k: v for k, v in tree.get("index", {}).items() if k.startswith("key:")}
-    if ctx.xml and shared and not any(k.startswith(("el:", "els:")) for k in tree):
-        tree = {**tree, "els:item": {}}  # children read but none named: two ``<item>``
+    if ctx.xml and "index" in tree and not any(k.startswith(("el:", "els:")) for k in tree):
+        tree = {**tree, "els:*": tree["index"]}  # ``root[0][1]``: two ``<item>`` (and theirs)
     out = []
     for seg, subtree in tree.items():
         if seg.startswith("el:"):

@@ -16,6 +16,8 @@ from typing import Any
 
 from automock.drafting.literals import Lits, Ref
 from automock.drafting.markup import TEXT_ATTRS, css_of_find, css_of_path
+from automock.drafting.regex_flow import compiled, note_regex, text_calls
+from automock.drafting.saved_text import saved_response
 from automock.drafting.text_probes import text_method
 
 __all__ = [
@@ -26,7 +28,6 @@ __all__ = [
     "STR_METHODS",
     "TEXT_KEEPS",
     "bind_key_function",
-    "compiled_regex",
     "fetches_feed",
     "format_fields",
     "lines_of",
@@ -37,6 +38,7 @@ __all__ = [
     "reads_text",
     "record_variant",
     "string_method",
+    "text_calls",
 ]
 
 PARSERS = {
@@ -137,6 +139,8 @@ def markup_method(
         first = held.values[0]  # a selector passed in: ``_text(card, "h2.title")``
     if first is None and node.args and isinstance(node.args[0], ast.Name):
         first = _literal(flow.module.constants.get(node.args[0].id))  # ``XPATH = '//p'``
+    if name == "getroot":  # ``ET.parse(f).getroot()``: the document's root
+        return base
     if name in _ONE or name in _MANY:
         xml = base.path[0] == "xml"
         if name in ("select", "select_one"):
@@ -288,13 +292,14 @@ def parse_call(flow: Any, qual: str, node: ast.Call, args: list[Any]) -> Ref | N
     if qual in REGEX_CALLS:
         pattern = _literal(node.args[0]) if node.args else None
         if pattern is None and node.args and isinstance(node.args[0], ast.Name):
-            pattern = _compiled(flow.module.constants.get(node.args[0].id))  # ``re.findall(P, t)``
+            pattern = compiled(flow.module.constants.get(node.args[0].id))  # ``re.findall(P, t)``
             if pattern is None:  # ``regex = '<div>(.+?)</div>'`` in the same scope
                 rendered = flow.module.render(node.args[0])
                 pattern = rendered.text if rendered.complete else None
         note_regex(flow, args[1] if len(args) > 1 else None, pattern)
         return None
     source = args[0] if args else None
+    source = saved_response(flow, node) or source  # ``ET.parse("dump.xml")`` after a save
     if qual in CSV_CALLS:
         return _csv_root(flow, qual, node, source)
     # a parser reads a file-like response itself: ``parse(urlopen(u))``, ``BeautifulSoup(page)``
@@ -353,45 +358,3 @@ def lines_of(flow: Any, value: Any) -> Any:
         value = value.child("attr:text")
         flow.note(value)
     return value
-
-
-def note_regex(flow: Any, target: Any, pattern: Any) -> None:
-    """Record that the text at ``target`` is searched with ``pattern``; a second, different
-    pattern on the same text is kept too (under ``re:N``), so the drafted text matches each."""
-    if not isinstance(target, Ref) or not isinstance(pattern, str):
-        return
-    key = (target.site, target.path)
-    taken = [
-        k
-        for k in flow.regexes
-        if k[0] == target.site
-        and (k[1] == key[1] or (k[1][:-1] == key[1] and k[1][-1].startswith("re:")))
-    ]
-    if any(flow.regexes[k] == pattern for k in taken):
-        return
-    path = target.path if not taken else (*target.path, f"re:{len(taken)}")
-    flow.regexes[(target.site, path)] = pattern
-
-
-def _compiled(made: Any) -> Any:
-    """The pattern of ``re.compile(r"...")`` (None for anything else)."""
-    if isinstance(made, ast.Call) and ast.unparse(made.func) in ("re.compile", "compile"):
-        return _literal(made.args[0]) if made.args else None
-    return None
-
-
-def compiled_regex(flow: Any, node: ast.Call, env: dict[str, Any]) -> None:
-    """``AMOUNT.findall(text)`` with ``AMOUNT = re.compile(r"...")`` at module level.
-
-    The text searched is drafted to match the pattern, as for ``re.findall(r"...", text)``.
-    """
-    func = node.func
-    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and node.args):
-        return
-    made = flow.module.constants.get(func.value.id)
-    if func.attr not in ("search", "match", "findall", "finditer", "fullmatch"):
-        return
-    pattern = _compiled(made)
-    if pattern is not None:
-        target = flow.eval(node.args[0], env)
-        note_regex(flow, target, pattern)

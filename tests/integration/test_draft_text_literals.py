@@ -3,7 +3,8 @@
 Our own small programs: a status page cut by string positions around the labels it
 looks for (``text.find("Load average:") + 13``, a number read just before ``" ms"``),
 a text split on markers (``"NODE="``, ``"<Uptime>"``) and an ElementTree document
-whose children are told apart by ``child.tag`` and read through ``child.attrib``.
+whose children are told apart by ``child.tag`` and read through ``child.attrib``, and
+an XML reply saved to a file and parsed back by the file's name.
 Each must run clean on its single-shot draft and print values from the drafted body.
 """
 
@@ -55,6 +56,17 @@ for child in root:
         print(child.tag, child.get("speed"))
 """
 
+SAVED = """\
+import requests
+import xml.etree.ElementTree as ET
+CACHE = "stations.xml"
+reply = requests.get("https://stations.example.net/all.xml")
+with open(CACHE, "w") as out:
+    out.write(reply.text)
+root = ET.parse(CACHE).getroot()
+print("second", root[1].attrib, root[1][0].text)
+"""
+
 
 @pytest.fixture
 def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -68,6 +80,7 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         ("positions.py", POSITIONS, r"^host \S+\nlatency \d+ ms, worst \d+ ms$"),
         ("markers.py", MARKERS, r"^node \S+ up \S+$"),
         ("children.py", CHILDREN, r"^humidity \S+\nwind \S+\ngust \S+$"),
+        ("saved.py", SAVED, r"^second \{'\w+': '[^']+'\} \S+$"),
     ],
 )
 def test_single_shot_draft_holds_what_the_code_looks_for(
