@@ -89,8 +89,10 @@ def _open_tag(compound: str, attrs: dict[str, str], xml: bool) -> tuple[str, str
             classes.append(cls)
         elif id_:
             ident = id_
+        elif key and value:  # the selector's value, over one drafted for a read of it
+            attrs[key] = value
         elif key:
-            attrs.setdefault(key, value or str(plausible(key)))
+            attrs.setdefault(key, str(plausible(key)))
     if classes:
         attrs["class"] = " ".join(classes)
     if ident:
