@@ -107,9 +107,12 @@ def _literal(node: ast.expr | None) -> Any:
         return None
 
 
-def _find_css(node: ast.Call) -> str:
+def _find_css(node: ast.Call, constants: dict[str, ast.expr]) -> str:
     name = _literal(node.args[0]) if node.args else _literal(_kw(node, "name"))
-    attrs = _literal(node.args[1]) if len(node.args) > 1 else _literal(_kw(node, "attrs"))
+    given = node.args[1] if len(node.args) > 1 else _kw(node, "attrs")
+    if isinstance(given, ast.Name):  # ``find_all("table", TABLE_ATTRS)``
+        given = constants.get(given.id, given)
+    attrs = _literal(given)
     attrs = dict(attrs) if isinstance(attrs, dict) else {}
     if isinstance(name, list | tuple) and name:
         name = name[0]
@@ -148,7 +151,7 @@ def markup_method(
         elif xml or name in ("iter", "iterfind"):
             css = css_of_path(first)[0] if isinstance(first, str) else "item"
         else:
-            css = _find_css(node)
+            css = _find_css(node, flow.module.constants)
         return _noted(flow, base.child(f"{'el' if name in _ONE else 'els'}:{css}"))
     if name == "xpath" and isinstance(first, str):
         css, take = css_of_path(first)

@@ -33,8 +33,11 @@ TEXT_ROOTS = (("attr:text",), ("attr:content",))
 # methods whose literal argument must be in the text for the code's main path
 _SEARCHES = ("find", "index", "rfind", "rindex", "split", "rsplit", "partition", "rpartition")
 _PIECES = ("split", "rsplit", "partition", "rpartition")
-_KEEPS = ("decode", "strip", "splitlines", "lstrip", "rstrip", "lower", "upper", "casefold")
-_STR = ("replace", "startswith", "endswith", "title", "capitalize", "encode", "zfill", "count")
+_KEEPS = (
+    "decode", "strip", "splitlines", "lstrip", "rstrip", "lower", "upper", "casefold",
+    "replace", "encode", "title", "capitalize",
+)  # fmt: skip
+_STR = ("startswith", "endswith", "zfill", "count")
 _OPEN_TAG = re.compile(r"<([\w:-]+)[^<>/]*>$")
 
 

@@ -312,3 +312,37 @@ def test_an_attribute_searched_by_value_and_read_keeps_the_searched_value() -> N
     assert shape.text is not None
     soup = BeautifulSoup(shape.text, "html.parser")
     assert soup.find_all("span", class_="cost", itemprop="price")
+
+
+def test_bytes_cleaned_by_replace_before_parsing_are_still_the_page() -> None:
+    from bs4 import BeautifulSoup
+
+    shape = only(
+        """
+        import requests
+        from bs4 import BeautifulSoup
+        raw = requests.get("https://blog.example.com/").content
+        raw = raw.replace(b"&#8217;", b"'")
+        for para in BeautifulSoup(raw, "html.parser").find_all("p"):
+            print(para.get_text())
+        """
+    )
+    assert shape.text is not None
+    assert BeautifulSoup(shape.text, "html.parser").find_all("p")
+
+
+def test_find_all_with_attributes_held_in_a_constant() -> None:
+    from bs4 import BeautifulSoup
+
+    shape = only(
+        """
+        import requests
+        from bs4 import BeautifulSoup
+        WANTED = {"class": "listing", "data-kind": "rent"}
+        soup = BeautifulSoup(requests.get("https://homes.example.com/").text, "html.parser")
+        print(soup.find_all("section", WANTED))
+        """
+    )
+    assert shape.text is not None
+    soup = BeautifulSoup(shape.text, "html.parser")
+    assert soup.find_all("section", {"class": "listing", "data-kind": "rent"})
