@@ -115,7 +115,11 @@ def _text_for(name: str, hint: str | None, index: int, regex: str | None) -> str
 def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...], n: int) -> str:
     compounds = split_compounds(seg[seg.index(":") + 1 :])
     compounds = compounds or ["div"]
-    merged = {**subtree, **subtree.get("index", {})}
+    # ``els:x``'s ``index`` is each element of the list; an anonymous child's (``els:*``)
+    # and an ``el:x``'s are their children (``for sub in elem``)
+    merged = subtree if seg == "els:*" else {**subtree, **subtree.get("index", {})}
+    listed = seg.startswith("els:") and seg != "els:*"
+    inner = {k: v for k, v in merged.items() if k != "index" or not listed}
     n = max([n] + [int(k[6:]) for k in subtree if k.startswith("count:") and k[6:].isdigit()])
     inner_parts = []
     for i in range(n):
@@ -132,7 +136,7 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
         regex = ctx.regexes.get((ctx.site, _unindexed(text_path)))
         probed = probe_records(ctx.probes.get((ctx.site, text_path)), i + ctx.salt, 1)
         body = escape(probed.strip("\n") or _text_for(name, hint, i + ctx.salt, regex))
-        children = _children(ctx, merged, (*path, seg))
+        children = _children(ctx, inner, (*path, seg))
         inner_parts.append(f"{opening}{body}{children}</{tag}>")
     html = "".join(inner_parts)
     for compound in reversed(compounds[:-1]):
