@@ -39,6 +39,11 @@ _KEEPS = (
 )  # fmt: skip
 _STR = ("startswith", "endswith", "zfill", "count")
 _OPEN_TAG = re.compile(r"<([\w:-]+)[^<>/]*>$")
+# what a failed response says: the code looks for it to give up, never to find its data
+_FAILURE = re.compile(
+    r"(?i)error|fail|denied|invalid|not found|captcha|forbidden|unauthori[sz]ed|exception"
+    r"|too many|blocked|unavailable|sorry|warning"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +65,8 @@ def probes_of(flow: Any) -> dict[tuple[int, tuple[str, ...]], dict[Probe, None]]
 def note_probe(flow: Any, target: Any, literal: Any, node: ast.expr | None = None) -> None:
     """Record that the text at ``target`` is searched for ``literal`` (at ``node``)."""
     if not isinstance(target, Ref) or not isinstance(literal, str) or not literal.strip():
+        return
+    if _FAILURE.search(literal):
         return
     before, after = _window(flow, node) if node is not None else (0, 0)
     path = target.path  # a piece of the text (``text.split("X")[1]``) is the same text

@@ -2,7 +2,8 @@
 
 Our own small programs: a status page cut by string positions around the labels it
 looks for (``text.find("Load average:") + 13``, a number read just before ``" ms"``),
-a text split on markers (``"NODE="``, ``"<Uptime>"``) and an ElementTree document
+a text split on markers (``"NODE="``, ``"<Uptime>"``), a text checked for what a
+failed reply says before its data is cut out (never drafted into it), and an ElementTree document
 whose children are told apart by ``child.tag`` and read through ``child.attrib``, and
 an XML reply saved to a file and parsed back by the file's name.
 Each must run clean on its single-shot draft and print values from the drafted body.
@@ -67,6 +68,16 @@ root = ET.parse(CACHE).getroot()
 print("second", root[1].attrib, root[1][0].text)
 """
 
+GUARDED = """\
+import sys
+import requests
+body = requests.get("https://quotes.example.net/today").text
+if "Access denied" in body or body.find("ERROR:") >= 0:
+    sys.exit("blocked")
+start = body.find("Quote:") + 6
+print("quote", body[start:start + 12].strip())
+"""
+
 
 @pytest.fixture
 def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -80,6 +91,7 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         ("positions.py", POSITIONS, r"^host \S+\nlatency \d+ ms, worst \d+ ms$"),
         ("markers.py", MARKERS, r"^node \S+ up \S+$"),
         ("children.py", CHILDREN, r"^humidity \S+\nwind \S+\ngust \S+$"),
+        ("guarded.py", GUARDED, r"^quote \S+$"),
         ("saved.py", SAVED, r"^second \{'\w+': '[^']+'\} \S+$"),
     ],
 )
