@@ -205,11 +205,29 @@ def compared_literals(flow: Any, node: ast.Compare, values: list[Any]) -> None:
     sides = (node.left, *node.comparators)
     for i, op in enumerate(node.ops):
         left, right = values[i], values[i + 1]
-        if isinstance(op, ast.In) and isinstance(right, Ref) and right.path[:1] in TEXT_ROOTS:
+        searched = isinstance(right, Ref) and right.path[:1] in TEXT_ROOTS
+        if isinstance(op, ast.In) and searched and not _leaves(flow, node):
             note_probe(flow, right, _constant(sides[i]))
         if isinstance(op, ast.Eq | ast.In):
             for ref, other in ((left, sides[i + 1]), (right, sides[i])):
                 _child_tag(flow, ref, other)
+
+
+def _leaves(flow: Any, test: ast.expr) -> bool:
+    """Whether ``if <test>:`` gives up (its body ends in return, raise, break, continue or
+    an exit): the literal tested marks a reply the code will not read."""
+    parents = flow.module.parents
+    node: Any = test
+    while isinstance(parents.get(id(node)), ast.BoolOp | ast.UnaryOp):
+        node = parents[id(node)]
+    branch = parents.get(id(node))
+    if not isinstance(branch, ast.If) or branch.test is not node or not branch.body:
+        return False
+    last = branch.body[-1]
+    if isinstance(last, ast.Return | ast.Raise | ast.Break | ast.Continue):
+        return True
+    call = last.value if isinstance(last, ast.Expr) else None
+    return isinstance(call, ast.Call) and ast.unparse(call.func) in ("exit", "quit", "sys.exit")
 
 
 def _constant(node: ast.expr) -> Any:

@@ -74,6 +74,8 @@ import requests
 body = requests.get("https://quotes.example.net/today").text
 if "Access denied" in body or body.find("ERROR:") >= 0:
     sys.exit("blocked")
+if "Come back later" in body:
+    raise SystemExit("closed")
 start = body.find("Quote:") + 6
 print("quote", body[start:start + 12].strip())
 """
