@@ -35,6 +35,7 @@ from automock.drafting.literals import (
     constant_lits,
     literal_strings,
     looks_like_index,
+    loop_literals,
 )
 from automock.drafting.scrape_flow import (
     MARKUP_ROOTS,
@@ -151,12 +152,7 @@ class ResponseFlow:
                 self.returns.setdefault(func.name, value)
         elif isinstance(stmt, ast.For | ast.AsyncFor):
             self.bind(stmt.target, self.iterate(stmt.iter, env), env)
-            lits = literal_strings(self.module, stmt.iter)
-            target = stmt.target
-            if lits and isinstance(target, ast.Tuple | ast.List) and target.elts:
-                target = target.elts[0]
-            if lits and isinstance(target, ast.Name):
-                env[target.id] = Lits(lits)
+            env.update(loop_literals(self.module, stmt))  # ``for city in CITIES``
             self.block(stmt.body, env)
             self.block(stmt.orelse, env)
         elif isinstance(stmt, ast.While | ast.If):
