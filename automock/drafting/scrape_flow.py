@@ -26,7 +26,6 @@ __all__ = [
     "PARSERS",
     "REGEX_CALLS",
     "STR_METHODS",
-    "TEXT_KEEPS",
     "bind_key_function",
     "fetches_feed",
     "format_fields",
@@ -79,8 +78,6 @@ _FEED_API = (
 # a CSV reader over the response's text, or a text buffer made of it, passed to one
 CSV_CALLS = ("csv.reader", "csv.DictReader", "io.StringIO", "io.BytesIO")
 REGEX_CALLS = ("re.search", "re.match", "re.findall", "re.finditer", "re.fullmatch")
-# the response's text is still the text after these (``r.content.decode().splitlines()``)
-TEXT_KEEPS = ("decode", "strip", "splitlines")
 STR_METHODS = (
     "lower", "upper", "strip", "lstrip", "rstrip", "split", "replace", "startswith",
     "endswith", "title", "capitalize", "encode", "splitlines", "zfill", "casefold",
