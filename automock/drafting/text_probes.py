@@ -6,7 +6,9 @@ the code uses them, with the width the code reads before it (``text[i - 8:i]``) 
 it (``text[i + 15:i + 45]``), from the arithmetic on the position found. The drafted text
 (:func:`probe_records`) holds two records, each with every probe in that order: numbers
 right before a probe read backwards, a value right after it (closed like a tag when the
-probe opens one), padded to the width read.
+probe opens one), padded to the width read. A literal that says a reply failed, or one an
+``if`` tests to give up, is not a probe. Literals compared with a child's tag
+(``child.tag == "temperature"``) name the children drafted (:func:`compared_literals`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from automock.drafting.values import plausible
 __all__ = [
     "TEXT_ROOTS",
     "Probe",
+    "compared_literals",
     "note_probe",
     "probe_records",
     "probes_of",
