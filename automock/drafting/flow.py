@@ -34,13 +34,12 @@ from automock.drafting.literals import (
     constant_lits,
     literal_strings,
     looks_like_index,
+    loop_literals,
 )
 from automock.drafting.scrape_flow import (
     MARKUP_ROOTS,
     STR_METHODS,
-    TEXT_KEEPS,
     bind_key_function,
-    compiled_regex,
     fetches_feed,
     lines_of,
     markup_attribute,
@@ -50,7 +49,9 @@ from automock.drafting.scrape_flow import (
     reads_text,
     record_variant,
     string_method,
+    text_calls,
 )
+from automock.drafting.text_probes import compared_literals, text_method
 
 __all__ = ["CLIENT_TYPES", "HTTP_MODULES", "Ref", "ResponseFlow", "import_aliases"]
 
@@ -151,12 +152,7 @@ class ResponseFlow:
                 self.returns.setdefault(func.name, value)
         elif isinstance(stmt, ast.For | ast.AsyncFor):
             self.bind(stmt.target, self.iterate(stmt.iter, env), env)
-            lits = literal_strings(self.module, stmt.iter)
-            target = stmt.target
-            if lits and isinstance(target, ast.Tuple | ast.List) and target.elts:
-                target = target.elts[0]
-            if lits and isinstance(target, ast.Name):
-                env[target.id] = Lits(lits)
+            env.update(loop_literals(self.module, stmt))  # ``for city in CITIES``
             self.block(stmt.body, env)
             self.block(stmt.orelse, env)
         elif isinstance(stmt, ast.While | ast.If):
@@ -279,10 +275,10 @@ class ResponseFlow:
                     self.note(side, "str" if is_str else "number")
             return None
         if isinstance(node, ast.Compare):
-            values = [self.eval(n, env) for n in (node.left, *node.comparators)]
-            consts = [
-                n.value for n in (node.left, *node.comparators) if isinstance(n, ast.Constant)
-            ]
+            sides = (node.left, *node.comparators)
+            values = [self.eval(n, env) for n in sides]
+            consts = [n.value for n in sides if isinstance(n, ast.Constant)]
+            compared_literals(self, node, values)  # ``"ID=" in body``, ``el.tag == "x"``
             for value in values:
                 if isinstance(value, Ref) and consts:
                     self.note(value, constant_hint(consts[0]))
@@ -320,7 +316,7 @@ class ResponseFlow:
 
     def call(self, node: ast.Call, env: dict[str, Any]) -> Any:
         found = self.call_value(node, env)
-        compiled_regex(self, node, env)  # ``PATTERN.findall(text)``, ``PATTERN = re.compile(...)``
+        text_calls(self, node, env)  # ``PATTERN.findall(text)``, ``f.write(r.text)``
         return thunk_result(self, node, env) if found is None else found
 
     def call_value(self, node: ast.Call, env: dict[str, Any]) -> Any:
@@ -382,8 +378,8 @@ class ResponseFlow:
                 self.note(ref)
                 return ref
             return None
-        if base.path in (("attr:text",), ("attr:content",)) and name in TEXT_KEEPS:
-            return base
+        if base.path[0] in ("attr:text", "attr:content"):  # ``r.text.find("ID=")``
+            return text_method(self, base, name, node, env)
         if name == "get" and node.args:
             key = node.args[0]
             if isinstance(key, ast.Constant) and isinstance(key.value, str):

@@ -21,6 +21,7 @@ __all__ = [
     "constant_lits",
     "literal_strings",
     "looks_like_index",
+    "loop_literals",
 ]
 
 KEY_SEP = "\x1f"  # separates the keys of one ``key:`` path segment that stands for several
@@ -110,3 +111,32 @@ def constant_lits(module: Module, name: str) -> Lits | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return Lits((node.value,))
     return None
+
+
+def loop_literals(module: Module, loop: ast.For | ast.AsyncFor) -> dict[str, Lits]:
+    """The names a loop over literals binds: ``for city in CITIES`` (``city``: one of them),
+    ``for key, url in FEEDS.items()`` over a dict literal (``key``: one of its keys, ``url``:
+    one of its string values)."""
+    lits = literal_strings(module, loop.iter)
+    target = loop.target
+    out: dict[str, Lits] = {}
+    if lits and isinstance(target, ast.Tuple | ast.List) and target.elts:
+        values = _dict_values(module, loop.iter) if len(target.elts) == 2 else None
+        if values and isinstance(target.elts[1], ast.Name):
+            out[target.elts[1].id] = Lits(values)
+        target = target.elts[0]
+    if lits and isinstance(target, ast.Name):
+        out[target.id] = Lits(lits)
+    return out
+
+
+def _dict_values(module: Module, node: ast.expr) -> tuple[str, ...] | None:
+    """The string values of ``D.items()`` where ``D`` is a dict literal (or names one)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return None
+    if node.func.attr != "items":
+        return None
+    held = node.func.value
+    if isinstance(held, ast.Name):
+        held = module.constants.get(held.id, held)
+    return _strings(list(held.values)) if isinstance(held, ast.Dict) else None

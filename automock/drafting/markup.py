@@ -15,10 +15,12 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Mapping
 from html import escape
 from typing import Any
 
 from automock.drafting.regex_sample import sample
+from automock.drafting.text_probes import Probe, probe_records
 from automock.drafting.values import plausible
 
 __all__ = ["TEXT_ATTRS", "css_of_find", "css_of_path", "render_csv", "render_feed", "render_markup"]
@@ -87,8 +89,10 @@ def _open_tag(compound: str, attrs: dict[str, str], xml: bool) -> tuple[str, str
             classes.append(cls)
         elif id_:
             ident = id_
+        elif key and value:  # the selector's value, over one drafted for a read of it
+            attrs[key] = value
         elif key:
-            attrs.setdefault(key, value or str(plausible(key)))
+            attrs.setdefault(key, str(plausible(key)))
     if classes:
         attrs["class"] = " ".join(classes)
     if ident:
@@ -111,21 +115,28 @@ def _text_for(name: str, hint: str | None, index: int, regex: str | None) -> str
 def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...], n: int) -> str:
     compounds = split_compounds(seg[seg.index(":") + 1 :])
     compounds = compounds or ["div"]
-    merged = {**subtree, **subtree.get("index", {})}
+    # ``els:x``'s ``index`` is each element of the list; an anonymous child's (``els:*``)
+    # and an ``el:x``'s are their children (``for sub in elem``)
+    merged = subtree if seg == "els:*" else {**subtree, **subtree.get("index", {})}
+    listed = seg.startswith("els:") and seg != "els:*"
+    inner = {k: v for k, v in merged.items() if k != "index" or not listed}
     n = max([n] + [int(k[6:]) for k in subtree if k.startswith("count:") and k[6:].isdigit()])
     inner_parts = []
     for i in range(n):
         attrs = {k[4:]: str(plausible(k[4:], i + ctx.salt)) for k in merged if k.startswith("key:")}
         if "href" in attrs:
             attrs["href"] = f"/items/{i + 1 + ctx.salt}"
+        if seg == "els:*" and not attrs:  # ``child.attrib`` printed whole: one to show
+            attrs["id"] = str(i + 1 + ctx.salt)
         opening, tag, name = _open_tag(compounds[-1], attrs, ctx.xml)
         text_path = (*path, seg, "attr:text")
         hint = ctx.hints.get((ctx.site, text_path)) or ctx.hints.get(
             (ctx.site, (*path, seg, "index", "attr:text"))
         )
         regex = ctx.regexes.get((ctx.site, _unindexed(text_path)))
-        body = escape(_text_for(name, hint, i + ctx.salt, regex))
-        children = _children(ctx, merged, (*path, seg))
+        probed = probe_records(ctx.probes.get((ctx.site, text_path)), i + ctx.salt, 1)
+        body = escape(probed.strip("\n") or _text_for(name, hint, i + ctx.salt, regex))
+        children = _children(ctx, inner, (*path, seg))
         inner_parts.append(f"{opening}{body}{children}</{tag}>")
     html = "".join(inner_parts)
     for compound in reversed(compounds[:-1]):
@@ -135,18 +146,25 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
 
 
 def _children(ctx: Any, tree: dict[str, Any], path: tuple[str, ...]) -> str:
+    # ``for child in root: ... child.attrib["value"]``: what is read of every child
+    shared = {k: v for k, v in tree.get("index", {}).items() if k.startswith("key:")}
+    if ctx.xml and "index" in tree and not any(k.startswith(("el:", "els:")) for k in tree):
+        tree = {**tree, "els:*": tree["index"]}  # ``root[0][1]``: two ``<item>`` (and theirs)
     out = []
     for seg, subtree in tree.items():
         if seg.startswith("el:"):
-            out.append(_element(ctx, seg, subtree, path, 1))
+            out.append(_element(ctx, seg, {**shared, **subtree}, path, 1))
         elif seg.startswith("els:"):
-            out.append(_element(ctx, seg, subtree, path, 2))
+            out.append(_element(ctx, seg, {**shared, **subtree}, path, 2))
     return "".join(out)
 
 
 class _Ctx:
-    def __init__(self, site: int, hints: Any, regexes: Any, salt: int, xml: bool) -> None:
+    def __init__(
+        self, site: int, hints: Any, regexes: Any, salt: int, xml: bool, probes: Any
+    ) -> None:
         self.site, self.hints, self.salt, self.xml = site, hints, salt, xml
+        self.probes = probes or {}
         # keyed without ``index``: ``card.select_one("span.pay")`` in a loop over cards reads
         # (els:card, index, el:span.pay) while the element is drawn at (els:card, el:span.pay)
         self.regexes = {(s, _unindexed(p)): r for (s, p), r in regexes.items()}
@@ -163,10 +181,13 @@ def render_markup(
     hints: dict[tuple[int, tuple[str, ...]], str],
     regexes: dict[tuple[int, tuple[str, ...]], str],
     salt: int = 0,
+    probes: Mapping[tuple[int, tuple[str, ...]], Mapping[Probe, None]] | None = None,
 ) -> str:
-    """The document for the selector tree under ``root`` (``"html"`` or ``"xml"``)."""
-    ctx = _Ctx(site, hints, regexes, salt, root == "xml")
-    body = _children(ctx, tree, (root,))
+    """The document for the selector tree under ``root`` (``"html"`` or ``"xml"``);
+    ``probes``: literals the code looks for in texts (:mod:`automock.drafting.text_probes`),
+    the document's own text's in a ``<pre>``."""
+    ctx = _Ctx(site, hints, regexes, salt, root == "xml", probes)
+    body = _children(ctx, tree, (root,)) + _own_text(ctx, root)
     if root == "xml":  # no encoding in the declaration: lxml refuses one in a str
         attrs = "".join(
             f' {k[4:]}="{escape(str(plausible(k[4:], salt)))}"'
@@ -176,6 +197,20 @@ def render_markup(
         return f'<?xml version="1.0"?>\n<root{attrs}>{body}</root>\n'
     title = escape(_text_for("title", None, salt, None))
     return f"<!DOCTYPE html>\n<html><head><title>{title}</title></head><body>{body}</body></html>\n"
+
+
+def _own_text(ctx: Any, root: str) -> str:
+    """The text the code searches in the whole document: its probes and regex matches."""
+    path = (root, "attr:text")
+    lines = [probe_records(ctx.probes.get((ctx.site, path)), ctx.salt)]
+    lines += [
+        sample(pattern, ctx.salt + i) or ""
+        for (site, where), pattern in sorted(ctx.regexes.items())
+        if site == ctx.site and where[:2] == path
+        for i in range(2)
+    ]
+    text = "\n".join(line.strip("\n") for line in lines if line)
+    return f"<pre>{escape(text)}</pre>" if text else ""
 
 
 _COLUMNS = ("name", "value", "date")

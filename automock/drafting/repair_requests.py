@@ -72,6 +72,17 @@ def _denied_site(plan: Plan, api: str) -> int | None:
         for i, e in enumerate(plan.entries)
         if e.kind == "network" and e.strategy == "deny" and e.api.split(".", 1)[0] == library
     ]
+    if not hits:  # else the one call already answered for a URL a run showed (a crawl)
+        hits = [
+            i
+            for i, e in enumerate(plan.entries)
+            if "/data/url" in e.guessed and e.api.split(".", 1)[0] == library
+        ]
+        hits = (
+            hits[:1]
+            if len({(plan.entries[i].line, plan.entries[i].col) for i in hits}) == 1
+            else []
+        )
     return hits[0] if len(hits) == 1 else None
 
 

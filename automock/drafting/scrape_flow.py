@@ -16,6 +16,9 @@ from typing import Any
 
 from automock.drafting.literals import Lits, Ref
 from automock.drafting.markup import TEXT_ATTRS, css_of_find, css_of_path
+from automock.drafting.regex_flow import compiled, note_regex, text_calls
+from automock.drafting.saved_text import saved_response
+from automock.drafting.text_probes import text_method
 
 __all__ = [
     "CSV_CALLS",
@@ -23,9 +26,7 @@ __all__ = [
     "PARSERS",
     "REGEX_CALLS",
     "STR_METHODS",
-    "TEXT_KEEPS",
     "bind_key_function",
-    "compiled_regex",
     "fetches_feed",
     "format_fields",
     "lines_of",
@@ -36,6 +37,7 @@ __all__ = [
     "reads_text",
     "record_variant",
     "string_method",
+    "text_calls",
 ]
 
 PARSERS = {
@@ -76,8 +78,6 @@ _FEED_API = (
 # a CSV reader over the response's text, or a text buffer made of it, passed to one
 CSV_CALLS = ("csv.reader", "csv.DictReader", "io.StringIO", "io.BytesIO")
 REGEX_CALLS = ("re.search", "re.match", "re.findall", "re.finditer", "re.fullmatch")
-# the response's text is still the text after these (``r.content.decode().splitlines()``)
-TEXT_KEEPS = ("decode", "strip", "splitlines")
 STR_METHODS = (
     "lower", "upper", "strip", "lstrip", "rstrip", "split", "replace", "startswith",
     "endswith", "title", "capitalize", "encode", "splitlines", "zfill", "casefold",
@@ -104,9 +104,12 @@ def _literal(node: ast.expr | None) -> Any:
         return None
 
 
-def _find_css(node: ast.Call) -> str:
+def _find_css(node: ast.Call, constants: dict[str, ast.expr]) -> str:
     name = _literal(node.args[0]) if node.args else _literal(_kw(node, "name"))
-    attrs = _literal(node.args[1]) if len(node.args) > 1 else _literal(_kw(node, "attrs"))
+    given = node.args[1] if len(node.args) > 1 else _kw(node, "attrs")
+    if isinstance(given, ast.Name):  # ``find_all("table", TABLE_ATTRS)``
+        given = constants.get(given.id, given)
+    attrs = _literal(given)
     attrs = dict(attrs) if isinstance(attrs, dict) else {}
     if isinstance(name, list | tuple) and name:
         name = name[0]
@@ -124,6 +127,8 @@ def markup_method(
     flow: Any, base: Any, name: str, node: ast.Call, env: dict[str, Any] | None = None
 ) -> Any:
     """The value of ``base.name(...)`` where ``base`` is inside an html/xml root."""
+    if base.path[-1:] == ("attr:text",):  # a string: ``soup.text.find("Weather:")``
+        return text_method(flow, base, name, node, env or {})
     first = _literal(node.args[0]) if node.args else None
     held = (
         (env or {}).get(node.args[0].id)
@@ -134,6 +139,8 @@ def markup_method(
         first = held.values[0]  # a selector passed in: ``_text(card, "h2.title")``
     if first is None and node.args and isinstance(node.args[0], ast.Name):
         first = _literal(flow.module.constants.get(node.args[0].id))  # ``XPATH = '//p'``
+    if name == "getroot":  # ``ET.parse(f).getroot()``: the document's root
+        return base
     if name in _ONE or name in _MANY:
         xml = base.path[0] == "xml"
         if name in ("select", "select_one"):
@@ -141,7 +148,7 @@ def markup_method(
         elif xml or name in ("iter", "iterfind"):
             css = css_of_path(first)[0] if isinstance(first, str) else "item"
         else:
-            css = _find_css(node)
+            css = _find_css(node, flow.module.constants)
         return _noted(flow, base.child(f"{'el' if name in _ONE else 'els'}:{css}"))
     if name == "xpath" and isinstance(first, str):
         css, take = css_of_path(first)
@@ -178,6 +185,8 @@ def markup_attribute(flow: Any, base: Any, attr: str) -> Any:
         return ref
     if attr in _NEUTRAL:
         return base
+    if attr in ("tag", "name"):  # compared with a literal: a child of that tag (text_probes)
+        return base.child(f"attr:{attr}")
     if attr in _API or attr.startswith("_"):
         return None
     return _noted(flow, base.child(f"el:{attr}"))
@@ -290,13 +299,14 @@ def parse_call(flow: Any, qual: str, node: ast.Call, args: list[Any]) -> Ref | N
     if qual in REGEX_CALLS:
         pattern = _literal(node.args[0]) if node.args else None
         if pattern is None and node.args and isinstance(node.args[0], ast.Name):
-            pattern = _compiled(flow.module.constants.get(node.args[0].id))  # ``re.findall(P, t)``
+            pattern = compiled(flow.module.constants.get(node.args[0].id))  # ``re.findall(P, t)``
             if pattern is None:  # ``regex = '<div>(.+?)</div>'`` in the same scope
                 rendered = flow.module.render(node.args[0])
                 pattern = rendered.text if rendered.complete else None
         note_regex(flow, args[1] if len(args) > 1 else None, pattern)
         return None
     source = args[0] if args else None
+    source = saved_response(flow, node) or source  # ``ET.parse("dump.xml")`` after a save
     if qual in CSV_CALLS:
         return _csv_root(flow, qual, node, source)
     # a parser reads a file-like response itself: ``parse(urlopen(u))``, ``BeautifulSoup(page)``
@@ -355,45 +365,3 @@ def lines_of(flow: Any, value: Any) -> Any:
         value = value.child("attr:text")
         flow.note(value)
     return value
-
-
-def note_regex(flow: Any, target: Any, pattern: Any) -> None:
-    """Record that the text at ``target`` is searched with ``pattern``; a second, different
-    pattern on the same text is kept too (under ``re:N``), so the drafted text matches each."""
-    if not isinstance(target, Ref) or not isinstance(pattern, str):
-        return
-    key = (target.site, target.path)
-    taken = [
-        k
-        for k in flow.regexes
-        if k[0] == target.site
-        and (k[1] == key[1] or (k[1][:-1] == key[1] and k[1][-1].startswith("re:")))
-    ]
-    if any(flow.regexes[k] == pattern for k in taken):
-        return
-    path = target.path if not taken else (*target.path, f"re:{len(taken)}")
-    flow.regexes[(target.site, path)] = pattern
-
-
-def _compiled(made: Any) -> Any:
-    """The pattern of ``re.compile(r"...")`` (None for anything else)."""
-    if isinstance(made, ast.Call) and ast.unparse(made.func) in ("re.compile", "compile"):
-        return _literal(made.args[0]) if made.args else None
-    return None
-
-
-def compiled_regex(flow: Any, node: ast.Call, env: dict[str, Any]) -> None:
-    """``AMOUNT.findall(text)`` with ``AMOUNT = re.compile(r"...")`` at module level.
-
-    The text searched is drafted to match the pattern, as for ``re.findall(r"...", text)``.
-    """
-    func = node.func
-    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and node.args):
-        return
-    made = flow.module.constants.get(func.value.id)
-    if func.attr not in ("search", "match", "findall", "finditer", "fullmatch"):
-        return
-    pattern = _compiled(made)
-    if pattern is not None:
-        target = flow.eval(node.args[0], env)
-        note_regex(flow, target, pattern)

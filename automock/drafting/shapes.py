@@ -30,6 +30,7 @@ from automock.drafting.markup import render_csv, render_feed, render_markup
 from automock.drafting.paging import end_value, is_paging_key, pages, served_url
 from automock.drafting.regex_sample import sample
 from automock.drafting.stub_requests import literal_query, variant_pattern
+from automock.drafting.text_probes import probe_records, probes_of
 from automock.drafting.urls import (
     UrlPattern,
     method_of,
@@ -173,7 +174,9 @@ def _body(
             guessed.append("/text")
             tree = _build_tree(markup)
             headers["Content-Type"] = f"text/{root}; charset=utf-8"
-            return headers, None, render_markup(tree, root, site, flow.hints, flow.regexes, salt)
+            probes = probes_of(flow)
+            text = render_markup(tree, root, site, flow.hints, flow.regexes, salt, probes)
+            return headers, None, text
     if any(p[:1] in (("attr:text",), ("attr:content",)) for p in paths):
         lines = [
             sample(pattern, salt + i) or ""
@@ -185,7 +188,11 @@ def _body(
             headers["Content-Type"] = "application/json"
             return headers, _whole(_Ctx(site, flow.hints, guessed, salt), "/json"), None
         guessed.append("/text")
-        return headers, None, "\n".join(lines) + "\n" if lines else "example response text"
+        text = "\n".join(lines) + "\n" if lines else ""
+        probed = "".join(
+            probe_records(p, salt) for (w, _), p in probes_of(flow).items() if w == site
+        )
+        return headers, None, (probed + text) or "example response text"
     return headers, None, None
 
 

@@ -1,7 +1,8 @@
 """Scrapers of feeds, CSV files and tables served by their drafted plan, through the CLI.
 
 Our own small programs in the shape of real ones: ``feedparser.parse(url)`` fetches
-the feed itself (no ``requests`` call in sight), and a CSV download is read by
+the feed itself (no ``requests`` call in sight; also with the URL a value of a dict
+literal looped over by ``.items()`` and passed to a helper), and a CSV download is read by
 ``csv.reader`` over its split lines. Each must run clean on its draft and print
 values that came from the drafted body, not an empty loop.
 """
@@ -20,6 +21,19 @@ import feedparser
 feed = feedparser.parse("https://news.example.org/rss")
 for entry in feed.entries:
     print("TITLE:", entry.title, "LINK:", entry.link)
+"""
+
+FEEDS_BY_NAME = """\
+import feedparser
+
+SOURCES = {"science": "https://papers.example.org/science.rss", "arts": "https://papers.example.org/arts.rss"}
+
+def titles(address):
+    return [item["title"] for item in feedparser.parse(address)["items"]]
+
+for section, address in SOURCES.items():
+    for title in titles(address):
+        print(section.upper(), title)
 """
 
 CSV = """\
@@ -41,6 +55,7 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     ("name", "source", "printed"),
     [
         ("feed.py", FEED, r"^TITLE: \S.* LINK: https?://\S+$"),
+        ("sections.py", FEEDS_BY_NAME, r"^SCIENCE \S+\n(.*\n)*ARTS \S+$"),
         ("stations.py", CSV, r"^ROW [2-9] \S+$"),
     ],
 )

@@ -295,3 +295,54 @@ def test_element_list_read_at_a_fixed_position_is_long_enough() -> None:
     assert shape.text is not None
     rows = BeautifulSoup(shape.text, "html.parser").find("table", id="batches").find_all("tr")
     assert rows[1:] and all(len(tr.find_all("td")) >= 4 for tr in rows)
+
+
+def test_an_attribute_searched_by_value_and_read_keeps_the_searched_value() -> None:
+    from bs4 import BeautifulSoup
+
+    shape = only(
+        """
+        import requests
+        from bs4 import BeautifulSoup
+        soup = BeautifulSoup(requests.get("https://shop.example.com/").text, "html.parser")
+        tags = soup.find_all("span", class_="cost", itemprop="price")
+        print(tags[0]["itemprop"], tags[0].text)
+        """
+    )
+    assert shape.text is not None
+    soup = BeautifulSoup(shape.text, "html.parser")
+    assert soup.find_all("span", class_="cost", itemprop="price")
+
+
+def test_bytes_cleaned_by_replace_before_parsing_are_still_the_page() -> None:
+    from bs4 import BeautifulSoup
+
+    shape = only(
+        """
+        import requests
+        from bs4 import BeautifulSoup
+        raw = requests.get("https://blog.example.com/").content
+        raw = raw.replace(b"&#8217;", b"'")
+        for para in BeautifulSoup(raw, "html.parser").find_all("p"):
+            print(para.get_text())
+        """
+    )
+    assert shape.text is not None
+    assert BeautifulSoup(shape.text, "html.parser").find_all("p")
+
+
+def test_find_all_with_attributes_held_in_a_constant() -> None:
+    from bs4 import BeautifulSoup
+
+    shape = only(
+        """
+        import requests
+        from bs4 import BeautifulSoup
+        WANTED = {"class": "listing", "data-kind": "rent"}
+        soup = BeautifulSoup(requests.get("https://homes.example.com/").text, "html.parser")
+        print(soup.find_all("section", WANTED))
+        """
+    )
+    assert shape.text is not None
+    soup = BeautifulSoup(shape.text, "html.parser")
+    assert soup.find_all("section", {"class": "listing", "data-kind": "rent"})
