@@ -3,7 +3,8 @@
 The drafter may write ``PropertySpec`` entries into the plan
 (``{"function": "draw", "property": "sample", "args": {"k": "k"}}``); those
 win. Otherwise the function's name decides: ``shuffle`` -> permutation and
-uniform, ``sort`` -> sorted and permutation, ``sample``/``draw``/``pick`` ->
+uniform, ``swap``/``sattolo``/``derangement`` -> permutation (never a uniform
+one), ``sort`` -> sorted and permutation, ``sample``/``draw``/``pick`` ->
 sample, ``dedup``/``unique`` -> unique, ``normalize``/``canonical`` ->
 idempotent, ``encode``/``dumps``/``to_x`` -> round_trip with the inverse
 found by name (``decode``/``loads``/``from_x``) in the same module. A name that says
@@ -28,6 +29,7 @@ __all__ = ["AppliedProperty", "infer_properties", "meant_uneven", "resolve_optio
 
 _NAME_RULES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
     (frozenset({"shuffle", "shuffled", "permute", "scramble"}), ("permutation", "uniform")),
+    (frozenset({"swap", "sattolo", "derangement", "derange"}), ("permutation",)),
     (frozenset({"sort", "sorted", "order", "ordered", "rank"}), ("sorted", "permutation")),
     (frozenset({"sample", "draw", "pick", "choose", "select", "deal"}), ("sample",)),
     (frozenset({"unique", "dedup", "dedupe", "deduplicate", "distinct"}), ("unique", "subset")),

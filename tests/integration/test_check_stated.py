@@ -1,0 +1,91 @@
+"""``automock check`` holds a function to what its docstring and names state (issue 30)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from automock.cli import main
+
+SOURCE = '''
+import random
+
+
+def roll(count, num_sides):
+    return [random.randint(1, num_sides + 1) for _ in range(count)]
+
+
+def roll_ok(count, num_sides):
+    return [random.randint(1, num_sides) for _ in range(count)]
+
+
+def roll_zero_based(count, num_sides):
+    return [random.randrange(num_sides) for _ in range(count)]
+
+
+def totals(count, sides):
+    return [random.randint(1, sides) + random.randint(1, sides) for _ in range(count)]
+
+
+def level(top):
+    """A level between 1 and top."""
+    return random.randint(1, top + 1)
+
+
+def key(size):
+    """Return a random permutation of the digits below size."""
+    return random.choices(list(range(size)), k=size)
+
+
+def key_ok(size):
+    """Return a random permutation of the digits below size."""
+    digits = list(range(size))
+    random.shuffle(digits)
+    return digits
+
+
+def swap_mutation(ind, rate):
+    if random.random() < rate:
+        i, j = random.sample(range(len(ind)), 2)
+        ind[i] = ind[j]
+    return ind
+'''
+
+
+@pytest.fixture
+def module(tmp_path: Path) -> Path:
+    path = tmp_path / "stated.py"
+    path.write_text(SOURCE, encoding="utf-8")
+    return path
+
+
+def _check(module: Path, function: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:  # type: ignore[type-arg]
+    code = main(["check", f"{module}::{function}", "--examples", "30", "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("function", ["roll", "level", "key", "swap_mutation"])
+def test_a_bug_that_breaks_what_the_function_states_is_caught(
+    module: Path, capsys: pytest.CaptureFixture[str], function: str
+) -> None:
+    code, report = _check(module, function, capsys)
+    assert code == 1, report["properties"]
+    assert not report["passed"]
+
+
+@pytest.mark.parametrize("function", ["roll_ok", "roll_zero_based", "totals", "key_ok"])
+def test_correct_code_or_words_about_something_else_raise_no_alarm(
+    module: Path, capsys: pytest.CaptureFixture[str], function: str
+) -> None:
+    code, report = _check(module, function, capsys)
+    assert code == 0, report["results"]
+
+
+def test_the_evidence_names_the_words(module: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, report = _check(module, "level", capsys)
+    (bounds,) = [p for p in report["properties"] if p["property"] == "bounds"]
+    assert bounds["source"] == "stated"
+    assert bounds["evidence"] == "docstring: 'between 1 and top'"
+    assert bounds["options"] == {"low": 1, "high": "top"}
