@@ -89,3 +89,44 @@ def test_the_evidence_names_the_words(module: Path, capsys: pytest.CaptureFixtur
     assert bounds["source"] == "stated"
     assert bounds["evidence"] == "docstring: 'between 1 and top'"
     assert bounds["options"] == {"low": 1, "high": "top"}
+
+
+SAMPLERS = """
+import random
+
+
+def reservoir_sampling(arr, k):
+    sample = [arr[i] for i in range(k)]
+    for i in range(k - 1, len(arr)):  # one too early: arr[k - 1] may be kept twice
+        j = random.randint(0, i)
+        if j < k:
+            sample[j] = arr[i]
+    return sample
+
+
+def thin_sampling(arr, k):
+    n = len(arr)
+    sample = []
+    for el in arr:
+        if random.random() < k / n:
+            sample.append(el)
+            k -= 1
+    return sample
+
+
+def bootstrap_sampling(arr, k):
+    return random.choices(arr, k=k)
+"""
+
+
+@pytest.mark.parametrize(
+    ("function", "code"),
+    [("reservoir_sampling", 1), ("thin_sampling", 1), ("bootstrap_sampling", 0)],
+)
+def test_a_sampling_name_with_an_untyped_k_is_checked_as_a_draw_of_k(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], function: str, code: int
+) -> None:
+    path = tmp_path / "samplers.py"
+    path.write_text(SAMPLERS, encoding="utf-8")
+    got, report = _check(path, function, capsys)
+    assert got == code, report["results"]
