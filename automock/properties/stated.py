@@ -102,7 +102,17 @@ def _numbers(output: Any) -> list[float] | None:
     return [float(x) for x in items]
 
 
-def _gaps(bound: StatedBound, observed: Observations) -> tuple[float, float] | None:
+def _defaults(fn: Callable[..., Any]) -> dict[str, Any]:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
+
+
+def _gaps(
+    bound: StatedBound, observed: Observations, defaults: dict[str, Any]
+) -> tuple[float, float] | None:
     """How far below ``low`` and above ``high`` the values seen went (negative: inside)."""
     below: list[float] = []
     above: list[float] = []
@@ -110,7 +120,7 @@ def _gaps(bound: StatedBound, observed: Observations) -> tuple[float, float] | N
         values = _numbers(o.output)
         if values is None:
             return None
-        args = dict(zip(observed.parameters, o.args, strict=False))
+        args = {**defaults, **dict(zip(observed.parameters, o.args, strict=False))}
         low, high = _value(bound.low, args), _value(bound.high, args)
         if not values or low is None or high is None or low > high:
             continue
@@ -121,8 +131,8 @@ def _gaps(bound: StatedBound, observed: Observations) -> tuple[float, float] | N
     return max(below), max(above)
 
 
-def _adopted(bound: StatedBound, observed: Observations) -> bool:
-    gaps = _gaps(bound, observed)
+def _adopted(bound: StatedBound, observed: Observations, defaults: dict[str, Any]) -> bool:
+    gaps = _gaps(bound, observed, defaults)
     if gaps is None or max(gaps) > 1:  # values far outside: the words meant something else
         return False
     return bound.strong or 0 in gaps  # a convention: one side met exactly
@@ -135,7 +145,7 @@ def stated(
     names = {a.property for a in have}
     out: list[AppliedProperty] = []
     for bound in stated_bounds(fn):
-        if _adopted(bound, observed):
+        if _adopted(bound, observed, _defaults(fn)):
             options = {"low": bound.low, "high": bound.high}
             out.append(AppliedProperty("bounds", options, "stated", bound.evidence))
             break

@@ -130,3 +130,21 @@ def test_a_sampling_name_with_an_untyped_k_is_checked_as_a_draw_of_k(
     path.write_text(SAMPLERS, encoding="utf-8")
     got, report = _check(path, function, capsys)
     assert got == code, report["results"]
+
+
+DEFAULTS = """
+import random
+
+
+def roll(num_dice=1, num_sides=6):
+    return [random.randint(1, num_sides + 1) for _ in range(num_dice)]
+"""
+
+
+def test_a_die_left_at_its_default_faces_is_held_to_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "defaults.py"
+    path.write_text(DEFAULTS, encoding="utf-8")
+    code, report = _check(path, "roll", capsys)
+    assert code == 1, report["results"]
