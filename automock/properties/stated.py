@@ -12,10 +12,11 @@ taken for a promise about the output:
 - a bound from the docstring (strong evidence) is adopted when every value seen lies
   within one of it: an off-by-one is then the failure to report, while values far
   outside say the sentence was about something else;
-- a bound from a parameter's name (weak evidence: a convention, not a promise) is
-  adopted only when, in addition, one of its sides was met exactly (a die of
-  ``sides`` faces seen reaching ``sides``, or 1): a zero-based die (0 to
-  ``sides - 1``) is off on both sides and is left alone;
+- a bound from parameters' names (weak evidence: a convention, not a promise):
+  ``low``/``high`` (``lo``/``hi``, ``min_value``/``max_value``...) as ``randint``
+  reads them, and 1 to ``sides`` (``num_sides``, ``faces``) for a die, is adopted only
+  when, in addition, one of its sides was met exactly (a die seen reaching ``sides``,
+  or 1): a zero-based die (0 to ``sides - 1``) is off on both sides and is left alone;
 - "permutation", "distinct", "unique", "without replacement" -> ``unique`` for a
   function given no sequence (a permutation of a given list keeps its repeats), and
   "returns ... sorted" / "in ascending order" -> ``sorted``, both for a function seen
@@ -36,6 +37,15 @@ from automock.properties.observe import Observations
 __all__ = ["StatedBound", "stated", "stated_bounds"]
 
 _DIE_FACES = frozenset({"sides", "faces", "side", "face"})
+# parameters that name the two ends of the range drawn from, as `randint` reads them
+_RANGE_ENDS = (
+    ("low", "high"),
+    ("lo", "hi"),
+    ("lower", "upper"),
+    ("min_value", "max_value"),
+    ("minimum", "maximum"),
+    ("min_val", "max_val"),
+)
 _BOUND = r"(-?\d+|[A-Za-z_]\w*)"
 _BOUND_PATTERNS = (
     re.compile(rf"\bbetween\s+{_BOUND}\s+and\s+{_BOUND}\b"),
@@ -80,6 +90,9 @@ def stated_bounds(fn: Callable[..., Any]) -> tuple[StatedBound, ...]:
             low, high = (_side(g, params) for g in match.groups())
             if low is not None and high is not None and low != high:
                 found.append(StatedBound(low, high, f"docstring: {match.group(0)!r}", True))
+    for low, high in _RANGE_ENDS:
+        if low in params and high in params:
+            found.append(StatedBound(low, high, f"parameters {low!r} and {high!r}", False))
     for name in params:
         if set(re.split(r"_+", name.lower())) & _DIE_FACES:
             found.append(

@@ -148,3 +148,39 @@ def test_a_die_left_at_its_default_faces_is_held_to_them(
     path.write_text(DEFAULTS, encoding="utf-8")
     code, report = _check(path, "roll", capsys)
     assert code == 1, report["results"]
+
+
+RANGES = """
+import random
+
+
+def between(low, high):
+    return random.randint(low, high + 1)
+
+
+def below(low, high):
+    return random.randrange(low, high)
+"""
+
+
+@pytest.mark.parametrize(("function", "code"), [("between", 1), ("below", 0)])
+def test_low_and_high_parameters_state_an_inclusive_range(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], function: str, code: int
+) -> None:
+    path = tmp_path / "ranges.py"
+    path.write_text(RANGES, encoding="utf-8")
+    got, report = _check(path, function, capsys)
+    assert got == code, report["results"]
+    (bounds,) = [p for p in report["properties"] if p["property"] == "bounds"]
+    assert (bounds["source"], bounds["options"]) == ("stated", {"low": "low", "high": "high"})
+
+
+def test_words_the_tests_contradict_are_not_checked(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tests = module.parent / "test_stated.py"
+    tests.write_text("def test_level():\n    assert level(5) == 6\n", encoding="utf-8")
+    main(["check", f"{module}::level", "--examples", "30", "--tests", str(tests), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert not [p for p in report["properties"] if p["source"] == "stated"]
+    assert any("contradicted by the tests" in s for s in report["skipped"]), report
