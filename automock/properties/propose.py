@@ -117,6 +117,8 @@ def propose(
         inferred.append(hint)
         have.add(hint.property)
     for said in stated(fn, observed, inferred):  # the function's own words, where they fit
+        if any(a.property == said.property and a.options == said.options for a in inferred):
+            continue  # behaviour already showed what the words say
         inferred = [a for a in inferred if a.property != said.property] + [said]
     if observed.slowest > call_seconds / 50:  # costly on small inputs: search no larger ones
         size = max(
