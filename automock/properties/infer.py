@@ -3,8 +3,11 @@
 The drafter may write ``PropertySpec`` entries into the plan
 (``{"function": "draw", "property": "sample", "args": {"k": "k"}}``); those
 win. Otherwise the function's name decides: ``shuffle`` -> permutation and
-uniform, ``sort`` -> sorted and permutation, ``sample``/``draw``/``pick`` ->
-sample, ``dedup``/``unique`` -> unique, ``normalize``/``canonical`` ->
+uniform, ``swap``/``sattolo``/``derangement`` -> permutation (never a uniform
+one), ``sort`` -> sorted and permutation, ``sample``/``sampling``/``reservoir``/
+``draw``/``pick`` -> sample (not when the name says ``replacement``/``bootstrap``;
+its size ``k`` the one ``int`` parameter, else an untyped one named ``k``,
+``sample_size``...), ``dedup``/``unique`` -> unique, ``normalize``/``canonical`` ->
 idempotent, ``encode``/``dumps``/``to_x`` -> round_trip with the inverse
 found by name (``decode``/``loads``/``from_x``) in the same module. A name that says
 the permutation is cyclic (``sattolo``, ``cycle``, ``derangement``) or a mutation drops
@@ -28,8 +31,12 @@ __all__ = ["AppliedProperty", "infer_properties", "meant_uneven", "resolve_optio
 
 _NAME_RULES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
     (frozenset({"shuffle", "shuffled", "permute", "scramble"}), ("permutation", "uniform")),
+    (frozenset({"swap", "sattolo", "derangement", "derange"}), ("permutation",)),
     (frozenset({"sort", "sorted", "order", "ordered", "rank"}), ("sorted", "permutation")),
-    (frozenset({"sample", "draw", "pick", "choose", "select", "deal"}), ("sample",)),
+    (
+        frozenset({"sample", "sampling", "reservoir", "draw", "pick", "choose", "select", "deal"}),
+        ("sample",),
+    ),
     (frozenset({"unique", "dedup", "dedupe", "deduplicate", "distinct"}), ("unique", "subset")),
     (
         frozenset(
@@ -45,6 +52,9 @@ _NOT_UNIFORM = frozenset(
     {"sattolo", "cycle", "cyclic", "derangement", "derange", "mutation", "mutate"}
     | {"weighted", "weight", "weights", "roulette", "tournament", "fittest", "best"}
 )
+# a draw said to put back what it draws is no sample without replacement
+_WITH_REPLACEMENT = frozenset({"replacement", "replace", "bootstrap", "choices", "resample"})
+_SIZE_NAMES = ("k", "n_samples", "num_samples", "sample_size")
 _INVERSES = (
     ("encode", "decode"),
     ("serialize", "deserialize"),
@@ -93,7 +103,10 @@ def _int_parameter(fn: Callable[..., Any]) -> str | None:
     except (TypeError, ValueError):
         return None
     ints = [p.name for p in params if p.annotation in (int, "int")]
-    return ints[0] if len(ints) == 1 else None
+    if len(ints) == 1:
+        return ints[0]
+    untyped = [p.name for p in params if p.annotation is inspect.Parameter.empty]
+    return next((n for n in _SIZE_NAMES if n in untyped), None)  # `k`, by its usual name
 
 
 def infer_properties(
@@ -116,6 +129,8 @@ def infer_properties(
     for words, props in _NAME_RULES:
         if tokens & words:
             names.extend(p for p in props if p not in names)
+    if tokens & _WITH_REPLACEMENT:
+        names = [n for n in names if n != "sample"]
     if tokens & _NOT_UNIFORM:
         names = [n for n in names if n != "uniform"]
     if "sample" in names:

@@ -15,7 +15,9 @@ every observation into properties to check, each with its evidence:
   fixed bounds seen -> ``bounds``.
 
 The plan's properties win; the name rules of :mod:`~automock.properties.infer`
-are hints only, added when observation does not contradict them. The
+are hints only, added when observation does not contradict them. What the
+docstring or a parameter's name states (:mod:`~automock.properties.stated`)
+replaces an inferred property of the same name where behaviour nearly agrees. The
 ``uniform`` checks share the significance level (Bonferroni): with ``m`` of
 them each runs at ``alpha / m``.
 """
@@ -30,6 +32,7 @@ from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.infer import AppliedProperty, infer_properties, meant_uneven
 from automock.properties.observe import Observations, observe
 from automock.properties.relations import Relation, relations
+from automock.properties.stated import stated
 
 __all__ = ["ALPHA", "given", "propose", "seed_dependent"]
 
@@ -113,6 +116,10 @@ def propose(
             continue
         inferred.append(hint)
         have.add(hint.property)
+    for said in stated(fn, observed, inferred):  # the function's own words, where they fit
+        if any(a.property == said.property and a.options == said.options for a in inferred):
+            continue  # behaviour already showed what the words say
+        inferred = [a for a in inferred if a.property != said.property] + [said]
     if observed.slowest > call_seconds / 50:  # costly on small inputs: search no larger ones
         size = max(
             (len(a) for o in observed.accepted for a in o.args if isinstance(a, list)), default=0

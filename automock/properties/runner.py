@@ -100,6 +100,7 @@ def _resolve_k(fn: Callable[..., Any], args: Sequence[Any], k: Any) -> int | Non
         bound = inspect.signature(fn).bind(*args)
     except (TypeError, ValueError):
         return None
+    bound.apply_defaults()  # a parameter left at its default (`num_sides=6`) still names it
     value = bound.arguments.get(str(k))
     return value if isinstance(value, int) else None
 

@@ -10,6 +10,7 @@ the examples against fresh inputs.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import inspect
 from collections.abc import Callable, Mapping, Sequence
@@ -82,15 +83,22 @@ def _plan_inputs(options: Mapping[str, Any]) -> list[tuple[Any, ...]]:
     return [tuple(i) if isinstance(i, list | tuple) else (i,) for i in inputs]
 
 
-def _returning(value: Any) -> Callable[..., Any]:
+def _returning(value: Any, like: Callable[..., Any] | None = None) -> Callable[..., Any]:
     def expected(*args: Any) -> Any:
         return copy.deepcopy(value)
 
+    if like is not None:  # a bound naming a parameter (`high`) resolves as on the function
+        with contextlib.suppress(TypeError, ValueError):
+            expected.__signature__ = inspect.signature(like)  # type: ignore[attr-defined]
     return expected
 
 
 def contradicted_by_tests(
-    applied: AppliedProperty, cases: Sequence[TestCase], namespace: Mapping[str, Any]
+    applied: AppliedProperty,
+    cases: Sequence[TestCase],
+    namespace: Mapping[str, Any],
+    *,
+    fn: Callable[..., Any] | None = None,
 ) -> str | None:
     """Why the tests' own expected outputs break ``applied``, or None if they do not.
 
@@ -110,7 +118,8 @@ def contradicted_by_tests(
         if case.compare != "==" or case.wrapper not in ("", "list", "tuple"):
             continue
         try:
-            result = evaluate(_returning(case.expected), case.args, applied.property, options)
+            expected = _returning(case.expected, fn)
+            result = evaluate(expected, case.args, applied.property, options)
         except InputError as exc:  # the property does not even apply to these arguments
             return f"{applied.property} (guessed from the name) does not apply: {exc}"
         if not result.passed:
@@ -122,13 +131,17 @@ def contradicted_by_tests(
 
 
 def _drop_contradicted(
-    properties: Sequence[AppliedProperty], cases: Sequence[TestCase], names: Mapping[str, Any]
+    properties: Sequence[AppliedProperty],
+    cases: Sequence[TestCase],
+    names: Mapping[str, Any],
+    fn: Callable[..., Any],
 ) -> tuple[list[AppliedProperty], list[str]]:
     """The properties to check, and why each name-guessed one the tests contradict is skipped."""
     skipped: list[str] = []
     kept: list[AppliedProperty] = []
     for applied in properties:
-        reason = contradicted_by_tests(applied, cases, names) if applied.source == "name" else None
+        weak = applied.source in ("name", "stated")  # the tests' answers outrank words
+        reason = contradicted_by_tests(applied, cases, names, fn=fn) if weak else None
         if reason:
             skipped.append(reason)
         else:
@@ -200,7 +213,7 @@ def check_function(
     """
     names = namespace or {}
     examples = examples or (distinct_args(cases) if cases else ())
-    properties, skipped = _drop_contradicted(properties, cases, names)
+    properties, skipped = _drop_contradicted(properties, cases, names, fn)
     results: list[PropertyResult | DistributionResult] = []
     for applied in properties:
         options = resolve_options(applied.options, names)

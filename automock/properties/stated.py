@@ -1,0 +1,176 @@
+"""What a function says it does: bounds and shapes stated in its docstring or names.
+
+Observed behaviour cannot tell an off-by-one die (``randint(1, sides + 1)``) from a
+seven-sided one, nor a draw with replacement from a function meant to repeat. The
+function's own words can: its docstring ("a number between 1 and ``sides``", "a random
+permutation", "distinct values", "sorted") and a parameter named for a die's faces
+(``sides``, ``num_sides``, ``faces``: a value from 1 to that many). :func:`stated`
+turns those words into properties to check, each with its evidence, and adopts one
+only where behaviour nearly agrees with it, so words about something else are not
+taken for a promise about the output:
+
+- a bound from the docstring (strong evidence) is adopted when every value seen lies
+  within one of it: an off-by-one is then the failure to report, while values far
+  outside say the sentence was about something else;
+- a bound from parameters' names (weak evidence: a convention, not a promise):
+  ``low``/``high`` (``lo``/``hi``, ``min_value``/``max_value``...) as ``randint``
+  reads them, and 1 to ``sides`` (``num_sides``, ``faces``) for a die, is adopted only
+  when, in addition, one of its sides was met exactly (a die seen reaching ``sides``,
+  or 1): a zero-based die (0 to ``sides - 1``) is off on both sides and is left alone;
+- "permutation", "distinct", "unique", "without replacement" -> ``unique`` for a
+  function given no sequence (a permutation of a given list keeps its repeats), and
+  "returns ... sorted" / "in ascending order" -> ``sorted``, both for a function seen
+  returning sequences only.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from automock.properties.infer import AppliedProperty
+from automock.properties.observe import Observations
+
+__all__ = ["StatedBound", "stated", "stated_bounds"]
+
+_DIE_FACES = frozenset({"sides", "faces", "side", "face"})
+# parameters that name the two ends of the range drawn from, as `randint` reads them
+_RANGE_ENDS = (
+    ("low", "high"),
+    ("lo", "hi"),
+    ("lower", "upper"),
+    ("min_value", "max_value"),
+    ("minimum", "maximum"),
+    ("min_val", "max_val"),
+)
+_BOUND = r"(-?\d+|[A-Za-z_]\w*)"
+_BOUND_PATTERNS = (
+    re.compile(rf"\bbetween\s+{_BOUND}\s+and\s+{_BOUND}\b"),
+    re.compile(rf"\bfrom\s+{_BOUND}\s+(?:to|through)\s+{_BOUND}\b"),
+    re.compile(rf"\[\s*{_BOUND}\s*,\s*{_BOUND}\s*\]"),
+    re.compile(rf"\b{_BOUND}\s*<=\s*\w+\s*<=\s*{_BOUND}\b"),
+)
+_UNIQUE_WORDS = re.compile(r"\b(permutation|distinct|unique|without replacement|no repeats)\b")
+_SORTED_WORDS = re.compile(r"\breturns?\b[^.]*?\b(sorted|in ascending order|in increasing order)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class StatedBound:
+    """An inclusive range ``[low, high]`` the function states; a side is a number or a parameter."""
+
+    low: int | str
+    high: int | str
+    evidence: str
+    strong: bool  # from the docstring; a parameter's name is a convention only
+
+
+def _parameters(fn: Callable[..., Any]) -> tuple[str, ...]:
+    try:
+        return tuple(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return ()
+
+
+def _side(text: str, params: Sequence[str]) -> int | str | None:
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    return text if text in params else None
+
+
+def stated_bounds(fn: Callable[..., Any]) -> tuple[StatedBound, ...]:
+    """The ranges ``fn``'s docstring states, then the die ranges its parameters' names imply."""
+    params = _parameters(fn)
+    doc = inspect.getdoc(fn) or ""
+    found: list[StatedBound] = []
+    for pattern in _BOUND_PATTERNS:
+        for match in pattern.finditer(doc):
+            low, high = (_side(g, params) for g in match.groups())
+            if low is not None and high is not None and low != high:
+                found.append(StatedBound(low, high, f"docstring: {match.group(0)!r}", True))
+    for low, high in _RANGE_ENDS:
+        if low in params and high in params:
+            found.append(StatedBound(low, high, f"parameters {low!r} and {high!r}", False))
+    for name in params:
+        if set(re.split(r"_+", name.lower())) & _DIE_FACES:
+            found.append(
+                StatedBound(1, name, f"parameter {name!r}: a die's faces 1..{name}", False)
+            )
+    return tuple(found)
+
+
+def _value(side: int | str, args: dict[str, Any]) -> int | None:
+    if isinstance(side, int):
+        return side
+    value = args.get(side)
+    return value if type(value) is int else None
+
+
+def _numbers(output: Any) -> list[float] | None:
+    items = output if isinstance(output, list | tuple) else [output]
+    if not all(isinstance(x, int | float) and not isinstance(x, bool) for x in items):
+        return None
+    return [float(x) for x in items]
+
+
+def _defaults(fn: Callable[..., Any]) -> dict[str, Any]:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
+
+
+def _gaps(
+    bound: StatedBound, observed: Observations, defaults: dict[str, Any]
+) -> tuple[float, float] | None:
+    """How far below ``low`` and above ``high`` the values seen went (negative: inside)."""
+    below: list[float] = []
+    above: list[float] = []
+    for o in observed.accepted:
+        values = _numbers(o.output)
+        if values is None:
+            return None
+        args = {**defaults, **dict(zip(observed.parameters, o.args, strict=False))}
+        low, high = _value(bound.low, args), _value(bound.high, args)
+        if not values or low is None or high is None or low > high:
+            continue
+        below.append(low - min(values))
+        above.append(max(values) - high)
+    if not below:
+        return None
+    return max(below), max(above)
+
+
+def _adopted(bound: StatedBound, observed: Observations, defaults: dict[str, Any]) -> bool:
+    gaps = _gaps(bound, observed, defaults)
+    if gaps is None or max(gaps) > 1:  # values far outside: the words meant something else
+        return False
+    return bound.strong or 0 in gaps  # a convention: one side met exactly
+
+
+def stated(
+    fn: Callable[..., Any], observed: Observations, have: Sequence[AppliedProperty]
+) -> list[AppliedProperty]:
+    """The properties ``fn``'s words state and behaviour nearly agrees with (see the module)."""
+    names = {a.property for a in have}
+    out: list[AppliedProperty] = []
+    for bound in stated_bounds(fn):
+        if _adopted(bound, observed, _defaults(fn)):
+            options = {"low": bound.low, "high": bound.high}
+            out.append(AppliedProperty("bounds", options, "stated", bound.evidence))
+            break
+    sequences = bool(observed.accepted) and all(
+        isinstance(o.output, list | tuple) for o in observed.accepted
+    )
+    given = any(isinstance(a, list | tuple) for o in observed.calls for a in o.args)
+    doc = (inspect.getdoc(fn) or "").lower()
+    words = ((_UNIQUE_WORDS, "unique"), (_SORTED_WORDS, "sorted"))
+    for pattern, prop in words if sequences else ():
+        match = pattern.search(doc)
+        rearranged = prop == "unique" and given  # a permutation of a list keeps its repeats
+        if match and prop not in names and not rearranged:
+            out.append(AppliedProperty(prop, {}, "stated", f"docstring: {match.group(0)!r}"))
+    return out
