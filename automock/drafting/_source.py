@@ -102,36 +102,7 @@ class Module:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             return Rendered(node.value)
         if isinstance(node, ast.Name):
-            if node.id in self.constants:
-                return self.render(self.constants[node.id], _depth=_depth + 1)
-            func = self.enclosing_function(node)
-            local = _assignments(func if func is not None else self.tree, node.id)
-            if len(local) == 1:
-                return self.render(local[0], _depth=_depth + 1)
-            # ``url = TOP`` … ``url = ITEM + str(n)`` then ``get(url)``: the one just above
-            earlier = [v for v in local if v.lineno < node.lineno]
-            if earlier:
-                last = max(earlier, key=lambda v: (v.lineno, v.col_offset))
-                above = self.render(last, _depth=_depth + 1)
-                if above.text.strip(PLACEHOLDER):
-                    return above
-            # ``url = "/v2/items"`` then ``url = page["next"]``: the one value known statically
-            known = {r.text for v in local if (r := self.render(v, _depth=_depth + 1)).complete}
-            if len(known) == 1:
-                return Rendered(known.pop())
-            # ``url = BASE.format(term)`` then ``url = page.get("next")``: the one with a form
-            formed = {r.text for v in local if (r := self.render(v, _depth=_depth + 1)).text}
-            formed.discard(PLACEHOLDER)
-            if len(formed) == 1 and not known:
-                return Rendered(formed.pop())
-            if func is not None:
-                options = {
-                    self.render(a, _depth=_depth + 1).text for a in self.callers_args(func, node.id)
-                }
-                options.update(self.outside.get((func.name, node.id), ()))
-                if len(options) == 1:
-                    return Rendered(options.pop())
-            return Rendered(PLACEHOLDER)
+            return self._render_name(node, _depth)
         if isinstance(node, ast.JoinedStr):
             out = []
             for value in node.values:
@@ -161,6 +132,40 @@ class Module:
             return Rendered(value if isinstance(value, str) else PLACEHOLDER)
         if isinstance(node, ast.Call):
             return self._render_call(node, _depth)
+        return Rendered(PLACEHOLDER)
+
+    def _render_name(self, node: ast.Name, _depth: int) -> Rendered:
+        """A name: its constant, its one assignment, the one just above, or the one value
+        every assignment and caller agrees on."""
+        if node.id in self.constants:
+            return self.render(self.constants[node.id], _depth=_depth + 1)
+        func = self.enclosing_function(node)
+        local = _assignments(func if func is not None else self.tree, node.id)
+        if len(local) == 1:
+            return self.render(local[0], _depth=_depth + 1)
+        # ``url = TOP`` … ``url = ITEM + str(n)`` then ``get(url)``: the one just above
+        earlier = [v for v in local if v.lineno < node.lineno]
+        if earlier:
+            last = max(earlier, key=lambda v: (v.lineno, v.col_offset))
+            above = self.render(last, _depth=_depth + 1)
+            if above.text.strip(PLACEHOLDER):
+                return above
+        # ``url = "/v2/items"`` then ``url = page["next"]``: the one value known statically
+        known = {r.text for v in local if (r := self.render(v, _depth=_depth + 1)).complete}
+        if len(known) == 1:
+            return Rendered(known.pop())
+        # ``url = BASE.format(term)`` then ``url = page.get("next")``: the one with a form
+        formed = {r.text for v in local if (r := self.render(v, _depth=_depth + 1)).text}
+        formed.discard(PLACEHOLDER)
+        if len(formed) == 1 and not known:
+            return Rendered(formed.pop())
+        if func is not None:
+            options = {
+                self.render(a, _depth=_depth + 1).text for a in self.callers_args(func, node.id)
+            }
+            options.update(self.outside.get((func.name, node.id), ()))
+            if len(options) == 1:
+                return Rendered(options.pop())
         return Rendered(PLACEHOLDER)
 
     def _render_call(self, node: ast.Call, depth: int) -> Rendered:

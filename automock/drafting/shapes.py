@@ -131,21 +131,7 @@ def _body(
 ) -> tuple[dict[str, str], Any, str | None]:
     """(headers, json body, text body) drafted from every path the code reads of ``site``."""
     paths = list(flow.paths[site])
-    headers: dict[str, str] = {}
-    for p in paths:
-        if len(p) > 1 and p[0] == "attr:headers" and p[1].startswith("key:"):
-            name = p[1][4:]
-            if name.lower() == "content-type":  # the body's own type (below), or plain text
-                headers.setdefault("Content-Type", "text/plain; charset=utf-8")
-                guessed.append("/headers/Content-Type")
-                continue
-            headers[name] = str(plausible(name))
-            guessed.append(f"/headers/{_escape(p[1][4:])}")
-    cookies = sorted({p[1][4:] for p in paths if len(p) > 1 and p[0] == "attr:cookies"})
-    if cookies:  # one line per cookie the code looks for (drafting/cookie_flow.py)
-        lines = [f"{c}={plausible(c.lower())}; Path=/" for c in cookies if c.strip()]
-        headers["Set-Cookie"] = "\n".join(lines)
-        guessed.append("/headers/Set-Cookie")
+    headers = _headers(paths, guessed)
     json_paths = [p[1:] for p in paths if p[:1] == ("json",)]
     if json_paths:
         if "Content-Type" in headers:
@@ -178,22 +164,48 @@ def _body(
             text = render_markup(tree, root, site, flow.hints, flow.regexes, salt, probes)
             return headers, None, text
     if any(p[:1] in (("attr:text",), ("attr:content",)) for p in paths):
-        lines = [
-            sample(pattern, salt + i) or ""
-            for (where, path), pattern in sorted(flow.regexes.items())
-            if where == site and path[:1] in (("attr:text",), ("attr:content",))
-            for i in range(2)
-        ]
-        if not lines and speaks_json(flow.module, flow.calls, site):  # JSON, printed as text
-            headers["Content-Type"] = "application/json"
-            return headers, _whole(_Ctx(site, flow.hints, guessed, salt), "/json"), None
-        guessed.append("/text")
-        text = "\n".join(lines) + "\n" if lines else ""
-        probed = "".join(
-            probe_records(p, salt) for (w, _), p in probes_of(flow).items() if w == site
-        )
-        return headers, None, (probed + text) or "example response text"
+        return _plain_text(flow, site, guessed, salt, headers)
     return headers, None, None
+
+
+def _headers(paths: list[tuple[str, ...]], guessed: list[str]) -> dict[str, str]:
+    """The headers the code reads, and a ``Set-Cookie`` line per cookie it looks for."""
+    headers: dict[str, str] = {}
+    for p in paths:
+        if len(p) > 1 and p[0] == "attr:headers" and p[1].startswith("key:"):
+            name = p[1][4:]
+            if name.lower() == "content-type":  # the body's own type (below), or plain text
+                headers.setdefault("Content-Type", "text/plain; charset=utf-8")
+                guessed.append("/headers/Content-Type")
+                continue
+            headers[name] = str(plausible(name))
+            guessed.append(f"/headers/{_escape(p[1][4:])}")
+    cookies = sorted({p[1][4:] for p in paths if len(p) > 1 and p[0] == "attr:cookies"})
+    if cookies:  # one line per cookie the code looks for (drafting/cookie_flow.py)
+        lines = [f"{c}={plausible(c.lower())}; Path=/" for c in cookies if c.strip()]
+        headers["Set-Cookie"] = "\n".join(lines)
+        guessed.append("/headers/Set-Cookie")
+    return headers
+
+
+def _plain_text(
+    flow: ResponseFlow, site: int, guessed: list[str], salt: int, headers: dict[str, str]
+) -> tuple[dict[str, str], Any, str | None]:
+    """A body read as text: lines its regexes match and the literals it looks for, or JSON
+    when it is printed whole and the request talks JSON."""
+    lines = [
+        sample(pattern, salt + i) or ""
+        for (where, path), pattern in sorted(flow.regexes.items())
+        if where == site and path[:1] in (("attr:text",), ("attr:content",))
+        for i in range(2)
+    ]
+    if not lines and speaks_json(flow.module, flow.calls, site):  # JSON, printed as text
+        headers["Content-Type"] = "application/json"
+        return headers, _whole(_Ctx(site, flow.hints, guessed, salt), "/json"), None
+    guessed.append("/text")
+    text = "\n".join(lines) + "\n" if lines else ""
+    probed = "".join(probe_records(p, salt) for (w, _), p in probes_of(flow).items() if w == site)
+    return headers, None, (probed + text) or "example response text"
 
 
 def _json_lines(flow: ResponseFlow, site: int, paths: list[tuple[str, ...]], salt: int) -> str:
