@@ -40,6 +40,7 @@ __all__ = [
     "chi_square_p_value",
     "chi_square_statistic",
     "choice_uniformity",
+    "sample_uniformity",
     "shuffle_uniformity",
     "uniformity",
 ]
@@ -248,6 +249,15 @@ def _permutes(outcome: object, n: int) -> bool:
     return sorted(outcome) == list(range(n))
 
 
+def _draws(outcome: object, n: int, k: int) -> bool:
+    """Is ``outcome`` ``k`` distinct elements of ``range(n)`` (plain ints)? Never raises."""
+    if not isinstance(outcome, (list, tuple)) or len(outcome) != k:
+        return False
+    if any(type(element) is not int for element in outcome):
+        return False
+    return len(set(outcome)) == k and all(0 <= element < n for element in outcome)
+
+
 def _shuffled(shuffle: Callable[[list[int]], Any], n: int) -> tuple[int, ...]:
     items = list(range(n))
     result = shuffle(items)
@@ -332,3 +342,46 @@ def choice_uniformity(
     return uniformity(
         lambda: choose(list(range(n))), list(range(n)), runs=runs, seed=seed, alpha=alpha
     )
+
+
+def sample_uniformity(
+    draw: Callable[[list[int], int], Any],
+    *,
+    n: int = 6,
+    k: int = 3,
+    runs: int = 2000,
+    seed: int = 0,
+    alpha: float = 1e-3,
+) -> DistributionResult:
+    """Is ``draw`` (``k`` distinct elements of the list it is given) fair to every element?
+
+    ``draw`` is called on ``list(range(n))`` and ``k`` once per run; each element
+    should be drawn in ``k / n`` of the runs. The counts of a fixed-size draw without
+    replacement vary less than a multinomial's (``p (1 - p) n / (n - 1)`` per run,
+    ``p = k / n``), so the statistic divides by that variance and is chi-square with
+    ``n - 1`` degrees of freedom. A run that does not return ``k`` distinct elements
+    of the list fails the check outright.
+    """
+    if not 0 < k < n:
+        raise InputError(f"a sample's fairness needs 0 < k < n, got k={k}, n={n}")
+    dof = n - 1
+    try:
+        outcomes = _observe_runs(lambda: draw(list(range(n)), k), runs, seed)
+    except _Raised as raised:
+        return _raised("uniform", dof, alpha, runs, raised)
+    counts = [0] * n
+    for outcome in outcomes:
+        if not _draws(outcome, n, k):
+            detail = f"draw returned {outcome!r}, not {k} distinct elements of {list(range(n))!r}"
+            return DistributionResult(
+                "uniform", False, math.inf, dof, 0.0, alpha, runs, detail, outcome
+            )
+        for element in outcome:
+            counts[element] += 1
+    p = k / n
+    expected = runs * p
+    variance = runs * p * (1 - p) * n / (n - 1)
+    statistic = sum((c - expected) ** 2 for c in counts) / variance
+    worst = max(range(n), key=lambda e: abs(counts[e] - expected))
+    cell = {"element": worst, "drawn": counts[worst], "expected": expected}
+    return _verdict("uniform", statistic, dof, alpha, runs, cell)

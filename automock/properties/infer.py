@@ -27,7 +27,13 @@ from automock.errors import InputError
 from automock.plan.model import PropertySpec
 from automock.properties.runner import canonical_property
 
-__all__ = ["AppliedProperty", "infer_properties", "meant_uneven", "resolve_options"]
+__all__ = [
+    "AppliedProperty",
+    "infer_properties",
+    "meant_uneven",
+    "name_tokens",
+    "resolve_options",
+]
 
 _NAME_RULES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
     (frozenset({"shuffle", "shuffled", "permute", "scramble"}), ("permutation", "uniform")),
@@ -79,7 +85,8 @@ class AppliedProperty(JsonMixin):
     evidence: str = ""  # inferred: what was observed
 
 
-def _tokens(name: str) -> list[str]:
+def name_tokens(name: str) -> list[str]:
+    """The lower-case words of a snake_case or camelCase name."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
     return [t for t in spaced.lower().split("_") if t]
 
@@ -125,7 +132,7 @@ def infer_properties(
         )
     names: list[str] = []
     options: dict[str, dict[str, Any]] = {}
-    tokens = set(_tokens(fname))
+    tokens = set(name_tokens(fname))
     for words, props in _NAME_RULES:
         if tokens & words:
             names.extend(p for p in props if p not in names)
@@ -146,7 +153,7 @@ def infer_properties(
 
 def meant_uneven(name: str) -> bool:
     """Does the name say its randomness is not meant to be uniform (see ``_NOT_UNIFORM``)?"""
-    return bool(set(_tokens(name)) & _NOT_UNIFORM)
+    return bool(set(name_tokens(name)) & _NOT_UNIFORM)
 
 
 def resolve_options(options: Mapping[str, Any], namespace: Mapping[str, Any]) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from typing import Any
 
 from automock.plan.model import PropertySpec
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
+from automock.properties.documented import example_count
 from automock.properties.infer import AppliedProperty, infer_properties, meant_uneven
 from automock.properties.observe import Observations, observe
 from automock.properties.relations import Relation, relations
@@ -81,11 +82,33 @@ def _from_relations(
     )
     fair = "varies" in found and one_list and not meant_uneven(name)
     chose_nothing = any(o.output is None and any(o.args[:1]) for o in observed.accepted)
+    drawing = _drawing(found, observed, name)
     if fair and "permutation" in found and "mixes" in found:
         add("uniform", found["varies"], {"n": 5})
+    elif drawing is not None:  # k of the list, varying with the seed: fair to every element
+        add("uniform", found["varies"], {"n": 6, "k": 3, "sample": drawing})
     elif fair and "member" in found and not chose_nothing:  # None from [] only
         add("uniform", found["varies"], {"n": 5, "choice": True})
     return out
+
+
+def _drawing(
+    found: Mapping[str, Relation], observed: Observations, name: str
+) -> dict[str, str] | None:
+    """``{"list": ..., "size": ...}`` for a fair sample's check: a function of a list and its
+    size ``k`` only, seen drawing ``k`` of the list without replacement, varying with the seed."""
+    rel = found.get("length_k")
+    needed = ("varies", "submultiset", "length_k")
+    if rel is None or not all(r in found for r in needed) or meant_uneven(name):
+        return None
+    size = rel.options.get("k")
+    others = [p for p in observed.parameters if p != size]
+    if not isinstance(size, str) or len(others) != 1 or len(observed.parameters) != 2:
+        return None
+    at = observed.parameters.index(others[0])
+    if not all(isinstance(o.args[at], list) for o in observed.calls if len(o.args) > at):
+        return None
+    return {"list": others[0], "size": size}
 
 
 def seed_dependent(fn: Callable[..., Any], call_seconds: float = DEFAULT_CALL_SECONDS) -> bool:
@@ -120,13 +143,18 @@ def propose(
         if any(a.property == said.property and a.options == said.options for a in inferred):
             continue  # behaviour already showed what the words say
         inferred = [a for a in inferred if a.property != said.property] + [said]
+    documented = example_count(fn)
+    if documented:  # the author's own examples: a claim behaviour cannot make
+        inferred.append(
+            AppliedProperty("examples", {}, "stated", f"{documented} examples in the docstring")
+        )
     if observed.slowest > call_seconds / 50:  # costly on small inputs: search no larger ones
         size = max(
             (len(a) for o in observed.accepted for a in o.args if isinstance(a, list)), default=0
         )
         inferred = [
             AppliedProperty(a.property, {**a.options, "max_size": size}, a.source, a.evidence)
-            if a.source == "inferred" and a.property != "uniform"
+            if a.source == "inferred" and a.property not in ("uniform", "examples")
             else a
             for a in inferred
         ]
@@ -178,7 +206,9 @@ def _consistent(prop: str, found: Mapping[str, Relation], observed: Observations
     guessed as ``sample`` while the function returns one element) is dropped, and so
     is a sort's or shuffle's guess for a function seen drawing a part of its input
     (``sortedReservoirSample`` samples; it does not sort), and a guess about the
-    sequence argument for a function given none.
+    sequence argument for a function given none. Only what it returned on lists of two
+    or more elements counts: ``sattoloCycle`` that refuses every longer list and returns
+    ``None`` for ``[]`` keeps its guess, and the check reports the failure.
     """
     drawn = "length_k" in found and "permutation" not in found  # k of the input, k a parameter
     if drawn and prop in ("permutation", "sorted", "uniform"):
@@ -188,4 +218,12 @@ def _consistent(prop: str, found: Mapping[str, Relation], observed: Observations
         return False  # `draw_lotto()` draws, but from nothing it is given
     if prop not in ("permutation", "sorted", "unique", "sample", "subset", "uniform"):
         return True
-    return all(isinstance(o.output, list | tuple) for o in observed.accepted)
+    # what it returned on inputs of two or more elements says; a function that took only
+    # empty or one-element lists (refusing every longer one) says nothing against the guess
+    telling = [o for o in observed.accepted if _telling(o.args)]
+    return all(isinstance(o.output, list | tuple) for o in telling)
+
+
+def _telling(args: Sequence[Any]) -> bool:
+    lists = [a for a in args if isinstance(a, list | tuple)]
+    return not lists or any(len(a) >= 2 for a in lists)

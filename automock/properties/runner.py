@@ -37,6 +37,7 @@ from automock.properties.checks import (
 
 __all__ = [
     "DISTRIBUTION_PROPERTIES",
+    "WHOLE_FUNCTION_PROPERTIES",
     "PROPERTIES",
     "REJECTED",
     "call_output",
@@ -56,8 +57,10 @@ PROPERTIES: Mapping[str, str] = {
     "idempotent": "f(f(x)) == f(x)",
     "round_trip": "inverse(f(x)) == x (option: inverse = the decoding function)",
     "uniform": "over many seeded runs every element lands in every position equally often (chi-square)",
+    "examples": "the docstring's examples print what they say, where their output does not change with the seed",
 }
 DISTRIBUTION_PROPERTIES = frozenset({"uniform"})
+WHOLE_FUNCTION_PROPERTIES = frozenset({"examples"})  # the docstring's claims, not one input
 REJECTED = "rejected its input"  # in a passing result's detail: outside the function's domain
 _ALIASES: Mapping[str, str] = {
     "shuffle": "permutation",
@@ -230,6 +233,11 @@ def evaluate(
         raise InputError(
             f"property {name!r} is checked over many runs; use "
             "automock.properties.shuffle_uniformity instead of evaluate()"
+        )
+    if name in WHOLE_FUNCTION_PROPERTIES:
+        raise InputError(
+            f"property {name!r} runs the docstring's examples, not one input; use "
+            "automock.properties.documented.documented_examples instead of evaluate()"
         )
     call = _call_text(fn, args)
     if name == "idempotent":

@@ -18,9 +18,17 @@ taken for a promise about the output:
   when, in addition, one of its sides was met exactly (a die seen reaching ``sides``,
   or 1): a zero-based die (0 to ``sides - 1``) is off on both sides and is left alone;
 - "permutation", "distinct", "unique", "without replacement" -> ``unique`` for a
-  function given no sequence (a permutation of a given list keeps its repeats), and
+  function given no sequence (a permutation of a given list keeps its repeats), and so
+  does a name that says it draws a lottery (``lotto``, ``lottery``, ``raffle``,
+  ``bingo``: distinct numbers by the game's rules), and
   "returns ... sorted" / "in ascending order" -> ``sorted``, both for a function seen
-  returning sequences only.
+  returning sequences only;
+- a name that says the function estimates pi (``estimate_pi``, ``monte_carlo_pi``)
+  and code that scales a ratio by four (``4 * inside / total``: the area of a quarter
+  circle) -> ``bounds`` [0, 4], adopted whatever behaviour showed: the ratio of hits
+  to throws lies in [0, 1] whatever the program's inputs, so a value outside is the bug,
+  never words about something else (a needle-dropping estimate, unbounded, has no
+  factor of four and is left alone).
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from automock.properties.infer import AppliedProperty
+from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observations
 
 __all__ = ["StatedBound", "stated", "stated_bounds"]
@@ -53,6 +61,8 @@ _BOUND_PATTERNS = (
     re.compile(rf"\[\s*{_BOUND}\s*,\s*{_BOUND}\s*\]"),
     re.compile(rf"\b{_BOUND}\s*<=\s*\w+\s*<=\s*{_BOUND}\b"),
 )
+_LOTTERY = frozenset({"lotto", "lottery", "raffle", "bingo"})
+_QUARTER_CIRCLE = re.compile(r"(?<![\w.])4(?:\.0*)?\s*\*|\*\s*4(?:\.0*)?(?![\w.])")
 _UNIQUE_WORDS = re.compile(r"\b(permutation|distinct|unique|without replacement|no repeats)\b")
 _SORTED_WORDS = re.compile(r"\breturns?\b[^.]*?\b(sorted|in ascending order|in increasing order)\b")
 
@@ -162,6 +172,9 @@ def stated(
             options = {"low": bound.low, "high": bound.high}
             out.append(AppliedProperty("bounds", options, "stated", bound.evidence))
             break
+    pi = _pi_bounds(fn, observed)
+    if pi is not None:
+        out = [pi]
     sequences = bool(observed.accepted) and all(
         isinstance(o.output, list | tuple) for o in observed.accepted
     )
@@ -173,4 +186,26 @@ def stated(
         rearranged = prop == "unique" and given  # a permutation of a list keeps its repeats
         if match and prop not in names and not rearranged:
             out.append(AppliedProperty(prop, {}, "stated", f"docstring: {match.group(0)!r}"))
+    drawn = set(name_tokens(getattr(fn, "__name__", ""))) & _LOTTERY
+    if drawn and sequences and not given and "unique" not in {a.property for a in out} | names:
+        evidence = f"name: a {min(drawn)} draws distinct numbers"
+        out.append(AppliedProperty("unique", {}, "stated", evidence))
     return out
+
+
+def _pi_bounds(fn: Callable[..., Any], observed: Observations) -> AppliedProperty | None:
+    """[0, 4] for an estimate of pi by a quarter circle's area (see the module docstring)."""
+    if "pi" not in name_tokens(getattr(fn, "__name__", "")) or not observed.accepted:
+        return None
+    if not all(_numbers(o.output) is not None for o in observed.accepted):
+        return None
+    if any(isinstance(o.output, list | tuple) for o in observed.accepted):
+        return None
+    try:
+        source = inspect.getsource(inspect.unwrap(fn))
+    except (OSError, TypeError):
+        return None
+    if not _QUARTER_CIRCLE.search(source):
+        return None
+    evidence = "name: an estimate of pi as 4 x (hits / throws) lies within [0, 4]"
+    return AppliedProperty("bounds", {"low": 0, "high": 4}, "stated", evidence)

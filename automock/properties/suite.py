@@ -25,12 +25,18 @@ from automock.properties.checks import PropertyResult
 from automock.properties.distribution import (
     DistributionResult,
     choice_uniformity,
+    sample_uniformity,
     shuffle_uniformity,
 )
 from automock.properties.hardcoding import HardcodingReport, detect_hardcoding
 from automock.properties.hypothesis_glue import check_property
+from automock.properties.documented import documented_examples
 from automock.properties.infer import AppliedProperty, resolve_options
-from automock.properties.runner import DISTRIBUTION_PROPERTIES, evaluate
+from automock.properties.runner import (
+    DISTRIBUTION_PROPERTIES,
+    WHOLE_FUNCTION_PROPERTIES,
+    evaluate,
+)
 from automock.properties.testcases import TestCase, distinct_args
 
 __all__ = ["CheckReport", "check_function", "contradicted_by_tests"]
@@ -107,6 +113,8 @@ def contradicted_by_tests(
     tests expect do not have it; checking it would report the tests' own
     answers as failures.
     """
+    if applied.property in WHOLE_FUNCTION_PROPERTIES:  # the docstring's claims, not an input's
+        return None
     if applied.property in DISTRIBUTION_PROPERTIES:  # run on list(range(n)): needs lists
         if any(c.args and not isinstance(c.args[0], list) for c in cases):
             return (
@@ -169,7 +177,11 @@ def _hardcoding(
     max_examples: int,
     seed: int,
 ) -> HardcodingReport | None:
-    per_input = [p for p in properties if p.property not in DISTRIBUTION_PROPERTIES]
+    per_input = [
+        p
+        for p in properties
+        if p.property not in DISTRIBUTION_PROPERTIES | WHOLE_FUNCTION_PROPERTIES
+    ]
     judged = any(c.has_expected for c in cases)
     if judged:  # the tests' answers are the evidence; a name's guess is too weak to accuse
         per_input = [p for p in per_input if p.source not in ("name", "inferred")]
@@ -187,6 +199,25 @@ def _hardcoding(
         seed=seed,
         cases=cases,
     )
+
+
+def _uniformity(
+    fn: Callable[..., Any], options: Mapping[str, Any], runs: int, seed: int
+) -> DistributionResult:
+    """The ``uniform`` check that fits: a shuffle's, a choice's, or a sample's (``sample``
+    names the parameters that take the list and the size: ``{"list": "xs", "size": "k"}``)."""
+    n, alpha = int(options.get("n", 5)), float(options.get("alpha", 1e-3))
+    drawing = options.get("sample")
+    if isinstance(drawing, Mapping):
+        items, size = str(drawing["list"]), str(drawing["size"])
+
+        def draw(population: list[int], k: int) -> Any:
+            return fn(**{items: population, size: k})
+
+        k = int(options.get("k", n // 2))
+        return sample_uniformity(draw, n=n, k=k, runs=runs, seed=seed, alpha=alpha)
+    fair = choice_uniformity if options.get("choice") else shuffle_uniformity
+    return fair(fn, n=n, runs=runs, seed=seed, alpha=alpha)
 
 
 def check_function(
@@ -218,9 +249,10 @@ def check_function(
     for applied in properties:
         options = resolve_options(applied.options, names)
         if applied.property in DISTRIBUTION_PROPERTIES:
-            n, alpha = int(options.get("n", 5)), float(options.get("alpha", 1e-3))
-            fair = choice_uniformity if options.get("choice") else shuffle_uniformity
-            results.append(fair(fn, n=n, runs=runs, seed=seed, alpha=alpha))
+            results.append(_uniformity(fn, options, runs, seed))
+            continue
+        if applied.property == "examples":  # the docstring's claims, run as a doctest
+            results.append(documented_examples(fn, seed=seed, call_seconds=call_seconds))
             continue
         if not _required(fn):  # no input to vary: the seed is the input, many of them
             results.append(repeated_property(fn, applied.property, options, runs, seed))
