@@ -37,9 +37,9 @@ from automock.properties.checks import (
 
 __all__ = [
     "DISTRIBUTION_PROPERTIES",
-    "WHOLE_FUNCTION_PROPERTIES",
     "PROPERTIES",
     "REJECTED",
+    "WHOLE_FUNCTION_PROPERTIES",
     "call_output",
     "canonical_property",
     "evaluate",

@@ -28,9 +28,9 @@ from automock.properties.distribution import (
     sample_uniformity,
     shuffle_uniformity,
 )
+from automock.properties.documented import documented_examples
 from automock.properties.hardcoding import HardcodingReport, detect_hardcoding
 from automock.properties.hypothesis_glue import check_property
-from automock.properties.documented import documented_examples
 from automock.properties.infer import AppliedProperty, resolve_options
 from automock.properties.runner import (
     DISTRIBUTION_PROPERTIES,
