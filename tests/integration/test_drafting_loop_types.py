@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from automock.cli import main
+from tests.conftest import run_json
 
 STOCK = """\
 import requests
@@ -36,8 +36,7 @@ def test_a_number_used_as_text_becomes_text_on_every_page(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "stock.py").write_text(STOCK)
-    code = main(["run", "stock.py", "--json", "--repeat", "2", "--timeout", "20"])
-    report = json.loads(capsys.readouterr().out)
+    code, report = run_json(capsys, "stock.py", "--repeat", "2", "--timeout", "20")
     assert code == 0 and report["stdout"] == "units True\n"
     rounds = report["drafting"]["rounds"]
     assert [r["ended"] for r in rounds] == ["failed", "clean"]
@@ -68,8 +67,7 @@ def test_an_object_indexed_by_position_becomes_a_list_of_it(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "team.py").write_text(WRAPPED)
-    code = main(["run", "team.py", "--json", "--repeat", "2", "--timeout", "20"])
-    report = json.loads(capsys.readouterr().out)
+    code, report = run_json(capsys, "team.py", "--repeat", "2", "--timeout", "20")
     assert code == 0 and report["stdout"].count("member ") == 2
     first = report["drafting"]["rounds"][0]
     assert first["exception"] == "KeyError: 0"
