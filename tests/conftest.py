@@ -6,11 +6,13 @@ uses a server the test starts on 127.0.0.1; nothing needs an API key.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,6 +53,24 @@ def automock_command(
     )
 
 
+def run_json(
+    capsys: pytest.CaptureFixture[str], program: str, *flags: str
+) -> tuple[int, dict[str, Any]]:
+    """``automock run PROGRAM --json FLAGS`` in this process: its exit code and its report."""
+    from automock.cli import main
+
+    code = main(["run", program, "--json", *flags])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return code, report
+
+
 @pytest.fixture
 def examples_dir() -> Path:
     return EXAMPLES
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The test's own directory, made the working one (``run`` saves ``fixtures/`` there)."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

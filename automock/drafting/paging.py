@@ -20,7 +20,16 @@ from typing import Any
 
 from automock.drafting.regex_sample import sample
 
-__all__ = ["MORE", "NEXT", "end_value", "is_paging_key", "pages", "pages_of", "served_url"]
+__all__ = [
+    "MORE",
+    "NEXT",
+    "end_value",
+    "ends_page",
+    "is_paging_key",
+    "pages",
+    "pages_of",
+    "served_url",
+]
 
 # the link or token to the next page
 NEXT = re.compile(
@@ -39,6 +48,12 @@ def is_paging_key(name: str) -> bool:
 def end_value(name: str) -> Any:
     """The value of paging key ``name`` on the last page: no link, no more."""
     return False if MORE.match(name) else None
+
+
+def ends_page(name: str, value: Any) -> bool:
+    """Whether the last page sets key ``name`` (holding ``value``) to :func:`end_value`: a
+    link or token whatever it holds, a flag only when it holds a bool."""
+    return bool(NEXT.match(name) or (MORE.match(name) and isinstance(value, bool)))
 
 
 def served_url(url: str, match: str, query: dict[str, str]) -> str:

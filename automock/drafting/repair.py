@@ -35,7 +35,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from automock.drafting.paging import MORE, NEXT, pages_of
+from automock.drafting.paging import end_value, ends_page, pages_of
 from automock.drafting.repair_markup import css_of_record, repair_selector
 from automock.drafting.values import plausible
 from automock.plan.model import Plan, PlanEntry
@@ -247,14 +247,7 @@ def _ended(body: Any, compared: Mapping[str, str]) -> Any:
 
     def walk(node: Any) -> Any:
         if isinstance(node, dict):
-            return {
-                k: None
-                if NEXT.match(k)
-                else False
-                if MORE.match(k) and isinstance(v, bool)
-                else walk(v)
-                for k, v in node.items()
-            }
+            return {k: end_value(k) if ends_page(k, v) else walk(v) for k, v in node.items()}
         return [] if isinstance(node, list) else node
 
     return walk(end)

@@ -9,12 +9,11 @@ values that came from the drafted body, not an empty loop.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from automock.cli import main
+from tests.conftest import run_json
 
 FEED = """\
 import feedparser
@@ -45,12 +44,6 @@ for row in csv.reader(text.splitlines()):
 """
 
 
-@pytest.fixture
-def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 @pytest.mark.parametrize(
     ("name", "source", "printed"),
     [
@@ -65,8 +58,7 @@ def test_single_shot_draft_reaches_the_data(
     import re
 
     (here / name).write_text(source)
-    code = main(["run", name, "--json", "--repeat", "2", "--draft-rounds", "0", "--no-save"])
-    report = json.loads(capsys.readouterr().out)
+    code, report = run_json(capsys, name, "--repeat", "2", "--draft-rounds", "0", "--no-save")
     assert code == 0 and report["status"] == "passed" and report["deterministic"]
     assert re.search(printed, report["stdout"], re.M), report["stdout"]
 
@@ -85,8 +77,7 @@ def test_loop_adds_a_table_for_a_list_of_classes_the_draft_could_not_read(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (here / "tables.py").write_text(TABLES)
-    main(["run", "tables.py", "--json", "--draft-rounds", "0", "--no-save"])
-    assert json.loads(capsys.readouterr().out)["stdout"] == "tables: False\n"
-    code = main(["run", "tables.py", "--json", "--no-save"])
-    report = json.loads(capsys.readouterr().out)
+    _, report = run_json(capsys, "tables.py", "--draft-rounds", "0", "--no-save")
+    assert report["stdout"] == "tables: False\n"
+    code, report = run_json(capsys, "tables.py", "--no-save")
     assert code == 0 and report["stdout"] == "tables: True\n"

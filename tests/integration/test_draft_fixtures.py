@@ -15,7 +15,7 @@ from textwrap import dedent
 
 import pytest
 
-from automock.cli import main
+from tests.conftest import run_json
 
 NOTES = dedent(
     '''
@@ -110,17 +110,15 @@ ENVIRON = dedent(
 
 def _run(tmp_path: Path, name: str, source: str, capsys: pytest.CaptureFixture[str]) -> dict:
     (tmp_path / name).write_text(source)
-    code = main(["run", name, "--json", "--repeat", "2"])
-    report: dict = json.loads(capsys.readouterr().out)
+    code, report = run_json(capsys, name, "--repeat", "2")
     assert code == 0, report
     return report
 
 
 @pytest.fixture
-def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
+def here(here: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    return tmp_path
+    return here
 
 
 def test_a_two_table_script_and_a_table_the_program_fills_run_as_in_plain_python(

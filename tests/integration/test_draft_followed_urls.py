@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from automock.cli import main
+from tests.conftest import run_json
 
 CREW = """\
 import requests
@@ -38,18 +38,11 @@ for link in links:
 """
 
 
-@pytest.fixture
-def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def _run(
     here: Path, capsys: pytest.CaptureFixture[str], name: str, source: str
 ) -> tuple[int, str, list[dict[str, Any]]]:
     (here / name).write_text(source)
-    code = main(["run", name, "--json", "--repeat", "2", "--draft-rounds", "0"])
-    report = json.loads(capsys.readouterr().out)
+    code, report = run_json(capsys, name, "--repeat", "2", "--draft-rounds", "0")
     plan = json.loads((here / "fixtures" / f"{Path(name).stem}.automock.json").read_text())
     stubs = [e["data"] for e in plan["entries"] if e["strategy"] == "stub_http"]
     return code, report["stdout"], stubs

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from automock.cli import main
+from tests.conftest import run_json
 
 LISTING = """\
 import http.client
@@ -27,13 +27,11 @@ for note in json.loads(reply.read()):
 
 
 def test_a_path_requested_on_a_connection_is_stubbed_on_its_host(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "notes.py").write_text(LISTING)
-    code = main(["run", "notes.py", "--json", "--repeat", "2", "--draft-rounds", "0"])
-    report = json.loads(capsys.readouterr().out)
+    (here / "notes.py").write_text(LISTING)
+    code, report = run_json(capsys, "notes.py", "--repeat", "2", "--draft-rounds", "0")
     assert code == 0 and report["stdout"].count("note ") == 2
-    plan = json.loads((tmp_path / "fixtures" / "notes.automock.json").read_text())
+    plan = json.loads((here / "fixtures" / "notes.automock.json").read_text())
     (stub,) = [e["data"] for e in plan["entries"] if e["strategy"] == "stub_http"]
     assert stub["url"] == "http://localhost:8123/"

@@ -9,6 +9,7 @@ from textwrap import dedent
 import pytest
 
 from automock.cli import main
+from tests.conftest import run_json
 
 PAYMENT = dedent(
     """
@@ -49,8 +50,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_request_to_an_undrafted_url_is_unmocked_not_answered(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["run", "pay.py", "--json", "--draft-rounds", "0"])
-    report = json.loads(capsys.readouterr().out)
+    code, report = run_json(capsys, "pay.py", "--draft-rounds", "0")
     assert "charged 200" not in report["stdout"]
     assert code == 5, report["stdout"]
     assert "items" in report["stdout"]  # the drafted GET still answers

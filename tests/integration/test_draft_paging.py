@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from automock.cli import main
+from tests.conftest import run_json
 
 PREFETCH = """\
 import requests
@@ -46,18 +46,11 @@ print("authors:", len(seen))
 """
 
 
-@pytest.fixture
-def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def _run(
     here: Path, capsys: pytest.CaptureFixture[str], name: str, source: str, *args: str
 ) -> tuple[int, dict[str, Any], dict[str, Any]]:
     (here / name).write_text(source)
-    code = main(["run", name, "--json", "--repeat", "2", "--draft-rounds", "0", *args])
-    report = json.loads(capsys.readouterr().out)
+    code, report = run_json(capsys, name, "--repeat", "2", "--draft-rounds", "0", *args)
     plan = json.loads((here / "fixtures" / f"{Path(name).stem}.automock.json").read_text())
     return code, report, plan
 

@@ -11,13 +11,12 @@ Each must run clean on its single-shot draft and print values from the drafted b
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 
-from automock.cli import main
+from tests.conftest import run_json
 
 POSITIONS = """\
 import urllib.request
@@ -81,12 +80,6 @@ print("quote", body[start:start + 12].strip())
 """
 
 
-@pytest.fixture
-def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 @pytest.mark.parametrize(
     ("name", "source", "printed"),
     [
@@ -101,7 +94,6 @@ def test_single_shot_draft_holds_what_the_code_looks_for(
     here: Path, capsys: pytest.CaptureFixture[str], name: str, source: str, printed: str
 ) -> None:
     (here / name).write_text(source)
-    code = main(["run", name, "--json", "--repeat", "2", "--draft-rounds", "0", "--no-save"])
-    report = json.loads(capsys.readouterr().out)
+    code, report = run_json(capsys, name, "--repeat", "2", "--draft-rounds", "0", "--no-save")
     assert code == 0 and report["status"] == "passed" and report["deterministic"], report
     assert re.search(printed, report["stdout"], re.M), report["stdout"]

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from automock.cli import main
+from tests.conftest import run_json
 
 QUOTE = """\
 import requests
@@ -75,18 +76,11 @@ print(requests.get("https://api.example.com/x").json())
 """
 
 
-@pytest.fixture
-def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def _report(
     here: Path, capsys: pytest.CaptureFixture[str], name: str, source: str, *flags: str
 ) -> tuple[int, dict[str, Any]]:
     (here / name).write_text(source)
-    code = main(["run", name, "--json", "--timeout", "20", *flags])
-    return code, json.loads(capsys.readouterr().out)
+    return run_json(capsys, name, "--timeout", "20", *flags)
 
 
 def _saved(here: Path, name: str) -> dict[str, Any]:

@@ -9,13 +9,12 @@ first page as it is gets the drafted (relative) link made absolute on the page's
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from automock.cli import main
+from tests.conftest import run_json
 
 RETRY = """\
 import sys
@@ -50,8 +49,7 @@ print("title:", second.title.string if second and second.title else "-")
 
 
 def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, dict[str, Any]]:
-    code = main(["run", *argv[:1], "--json", "--timeout", "20", "--no-save", *argv[1:]])
-    return code, json.loads(capsys.readouterr().out)
+    return run_json(capsys, argv[0], "--timeout", "20", "--no-save", *argv[1:])
 
 
 def test_a_refused_request_caught_by_a_retry_loop_is_stubbed_at_the_denied_call(

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from automock.cli import main
+from tests.conftest import run_json
 
 TOP = """\
 import requests
@@ -32,8 +33,7 @@ def _report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], *flags: str
 ) -> tuple[int, dict[str, Any]]:
     (tmp_path / "top.py").write_text(TOP)
-    code = main(["run", "top.py", "--json", "--timeout", "20", "--no-save", *flags])
-    return code, json.loads(capsys.readouterr().out)
+    return run_json(capsys, "top.py", "--timeout", "20", "--no-save", *flags)
 
 
 def test_a_request_to_a_url_built_at_run_time_gets_a_stub_at_its_call(

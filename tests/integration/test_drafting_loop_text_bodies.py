@@ -9,12 +9,11 @@ empty JSON object, so the feed's titles print and the crawl reaches a second pag
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from automock.cli import main
+from tests.conftest import run_json
 
 FEEDS = """\
 import feedparser
@@ -58,15 +57,9 @@ Walker("https://docs.example.org").visit("https://docs.example.org")
 """
 
 
-@pytest.fixture
-def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def _run(name: str, capsys: pytest.CaptureFixture[str], *flags: str) -> tuple[int, str]:
-    code = main(["run", name, "--json", "--repeat", "2", "--timeout", "20", "--no-save", *flags])
-    return code, json.loads(capsys.readouterr().out)["stdout"]
+    code, report = run_json(capsys, name, "--repeat", "2", "--timeout", "20", "--no-save", *flags)
+    return code, report["stdout"]
 
 
 def test_a_feed_reached_through_parameters_is_answered_with_a_feed(

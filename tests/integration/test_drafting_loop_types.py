@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from automock.cli import main
+from tests.conftest import run_json
 
 STOCK = """\
 import requests
@@ -32,17 +32,15 @@ print("units", sum(int(c["units"].replace(",", "")) for c in counts) > 0)
 
 
 def test_a_number_used_as_text_becomes_text_on_every_page(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "stock.py").write_text(STOCK)
-    code = main(["run", "stock.py", "--json", "--repeat", "2", "--timeout", "20"])
-    report = json.loads(capsys.readouterr().out)
+    (here / "stock.py").write_text(STOCK)
+    code, report = run_json(capsys, "stock.py", "--repeat", "2", "--timeout", "20")
     assert code == 0 and report["stdout"] == "units True\n"
     rounds = report["drafting"]["rounds"]
     assert [r["ended"] for r in rounds] == ["failed", "clean"]
     assert any("as text (.replace)" in m for m in rounds[0]["missed"])
-    plan = json.loads((tmp_path / "fixtures" / "stock.automock.json").read_text())
+    plan = json.loads((here / "fixtures" / "stock.automock.json").read_text())
     (stub,) = [e for e in plan["entries"] if e["strategy"] == "stub_http"]
     for page in stub["data"]["sequence"]:
         assert all(isinstance(s["stock_count"], str) for s in page["json"]["shelves"])
@@ -64,12 +62,10 @@ for i in range(len(members)):
 
 
 def test_an_object_indexed_by_position_becomes_a_list_of_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "team.py").write_text(WRAPPED)
-    code = main(["run", "team.py", "--json", "--repeat", "2", "--timeout", "20"])
-    report = json.loads(capsys.readouterr().out)
+    (here / "team.py").write_text(WRAPPED)
+    code, report = run_json(capsys, "team.py", "--repeat", "2", "--timeout", "20")
     assert code == 0 and report["stdout"].count("member ") == 2
     first = report["drafting"]["rounds"][0]
     assert first["exception"] == "KeyError: 0"

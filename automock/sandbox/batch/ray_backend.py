@@ -172,15 +172,12 @@ def _start_actors(ray: Any, settings: BatchSettings, options: RayOptions) -> lis
 
     here = ray.get_runtime_context().get_node_id() if options.driver_node else None
     nodes = [n for n in ray.nodes() if n.get("Alive") and _cpus(n) >= 1]
-    started = [
-        _Actor(
-            DriverPool(settings, workers, options.required),
-            f"{socket.gethostname()} (driver)",
-            workers,
-        )
-        for node in nodes
-        if node["NodeID"] == here and (workers := options.workers_per_node or _cpus(node))
-    ]
+    started: list[_Actor] = []
+    for node in nodes:
+        workers = options.workers_per_node or _cpus(node)
+        if node["NodeID"] == here and workers:
+            pool = DriverPool(settings, workers, options.required)
+            started.append(_Actor(pool, f"{socket.gethostname()} (driver)", workers))
     shared = ray.put(settings)  # once: every actor reads it from the object store
     remote = ray.remote(PoolActor)
     for node in (n for n in nodes if n["NodeID"] != here):
@@ -245,7 +242,7 @@ def execute_many_ray(
     return [kept[(c.task_id, c.index)] for c in items] if collect else []
 
 
-def _sweep_lost(ray: Any, lost: list[_Actor], wait: float = 10.0) -> None:
+def _sweep_lost(ray: Any, lost: list[_Actor], grace: float = 10.0) -> None:
     """The cgroups that lost actors' pools left on this host: once each lost actor's process
     on this host is gone (a worker of a killed node may outlive its node by seconds)."""
     if not lost:
@@ -257,7 +254,7 @@ def _sweep_lost(ray: Any, lost: list[_Actor], wait: float = 10.0) -> None:
     for actor in (a for a in lost if a.node == here):
         with contextlib.suppress(ray.exceptions.RayError):  # died before it said
             pids.append(int(ray.get(actor.pid, timeout=0.5)))
-    deadline = time.monotonic() + wait
+    deadline = time.monotonic() + grace
     while any(os.path.exists(f"/proc/{pid}") for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     sweep_dead(wait=5.0)
