@@ -25,6 +25,7 @@ __all__ = [
     "PropertyResult",
     "idempotent",
     "is_sorted",
+    "order_statistic",
     "permutation_of",
     "round_trip",
     "sample_without_replacement",
@@ -242,6 +243,34 @@ def within_bounds(
                 value if single else {"index": index, "element": value},
             )
     return _ok(name, f"{len(values)} value(s) within [{low}, {high}]")
+
+
+def order_statistic(
+    output: Any, population: Iterable[Any], k: int | None, *, base: int = 0, largest: bool = False
+) -> PropertyResult:
+    """``output`` is the ``k``-th smallest (or largest) element of ``population``, counting
+    from ``base``; a ``k`` outside the population, or a population with repeats (where
+    the k-th smallest reads two ways), leaves nothing to compare (passes)."""
+    name = "order_statistic"
+    ranked = list(population)
+    if k is None or not 0 <= k - base < len(ranked):
+        return _ok(name, f"k = {k} is outside a population of {len(ranked)}: nothing to compare")
+    if len({repr(v) for v in ranked}) != len(ranked):  # with repeats the k-th reads two ways
+        return _ok(name, "the population repeats a value: nothing to compare")
+    try:
+        ranked.sort(reverse=largest)
+    except TypeError as exc:
+        return _ok(name, f"the population does not sort ({exc}): nothing to compare")
+    want = ranked[k - base]
+    if output == want:
+        return _ok(name, f"{_short(output)} is element {k} of the population in order")
+    order = "largest" if largest else "smallest"
+    count = "1-based" if base else "0-based"
+    return _fail(
+        name,
+        f"expected the element {k} ({count}) {order}, {_short(want)}; got {_short(output)}",
+        {"k": k, "expected": want, "got": output},
+    )
 
 
 def unique(output: Any, *, key: Callable[[Any], Any] | None = None) -> PropertyResult:

@@ -261,6 +261,8 @@ def check_property(
     base = (
         strategy if strategy is not None else strategy_for(fn, examples=examples, max_size=max_size)
     )
+    if strategy is None:
+        base = _with_replays(base, examples, max_size)
     search = (fn, name, options, seed, call_seconds)
     result = _search(search, base, max_examples, exclude)
     if strategy is None and result.timed_out and large(result.counterexample or ()):
@@ -275,6 +277,27 @@ def check_property(
             timed_out=scaled.timed_out,
         )
     return result
+
+
+def _with_replays(
+    base: SearchStrategy[tuple[Any, ...]], examples: Sequence[Sequence[Any]], max_size: int | None
+) -> SearchStrategy[tuple[Any, ...]]:
+    """The generated inputs, and now and then one of the ``examples`` as it was given: inputs
+    seen accepted (in the function's domain, of sizes a generator reaches rarely, like a
+    list of seven distinct values with ``k`` inside it) are searched too."""
+    from hypothesis import strategies as st
+
+    replays: list[tuple[Any, ...]] = []
+    for example in examples:
+        args = tuple(example)
+        fits = max_size is None or all(
+            len(a) <= max_size for a in args if isinstance(a, list | tuple | str)
+        )
+        if fits and args not in replays:
+            replays.append(args)
+    if not replays:
+        return base
+    return st.one_of(base, st.sampled_from(replays[:24]))
 
 
 def _search(

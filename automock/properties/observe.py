@@ -86,6 +86,7 @@ _SIZE_WORDS = frozenset(
         "rounds",
     ]
 )
+_INDEX_WORDS = frozenset(["index", "idx", "pos", "position", "rank", "nth", "kth"])
 _PROBABILITY_WORDS = frozenset(["p", "prob", "probability", "rate", "chance", "fraction", "frac"])
 _SEQUENCE_ENDINGS = ("list", "array", "stream", "seq", "sequence")  # populationList, big_stream
 
@@ -134,6 +135,8 @@ def _kind(param: inspect.Parameter, hint: Any) -> str:
         or name.endswith("size")
     ):
         return "int"
+    if name in _INDEX_WORDS or name.endswith(("_index", "_idx", "_position", "_rank")):
+        return "int"  # a position in the list (`item_index`), not a list
     if name in _PROBABILITY_WORDS or name.endswith(("_rate", "_prob", "_probability")):
         return "probability"
     if name in ("low", "lo", "min", "start", "a_min", "lower", "first", "begin"):

@@ -30,9 +30,14 @@ from typing import Any
 from automock.plan.model import PropertySpec
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.documented import example_count
-from automock.properties.infer import AppliedProperty, infer_properties, meant_uneven
+from automock.properties.infer import (
+    AppliedProperty,
+    infer_properties,
+    meant_uneven,
+    name_tokens,
+)
 from automock.properties.observe import Observations, observe
-from automock.properties.relations import Relation, relations
+from automock.properties.relations import Relation, order_agreement, relations
 from automock.properties.stated import stated
 
 __all__ = ["ALPHA", "given", "propose", "seed_dependent"]
@@ -67,6 +72,9 @@ def _from_relations(
     elif "member" in found:  # one element of the sequence argument (a choice)
         nothing = any(o.output is None for o in observed.accepted)  # seen choosing nothing
         add("subset", found["member"], {"choice": True} if nothing else {})
+    if "order_statistic" in found:  # a selection: its answer is fixed though it draws
+        rel = found["order_statistic"]
+        add("order_statistic", rel, rel.options)
     if "sorted" in found:
         add("sorted", found["sorted"])
     if "unique" in found and "permutation" not in found:
@@ -111,6 +119,29 @@ def _drawing(
     return {"list": others[0], "size": size}
 
 
+_SELECTION = frozenset({"quickselect", "select", "kth", "nth", "median"})
+
+
+def _selection_hint(
+    found: Mapping[str, Relation], observed: Observations, name: str
+) -> list[AppliedProperty]:
+    """A function named for a selection (``quickselect``, ``kth_smallest``) that gave the
+    k-th smallest element on most calls that tell is held to it on all: the calls that
+    missed are the bug, not the evidence against the name."""
+    if "order_statistic" in found or not set(name_tokens(name)) & _SELECTION:
+        return []
+    best = max(
+        (a for a in order_agreement(observed.accepted, observed.parameters) if a[1] >= 5),
+        key=lambda a: a[0] / a[1],
+        default=None,
+    )
+    if best is None or best[0] * 2 < best[1]:
+        return []
+    agree, told, options = best
+    evidence = f"name: a selection; the k-th element on {agree} of {told} calls that tell"
+    return [AppliedProperty("order_statistic", options, "name", evidence)]
+
+
 def seed_dependent(fn: Callable[..., Any], call_seconds: float = DEFAULT_CALL_SECONDS) -> bool:
     """Does ``fn``'s output change with the seed on some sample input?"""
     observed = observe(fn, seeds=(0, 1, 2), call_seconds=call_seconds)
@@ -133,6 +164,7 @@ def propose(
         return hinted, observed
     found = {r.name: r for r in relations(observed)}
     inferred = _from_relations(found, observed, str(name or getattr(fn, "__name__", "")))
+    inferred += _selection_hint(found, observed, str(name or getattr(fn, "__name__", "")))
     have = {a.property for a in inferred}
     for hint in hinted:  # a name's guess stays a hint: kept where it applies
         if hint.property in have or not _consistent(hint.property, found, observed):

@@ -27,6 +27,7 @@ from automock.properties.checks import (
     PropertyResult,
     idempotent,
     is_sorted,
+    order_statistic,
     permutation_of,
     round_trip,
     sample_without_replacement,
@@ -57,6 +58,7 @@ PROPERTIES: Mapping[str, str] = {
     "idempotent": "f(f(x)) == f(x)",
     "round_trip": "inverse(f(x)) == x (option: inverse = the decoding function)",
     "uniform": "over many seeded runs every element lands in every position equally often (chi-square)",
+    "order_statistic": "the output is the k-th smallest element of the input sequence (options: k = the parameter's name, base 0 or 1, largest)",
     "examples": "the docstring's examples print what they say, where their output does not change with the seed",
 }
 DISTRIBUTION_PROPERTIES = frozenset({"uniform"})
@@ -269,7 +271,7 @@ def evaluate(
     if output is None and preconditions and code is not None and _none_on_purpose(code):
         return PropertyResult(name, True, f"{call} {REJECTED}: it says `return None` for it")
     _, original = _first_sequence(args)
-    if name in ("permutation", "sample", "subset") and original is None:
+    if name in ("permutation", "sample", "subset", "order_statistic") and original is None:
         raise InputError(
             f"property {name!r} needs a function that takes a sequence; {call} has none"
         )
@@ -284,6 +286,10 @@ def evaluate(
         result = PropertyResult(name, True, f"{call} chose nothing (None)")
     elif name == "subset":
         result = subset_of(output, original)
+    elif name == "order_statistic":
+        k = _resolve_k(fn, args, opts.get("k"))
+        base, largest = int(opts.get("base", 0)), bool(opts.get("largest"))
+        result = order_statistic(output, original, k, base=base, largest=largest)
     elif name == "sorted":
         result = is_sorted(
             output, reverse=bool(opts.get("reverse")), strict=bool(opts.get("strict"))

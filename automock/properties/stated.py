@@ -23,7 +23,8 @@ taken for a promise about the output:
   ``bingo``: distinct numbers by the game's rules), and
   "returns ... sorted" / "in ascending order" -> ``sorted``, both for a function seen
   returning sequences only;
-- a name that says the function estimates pi (``estimate_pi``, ``monte_carlo_pi``)
+- a name that says the function estimates pi (``estimate_pi``, ``monte_carlo_pi``, or
+  ``mcpi`` with a docstring or comment that speaks of pi)
   and code that scales a ratio by four (``4 * inside / total``: the area of a quarter
   circle) -> ``bounds`` [0, 4], adopted whatever behaviour showed: the ratio of hits
   to throws lies in [0, 1] whatever the program's inputs, so a value outside is the bug,
@@ -193,9 +194,24 @@ def stated(
     return out
 
 
+def _says_pi(fn: Callable[..., Any]) -> bool:
+    """Is ``fn`` named for pi: a word ``pi`` (``calc_pi``), or one ending in it (``mcpi``)
+    when its docstring or the comment above it speaks of pi too?"""
+    tokens = name_tokens(getattr(fn, "__name__", ""))
+    if "pi" in tokens:
+        return True
+    if not any(t.endswith("pi") for t in tokens):
+        return False
+    try:
+        words = (inspect.getdoc(fn) or "") + (inspect.getcomments(inspect.unwrap(fn)) or "")
+    except (OSError, TypeError):
+        return False
+    return bool(re.search(r"\bpi\b|\u03c0", words, re.IGNORECASE))
+
+
 def _pi_bounds(fn: Callable[..., Any], observed: Observations) -> AppliedProperty | None:
     """[0, 4] for an estimate of pi by a quarter circle's area (see the module docstring)."""
-    if "pi" not in name_tokens(getattr(fn, "__name__", "")) or not observed.accepted:
+    if not _says_pi(fn) or not observed.accepted:
         return None
     if not all(_numbers(o.output) is not None for o in observed.accepted):
         return None
