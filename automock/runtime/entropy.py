@@ -36,12 +36,13 @@ Hash randomisation cannot change inside a running interpreter:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import sys
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -95,6 +96,19 @@ class EntropySource:
             self._counters: dict[str, int] = {}
             self._bytes = random.Random(derive(self.seed, "urandom"))
             self._uuid1_last = 0
+
+    @contextlib.contextmanager
+    def aside(self) -> Iterator[None]:
+        """Run a block that draws nothing for the program: its draws leave the counters and
+        the byte stream as they were (a library's own setup, once per process)."""
+        with self._lock:
+            counters, state = dict(self._counters), self._bytes.getstate()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._counters = counters
+                self._bytes.setstate(state)
 
     def next_seed(self, label: str) -> int:
         """The seed for the next object of kind ``label`` (0, 1, 2, ... in creation order)."""
@@ -184,10 +198,10 @@ def reseed(seed: int) -> EntropySource:
 
 
 def _patch_tempfile(undo: Undo, source: EntropySource, tempfile: ModuleType) -> None:
-    # tempfile picks its default directory once per process, creating a
-    # Random() on the way; do that first so it does not shift the counters
-    # differently in the first block of a process than in later ones
-    tempfile.gettempdir()
+    # tempfile picks its default directory once per process, creating a Random() on the
+    # way: set aside, so the first block of a process counts its Random()s as later ones do
+    with source.aside():
+        tempfile.gettempdir()
     undo.setattr(tempfile, "_name_sequence", None)
     source.tempfile = tempfile
 

@@ -67,7 +67,7 @@ def _inferred(report: dict) -> dict[str, dict]:  # type: ignore[type-arg]
     [
         ("fisher_yates", {"permutation", "uniform"}),
         ("mix", {"permutation", "uniform"}),
-        ("deal", {"sample"}),
+        ("deal", {"sample", "uniform"}),  # a fair draw: each element as often
         ("between", {"bounds"}),
         ("lotto", {"sorted", "unique", "bounds"}),
     ],

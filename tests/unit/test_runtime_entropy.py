@@ -105,6 +105,24 @@ def test_numpy_imported_inside_the_block_is_patched(tmp_path: Any) -> None:
     assert runs[0].stdout == runs[1].stdout != ""
 
 
+def test_the_first_block_of_a_process_draws_as_later_ones_do() -> None:
+    import subprocess
+
+    # tempfile already imported, its default directory not yet chosen: choosing it inside
+    # the first block once created a Random() that shifted that block's counters
+    code = (
+        f"import sys; sys.path.insert(0, {os.getcwd()!r})\n"
+        "import random, tempfile\n"
+        "from automock.runtime.entropy import seeded_random\n"
+        "for _ in range(3):\n"
+        "    with seeded_random(5):\n"
+        "        print(random.Random().random(), random.Random().random())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    lines = done.stdout.splitlines()
+    assert len(lines) == 3 and len(set(lines)) == 1, lines
+
+
 def test_state_is_restored_after_exit() -> None:
     random.seed(99)
     expected = random.random()
