@@ -37,12 +37,15 @@ from automock.errors import InputError
 
 __all__ = [
     "DistributionResult",
+    "Raised",
     "chi_square_p_value",
     "chi_square_statistic",
     "choice_uniformity",
-    "sample_uniformity",
+    "observe_runs",
+    "raised_result",
     "shuffle_uniformity",
     "uniformity",
+    "verdict",
 ]
 
 
@@ -149,7 +152,7 @@ def seeder() -> Callable[[int], contextlib.AbstractContextManager[Any]]:
     return seeded_random
 
 
-class _Raised(Exception):
+class Raised(Exception):
     """The function under check raised: the check fails, it does not crash."""
 
     def __init__(self, exc: Exception, index: int) -> None:
@@ -157,7 +160,7 @@ class _Raised(Exception):
         self.exc = exc
 
 
-def _observe_runs(observe: Callable[[], Any], runs: int, seed: int) -> list[Any]:
+def observe_runs(observe: Callable[[], Any], runs: int, seed: int) -> list[Any]:
     seeded = seeder()
     outcomes = []
     for index in range(runs):
@@ -165,11 +168,13 @@ def _observe_runs(observe: Callable[[], Any], runs: int, seed: int) -> list[Any]
             try:
                 outcomes.append(observe())
             except Exception as exc:
-                raise _Raised(exc, index) from exc
+                raise Raised(exc, index) from exc
     return outcomes
 
 
-def _raised(name: str, dof: int, alpha: float, runs: int, raised: _Raised) -> DistributionResult:
+def raised_result(
+    name: str, dof: int, alpha: float, runs: int, raised: Raised
+) -> DistributionResult:
     detail = str(raised)
     return DistributionResult(name, False, math.inf, dof, 0.0, alpha, runs, detail, detail)
 
@@ -197,9 +202,9 @@ def uniformity(
             f"runs={runs} is too few for {len(categories)} categories; use at least {5 * len(categories)}"
         )
     try:
-        outcomes = _observe_runs(observe, runs, seed)
-    except _Raised as raised:
-        return _raised(name, len(categories) - 1, alpha, runs, raised)
+        outcomes = observe_runs(observe, runs, seed)
+    except Raised as raised:
+        return raised_result(name, len(categories) - 1, alpha, runs, raised)
     allowed = set(categories)
     for outcome in outcomes:
         if outcome not in allowed:
@@ -220,17 +225,25 @@ def uniformity(
     statistic = chi_square_statistic(observed, [expected] * len(categories))
     worst = max(categories, key=lambda c: abs(counts[c] - expected))
     cell = {"category": worst, "observed": counts[worst], "expected": expected}
-    return _verdict(name, statistic, len(categories) - 1, alpha, runs, cell)
+    return verdict(name, statistic, len(categories) - 1, alpha, runs, cell)
 
 
-def _verdict(
-    name: str, statistic: float, dof: int, alpha: float, runs: int, cell: dict[str, Any]
+def verdict(
+    name: str,
+    statistic: float,
+    dof: int,
+    alpha: float,
+    runs: int,
+    cell: dict[str, Any],
+    *,
+    shape: str = "uniform",
 ) -> DistributionResult:
+    """The result of a chi-square ``statistic``: passed when its p-value is ``alpha`` or more."""
     p_value = chi_square_p_value(statistic, dof)
     passed = p_value >= alpha
     detail = (
         f"chi2={statistic:.2f} dof={dof} p={p_value:.3g} over {runs} seeded runs; "
-        f"{'consistent with uniform' if passed else 'not uniform'} at alpha={alpha:g}"
+        f"{'consistent with ' if passed else 'not '}{shape} at alpha={alpha:g}"
     )
     if not passed:
         detail += f"; most surprising: {cell}"
@@ -247,15 +260,6 @@ def _permutes(outcome: object, n: int) -> bool:
     if any(type(element) is not int for element in outcome):
         return False
     return sorted(outcome) == list(range(n))
-
-
-def _draws(outcome: object, n: int, k: int) -> bool:
-    """Is ``outcome`` ``k`` distinct elements of ``range(n)`` (plain ints)? Never raises."""
-    if not isinstance(outcome, (list, tuple)) or len(outcome) != k:
-        return False
-    if any(type(element) is not int for element in outcome):
-        return False
-    return len(set(outcome)) == k and all(0 <= element < n for element in outcome)
 
 
 def _shuffled(shuffle: Callable[[list[int]], Any], n: int) -> tuple[int, ...]:
@@ -290,9 +294,9 @@ def shuffle_uniformity(
             lambda: _shuffled(shuffle, n), perms, runs=runs, seed=seed, alpha=alpha, name="uniform"
         )
     try:
-        outcomes = _observe_runs(lambda: _shuffled(shuffle, n), runs, seed)
-    except _Raised as raised:
-        return _raised("uniform", (n - 1) ** 2, alpha, runs, raised)
+        outcomes = observe_runs(lambda: _shuffled(shuffle, n), runs, seed)
+    except Raised as raised:
+        return raised_result("uniform", (n - 1) ** 2, alpha, runs, raised)
     table = [[0] * n for _ in range(n)]  # table[element][position]
     for outcome in outcomes:
         if not _permutes(outcome, n):
@@ -321,7 +325,7 @@ def shuffle_uniformity(
         "observed": table[e_worst][p_worst],
         "expected": expected,
     }
-    return _verdict("uniform", statistic, (n - 1) ** 2, alpha, runs, cell)
+    return verdict("uniform", statistic, (n - 1) ** 2, alpha, runs, cell)
 
 
 def choice_uniformity(
@@ -342,46 +346,3 @@ def choice_uniformity(
     return uniformity(
         lambda: choose(list(range(n))), list(range(n)), runs=runs, seed=seed, alpha=alpha
     )
-
-
-def sample_uniformity(
-    draw: Callable[[list[int], int], Any],
-    *,
-    n: int = 6,
-    k: int = 3,
-    runs: int = 2000,
-    seed: int = 0,
-    alpha: float = 1e-3,
-) -> DistributionResult:
-    """Is ``draw`` (``k`` distinct elements of the list it is given) fair to every element?
-
-    ``draw`` is called on ``list(range(n))`` and ``k`` once per run; each element
-    should be drawn in ``k / n`` of the runs. The counts of a fixed-size draw without
-    replacement vary less than a multinomial's (``p (1 - p) n / (n - 1)`` per run,
-    ``p = k / n``), so the statistic divides by that variance and is chi-square with
-    ``n - 1`` degrees of freedom. A run that does not return ``k`` distinct elements
-    of the list fails the check outright.
-    """
-    if not 0 < k < n:
-        raise InputError(f"a sample's fairness needs 0 < k < n, got k={k}, n={n}")
-    dof = n - 1
-    try:
-        outcomes = _observe_runs(lambda: draw(list(range(n)), k), runs, seed)
-    except _Raised as raised:
-        return _raised("uniform", dof, alpha, runs, raised)
-    counts = [0] * n
-    for outcome in outcomes:
-        if not _draws(outcome, n, k):
-            detail = f"draw returned {outcome!r}, not {k} distinct elements of {list(range(n))!r}"
-            return DistributionResult(
-                "uniform", False, math.inf, dof, 0.0, alpha, runs, detail, outcome
-            )
-        for element in outcome:
-            counts[element] += 1
-    p = k / n
-    expected = runs * p
-    variance = runs * p * (1 - p) * n / (n - 1)
-    statistic = sum((c - expected) ** 2 for c in counts) / variance
-    worst = max(range(n), key=lambda e: abs(counts[e] - expected))
-    cell = {"element": worst, "drawn": counts[worst], "expected": expected}
-    return _verdict("uniform", statistic, dof, alpha, runs, cell)

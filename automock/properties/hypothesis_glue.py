@@ -261,10 +261,9 @@ def check_property(
     base = (
         strategy if strategy is not None else strategy_for(fn, examples=examples, max_size=max_size)
     )
-    if strategy is None:
-        base = _with_replays(base, examples, max_size)
+    replays = _replays(examples, max_size) if strategy is None else []
     search = (fn, name, options, seed, call_seconds)
-    result = _search(search, base, max_examples, exclude)
+    result = _search(search, base, max_examples, exclude, replays)
     if strategy is None and result.timed_out and large(result.counterexample or ()):
         small = strategy_for(fn, examples=examples, max_size=min(max_size or 5, 5), small=True)
         scaled = _search(search, small, max_examples, exclude)
@@ -279,14 +278,10 @@ def check_property(
     return result
 
 
-def _with_replays(
-    base: SearchStrategy[tuple[Any, ...]], examples: Sequence[Sequence[Any]], max_size: int | None
-) -> SearchStrategy[tuple[Any, ...]]:
-    """The generated inputs, and now and then one of the ``examples`` as it was given: inputs
-    seen accepted (in the function's domain, of sizes a generator reaches rarely, like a
-    list of seven distinct values with ``k`` inside it) are searched too."""
-    from hypothesis import strategies as st
-
+def _replays(examples: Sequence[Sequence[Any]], max_size: int | None) -> list[tuple[Any, ...]]:
+    """The distinct ``examples`` within ``max_size``, at most 24: inputs seen accepted (in the
+    function's domain, of sizes a generator reaches rarely, like a list of seven distinct
+    values with ``k`` inside it), tried as given before the search."""
     replays: list[tuple[Any, ...]] = []
     for example in examples:
         args = tuple(example)
@@ -295,9 +290,7 @@ def _with_replays(
         )
         if fits and args not in replays:
             replays.append(args)
-    if not replays:
-        return base
-    return st.one_of(base, st.sampled_from(replays[:24]))
+    return replays[:24]
 
 
 def _search(
@@ -305,6 +298,7 @@ def _search(
     base: SearchStrategy[tuple[Any, ...]],
     max_examples: int,
     exclude: Sequence[Sequence[Any]],
+    replays: Sequence[tuple[Any, ...]] = (),
 ) -> PropertyResult:
     from hypothesis import find
     from hypothesis.errors import NoSuchExample, Unsatisfiable
@@ -315,10 +309,17 @@ def _search(
     calls = Calls(fn, name, options, seed, call_seconds)
     config = search_settings(max_examples)
     fresh = " fresh" if excluded else ""
+    seen_failing = next(  # inputs seen accepted, as they were: a failure the search may miss
+        (args for args in replays if list(args) not in excluded and calls.breaks(args)), None
+    )
     try:
         with outside_cwd():
             minimal = find(candidates, calls.breaks, settings=config, random=random.Random(seed))
     except NoSuchExample:
+        if seen_failing is not None:  # the search found none smaller: report the one seen
+            failure = calls.run(seen_failing)
+            detail = f"on an input seen accepted: {failure.detail}"
+            return PropertyResult(name, False, detail, list(seen_failing))
         return calls.without_failure(
             f"held for up to {max_examples}{fresh} generated inputs (seed {seed})"
         )

@@ -7,19 +7,25 @@ every observation into properties to check, each with its evidence:
   the output varies with the seed, the function takes one list and the
   permutation mixes like a uniform shuffle: a cyclic shuffle or a two-element
   swap is a permutation, not a uniform one);
-- a sub-multiset of length ``min(k, len)`` -> ``sample`` with ``k``; else a
-  sub-multiset or subset -> ``subset``; one element of the one list given, varying
-  with the seed -> ``subset`` and ``uniform`` over its elements (a fair choice),
-  unless the name says the pick is weighted (``roulette``, ``tournament``...);
+- a sub-multiset of length ``min(k, len)`` -> ``sample`` with ``k`` (and ``uniform``
+  over which elements are drawn, for a function of the list and ``k`` only that varies
+  with the seed); else a sub-multiset or subset -> ``subset``; one element of the one
+  list given, varying with the seed -> ``subset`` and ``uniform`` over its elements (a
+  fair choice), unless the name says the pick is weighted (``roulette``, ``tournament``...);
+- the k-th smallest (or largest) of the list, ``k`` an int parameter -> ``order_statistic``;
 - ``sorted``, ``unique``; numbers within parameters (``low``/``high``) or within
-  fixed bounds seen -> ``bounds``.
+  fixed bounds seen -> ``bounds``;
+- examples in the docstring -> ``examples`` (:mod:`~automock.properties.documented`).
 
 The plan's properties win; the name rules of :mod:`~automock.properties.infer`
-are hints only, added when observation does not contradict them. What the
+are hints only, added when observation does not contradict them. Two names are more
+than hints: a selection (``quickselect``, ``kth_smallest``) that gave the k-th element on
+most calls is held to it on all, and a pick by weight (``roulette_wheel_selection``
+given ``fitnesses``) is checked for picking in proportion (``proportional``). What the
 docstring or a parameter's name states (:mod:`~automock.properties.stated`)
 replaces an inferred property of the same name where behaviour nearly agrees. The
-``uniform`` checks share the significance level (Bonferroni): with ``m`` of
-them each runs at ``alpha / m``.
+distribution checks share the significance level :data:`ALPHA` (Bonferroni): with
+``m`` of them each runs at ``ALPHA / m``.
 """
 
 from __future__ import annotations
@@ -38,11 +44,15 @@ from automock.properties.infer import (
 )
 from automock.properties.observe import Observations, observe
 from automock.properties.relations import Relation, order_agreement, relations
+from automock.properties.runner import DISTRIBUTION_PROPERTIES
 from automock.properties.stated import stated
 
 __all__ = ["ALPHA", "given", "propose", "seed_dependent"]
 
-ALPHA = 1e-3  # family-wise significance level of a check's distribution tests
+# family-wise significance level of one function's inferred distribution tests: nobody chose
+# them, and a corpus checks many functions (150 checks see a chance alarm about 1.5% of
+# the time at 1e-4, 14% at 1e-3); the biased shuffles and samplers measured fail far below it
+ALPHA = 1e-4
 
 
 def _evidence(rel: Relation, observed: Observations) -> str:
@@ -142,6 +152,27 @@ def _selection_hint(
     return [AppliedProperty("order_statistic", options, "name", evidence)]
 
 
+_WEIGHTED = frozenset({"roulette", "wheel", "weighted", "proportional", "proportionate"})
+_WEIGHT_NAMES = ("weights", "weight", "fitness", "fitnesses", "probabilities", "probs", "scores")
+
+
+def _weighted_hint(
+    found: Mapping[str, Relation], observed: Observations, name: str
+) -> list[AppliedProperty]:
+    """A pick named for a wheel or weights (``roulette_wheel_selection``, ``weighted_choice``)
+    of one element of a list, given a list of weights, is checked for picking by weight."""
+    if "member" not in found or not set(name_tokens(name)) & _WEIGHTED:
+        return []
+    params = observed.parameters
+    weights = [p for p in params if p.lower().endswith(_WEIGHT_NAMES)]
+    if len(params) != 2 or len(weights) != 1:
+        return []
+    (items,) = [p for p in params if p != weights[0]]
+    evidence = f"name: a pick by weight; parameter {weights[0]!r} holds the weights"
+    options = {"n": 5, "weights": {"list": items, "weights": weights[0]}}
+    return [AppliedProperty("proportional", options, "name", evidence)]
+
+
 def seed_dependent(fn: Callable[..., Any], call_seconds: float = DEFAULT_CALL_SECONDS) -> bool:
     """Does ``fn``'s output change with the seed on some sample input?"""
     observed = observe(fn, seeds=(0, 1, 2), call_seconds=call_seconds)
@@ -164,7 +195,8 @@ def propose(
         return hinted, observed
     found = {r.name: r for r in relations(observed)}
     inferred = _from_relations(found, observed, str(name or getattr(fn, "__name__", "")))
-    inferred += _selection_hint(found, observed, str(name or getattr(fn, "__name__", "")))
+    fname = str(name or getattr(fn, "__name__", ""))
+    inferred += _selection_hint(found, observed, fname) + _weighted_hint(found, observed, fname)
     have = {a.property for a in inferred}
     for hint in hinted:  # a name's guess stays a hint: kept where it applies
         if hint.property in have or not _consistent(hint.property, found, observed):
@@ -190,11 +222,11 @@ def propose(
             else a
             for a in inferred
         ]
-    uniform = [a for a in inferred if a.property == "uniform"]
-    alpha = ALPHA / max(1, len(uniform))
+    spread = [a for a in inferred if a.property in DISTRIBUTION_PROPERTIES]
+    alpha = ALPHA / max(1, len(spread))
     return tuple(
         AppliedProperty(a.property, {**a.options, "alpha": alpha}, a.source, a.evidence)
-        if a.property == "uniform"
+        if a.property in DISTRIBUTION_PROPERTIES
         else a
         for a in inferred
     ), observed

@@ -58,10 +58,11 @@ PROPERTIES: Mapping[str, str] = {
     "idempotent": "f(f(x)) == f(x)",
     "round_trip": "inverse(f(x)) == x (option: inverse = the decoding function)",
     "uniform": "over many seeded runs every element lands in every position equally often (chi-square)",
+    "proportional": "over many seeded runs a weighted choice picks each element in proportion to its weight, or to its inverse (options: weights = the weights parameter's name)",
     "order_statistic": "the output is the k-th smallest element of the input sequence (options: k = the parameter's name, base 0 or 1, largest)",
     "examples": "the docstring's examples print what they say, where their output does not change with the seed",
 }
-DISTRIBUTION_PROPERTIES = frozenset({"uniform"})
+DISTRIBUTION_PROPERTIES = frozenset({"uniform", "proportional"})
 WHOLE_FUNCTION_PROPERTIES = frozenset({"examples"})  # the docstring's claims, not one input
 REJECTED = "rejected its input"  # in a passing result's detail: outside the function's domain
 _ALIASES: Mapping[str, str] = {

@@ -25,10 +25,10 @@ from automock.properties.checks import PropertyResult
 from automock.properties.distribution import (
     DistributionResult,
     choice_uniformity,
-    sample_uniformity,
     shuffle_uniformity,
 )
 from automock.properties.documented import documented_examples
+from automock.properties.draws import sample_uniformity, weighted_fairness
 from automock.properties.hardcoding import HardcodingReport, detect_hardcoding
 from automock.properties.hypothesis_glue import check_property
 from automock.properties.infer import AppliedProperty, resolve_options
@@ -204,9 +204,18 @@ def _hardcoding(
 def _uniformity(
     fn: Callable[..., Any], options: Mapping[str, Any], runs: int, seed: int
 ) -> DistributionResult:
-    """The ``uniform`` check that fits: a shuffle's, a choice's, or a sample's (``sample``
-    names the parameters that take the list and the size: ``{"list": "xs", "size": "k"}``)."""
+    """The distribution check that fits: a shuffle's, a choice's, a sample's (``sample``
+    names the parameters that take the list and the size: ``{"list": "xs", "size": "k"}``)
+    or a weighted choice's (``weights``: ``{"list": "population", "weights": "fitness"}``)."""
     n, alpha = int(options.get("n", 5)), float(options.get("alpha", 1e-3))
+    weighted = options.get("weights")
+    if isinstance(weighted, Mapping):  # {"list": "population", "weights": "fitnesses"}
+        items, weights = str(weighted["list"]), str(weighted["weights"])
+
+        def choose(population: list[int], shares: list[float]) -> Any:
+            return fn(**{items: population, weights: shares})
+
+        return weighted_fairness(choose, n=n, runs=runs, seed=seed, alpha=alpha)
     drawing = options.get("sample")
     if isinstance(drawing, Mapping):
         items, size = str(drawing["list"]), str(drawing["size"])
