@@ -25,6 +25,7 @@ from automock.errors import InputError
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.calls import Calls, large, shown
 from automock.properties.checks import PropertyResult
+from automock.properties.observe import parents
 from automock.properties.runner import canonical_property
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -138,7 +139,9 @@ def strategy_for(
     :class:`InputError` that says to add a hint. An ``int`` beside a sequence
     is drawn from ``-2..12`` (an index, a count, a ``k``: mostly within the
     sequence's length, the function's domain); ``small`` scales ints, strings
-    and lists down (see :func:`check_property`).
+    and lists down (see :func:`check_property`). Two sequences named as a
+    crossover's parents (``p1``, ``p2``: :func:`~automock.properties.observe.parents`)
+    hold the same distinct genes, the second a shuffle of the first.
     """
     from hypothesis import strategies as st
 
@@ -156,7 +159,20 @@ def strategy_for(
                 f"cannot generate inputs of type {hint!r} for parameter {param.name!r} of "
                 f"{getattr(fn, '__name__', 'function')}(): {exc}"
             ) from None
-    return st.tuples(*strategies)
+    drawn = st.tuples(*strategies)
+    couple = parents([p.name for p in _parameters(fn)])
+    if couple is None or not all(_is_sequence_hint(hints[k]) for k in couple):
+        return drawn
+    first, second = couple
+
+    def shuffled(args: tuple[Any, ...]) -> SearchStrategy[tuple[Any, ...]]:
+        genes = list(dict.fromkeys(args[first]))  # distinct genes, as in a tour
+        given = (*args[:first], genes, *args[first + 1 :])
+        return st.permutations(genes).map(
+            lambda order: (*given[:second], list(order), *given[second + 1 :])
+        )
+
+    return drawn.flatmap(shuffled)  # two parents of one crossover: the same genes
 
 
 def _is_sequence_hint(hint: Any) -> bool:

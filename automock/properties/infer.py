@@ -4,8 +4,9 @@ The drafter may write ``PropertySpec`` entries into the plan
 (``{"function": "draw", "property": "sample", "args": {"k": "k"}}``); those
 win. Otherwise the function's name decides: ``shuffle`` -> permutation and
 uniform, ``swap``/``sattolo``/``derangement`` -> permutation (never a uniform
-one), ``sort`` -> sorted and permutation, ``sample``/``sampling``/``reservoir``/
-``draw``/``pick`` -> sample (not when the name says ``replacement``/``bootstrap``;
+one), ``sort`` -> sorted and permutation, a tour crossover (``ox``, ``pmx``,
+``order_crossover``, ``cycle_crossover``) -> permutation (another crossover:
+nothing), ``sample``/``sampling``/``reservoir``/``draw``/``pick`` -> sample (not when the name says ``replacement``/``bootstrap``;
 its size ``k`` the one ``int`` parameter, else an untyped one named ``k``,
 ``sample_size``...), ``dedup``/``unique`` -> unique, ``normalize``/``canonical`` ->
 idempotent, ``encode``/``dumps``/``to_x`` -> round_trip with the inverse
@@ -39,6 +40,8 @@ _NAME_RULES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
     (frozenset({"shuffle", "shuffled", "permute", "scramble"}), ("permutation", "uniform")),
     (frozenset({"swap", "sattolo", "derangement", "derange"}), ("permutation",)),
     (frozenset({"sort", "sorted", "order", "ordered", "rank"}), ("sorted", "permutation")),
+    # a crossover of two tours (order, partially mapped, cycle crossover) is a tour again
+    (frozenset({"ox", "pmx", "cx", "ox1"}), ("permutation",)),
     (
         frozenset({"sample", "sampling", "reservoir", "draw", "pick", "choose", "select", "deal"}),
         ("sample",),
@@ -58,6 +61,7 @@ _NOT_UNIFORM = frozenset(
     {"sattolo", "cycle", "cyclic", "derangement", "derange", "mutation", "mutate"}
     | {"weighted", "weight", "weights", "roulette", "tournament", "fittest", "best"}
 )
+_TOUR_CROSSOVERS = frozenset({"ox", "pmx", "cx", "ox1", "order", "cycle", "partially", "mapped"})
 # a draw said to put back what it draws is no sample without replacement
 _WITH_REPLACEMENT = frozenset({"replacement", "replace", "bootstrap", "choices", "resample"})
 _SIZE_NAMES = ("k", "n_samples", "num_samples", "sample_size")
@@ -136,6 +140,8 @@ def infer_properties(
     for words, props in _NAME_RULES:
         if tokens & words:
             names.extend(p for p in props if p not in names)
+    if "crossover" in tokens:  # `order_crossover` orders nothing: its child is a tour
+        names = ["permutation"] if tokens & _TOUR_CROSSOVERS else []
     if tokens & _WITH_REPLACEMENT:
         names = [n for n in names if n != "sample"]
     if tokens & _NOT_UNIFORM:

@@ -43,7 +43,7 @@ from automock.properties.infer import (
     name_tokens,
 )
 from automock.properties.observe import Observations, observe
-from automock.properties.relations import Relation, order_agreement, relations
+from automock.properties.relations import Relation, as_sequence, order_agreement, relations
 from automock.properties.runner import DISTRIBUTION_PROPERTIES
 from automock.properties.stated import stated
 
@@ -285,7 +285,7 @@ def _consistent(prop: str, found: Mapping[str, Relation], observed: Observations
     # what it returned on inputs of two or more elements says; a function that took only
     # empty or one-element lists (refusing every longer one) says nothing against the guess
     telling = [o for o in observed.accepted if _telling(o.args)]
-    return all(isinstance(o.output, list | tuple) for o in telling)
+    return all(as_sequence(o.output) is not None for o in telling)
 
 
 def _telling(args: Sequence[Any]) -> bool:

@@ -23,7 +23,7 @@ from typing import Any
 
 from automock.properties.observe import Observation, Observations
 
-__all__ = ["Relation", "order_agreement", "relations"]
+__all__ = ["Relation", "as_sequence", "order_agreement", "relations"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,9 +36,12 @@ class Relation:
     options: dict[str, Any] = field(default_factory=dict)
 
 
-def _seq(value: Any) -> list[Any] | None:
+def as_sequence(value: Any) -> list[Any] | None:
+    """``value`` as a list when it is a list, a tuple or a numpy vector; else None."""
     if isinstance(value, list | tuple):
         return list(value)
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 1:
+        return list(value.tolist())  # a numpy vector (a GA child): its plain elements
     return None
 
 
@@ -68,7 +71,7 @@ def _numbers(value: Any) -> list[float] | None:
     single = _number(value)
     if single is not None:
         return [single]
-    items = _seq(value)
+    items = as_sequence(value)
     if items is None or not items:
         return None
     found = [_number(v) for v in items]
@@ -92,7 +95,7 @@ def _count(
 
 def _shape_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> list[Relation]:
     def in_out(o: Observation) -> tuple[list[Any], list[Any]] | None:
-        src, out = _source(o), _seq(o.output)
+        src, out = _source(o), as_sequence(o.output)
         return None if src is None or out is None else (src, out)
 
     def counts(o: Observation) -> tuple[Counter[Any], Counter[Any]] | None:
@@ -114,7 +117,7 @@ def _shape_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
         return None if c is None or not c[1] else set(c[1]) <= set(c[0])
 
     def ordered(o: Observation) -> bool | None:
-        out = _seq(o.output)
+        out = as_sequence(o.output)
         if out is None or len(out) < 2:
             return None
         try:
@@ -123,12 +126,14 @@ def _shape_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
             return False
 
     def distinct(o: Observation) -> bool | None:
-        out = list(o.output) if isinstance(o.output, str) else _seq(o.output)  # a str: its chars
+        out = (
+            list(o.output) if isinstance(o.output, str) else as_sequence(o.output)
+        )  # a str: its chars
         return None if out is None or len(out) < 2 else len(set(map(_key, out))) == len(out)
 
     def member(o: Observation) -> bool | None:  # one element chosen from the sequence argument
         src = _source(o)
-        if src is None or o.output is None or _seq(o.output) is not None:
+        if src is None or o.output is None or as_sequence(o.output) is not None:
             return None
         return _key(o.output) in set(map(_key, src))
 
@@ -159,7 +164,7 @@ def _beyond_luck(obs: tuple[Observation, ...]) -> bool:
     chance = 1.0
     outputs = {(repr(o.args), repr(o.output)): o.output for o in obs}
     for output in outputs.values():
-        values = _seq(output) or []
+        values = as_sequence(output) or []
         chance /= math.factorial(min(len({repr(v) for v in values}), 20))
         if chance < 1e-3:
             return True
@@ -187,7 +192,9 @@ def _length_relations(
 
 
 def _bound_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> list[Relation]:
-    values = [(o, _numbers(o.output)) for o in obs if _seq(o.output) != []]  # [] says nothing
+    values = [
+        (o, _numbers(o.output)) for o in obs if as_sequence(o.output) != []
+    ]  # [] says nothing
     if not values or any(v is None for _, v in values):
         return []
     found = []
@@ -279,7 +286,7 @@ def _ranked(
         return None
     if len({_key(v) for v in src}) != len(src):
         return None
-    if _seq(o.output) is not None:
+    if as_sequence(o.output) is not None:
         return False
     try:
         return bool(o.output == sorted(src, reverse=largest)[k - base])
@@ -317,7 +324,7 @@ def _order_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
 
 def _fixed_points(o: Observation) -> int | None:
     """How many elements stayed in place, for a permutation of 3+ distinct elements."""
-    src, out = _source(o), _seq(o.output)
+    src, out = _source(o), as_sequence(o.output)
     if src is None or out is None or len(src) < 3 or len(out) != len(src):
         return None
     keys = list(map(_key, src))
