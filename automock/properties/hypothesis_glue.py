@@ -25,8 +25,8 @@ from automock.errors import InputError
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.calls import Calls, large, shown
 from automock.properties.checks import PropertyResult
-from automock.properties.observe import parents
 from automock.properties.runner import canonical_property
+from automock.properties.together import fitted, parents
 
 if TYPE_CHECKING:  # pragma: no cover
     from hypothesis.strategies import SearchStrategy
@@ -140,8 +140,10 @@ def strategy_for(
     is drawn from ``-2..12`` (an index, a count, a ``k``: mostly within the
     sequence's length, the function's domain); ``small`` scales ints, strings
     and lists down (see :func:`check_property`). Two sequences named as a
-    crossover's parents (``p1``, ``p2``: :func:`~automock.properties.observe.parents`)
-    hold the same distinct genes, the second a shuffle of the first.
+    crossover's parents (``p1``, ``p2``: :func:`~automock.properties.together.parents`)
+    hold the same distinct genes, the second a shuffle of the first; weights
+    beside a list and a stretch's ends are fitted to it
+    (:mod:`~automock.properties.together`).
     """
     from hypothesis import strategies as st
 
@@ -159,8 +161,9 @@ def strategy_for(
                 f"cannot generate inputs of type {hint!r} for parameter {param.name!r} of "
                 f"{getattr(fn, '__name__', 'function')}(): {exc}"
             ) from None
-    drawn = st.tuples(*strategies)
-    couple = parents([p.name for p in _parameters(fn)])
+    names = [p.name for p in _parameters(fn)]
+    drawn = st.tuples(*strategies).map(lambda args: fitted(args, names))
+    couple = parents(names)
     if couple is None or not all(_is_sequence_hint(hints[k]) for k in couple):
         return drawn
     first, second = couple

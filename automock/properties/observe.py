@@ -24,9 +24,10 @@ from typing import Any
 
 from automock.errors import CallTimeout
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, bounded, call_seed
-from automock.properties.runner import rejected
+from automock.properties.runner import materialized, rejected
+from automock.properties.together import fitted, parents
 
-__all__ = ["Observation", "Observations", "observe", "parents", "sample_inputs"]
+__all__ = ["Observation", "Observations", "observe", "sample_inputs"]
 
 _SEQUENCE_WORDS = frozenset(
     [
@@ -86,7 +87,7 @@ _SIZE_WORDS = frozenset(
         "rounds",
     ]
 )
-_INDEX_WORDS = frozenset(["index", "idx", "pos", "position", "rank", "nth", "kth"])
+_INDEX_WORDS = frozenset(["index", "idx", "pos", "position", "rank", "nth", "kth", "i"])
 _PROBABILITY_WORDS = frozenset(["p", "prob", "probability", "rate", "chance", "fraction", "frac"])
 _SEQUENCE_ENDINGS = ("list", "array", "stream", "seq", "sequence")  # populationList, big_stream
 
@@ -208,39 +209,25 @@ def sample_inputs(
                 row.append((index % 5) / 4)
             else:
                 row.append("".join(rng.choice("abcde") for _ in range(size)))
-        couple = parents([p.name for p, _ in params])
+        names = [p.name for p, _ in params]
+        couple = parents(names)
         if couple and all(isinstance(row[k], list) for k in couple):
             genes = list(dict.fromkeys(row[couple[0]]))  # distinct genes, as in a tour
             row[couple[0]], row[couple[1]] = genes, rng.sample(genes, len(genes))
-        inputs.append(tuple(row))
+        inputs.append(fitted(tuple(row), names))
     return inputs
 
 
 _SLOWEST = [0.0]  # the slowest finished call of the current observe()
-_COUPLES = (frozenset({"mother", "father"}), frozenset({"mom", "dad"}))
-
-
-def parents(names: Sequence[str]) -> tuple[int, int] | None:
-    """The positions of two parameters named as the parents of one crossover (``p1`` and
-    ``p2``, ``parent_1`` and ``parent_2``, ``mother`` and ``father``): the same genes in
-    two orders, so the first is drawn with distinct genes (a tour visits each city once)
-    and the second as a shuffle of it."""
-    pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
-    for i, j in pairs:
-        a, b = names[i].lower(), names[j].lower()
-        if frozenset({a, b}) in _COUPLES:
-            return i, j
-        stem_a, stem_b = a.rstrip("0123456789").rstrip("_"), b.rstrip("0123456789").rstrip("_")
-        if stem_a == stem_b and stem_a and a != b and a[-1].isdigit() and b[-1].isdigit():
-            return i, j
-    return None
 
 
 def _call(fn: Callable[..., Any], args: tuple[Any, ...], seed: int, seconds: float) -> Observation:
     copied = copy.deepcopy(list(args))
     started = time.process_time()  # CPU time: the runtime virtualizes the wall and monotonic clocks
     try:
-        output = bounded(lambda: fn(*copied), seed=call_seed(seed, args), seconds=seconds)
+        output = bounded(
+            lambda: materialized(fn(*copied)), seed=call_seed(seed, args), seconds=seconds
+        )
         _SLOWEST[0] = max(_SLOWEST[0], time.process_time() - started)
     except CallTimeout:
         return Observation(args, seed, None, "timeout")

@@ -46,6 +46,7 @@ from automock.properties.observe import Observations, observe
 from automock.properties.relations import Relation, as_sequence, order_agreement, relations
 from automock.properties.runner import DISTRIBUTION_PROPERTIES
 from automock.properties.stated import stated
+from automock.properties.together import WEIGHT_NAMES
 
 __all__ = ["ALPHA", "given", "propose", "seed_dependent"]
 
@@ -153,7 +154,6 @@ def _selection_hint(
 
 
 _WEIGHTED = frozenset({"roulette", "wheel", "weighted", "proportional", "proportionate"})
-_WEIGHT_NAMES = ("weights", "weight", "fitness", "fitnesses", "probabilities", "probs", "scores")
 
 
 def _weighted_hint(
@@ -164,7 +164,7 @@ def _weighted_hint(
     if "member" not in found or not set(name_tokens(name)) & _WEIGHTED:
         return []
     params = observed.parameters
-    weights = [p for p in params if p.lower().endswith(_WEIGHT_NAMES)]
+    weights = [p for p in params if p.lower().endswith(WEIGHT_NAMES)]
     if len(params) != 2 or len(weights) != 1:
         return []
     (items,) = [p for p in params if p != weights[0]]

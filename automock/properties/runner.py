@@ -17,6 +17,7 @@ import functools
 import inspect
 import textwrap
 import traceback
+import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -44,6 +45,7 @@ __all__ = [
     "call_output",
     "canonical_property",
     "evaluate",
+    "materialized",
     "rejected",
 ]
 
@@ -127,6 +129,11 @@ def _declared_in_place(fn: Callable[..., Any]) -> bool:
     return hints.get("return", object) is type(None)
 
 
+def materialized(value: Any) -> Any:
+    """A generator's items as a list (a sampler that yields its draws); anything else as is."""
+    return list(value) if isinstance(value, types.GeneratorType) else value
+
+
 def call_output(
     fn: Callable[..., Any], args: Sequence[Any], *, in_place: bool = False
 ) -> tuple[Any, list[Any]]:
@@ -142,7 +149,7 @@ def call_output(
     """
     copied = copy.deepcopy(list(args))
     before = copy.deepcopy(copied)
-    output = fn(*copied)
+    output = materialized(fn(*copied))
     if output is not None:
         return output, copied
     for old, new in zip(before, copied, strict=True):

@@ -1,0 +1,95 @@
+"""Parameters that go together: the arguments of one call that must agree (issue 30).
+
+Generated independently, related arguments make correct code look broken: a crossover
+of two unrelated parents returns no tour, a population with one weight too few raises
+``IndexError``, ``randomized_quicksort(A, p, r)`` with ``r`` past the end does too. So
+inputs built for observation (:mod:`~automock.properties.observe`) and for the search
+(:mod:`~automock.properties.hypothesis_glue`) are fitted to the names:
+
+- :func:`parents`: two parents of one crossover (``p1``/``p2``, ``parent_1``/``parent_2``,
+  ``mother``/``father``) hold the same distinct genes, the second in another order;
+- :func:`weights_of`: a list of weights beside a list (``population`` and
+  ``fitnesses``, ``items`` and ``weights``) has one positive weight per element;
+- :func:`index_pair`: two ints beside a list named as the ends of a stretch of it
+  (``p``/``r`` as in CLRS, ``lo``/``hi``, ``left``/``right``, ``start``/``end``) span
+  the whole list: ``0`` and ``len - 1``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["WEIGHT_NAMES", "fitted", "index_pair", "parents", "weights_of"]
+
+WEIGHT_NAMES = (
+    "weights",
+    "weight",
+    "fitness",
+    "fitnesses",
+    "fitness_values",
+    "probabilities",
+    "probs",
+    "scores",
+)
+_COUPLES = (frozenset({"mother", "father"}), frozenset({"mom", "dad"}))
+_ENDS = (
+    ("p", "r"),
+    ("lo", "hi"),
+    ("low", "high"),
+    ("left", "right"),
+    ("start", "end"),
+    ("begin", "end"),
+    ("first", "last"),
+    ("l", "r"),
+)
+
+
+def parents(names: Sequence[str]) -> tuple[int, int] | None:
+    """The positions of two parameters named as the parents of one crossover."""
+    pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    for i, j in pairs:
+        a, b = names[i].lower(), names[j].lower()
+        if frozenset({a, b}) in _COUPLES:
+            return i, j
+        stem_a, stem_b = a.rstrip("0123456789").rstrip("_"), b.rstrip("0123456789").rstrip("_")
+        if stem_a == stem_b and stem_a and a != b and a[-1].isdigit() and b[-1].isdigit():
+            return i, j
+    return None
+
+
+def weights_of(names: Sequence[str], lists: Sequence[int]) -> tuple[int, int] | None:
+    """``(list, weights)``: the positions of a list and of the weights of its elements."""
+    for w in lists:
+        if names[w].lower().endswith(WEIGHT_NAMES):
+            others = [i for i in lists if i != w]
+            if others:
+                return others[0], w
+    return None
+
+
+def index_pair(names: Sequence[str], lists: Sequence[int]) -> tuple[int, int, int] | None:
+    """``(list, low, high)``: a list and two parameters named as the ends of a stretch of it."""
+    if not lists:
+        return None
+    lowered = [n.lower() for n in names]
+    for low, high in _ENDS:
+        if low in lowered and high in lowered:
+            return lists[0], lowered.index(low), lowered.index(high)
+    return None
+
+
+def fitted(args: tuple[Any, ...], names: Sequence[str]) -> tuple[Any, ...]:
+    """``args`` with weights fitted to their list and a stretch's ends to the whole list."""
+    row = list(args)
+    lists = [i for i, a in enumerate(row) if isinstance(a, list)]
+    weighted = weights_of(names, lists)
+    if weighted is not None:
+        items, w = weighted
+        given = [abs(x) for x in row[w] if isinstance(x, int | float)] or [1.0]
+        row[w] = [float(given[i % len(given)]) + 1.0 for i in range(len(row[items]))]
+    ends = index_pair(names, lists)
+    if ends is not None:  # whatever the names alone guessed (`p` reads as a probability)
+        items, low, high = ends
+        row[low], row[high] = 0, len(row[items]) - 1
+    return tuple(row)
