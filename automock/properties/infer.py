@@ -137,6 +137,8 @@ def infer_properties(
     names: list[str] = []
     options: dict[str, dict[str, Any]] = {}
     tokens = set(name_tokens(fname))
+    if any(t.endswith("sort") for t in tokens):  # quicksort, bogosort, mergesort: one word
+        tokens.add("sort")
     for words, props in _NAME_RULES:
         if tokens & words:
             names.extend(p for p in props if p not in names)

@@ -201,6 +201,8 @@ def propose(
     for hint in hinted:  # a name's guess stays a hint: kept where it applies
         if hint.property in have or not _consistent(hint.property, found, observed):
             continue
+        if observed.in_place and hint.property not in DISTRIBUTION_PROPERTIES:
+            hint = AppliedProperty(hint.property, {**hint.options, "in_place": True}, "name")
         inferred.append(hint)
         have.add(hint.property)
     for said in stated(fn, observed, inferred):  # the function's own words, where they fit

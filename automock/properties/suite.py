@@ -36,6 +36,7 @@ from automock.properties.runner import (
     DISTRIBUTION_PROPERTIES,
     WHOLE_FUNCTION_PROPERTIES,
     evaluate,
+    materialized,
 )
 from automock.properties.testcases import TestCase, distinct_args
 
@@ -221,7 +222,7 @@ def _uniformity(
         items, size = str(drawing["list"]), str(drawing["size"])
 
         def draw(population: list[int], k: int) -> Any:
-            return fn(**{items: population, size: k})
+            return materialized(fn(**{items: population, size: k}))
 
         k = int(options.get("k", n // 2))
         return sample_uniformity(draw, n=n, k=k, runs=runs, seed=seed, alpha=alpha)
