@@ -64,6 +64,17 @@ def run_json(
     return code, report
 
 
+def check_json(
+    capsys: pytest.CaptureFixture[str], module: Path, function: str, examples: int = 60
+) -> tuple[int, dict[str, Any]]:
+    """``automock check MODULE::FUNCTION --examples N --json`` in this process: code, report."""
+    from automock.cli import main
+
+    code = main(["check", f"{module}::{function}", "--examples", str(examples), "--json"])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return code, report
+
+
 @pytest.fixture
 def examples_dir() -> Path:
     return EXAMPLES

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from automock.cli import main
+from tests.conftest import check_json
 
 SOURCE = """
 import random
@@ -55,17 +54,12 @@ def module(tmp_path: Path) -> Path:
     return path
 
 
-def _check(module: Path, function: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:  # type: ignore[type-arg]
-    code = main(["check", f"{module}::{function}", "--examples", "60", "--json"])
-    return code, json.loads(capsys.readouterr().out)
-
-
 def test_a_tour_crossover_is_seen_keeping_the_tour_and_passes(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # the parents are drawn as one tour in two orders, so its numpy child is seen to be
     # a permutation of the first (unrelated parents would make every child look broken)
-    code, report = _check(module, "order_crossover", capsys)
+    code, report = check_json(capsys, module, "order_crossover")
     assert code == 0, report["results"]
     assert [(p["property"], p["source"]) for p in report["properties"]] == [
         ("permutation", "inferred")
@@ -75,7 +69,7 @@ def test_a_tour_crossover_is_seen_keeping_the_tour_and_passes(
 def test_a_tour_crossover_that_repeats_a_city_is_caught_by_its_name(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _check(module, "order_crossover_off", capsys)
+    code, report = check_json(capsys, module, "order_crossover_off")
     assert code == 1, report["results"]
     # the child is seen repeating a city, so behaviour cannot say it; the name does
     assert ("permutation", "name") in [(p["property"], p["source"]) for p in report["properties"]]
@@ -84,7 +78,7 @@ def test_a_tour_crossover_that_repeats_a_city_is_caught_by_its_name(
 def test_a_crossover_of_bit_strings_is_not_held_to_a_tour_or_to_order(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _check(module, "one_point_crossover", capsys)
+    code, report = check_json(capsys, module, "one_point_crossover")
     # its child mixes two parents' genes: each from a parent, none a tour of the first
     assert [p["property"] for p in report["properties"]] == ["subset"]
     assert code == 0, report["results"]

@@ -9,7 +9,7 @@ import pytest
 
 from automock.cli import main
 
-SOURCE = '''
+SOURCE = """
 import random
 from typing import Iterable, TypeVar
 
@@ -51,7 +51,7 @@ def draw(pool: list[int], k: int) -> list[int]:
     if k < 0:
         raise ValueError("k must not be negative")
     return random.sample(pool, min(k, len(pool)))
-'''
+"""
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from automock.cli import main
+from tests.conftest import check_json
 
 SOURCE = '''
 import random
@@ -88,11 +89,6 @@ def module(tmp_path: Path) -> Path:
     return path
 
 
-def _check(module: Path, function: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:  # type: ignore[type-arg]
-    code = main(["check", f"{module}::{function}", "--examples", "30", "--json"])
-    return code, json.loads(capsys.readouterr().out)
-
-
 def _examples(report: dict) -> dict:  # type: ignore[type-arg]
     (result,) = [r for r in report["results"] if r["name"] == "examples"]
     return result  # type: ignore[no-any-return]
@@ -102,7 +98,7 @@ def _examples(report: dict) -> dict:  # type: ignore[type-arg]
 def test_examples_that_hold_on_every_seed_pass(
     module: Path, capsys: pytest.CaptureFixture[str], function: str
 ) -> None:
-    code, report = _check(module, function, capsys)
+    code, report = check_json(capsys, module, function, 30)
     assert code == 0, report["results"]
     (prop,) = [p for p in report["properties"] if p["property"] == "examples"]
     assert prop["source"] == "stated"
@@ -116,7 +112,7 @@ def test_examples_that_hold_on_every_seed_pass(
 def test_an_example_the_code_no_longer_gives_is_a_failure(
     module: Path, capsys: pytest.CaptureFixture[str], function: str, said: str
 ) -> None:
-    code, report = _check(module, function, capsys)
+    code, report = check_json(capsys, module, function, 30)
     assert code == 1, report["results"]
     result = _examples(report)
     assert not result["passed"]
@@ -127,7 +123,7 @@ def test_an_example_the_code_no_longer_gives_is_a_failure(
 def test_an_example_of_one_unseeded_run_is_not_a_claim(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _check(module, "roll", capsys)
+    code, report = check_json(capsys, module, "roll", 30)
     result = _examples(report)
     assert result["passed"], result
     assert "1 that vary with the seed or cannot run here not checked" in result["detail"]
@@ -137,7 +133,7 @@ def test_an_example_of_one_unseeded_run_is_not_a_claim(
 def test_an_example_that_cannot_run_here_is_skipped_not_failed(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, report = _check(module, "scaled", capsys)
+    _, report = check_json(capsys, module, "scaled", 30)
     assert "1 docstring examples gave what they say" in _examples(report)["detail"]
     assert "cannot run here not checked" in _examples(report)["detail"]
 

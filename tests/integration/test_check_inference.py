@@ -9,7 +9,7 @@ import pytest
 
 from automock.cli import main
 
-SOURCE = '''
+SOURCE = """
 import random
 
 
@@ -48,7 +48,7 @@ def lotto():
 
 def total(xs):
     return sum(xs)
-'''
+"""
 
 
 @pytest.fixture
@@ -115,7 +115,7 @@ def test_a_file_with_nothing_random_is_bad_input(
     assert code == 2 and "depends on the seed" in err and "Traceback" not in err
 
 
-BOGO = '''
+BOGO = """
 import random
 
 
@@ -123,7 +123,7 @@ def bogo(xs):
     while any(a > b for a, b in zip(xs, xs[1:])):
         random.shuffle(xs)
     return xs
-'''
+"""
 
 
 def test_a_costly_function_is_searched_on_inputs_as_small_as_observed(

@@ -4,14 +4,13 @@ inferred before this module's properties existed."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from automock.cli import main
+from tests.conftest import check_json
 
-SOURCE = '''
+SOURCE = """
 import random
 
 
@@ -120,7 +119,7 @@ def pair_of_positions(n, k):
 
 def mean_of_darts():
     return sum(random.random() for _ in range(100)) / 100 * 4
-'''
+"""
 
 
 @pytest.fixture
@@ -130,11 +129,6 @@ def module(tmp_path: Path) -> Path:
     return path
 
 
-def _check(module: Path, function: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:  # type: ignore[type-arg]
-    code = main(["check", f"{module}::{function}", "--examples", "60", "--json"])
-    return code, json.loads(capsys.readouterr().out)
-
-
 def _properties(report: dict) -> dict[str, dict]:  # type: ignore[type-arg]
     return {p["property"]: p for p in report["properties"]}
 
@@ -142,7 +136,7 @@ def _properties(report: dict) -> dict[str, dict]:  # type: ignore[type-arg]
 def test_a_randomized_selection_is_held_to_the_rank_it_returns(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _check(module, "select_rank", capsys)
+    code, report = check_json(capsys, module, "select_rank")
     assert code == 0, report["results"]
     prop = _properties(report)["order_statistic"]
     assert prop["source"] == "inferred"
@@ -153,7 +147,7 @@ def test_a_randomized_selection_is_held_to_the_rank_it_returns(
 def test_a_selection_named_so_that_returns_another_rank_at_times_is_caught(
     module: Path, capsys: pytest.CaptureFixture[str], function: str
 ) -> None:
-    code, report = _check(module, function, capsys)
+    code, report = check_json(capsys, module, function)
     assert code == 1, report["results"]
     (failed,) = [r for r in report["results"] if not r["passed"]]
     assert failed["name"] == "order_statistic"
@@ -163,10 +157,10 @@ def test_a_selection_named_so_that_returns_another_rank_at_times_is_caught(
 def test_a_fair_reservoir_passes_and_a_biased_one_fails_its_inclusion_test(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _check(module, "reservoir", capsys)
+    code, report = check_json(capsys, module, "reservoir")
     assert code == 0, report["results"]
     assert _properties(report)["uniform"]["options"]["sample"] == {"list": "stream", "size": "k"}
-    code, report = _check(module, "reservoir_biased", capsys)
+    code, report = check_json(capsys, module, "reservoir_biased")
     assert code == 1, report["results"]
     (failed,) = [r for r in report["results"] if not r["passed"]]
     assert failed["name"] == "uniform"
@@ -176,10 +170,10 @@ def test_a_fair_reservoir_passes_and_a_biased_one_fails_its_inclusion_test(
 def test_an_estimate_of_pi_is_bounded_by_the_quarter_circle(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _check(module, "estimate_pi", capsys)
+    code, report = check_json(capsys, module, "estimate_pi")
     assert code == 0, report["results"]
     assert _properties(report)["bounds"]["options"] == {"low": 0, "high": 4}  # as seen
-    code, report = _check(module, "estimate_pi_off", capsys)
+    code, report = check_json(capsys, module, "estimate_pi_off")
     assert code == 1, report["results"]
     bounds = _properties(report)["bounds"]  # seen reaching 8: the name's bound, not the values
     assert (bounds["options"], bounds["source"]) == ({"low": 0, "high": 4}, "stated")
@@ -188,9 +182,9 @@ def test_an_estimate_of_pi_is_bounded_by_the_quarter_circle(
 def test_a_lottery_draw_repeating_a_number_is_caught(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _check(module, "lottery_ticket", capsys)
+    code, report = check_json(capsys, module, "lottery_ticket")
     assert code == 0, report["results"]
-    code, report = _check(module, "lottery_ticket_repeats", capsys)
+    code, report = check_json(capsys, module, "lottery_ticket_repeats")
     assert code == 1, report["results"]
     assert _properties(report)["unique"]["evidence"] == "name: a lottery draws distinct numbers"
 
@@ -198,7 +192,7 @@ def test_a_lottery_draw_repeating_a_number_is_caught(
 def test_a_small_draw_sorted_by_luck_is_not_held_to_sorted(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _check(module, "pair_of_positions", capsys)
+    code, report = check_json(capsys, module, "pair_of_positions")
     assert "sorted" not in _properties(report)
     assert code == 0, report["results"]
 
@@ -208,6 +202,6 @@ def test_the_lowest_of_many_estimates_is_no_bound(
 ) -> None:
     # no pi in the name: the bound is what behaviour shows, and the lowest mean seen is
     # not one (a later run goes lower)
-    code, report = _check(module, "mean_of_darts", capsys)
+    code, report = check_json(capsys, module, "mean_of_darts")
     assert _properties(report)["bounds"]["options"] == {"low": 0}
     assert code == 0, report["results"]

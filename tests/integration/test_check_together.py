@@ -4,12 +4,11 @@ function below raised on generated inputs and was reported failing."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from automock.cli import main
+from tests.conftest import check_json
 
 SOURCE = """
 import random
@@ -65,11 +64,6 @@ def module(tmp_path: Path) -> Path:
     return path
 
 
-def _check(module: Path, function: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:  # type: ignore[type-arg]
-    code = main(["check", f"{module}::{function}", "--examples", "60", "--json"])
-    return code, json.loads(capsys.readouterr().out)
-
-
 def _names(report: dict) -> set[str]:  # type: ignore[type-arg]
     return {p["property"] for p in report["properties"]}
 
@@ -77,17 +71,17 @@ def _names(report: dict) -> set[str]:  # type: ignore[type-arg]
 def test_a_sort_of_a_stretch_is_checked_on_the_whole_list(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _check(module, "randomized_quicksort", capsys)
+    code, report = check_json(capsys, module, "randomized_quicksort")
     assert {"sorted", "permutation"} <= _names(report)
     assert code == 0, report["results"]
-    code, report = _check(module, "randomized_quicksort_off", capsys)
+    code, report = check_json(capsys, module, "randomized_quicksort_off")
     assert code == 1, report["results"]
 
 
 def test_weights_get_one_per_member_and_the_wheel_is_checked(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _check(module, "roulette", capsys)
+    code, report = check_json(capsys, module, "roulette")
     assert {"subset", "proportional"} <= _names(report)
     assert code == 0, report["results"]
 
@@ -95,6 +89,6 @@ def test_weights_get_one_per_member_and_the_wheel_is_checked(
 def test_a_generator_of_draws_is_checked_as_the_sample_it_yields(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _check(module, "draws", capsys)
+    code, report = check_json(capsys, module, "draws")
     assert "sample" in _names(report)
     assert code == 0, report["results"]
