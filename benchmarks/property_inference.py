@@ -73,7 +73,12 @@ def _load(path: Path, function: str) -> Any:
     module.__file__ = str(path)
     sys.modules[name] = module
     tree = _definitions(ast.parse(path.read_text(encoding="utf-8"), str(path)))
-    exec(compile(tree, str(path), "exec"), module.__dict__)
+    from automock.runtime.entropy import seeded_random
+
+    # imported as `automock check` imports it, under the runtime's seeding: a module's
+    # `from random import seed` then binds the seeded reseed, not one from the OS
+    with seeded_random(0):
+        exec(compile(tree, str(path), "exec"), module.__dict__)
     return getattr(module, function)
 
 

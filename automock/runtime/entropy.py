@@ -229,7 +229,9 @@ def _patch_random(undo: Undo, source: EntropySource) -> None:
     def seed(self: random.Random, a: Any = None, version: int = 2) -> None:
         if a is None:
             record("random", "random.Random", mocked=True)
-            a = source.next_seed("random.Random")
+            # the innermost block's counter: a `from random import seed` bound in an earlier
+            # block (a module imported under it) reseeds as the block it is called in says
+            a = (_ACTIVE[-1] if _ACTIVE else source).next_seed("random.Random")
         original_seed(self, a, version)
 
     undo.setattr(random.Random, "seed", seed)

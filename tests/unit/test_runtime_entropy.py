@@ -163,3 +163,16 @@ def test_module_random_seed_without_argument_follows_the_block() -> None:
             return random.random()
 
     assert draw() == draw()
+
+
+def test_a_seed_bound_in_an_earlier_block_reseeds_as_the_current_block_says() -> None:
+    # a module imported under one block keeps that block's `random.seed` (from random import
+    # seed); called under later blocks of one seed it must draw the same, not go on counting
+    with seeded_random(1):
+        from random import seed as bound_seed
+    draws = []
+    for _ in range(2):
+        with seeded_random(9):
+            bound_seed()
+            draws.append(random.random())
+    assert draws[0] == draws[1]
