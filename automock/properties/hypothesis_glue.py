@@ -162,20 +162,16 @@ def strategy_for(
                 f"{getattr(fn, '__name__', 'function')}(): {exc}"
             ) from None
     names = [p.name for p in _parameters(fn)]
-    drawn = st.tuples(*strategies).map(lambda args: fitted(args, names))
+    drawn = st.tuples(*strategies).map(lambda args: fitted(args, names, list))
     couple = parents(names)
-    if couple is None or not all(_is_sequence_hint(hints[k]) for k in couple):
+    if couple is None:
         return drawn
-    first, second = couple
-
-    def shuffled(args: tuple[Any, ...]) -> SearchStrategy[tuple[Any, ...]]:
-        genes = list(dict.fromkeys(args[first]))  # distinct genes, as in a tour
-        given = (*args[:first], genes, *args[first + 1 :])
-        return st.permutations(genes).map(
-            lambda order: (*given[:second], list(order), *given[second + 1 :])
+    second = couple[1]  # fitted: a copy of the first parent's genes, here put in another order
+    return drawn.flatmap(
+        lambda args: st.permutations(args[second]).map(
+            lambda order: (*args[:second], list(order), *args[second + 1 :])
         )
-
-    return drawn.flatmap(shuffled)  # two parents of one crossover: the same genes
+    )
 
 
 def _is_sequence_hint(hint: Any) -> bool:

@@ -25,7 +25,7 @@ from typing import Any
 from automock.errors import CallTimeout
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, bounded, call_seed
 from automock.properties.runner import materialized, rejected
-from automock.properties.together import fitted, parents
+from automock.properties.together import fitted
 
 __all__ = ["Observation", "Observations", "observe", "sample_inputs"]
 
@@ -210,11 +210,7 @@ def sample_inputs(
             else:
                 row.append("".join(rng.choice("abcde") for _ in range(size)))
         names = [p.name for p, _ in params]
-        couple = parents(names)
-        if couple and all(isinstance(row[k], list) for k in couple):
-            genes = list(dict.fromkeys(row[couple[0]]))  # distinct genes, as in a tour
-            row[couple[0]], row[couple[1]] = genes, rng.sample(genes, len(genes))
-        inputs.append(fitted(tuple(row), names))
+        inputs.append(fitted(tuple(row), names, lambda genes: rng.sample(genes, len(genes))))
     return inputs
 
 

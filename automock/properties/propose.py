@@ -70,7 +70,7 @@ def _from_relations(
 
     def add(prop: str, rel: Relation, options: Mapping[str, Any] | None = None) -> None:
         opts = dict(options or {})
-        if observed.in_place and prop != "uniform":  # the argument is the output, changed or not
+        if observed.in_place and prop not in DISTRIBUTION_PROPERTIES:  # the argument is the output
             opts["in_place"] = True
         out.append(AppliedProperty(prop, opts, "inferred", _evidence(rel, observed)))
 
@@ -194,15 +194,16 @@ def propose(
     if any(a.source == "plan" for a in hinted):
         return hinted, observed
     found = {r.name: r for r in relations(observed)}
-    inferred = _from_relations(found, observed, str(name or getattr(fn, "__name__", "")))
     fname = str(name or getattr(fn, "__name__", ""))
+    inferred = _from_relations(found, observed, fname)
     inferred += _selection_hint(found, observed, fname) + _weighted_hint(found, observed, fname)
     have = {a.property for a in inferred}
     for hint in hinted:  # a name's guess stays a hint: kept where it applies
         if hint.property in have or not _consistent(hint.property, found, observed):
             continue
         if observed.in_place and hint.property not in DISTRIBUTION_PROPERTIES:
-            hint = AppliedProperty(hint.property, {**hint.options, "in_place": True}, "name")
+            options = {**hint.options, "in_place": True}
+            hint = AppliedProperty(hint.property, options, hint.source, hint.evidence)
         inferred.append(hint)
         have.add(hint.property)
     for said in stated(fn, observed, inferred):  # the function's own words, where they fit
@@ -220,7 +221,7 @@ def propose(
         )
         inferred = [
             AppliedProperty(a.property, {**a.options, "max_size": size}, a.source, a.evidence)
-            if a.source == "inferred" and a.property not in ("uniform", "examples")
+            if a.source == "inferred" and a.property not in DISTRIBUTION_PROPERTIES
             else a
             for a in inferred
         ]

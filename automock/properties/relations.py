@@ -126,9 +126,8 @@ def _shape_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
             return False
 
     def distinct(o: Observation) -> bool | None:
-        out = (
-            list(o.output) if isinstance(o.output, str) else as_sequence(o.output)
-        )  # a str: its chars
+        # a str: its characters
+        out = list(o.output) if isinstance(o.output, str) else as_sequence(o.output)
         return None if out is None or len(out) < 2 else len(set(map(_key, out))) == len(out)
 
     def member(o: Observation) -> bool | None:  # one element chosen from the sequence argument
@@ -192,9 +191,8 @@ def _length_relations(
 
 
 def _bound_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> list[Relation]:
-    values = [
-        (o, _numbers(o.output)) for o in obs if as_sequence(o.output) != []
-    ]  # [] says nothing
+    # an empty output says nothing about bounds
+    values = [(o, _numbers(o.output)) for o in obs if as_sequence(o.output) != []]
     if not values or any(v is None for _, v in values):
         return []
     found = []

@@ -202,6 +202,15 @@ def _hardcoding(
     )
 
 
+def _by_name(fn: Callable[..., Any], first: str, second: str) -> Callable[[Any, Any], Any]:
+    """``fn`` called with its two named arguments (a generator's items as its output)."""
+
+    def call(a: Any, b: Any) -> Any:
+        return materialized(fn(**{first: a, second: b}))
+
+    return call
+
+
 def _uniformity(
     fn: Callable[..., Any], options: Mapping[str, Any], runs: int, seed: int
 ) -> DistributionResult:
@@ -209,21 +218,12 @@ def _uniformity(
     names the parameters that take the list and the size: ``{"list": "xs", "size": "k"}``)
     or a weighted choice's (``weights``: ``{"list": "population", "weights": "fitness"}``)."""
     n, alpha = int(options.get("n", 5)), float(options.get("alpha", 1e-3))
-    weighted = options.get("weights")
+    weighted, drawing = options.get("weights"), options.get("sample")
     if isinstance(weighted, Mapping):  # {"list": "population", "weights": "fitnesses"}
-        items, weights = str(weighted["list"]), str(weighted["weights"])
-
-        def choose(population: list[int], shares: list[float]) -> Any:
-            return fn(**{items: population, weights: shares})
-
+        choose = _by_name(fn, str(weighted["list"]), str(weighted["weights"]))
         return weighted_fairness(choose, n=n, runs=runs, seed=seed, alpha=alpha)
-    drawing = options.get("sample")
-    if isinstance(drawing, Mapping):
-        items, size = str(drawing["list"]), str(drawing["size"])
-
-        def draw(population: list[int], k: int) -> Any:
-            return materialized(fn(**{items: population, size: k}))
-
+    if isinstance(drawing, Mapping):  # {"list": "xs", "size": "k"}
+        draw = _by_name(fn, str(drawing["list"]), str(drawing["size"]))
         k = int(options.get("k", n // 2))
         return sample_uniformity(draw, n=n, k=k, runs=runs, seed=seed, alpha=alpha)
     fair = choice_uniformity if options.get("choice") else shuffle_uniformity

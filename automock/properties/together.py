@@ -17,7 +17,7 @@ inputs built for observation (:mod:`~automock.properties.observe`) and for the s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = ["WEIGHT_NAMES", "fitted", "index_pair", "parents", "weights_of"]
@@ -79,9 +79,16 @@ def index_pair(names: Sequence[str], lists: Sequence[int]) -> tuple[int, int, in
     return None
 
 
-def fitted(args: tuple[Any, ...], names: Sequence[str]) -> tuple[Any, ...]:
-    """``args`` with weights fitted to their list and a stretch's ends to the whole list."""
+def fitted(
+    args: tuple[Any, ...], names: Sequence[str], shuffle: Callable[[list[Any]], list[Any]]
+) -> tuple[Any, ...]:
+    """``args`` fitted to the names: crossover parents as one tour of distinct genes, the
+    second ``shuffle``d; weights to their list; a stretch's ends to the whole list."""
     row = list(args)
+    couple = parents(names)
+    if couple and all(isinstance(row[k], list) for k in couple):
+        genes = list(dict.fromkeys(row[couple[0]]))  # distinct genes, as in a tour
+        row[couple[0]], row[couple[1]] = genes, shuffle(list(genes))
     lists = [i for i, a in enumerate(row) if isinstance(a, list)]
     weighted = weights_of(names, lists)
     if weighted is not None:
