@@ -17,6 +17,7 @@ class Entry:
     __slots__ = (
         "deadline",
         "ended",
+        "failed",
         "ident",
         "joiners",
         "loop",
@@ -43,6 +44,7 @@ class Entry:
         self.loop: object = None
         self.joiners: list[Waiter] = []
         self.ended = False
+        self.failed: BaseException | None = None  # what stopped the thread before it ran
         self.wake = _thread.allocate_lock()
         self.wake.acquire()  # held while no wake is pending
 

@@ -133,6 +133,8 @@ def _start(self: threading.Thread) -> None:
     except BaseException:
         scheduler.unregister(entry)
         raise
+    if entry.failed is not None:  # as CPython says when the thread's stack cannot be had
+        raise RuntimeError("can't start new thread") from entry.failed
 
 
 def _bootstrap_inner(self: threading.Thread) -> None:
@@ -140,11 +142,26 @@ def _bootstrap_inner(self: threading.Thread) -> None:
     entry = scheduler.entry_of(self) if scheduler is not None else None
     if scheduler is None or entry is None:
         return _orig_bootstrap(self)  # type: ignore[no-any-return]
-    scheduler.bind(entry)
     try:
+        scheduler.bind(entry)
         _orig_bootstrap(self)
+    except BaseException as exc:  # a MemoryError at the address-space limit before it ran
+        if self._started.is_set():  # type: ignore[attr-defined]
+            raise
+        _abandon(self, entry, exc)
     finally:
         scheduler.unregister(entry)
+    return None
+
+
+def _abandon(thread: threading.Thread, entry: _scheduler.Entry, exc: BaseException) -> None:
+    """The new thread failed before it was started: end it unstarted and release its starter,
+    which waits on ``_started`` and would otherwise wait forever (as it does in CPython)."""
+    entry.failed = exc
+    with threading._active_limbo_lock:  # type: ignore[attr-defined]
+        threading._limbo.pop(thread, None)  # type: ignore[attr-defined]
+    thread._is_stopped = True  # type: ignore[attr-defined]
+    thread._started.set()  # type: ignore[attr-defined]
 
 
 def _join(self: threading.Thread, timeout: float | None = None) -> None:

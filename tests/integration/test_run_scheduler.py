@@ -148,3 +148,24 @@ def test_a_thread_blocked_on_real_io_neither_deadlocks_nor_goes_unnamed(
     assert report["stdout"] == "[b'hi'] 180\n"
     named = {(a["kind"], a["target"]) for a in report["unmocked"]}
     assert ("thread", "pipe-reader") in named
+
+
+def test_a_thread_that_dies_before_it_starts_releases_its_starter(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # at the address-space limit a new thread can die of MemoryError before it marks itself
+    # started; its starter then waited forever on the scheduler (a thread bomb timed out in CI)
+    path = tmp_path / "stillborn.py"
+    path.write_text(
+        "import threading\n"
+        "def refuse(self):\n"
+        "    raise MemoryError\n"
+        "threading.Thread._set_tstate_lock = refuse\n"
+        "try:\n"
+        "    threading.Thread(target=print, args=('ran',)).start()\n"
+        "except RuntimeError as exc:\n"
+        "    print('refused:', exc)\n"
+        "print('threads', threading.active_count())\n"
+    )
+    report = _run(capsys, path, "--timeout", "20")
+    assert report["stdout"] == "refused: can't start new thread\nthreads 1\n"
