@@ -169,23 +169,22 @@ def sample_inputs(
     fn: Callable[..., Any],
     count: int = 24,
     *,
-    later_lists_as_ints: bool = False,
+    lists_as_ints: str = "",
     unknown_as: str = "list",
 ) -> list[tuple[Any, ...]]:
     """Small argument tuples for ``fn``'s required parameters.
 
-    ``later_lists_as_ints``: a plural name after the first list (``winners``) is a count.
+    ``lists_as_ints``: ``"later"``, a plural name after the first list (``winners``) is a
+    count; ``"all"``, every plural is (``darts(throws)``).
     ``unknown_as``: the kind of a parameter neither its hint nor its name tells (``x``):
     a list first (what a randomized function mostly takes), an ``int`` on a retry, or
     ``"unknown"`` for no inputs at all.
     """
     params = [(p, unknown_as if kind == "unknown" else kind) for p, kind in _parameters(fn)]
-    if later_lists_as_ints:
-        first = next((i for i, (_, kind) in enumerate(params) if kind == "list"), -1)
-        params = [
-            (p, "int" if kind == "list" and i > first >= 0 else kind)
-            for i, (p, kind) in enumerate(params)
-        ]
+    if lists_as_ints:
+        lists = [i for i, (_, kind) in enumerate(params) if kind == "list"]
+        counts = lists if lists_as_ints == "all" else lists[1:]
+        params = [(p, "int" if i in counts else kind) for i, (p, kind) in enumerate(params)]
     if any(kind == "unknown" for _, kind in params):
         return []
     rng = random.Random(20260)  # our own generator: inputs never depend on the seed checked
@@ -252,8 +251,9 @@ def observe(
         seeds = tuple(range(60))
     calls = [_call(fn, args, seed, call_seconds) for args in inputs for seed in seeds]
     retries = (  # every guess refused: a plural may be a count, an unknown `x` a number
-        sample_inputs(fn, later_lists_as_ints=True),
+        sample_inputs(fn, lists_as_ints="later"),
         sample_inputs(fn, unknown_as="int"),
+        sample_inputs(fn, lists_as_ints="all"),
     )
     for retry in retries:
         if not (calls and all(c.raised for c in calls)):
@@ -265,8 +265,8 @@ def observe(
     fixed = []
     for c in calls:
         output = c.output
-        if _marked(output):
-            output = output.value
+        if _marked(output):  # a None beside values it returned is a None, whatever it changed
+            output = output.value if in_place else None
         elif in_place and output is None:  # in place, the argument did not change this time
             output = next((a for a in c.args if isinstance(a, list)), None)
         fixed.append(Observation(c.args, c.seed, output, c.raised))

@@ -23,8 +23,8 @@ taken for a promise about the output:
   ``bingo``: distinct numbers by the game's rules), and
   "returns ... sorted" / "in ascending order" -> ``sorted``, both for a function seen
   returning sequences only;
-- a name that says the function estimates pi (``estimate_pi``, ``monte_carlo_pi``, or
-  ``mcpi`` with a docstring or comment that speaks of pi)
+- a name that says the function estimates pi (``estimate_pi``, ``monte_carlo_pi``,
+  ``mcpi`` with a docstring or comment that speaks of pi, or a ``return pi``)
   and code that scales a ratio by four (``4 * inside / total``: the area of a quarter
   circle) -> ``bounds`` [0, 4], adopted whatever behaviour showed: the ratio of hits
   to throws lies in [0, 1] whatever the program's inputs, so a value outside is the bug,
@@ -34,8 +34,10 @@ taken for a promise about the output:
 
 from __future__ import annotations
 
+import ast
 import inspect
 import re
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -196,9 +198,10 @@ def stated(
 
 def _says_pi(fn: Callable[..., Any]) -> bool:
     """Is ``fn`` named for pi: a word ``pi`` (``calc_pi``), or one ending in it (``mcpi``)
-    when its docstring or the comment above it speaks of pi too?"""
+    when its docstring or the comment above it speaks of pi too, or does it return a
+    variable named for pi (``montecarlo`` ending in ``return pi``)?"""
     tokens = name_tokens(getattr(fn, "__name__", ""))
-    if "pi" in tokens:
+    if "pi" in tokens or "pi" in _returned_words(fn):
         return True
     if not any(t.endswith("pi") for t in tokens):
         return False
@@ -207,6 +210,20 @@ def _says_pi(fn: Callable[..., Any]) -> bool:
     except (OSError, TypeError):
         return False
     return bool(re.search(r"\bpi\b|\u03c0", words, re.IGNORECASE))
+
+
+def _returned_words(fn: Callable[..., Any]) -> set[str]:
+    """The words of the variables ``fn`` returns (``return pi_hat`` -> pi, hat)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(fn))))
+    except (OSError, TypeError, SyntaxError, ValueError):
+        return set()
+    return {
+        word
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Name)
+        for word in name_tokens(node.value.id)
+    }
 
 
 def _pi_bounds(fn: Callable[..., Any], observed: Observations) -> AppliedProperty | None:

@@ -119,6 +119,39 @@ def pair_of_positions(n, k):
 
 def mean_of_darts():
     return sum(random.random() for _ in range(100)) / 100 * 4
+
+
+def darts(throws):
+    inside = 0
+    for _ in range(throws):
+        x, y = random.uniform(-1, 1), random.uniform(-1, 1)
+        if x * x + y * y <= 1:
+            inside += 1
+        pi = 4 * inside / throws
+    return pi
+
+
+def darts_doubled(throws):
+    inside = 0
+    for _ in range(throws):
+        x, y = random.uniform(-1, 1), random.uniform(-1, 1)
+        if x * x + y * y <= 1:
+            inside += 2
+        pi = 4 * inside / throws
+    return pi
+
+
+def rank_within(A, p, r, i):
+    if p == r:
+        return A[p]
+    if p < r:
+        q = _partition(A, p, r)
+        k = q - p + 1
+        if i == k:
+            return A[q]
+        if i < k:
+            return rank_within(A, p, q - 1, i)
+        return rank_within(A, q + 1, r, i - k)
 """
 
 
@@ -205,3 +238,31 @@ def test_the_lowest_of_many_estimates_is_no_bound(
     code, report = check_json(capsys, module, "mean_of_darts")
     assert _properties(report)["bounds"]["options"] == {"low": 0}
     assert code == 0, report["results"]
+
+
+def test_an_estimate_returning_pi_is_bounded_and_no_throws_is_outside_its_domain(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # darts(0) never assigns `pi` and raises UnboundLocalError whatever it draws: a count it
+    # loops over, like a count it divides by, is outside the domain at zero
+    code, report = check_json(capsys, module, "darts")
+    assert code == 0, report["results"]
+    assert _properties(report)["bounds"]["options"] == {"low": 0, "high": 4}
+    code, report = check_json(capsys, module, "darts_doubled")
+    assert code == 1, report["results"]
+    (failed,) = [r for r in report["results"] if not r["passed"]]
+    assert failed["name"] == "bounds"
+    bounds = _properties(report)["bounds"]  # seen reaching 8: `return pi`'s bound
+    assert (bounds["options"], bounds["source"]) == ({"low": 0, "high": 4}, "stated")
+
+
+def test_a_selection_that_partitions_in_place_is_not_read_as_an_in_place_permutation(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a rank outside A[p..r] falls through to None after partitioning A: the None is its
+    # answer, not the list it changed
+    code, report = check_json(capsys, module, "rank_within")
+    assert code == 0, report["results"]
+    props = _properties(report)
+    assert "permutation" not in props
+    assert props["order_statistic"]["options"] == {"k": "i", "base": 1, "largest": False}
