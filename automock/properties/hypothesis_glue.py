@@ -26,7 +26,7 @@ from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.calls import Calls, large, shown
 from automock.properties.checks import PropertyResult
 from automock.properties.runner import canonical_property
-from automock.properties.together import fitted, parents
+from automock.properties.together import fitted, parents, ranked
 
 if TYPE_CHECKING:  # pragma: no cover
     from hypothesis.strategies import SearchStrategy
@@ -131,6 +131,7 @@ def strategy_for(
     examples: Sequence[Sequence[Any]] = (),
     max_size: int | None = None,
     small: bool = False,
+    rank: Mapping[str, Any] | None = None,
 ) -> SearchStrategy[tuple[Any, ...]]:
     """A strategy for argument tuples of ``fn``'s required positional parameters.
 
@@ -142,7 +143,8 @@ def strategy_for(
     and lists down (see :func:`check_property`). Two sequences named as a
     crossover's parents (``p1``, ``p2``: :func:`~automock.properties.together.parents`)
     hold the same distinct genes, the second a shuffle of the first; weights
-    beside a list and a stretch's ends are fitted to it
+    beside a list and a stretch's ends are fitted to it, and a selection's ``rank``
+    (its ``order_statistic`` options) lies inside the list
     (:mod:`~automock.properties.together`).
     """
     from hypothesis import strategies as st
@@ -163,6 +165,8 @@ def strategy_for(
             ) from None
     names = [p.name for p in _parameters(fn)]
     drawn = st.tuples(*strategies).map(lambda args: fitted(args, names, list))
+    if rank:
+        drawn = drawn.map(lambda args: ranked(args, names, rank))
     couple = parents(names)
     if couple is None:
         return drawn
@@ -255,6 +259,7 @@ def check_property(
     exclude: Sequence[Sequence[Any]] = (),
     examples: Sequence[Sequence[Any]] = (),
     call_seconds: float = DEFAULT_CALL_SECONDS,
+    rank: Mapping[str, Any] | None = None,
 ) -> PropertyResult:
     """Search up to ``max_examples`` generated inputs for one that breaks ``prop``.
 
@@ -274,13 +279,20 @@ def check_property(
     name = canonical_property(prop)
     max_size = (options or {}).get("max_size")  # inferred for a costly function
     base = (
-        strategy if strategy is not None else strategy_for(fn, examples=examples, max_size=max_size)
+        strategy
+        if strategy is not None
+        else strategy_for(fn, examples=examples, max_size=max_size, rank=rank)
     )
     replays = _replays(examples, max_size) if strategy is None else []
+    if rank:  # a rank outside the list is outside a selection's domain, whatever it did
+        names = [p.name for p in _parameters(fn)]
+        replays = [args for args in replays if ranked(args, names, rank) == args]
     search = (fn, name, options, seed, call_seconds)
     result = _search(search, base, max_examples, exclude, replays)
     if strategy is None and result.timed_out and large(result.counterexample or ()):
-        small = strategy_for(fn, examples=examples, max_size=min(max_size or 5, 5), small=True)
+        small = strategy_for(
+            fn, examples=examples, max_size=min(max_size or 5, 5), small=True, rank=rank
+        )
         scaled = _search(search, small, max_examples, exclude)
         note = f" (inputs scaled down: {shown(result.counterexample)} ran past {call_seconds:g}s)"
         return PropertyResult(

@@ -171,8 +171,10 @@ def rejected(exc: BaseException, fn: Callable[..., Any]) -> bool:
     Yes for a ``ValueError``/``TypeError`` its own source raises with a ``raise``
     statement (``if k < 0: raise ValueError(...)``), and for the errors
     ``random`` raises for an empty or too small population (``choice([])``,
-    ``sample(xs, len(xs) + 1)``, ``randrange(0)``). An ``IndexError`` or a
-    ``TypeError`` from an operator in the function's code stays a failure.
+    ``sample(xs, len(xs) + 1)``, ``randrange(0)``) on the input it was given: in a
+    recursive call the population is one the function made (an empty stretch past the
+    pivot), and the error is its bug. An ``IndexError`` or a ``TypeError`` from an
+    operator in the function's code stays a failure.
     """
     if not isinstance(exc, ValueError | TypeError | IndexError):
         return False
@@ -180,12 +182,14 @@ def rejected(exc: BaseException, fn: Callable[..., Any]) -> bool:
     if not frames:
         return False
     last = frames[-1]
-    if Path(last.filename).name == "random.py" and "automock" not in last.filename:
-        return True
     try:
         own = inspect.getsourcefile(inspect.unwrap(fn))
     except (TypeError, ValueError):
         own = None
+    if Path(last.filename).name == "random.py" and "automock" not in last.filename:
+        name = getattr(inspect.unwrap(fn), "__name__", "")
+        calls = [f for f in frames if f.name == name and own and Path(f.filename) == Path(own)]
+        return len(calls) <= 1
     line = (last.line or "").lstrip()
     return (
         isinstance(exc, ValueError | TypeError)

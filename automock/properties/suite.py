@@ -256,6 +256,7 @@ def check_function(
     examples = examples or (distinct_args(cases) if cases else ())
     properties, skipped = _drop_contradicted(properties, cases, names, fn)
     results: list[PropertyResult | DistributionResult] = []
+    rank = next((p.options for p in properties if p.property == "order_statistic"), None)
     for applied in properties:
         options = resolve_options(applied.options, names)
         if applied.property in DISTRIBUTION_PROPERTIES:
@@ -276,6 +277,7 @@ def check_function(
                 seed=seed,
                 examples=examples or _plan_inputs(options) or type_examples,
                 call_seconds=call_seconds,
+                rank=rank,
             )
         )
     hardcoding = _hardcoding(fn, properties, names, examples, cases, max_examples, seed)

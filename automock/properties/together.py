@@ -17,10 +17,10 @@ inputs built for observation (:mod:`~automock.properties.observe`) and for the s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["WEIGHT_NAMES", "fitted", "index_pair", "parents", "weights_of"]
+__all__ = ["WEIGHT_NAMES", "fitted", "index_pair", "parents", "ranked", "weights_of"]
 
 WEIGHT_NAMES = (
     "weights",
@@ -99,4 +99,20 @@ def fitted(
     if ends is not None:  # whatever the names alone guessed (`p` reads as a probability)
         items, low, high = ends
         row[low], row[high] = 0, len(row[items]) - 1
+    return tuple(row)
+
+
+def ranked(args: tuple[Any, ...], names: Sequence[str], rank: Mapping[str, Any]) -> tuple[Any, ...]:
+    """``args`` with a selection's rank (``rank``: ``{"k": name, "base": 0 or 1}``, the
+    options of its ``order_statistic``) moved inside the list: a rank drawn anywhere is
+    mostly outside a short list, an input the selection refuses, and the search then
+    tries almost nothing the function is for."""
+    name, base = rank.get("k"), int(rank.get("base", 0))
+    if name not in names:
+        return args
+    row = list(args)
+    at = names.index(name)
+    items = next((a for a in row if isinstance(a, list)), None)
+    if items and isinstance(row[at], int) and not isinstance(row[at], bool):
+        row[at] = base + row[at] % len(items)
     return tuple(row)
