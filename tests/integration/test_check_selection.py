@@ -141,6 +141,34 @@ def darts_doubled(throws):
     return pi
 
 
+def pick_rank(xs, i):
+    if len(xs) == 1:
+        return xs[0]
+    p = random.randint(0, len(xs) - 1)
+    pivot, rest = xs[p], xs[:p] + xs[p + 1 :]
+    lower = [x for x in rest if x <= pivot]
+    upper = [x for x in rest if x > pivot]
+    if i == len(lower):
+        return pivot
+    if i < len(lower):
+        return pick_rank(lower, i)
+    return pick_rank(upper, i - len(lower) - 1)
+
+
+def pick_rank_off(xs, i):
+    if len(xs) == 1:
+        return xs[0]
+    p = random.randint(0, len(xs) - 1)
+    pivot, rest = xs[p], xs[:p] + xs[p + 1 :]
+    lower = [x for x in rest if x <= pivot]
+    upper = [x for x in rest if x > pivot]
+    if i == len(lower):
+        return pivot
+    if i < len(lower):
+        return pick_rank_off(lower, i)
+    return pick_rank_off(upper, i - len(lower))
+
+
 def rank_within(A, p, r, i):
     if p == r:
         return A[p]
@@ -266,3 +294,17 @@ def test_a_selection_that_partitions_in_place_is_not_read_as_an_in_place_permuta
     props = _properties(report)
     assert "permutation" not in props
     assert props["order_statistic"]["options"] == {"k": "i", "base": 1, "largest": False}
+
+
+def test_a_selection_recursing_into_an_empty_stretch_is_caught_not_excused(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # randint(0, -1) raising in a recursive call is the function's own empty sub-list, not a
+    # refusal of the input it was given; ranks are drawn inside the list, its domain
+    code, report = check_json(capsys, module, "pick_rank")
+    assert code == 0, report["results"]
+    assert _properties(report)["order_statistic"]["options"]["k"] == "i"
+    code, report = check_json(capsys, module, "pick_rank_off")
+    assert code == 1, report["results"]
+    failed = [r for r in report["results"] if not r["passed"]]
+    assert any("empty range" in r["detail"] or r["name"] == "order_statistic" for r in failed)
