@@ -53,6 +53,30 @@ if __name__ == "__main__":
     with mp.get_context("fork").Pool(2) as pool:
         print("pool", [r for _, _, r in pool.map(work, range(4), chunksize=1)])
 """
+# a forked child dies of SIGTERM by default, as under python FILE, even when it is sent before
+# the child first ran (one CPU, the parent does not yield first): a Pool(2) terminated right
+# after it forked a worker the OS had not scheduled yet
+KILLED_EARLY = """\
+import os, signal
+pid = os.fork()
+if pid == 0:
+    os._exit(0 if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL else 1)
+print("default", os.waitpid(pid, 0)[1] == 0)
+os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+fates = []
+for _ in range(20):
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(w)
+        os.read(r, 1)  # EOF once the parent closes its end: a child that lost the signal exits 0
+        os._exit(0)
+    os.kill(pid, signal.SIGTERM)
+    os.close(w)
+    os.close(r)
+    fates.append(os.waitpid(pid, 0)[1])
+print(sorted({os.WTERMSIG(s) if os.WIFSIGNALED(s) else -os.WEXITSTATUS(s) for s in fates}))
+"""
 SHUFFLE = """\
 import random
 deck = list(range(1, 11))
@@ -145,6 +169,25 @@ def test_process_pool_workers_follow_the_plan(
     assert [r[0] for r in rows] == [str(i) for i in range(8)]
     assert {r[1] for r in rows} == {"1704067200.0"}
     assert len({r[2] for r in rows}) == 8, "every task draws from its own seed"
+
+
+def test_a_forked_child_killed_before_it_ran_dies_as_under_python(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The program runs as init with a handler for SIGTERM & co.; its forked children inherited
+    it, and a Python handler can miss a signal (CPython drops one caught before the child's
+    after-fork reset; one caught just before a blocking call waits for it): a child signalled
+    before it first ran lived on, and a fork pool's terminate waited for it until the timeout."""
+    path = tmp_path / "killed.py"
+    path.write_text(KILLED_EARLY)
+    assert _plain(path) == "default True\n[15]\n"
+
+    code, report = _run_json(capsys, str(path), "--timeout", "60")
+
+    assert code == 0, report["stderr"]
+    default, fates = report["stdout"].splitlines()
+    assert default == "default True", "a forked child has no handler that could miss a signal"
+    assert fates == "[15]", "every child dies of its SIGTERM, none lives on and exits 0"
 
 
 def test_seeds_marks_the_shuffled_line_and_suggests_permutation(

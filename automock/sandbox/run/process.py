@@ -115,25 +115,43 @@ def _spec(
     }
 
 
-def _first_divergence(runs: Sequence[RunOutcome]) -> str:
+def _ending(run: RunOutcome) -> str:
+    detail = f" ({run.detail})" if run.detail else ""
+    return f"{run.status}, exit code {run.exit_code}{detail}".replace("\n", " ")
+
+
+def _output_diff(first: RunOutcome, other: RunOutcome, index: int) -> str:
     import difflib
 
+    for name in ("stdout", "stderr"):
+        a, b = getattr(first, name), getattr(other, name)
+        if a != b:
+            lines = difflib.unified_diff(
+                a.splitlines(keepends=True),
+                b.splitlines(keepends=True),
+                fromfile=f"run 1 {name}",
+                tofile=f"run {index} {name}",
+            )
+            text = "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+            cut = text.splitlines(keepends=True)
+            return "".join(cut[:200]) + (
+                f"... ({len(cut) - 200} more diff lines)\n" if len(cut) > 200 else ""
+            )
+    return ""
+
+
+def _first_divergence(runs: Sequence[RunOutcome]) -> str:
+    """The first run that differs from run 1, as a diff. A run that ended otherwise (a
+    timeout, a crash) is named first: its output may differ only because it was cut short,
+    which is no evidence about the program's randomness or clock."""
     first = runs[0]
     for index, other in enumerate(runs[1:], start=2):
-        for name in ("stdout", "stderr"):
-            a, b = getattr(first, name), getattr(other, name)
-            if a != b:
-                lines = difflib.unified_diff(
-                    a.splitlines(keepends=True),
-                    b.splitlines(keepends=True),
-                    fromfile=f"run 1 {name}",
-                    tofile=f"run {index} {name}",
-                )
-                text = "".join(line if line.endswith("\n") else line + "\n" for line in lines)
-                cut = text.splitlines(keepends=True)
-                return "".join(cut[:200]) + (
-                    f"... ({len(cut) - 200} more diff lines)\n" if len(cut) > 200 else ""
-                )
+        output = _output_diff(first, other, index)
+        if first.status != other.status:
+            status = f"--- run 1 status\n+++ run {index} status\n"
+            return status + f"-{_ending(first)}\n+{_ending(other)}\n" + output
+        if output:
+            return output
         if first.exit_code != other.exit_code:
             return f"--- run 1 exit code\n+++ run {index} exit code\n-{first.exit_code}\n+{other.exit_code}\n"
     return ""
