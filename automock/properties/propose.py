@@ -272,14 +272,18 @@ def _consistent(prop: str, found: Mapping[str, Relation], observed: Observations
     output is not sorted is the bug to report. One that cannot apply (``pick``
     guessed as ``sample`` while the function returns one element) is dropped, and so
     is a sort's or shuffle's guess for a function seen drawing a part of its input
-    (``sortedReservoirSample`` samples; it does not sort), and a guess about the
-    sequence argument for a function given none. Only what it returned on lists of two
-    or more elements counts: ``sattoloCycle`` that refuses every longer list and returns
-    ``None`` for ``[]`` keeps its guess, and the check reports the failure.
+    (``sortedReservoirSample`` samples; it does not sort), a guess about the
+    sequence argument for a function given none, and ``uniform`` for a function that
+    needs more than its list (``shuffle(a, seed)``: its runs are decided by the seed).
+    Only what it returned on lists of two or more elements counts: ``sattoloCycle``
+    that refuses every longer list and returns ``None`` for ``[]`` keeps its guess, and
+    the check reports the failure.
     """
     drawn = "length_k" in found and "permutation" not in found  # k of the input, k a parameter
     if drawn and prop in ("permutation", "sorted", "uniform"):
         return False
+    if prop == "uniform" and len(observed.parameters) != 1:  # run on the list alone, it cannot
+        return False  # be (`shuffle(a, seed)` needs its seed and is decided by it)
     takes_sequence = any(isinstance(a, list | tuple) for o in observed.calls for a in o.args)
     if prop in ("permutation", "sample", "subset", "uniform") and not takes_sequence:
         return False  # `draw_lotto()` draws, but from nothing it is given

@@ -4,7 +4,8 @@ Observed behaviour cannot tell an off-by-one die (``randint(1, sides + 1)``) fro
 seven-sided one, nor a draw with replacement from a function meant to repeat. The
 function's own words can: its docstring ("a number between 1 and ``sides``", "a random
 permutation", "distinct values", "sorted") and a parameter named for a die's faces
-(``sides``, ``num_sides``, ``faces``: a value from 1 to that many). :func:`stated`
+(``sides``, ``num_sides``, ``faces``, or ``dice`` as in "a d4": a value from 1 to that many;
+a count of dice summed or listed goes past it and is left alone). :func:`stated`
 turns those words into properties to check, each with its evidence, and adopts one
 only where behaviour nearly agrees with it, so words about something else are not
 taken for a promise about the output:
@@ -47,7 +48,7 @@ from automock.properties.observe import Observations
 
 __all__ = ["StatedBound", "stated", "stated_bounds"]
 
-_DIE_FACES = frozenset({"sides", "faces", "side", "face"})
+_DIE_FACES = frozenset({"sides", "faces", "side", "face", "dice", "die"})  # d4: `dice=4`
 # parameters that name the two ends of the range drawn from, as `randint` reads them
 _RANGE_ENDS = (
     ("low", "high"),

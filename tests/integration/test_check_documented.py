@@ -24,12 +24,28 @@ def kth_smallest(items, k):
     """
     pivot = random.choice(items)
     smaller = [x for x in items if x < pivot]
+    same = [x for x in items if x == pivot]
+    if k <= len(smaller):
+        return kth_smallest(smaller, k)
+    if k <= len(smaller) + len(same):
+        return pivot
+    return kth_smallest([x for x in items if x > pivot], k - len(smaller) - len(same))
+
+
+def kth_smallest_repeats(items, k):
+    """The k-th smallest of items, counting from 1 (drops the pivot's twins).
+
+    >>> kth_smallest_repeats([5, 1, 4, 2, 3], 2)
+    2
+    """
+    pivot = random.choice(items)
+    smaller = [x for x in items if x < pivot]
     larger = [x for x in items if x > pivot]
     if len(smaller) == k - 1:
         return pivot
     if len(smaller) >= k:
-        return kth_smallest(smaller, k)
-    return kth_smallest(larger, k - len(smaller) - 1)
+        return kth_smallest_repeats(smaller, k)
+    return kth_smallest_repeats(larger, k - len(smaller) - 1)
 
 
 def kth_smallest_off(items, k):
@@ -145,3 +161,13 @@ def test_examples_given_by_flag_are_checked_too(
     report = json.loads(capsys.readouterr().out)
     assert code == 1
     assert [r["name"] for r in report["results"]] == ["examples"]
+
+
+def test_examples_that_hold_do_not_hide_a_bug_on_repeats(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = check_json(capsys, module, "kth_smallest_repeats", 30)
+    assert code == 1, report["results"]
+    assert _examples(report)["passed"]
+    failed = [r for r in report["results"] if not r["passed"]]
+    assert failed and all("kth_smallest_repeats([" in r["detail"] for r in failed)

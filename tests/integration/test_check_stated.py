@@ -46,6 +46,23 @@ def key_ok(size):
     return digits
 
 
+def rolls_of_a_d(count, dice):
+    return [random.randint(1, dice + 1) for _ in range(count)]
+
+
+def rolls_of_a_d_ok(count, dice):
+    return [random.randint(1, dice) for _ in range(count)]
+
+
+def dice_total(dice):
+    return sum(random.randint(1, 6) for _ in range(dice))
+
+
+def seeded_shuffle(deck, seed):
+    rng = random.Random(seed)
+    rng.shuffle(deck)
+
+
 def swap_mutation(ind, rate):
     if random.random() < rate:
         i, j = random.sample(range(len(ind)), 2)
@@ -68,7 +85,7 @@ def _check(
     return code, json.loads(capsys.readouterr().out)
 
 
-@pytest.mark.parametrize("function", ["roll", "level", "key", "swap_mutation"])
+@pytest.mark.parametrize("function", ["roll", "level", "key", "swap_mutation", "rolls_of_a_d"])
 def test_a_bug_that_breaks_what_the_function_states_is_caught(
     module: Path, capsys: pytest.CaptureFixture[str], function: str
 ) -> None:
@@ -77,7 +94,19 @@ def test_a_bug_that_breaks_what_the_function_states_is_caught(
     assert not report["passed"]
 
 
-@pytest.mark.parametrize("function", ["roll_ok", "roll_zero_based", "totals", "key_ok"])
+@pytest.mark.parametrize(
+    "function",
+    # seeded_shuffle is decided by its seed: no fairness over runs of the list alone
+    [
+        "roll_ok",
+        "roll_zero_based",
+        "totals",
+        "key_ok",
+        "rolls_of_a_d_ok",
+        "dice_total",
+        "seeded_shuffle",
+    ],
+)
 def test_correct_code_or_words_about_something_else_raise_no_alarm(
     module: Path, capsys: pytest.CaptureFixture[str], function: str
 ) -> None:
