@@ -10,8 +10,9 @@ every observation into properties to check, each with its evidence:
 - a sub-multiset of length ``min(k, len)`` -> ``sample`` with ``k`` (and ``uniform``
   over which elements are drawn, for a function of the list and ``k`` only that varies
   with the seed); else a sub-multiset or subset -> ``subset``; one element of the one
-  list given, varying with the seed -> ``subset`` and ``uniform`` over its elements (a
-  fair choice), unless the name says the pick is weighted (``roulette``, ``tournament``...);
+  list given (or a list of one of them, as ``choices`` returns), varying with the seed ->
+  ``subset`` and ``uniform`` over its elements (a fair choice), unless the name says the
+  pick is weighted (``roulette``, ``tournament``...);
 - the k-th smallest (or largest) of the list, ``k`` an int parameter -> ``order_statistic``;
 - ``sorted``, ``unique``; numbers within parameters (``low``/``high``) or within
   fixed bounds seen -> ``bounds``;
@@ -108,7 +109,17 @@ def _from_relations(
         add("uniform", found["varies"], {"n": 6, "k": 3, "sample": drawing})
     elif fair and "member" in found and not chose_nothing:  # None from [] only
         add("uniform", found["varies"], {"n": 5, "choice": True})
+    elif fair and "submultiset" in found and _wrapped_choice(observed):
+        add("uniform", found["varies"], {"n": 5, "choice": True, "wrapped": True})
     return out
+
+
+def _wrapped_choice(observed: Observations) -> bool:
+    """Did every call return a list of one element, on lists of two or more at least once
+    (``choices(population, k=1)``: a choice handed back in a list)?"""
+    outputs = [o.output for o in observed.accepted]
+    longer = any(isinstance(o.args[0], list) and len(o.args[0]) > 1 for o in observed.accepted)
+    return longer and all(isinstance(out, list | tuple) and len(out) == 1 for out in outputs)
 
 
 def _drawing(

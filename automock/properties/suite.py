@@ -214,7 +214,8 @@ def _by_name(fn: Callable[..., Any], first: str, second: str) -> Callable[[Any, 
 def _uniformity(
     fn: Callable[..., Any], options: Mapping[str, Any], runs: int, seed: int
 ) -> DistributionResult:
-    """The distribution check that fits: a shuffle's, a choice's, a sample's (``sample``
+    """The distribution check that fits: a shuffle's, a choice's (``wrapped``: handed back
+    in a one-element list), a sample's (``sample``
     names the parameters that take the list and the size: ``{"list": "xs", "size": "k"}``)
     or a weighted choice's (``weights``: ``{"list": "population", "weights": "fitness"}``)."""
     n, alpha = int(options.get("n", 5)), float(options.get("alpha", 1e-3))
@@ -226,8 +227,20 @@ def _uniformity(
         draw = _by_name(fn, str(drawing["list"]), str(drawing["size"]))
         k = int(options.get("k", n // 2))
         return sample_uniformity(draw, n=n, k=k, runs=runs, seed=seed, alpha=alpha)
+    if options.get("wrapped"):  # a choice handed back as a one-element list
+        return choice_uniformity(_unwrapped(fn), n=n, runs=runs, seed=seed, alpha=alpha)
     fair = choice_uniformity if options.get("choice") else shuffle_uniformity
     return fair(fn, n=n, runs=runs, seed=seed, alpha=alpha)
+
+
+def _unwrapped(fn: Callable[..., Any]) -> Callable[[list[int]], Any]:
+    """``fn``'s one-element list as the element itself (anything else as it came)."""
+
+    def choose(items: list[int]) -> Any:
+        out = materialized(fn(items))
+        return out[0] if isinstance(out, list | tuple) and len(out) == 1 else out
+
+    return choose
 
 
 def check_function(

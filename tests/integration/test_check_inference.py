@@ -136,3 +136,32 @@ def test_a_costly_function_is_searched_on_inputs_as_small_as_observed(
     assert {r["verdict"] for r in report["results"]} == {"pass"}, report["results"]
     assert code == 0
     assert all(p["options"]["max_size"] == 8 for p in _inferred(report).values())
+
+
+PICKS = """
+import random
+
+
+def pick_in_list(items, weights=None):
+    return [items[int(random.random() * len(items))]]
+
+
+def pick_in_list_off(items, weights=None):
+    return [items[int(random.random() * (len(items) - 1))]]  # never the last
+"""
+
+
+@pytest.mark.parametrize(
+    ("function", "fair"), [("pick_in_list", True), ("pick_in_list_off", False)]
+)
+def test_a_choice_handed_back_in_a_list_is_checked_for_fairness(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], function: str, fair: bool
+) -> None:
+    path = tmp_path / "picks.py"
+    path.write_text(PICKS, encoding="utf-8")
+    code = main(["check", f"{path}::{function}", "--runs", "800", "--examples", "30", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert set(_inferred(report)) == {"subset", "uniform"}
+    (uniform,) = [r for r in report["results"] if r["name"] == "uniform"]
+    assert uniform["passed"] is fair, uniform
+    assert code == (0 if fair else 1)
