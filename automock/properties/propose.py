@@ -31,6 +31,7 @@ distribution checks share the significance level :data:`ALPHA` (Bonferroni): wit
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -165,23 +166,45 @@ def _selection_hint(
 
 
 _WEIGHTED = frozenset({"roulette", "wheel", "weighted", "proportional", "proportionate"})
+_PLAIN_WEIGHTS = frozenset({"weights", "probabilities", "probs"})  # nothing but weights
 
 
 def _weighted_hint(
-    found: Mapping[str, Relation], observed: Observations, name: str
+    found: Mapping[str, Relation], observed: Observations, name: str, fn: Callable[..., Any]
 ) -> list[AppliedProperty]:
-    """A pick named for a wheel or weights (``roulette_wheel_selection``, ``weighted_choice``)
-    of one element of a list, given a list of weights, is checked for picking by weight."""
-    if "member" not in found or not set(name_tokens(name)) & _WEIGHTED:
+    """A pick of one element of a list, given a list of weights, is checked for picking by
+    weight when its name says so (``roulette_wheel_selection(population, fitnesses)``) or
+    its weights parameter is plainly called so (``choice(population, weights)``, or an
+    optional ``weights=None`` beside the list, as ``choices`` takes, called with them)."""
+    wrapped = "member" not in found and "submultiset" in found and _wrapped_choice(observed)
+    if "member" not in found and not wrapped:
         return []
+    named = bool(set(name_tokens(name)) & _WEIGHTED)
     params = observed.parameters
     weights = [p for p in params if p.lower().endswith(WEIGHT_NAMES)]
-    if len(params) != 2 or len(weights) != 1:
+    optional = [p for p in _optional(fn) if p.lower() in _PLAIN_WEIGHTS]
+    if len(params) == 2 and len(weights) == 1 and (named or weights[0].lower() in _PLAIN_WEIGHTS):
+        (items,) = [p for p in params if p != weights[0]]
+    elif len(params) == 1 and not weights and len(optional) == 1:
+        items, weights = params[0], optional
+    else:
         return []
-    (items,) = [p for p in params if p != weights[0]]
-    evidence = f"name: a pick by weight; parameter {weights[0]!r} holds the weights"
-    options = {"n": 5, "weights": {"list": items, "weights": weights[0]}}
+    evidence = (
+        f"{'name: ' if named else ''}a pick by weight; parameter {weights[0]!r} holds the weights"
+    )
+    options: dict[str, Any] = {"n": 5, "weights": {"list": items, "weights": weights[0]}}
+    if wrapped:
+        options["wrapped"] = True
     return [AppliedProperty("proportional", options, "name", evidence)]
+
+
+def _optional(fn: Callable[..., Any]) -> list[str]:
+    """``fn``'s parameters that have a default of ``None`` (given only when wanted)."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in params if p.default is None]
 
 
 def seed_dependent(fn: Callable[..., Any], call_seconds: float = DEFAULT_CALL_SECONDS) -> bool:
@@ -207,7 +230,8 @@ def propose(
     found = {r.name: r for r in relations(observed)}
     fname = str(name or getattr(fn, "__name__", ""))
     inferred = _from_relations(found, observed, fname)
-    inferred += _selection_hint(found, observed, fname) + _weighted_hint(found, observed, fname)
+    inferred += _selection_hint(found, observed, fname)
+    inferred += _weighted_hint(found, observed, fname, fn)
     have = {a.property for a in inferred}
     for hint in hinted:  # a name's guess stays a hint: kept where it applies
         if hint.property in have or not _consistent(hint.property, found, observed):

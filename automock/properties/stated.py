@@ -5,7 +5,8 @@ seven-sided one, nor a draw with replacement from a function meant to repeat. Th
 function's own words can: its docstring ("a number between 1 and ``sides``", "a random
 permutation", "distinct values", "sorted") and a parameter named for a die's faces
 (``sides``, ``num_sides``, ``faces``, or ``dice`` as in "a d4": a value from 1 to that many;
-a count of dice summed or listed goes past it and is left alone). :func:`stated`
+a count of dice summed or listed goes past it and is left alone), as do the docstring's
+words for one ("each having ``d`` sides", "a 20-sided die"). :func:`stated`
 turns those words into properties to check, each with its evidence, and adopts one
 only where behaviour nearly agrees with it, so words about something else are not
 taken for a promise about the output:
@@ -65,6 +66,8 @@ _BOUND_PATTERNS = (
     re.compile(rf"\[\s*{_BOUND}\s*,\s*{_BOUND}\s*\]"),
     re.compile(rf"\b{_BOUND}\s*<=\s*\w+\s*<=\s*{_BOUND}\b"),
 )
+# "each having `d` sides", "a 20-sided die", "with n faces": a die's faces, 1 to that many
+_DIE_WORDS = re.compile(rf"`?{_BOUND}`?[ -](?:sides|faces|sided)\b")
 _LOTTERY = frozenset({"lotto", "lottery", "raffle", "bingo"})
 _QUARTER_CIRCLE = re.compile(r"(?<![\w.])4(?:\.0*)?\s*\*|\*\s*4(?:\.0*)?(?![\w.])")
 _UNIQUE_WORDS = re.compile(r"\b(permutation|distinct|unique|without replacement|no repeats)\b")
@@ -112,6 +115,11 @@ def stated_bounds(fn: Callable[..., Any]) -> tuple[StatedBound, ...]:
             found.append(
                 StatedBound(1, name, f"parameter {name!r}: a die's faces 1..{name}", False)
             )
+    for match in _DIE_WORDS.finditer(doc):  # a convention as the names are: weak evidence
+        faces = _side(match.group(1), params)
+        if faces is not None and faces != 1:
+            evidence = f"docstring: {match.group(0)!r}: a die's faces 1..{faces}"
+            found.append(StatedBound(1, faces, evidence, False))
     return tuple(found)
 
 

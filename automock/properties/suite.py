@@ -220,6 +220,7 @@ def _uniformity(
     or a weighted choice's (``weights``: ``{"list": "population", "weights": "fitness"}``)."""
     n, alpha = int(options.get("n", 5)), float(options.get("alpha", 1e-3))
     weighted, drawing = options.get("weights"), options.get("sample")
+    fn = _unwrapped(fn) if options.get("wrapped") else fn
     if isinstance(weighted, Mapping):  # {"list": "population", "weights": "fitnesses"}
         choose = _by_name(fn, str(weighted["list"]), str(weighted["weights"]))
         return weighted_fairness(choose, n=n, runs=runs, seed=seed, alpha=alpha)
@@ -227,17 +228,15 @@ def _uniformity(
         draw = _by_name(fn, str(drawing["list"]), str(drawing["size"]))
         k = int(options.get("k", n // 2))
         return sample_uniformity(draw, n=n, k=k, runs=runs, seed=seed, alpha=alpha)
-    if options.get("wrapped"):  # a choice handed back as a one-element list
-        return choice_uniformity(_unwrapped(fn), n=n, runs=runs, seed=seed, alpha=alpha)
     fair = choice_uniformity if options.get("choice") else shuffle_uniformity
     return fair(fn, n=n, runs=runs, seed=seed, alpha=alpha)
 
 
-def _unwrapped(fn: Callable[..., Any]) -> Callable[[list[int]], Any]:
+def _unwrapped(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn``'s one-element list as the element itself (anything else as it came)."""
 
-    def choose(items: list[int]) -> Any:
-        out = materialized(fn(items))
+    def choose(*args: Any, **kwargs: Any) -> Any:
+        out = materialized(fn(*args, **kwargs))
         return out[0] if isinstance(out, list | tuple) and len(out) == 1 else out
 
     return choose

@@ -142,12 +142,31 @@ PICKS = """
 import random
 
 
-def pick_in_list(items, weights=None):
+def pick_in_list(items):
     return [items[int(random.random() * len(items))]]
 
 
-def pick_in_list_off(items, weights=None):
+def pick_in_list_off(items):
     return [items[int(random.random() * (len(items) - 1))]]  # never the last
+
+
+def by_weight(items, weights):
+    return random.choices(items, weights)[0]
+
+
+def by_weight_off(items, weights):
+    total, x = sum(weights), random.random() / 2  # never the upper half of the weight
+    for item, weight in zip(items, weights):
+        x -= weight / total
+        if x < 0:
+            return item
+    return items[-1]
+
+
+def in_list_by_weight_off(items, weights=None):
+    if weights is None:
+        return [random.choice(items)]
+    return [random.choices(items[:-1], weights[:-1])[0]]  # the last never picked
 """
 
 
@@ -164,4 +183,22 @@ def test_a_choice_handed_back_in_a_list_is_checked_for_fairness(
     assert set(_inferred(report)) == {"subset", "uniform"}
     (uniform,) = [r for r in report["results"] if r["name"] == "uniform"]
     assert uniform["passed"] is fair, uniform
+    assert code == (0 if fair else 1)
+
+
+@pytest.mark.parametrize(
+    ("function", "fair"),
+    [("by_weight", True), ("by_weight_off", False), ("in_list_by_weight_off", False)],
+)
+def test_a_pick_given_weights_is_checked_for_picking_by_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], function: str, fair: bool
+) -> None:
+    path = tmp_path / "picks.py"
+    path.write_text(PICKS, encoding="utf-8")
+    code = main(["check", f"{path}::{function}", "--runs", "800", "--examples", "30", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    (weighted,) = [p for p in report["properties"] if p["property"] == "proportional"]
+    assert "'weights' holds the weights" in weighted["evidence"]
+    (result,) = [r for r in report["results"] if r["name"] == "proportional"]
+    assert result["passed"] is fair, result
     assert code == (0 if fair else 1)

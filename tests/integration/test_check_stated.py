@@ -58,6 +58,21 @@ def dice_total(dice):
     return sum(random.randint(1, 6) for _ in range(dice))
 
 
+def throw(n, d):
+    """Throw `n` dice, each having `d` sides."""
+    return [random.randint(0, d) for _ in range(n)]
+
+
+def throw_ok(n, d):
+    """Throw `n` dice, each having `d` sides."""
+    return [random.randint(1, d) for _ in range(n)]
+
+
+def throw_total(n, d):
+    """The total of `n` dice, each having `d` sides."""
+    return sum(random.randint(1, d) for _ in range(n))
+
+
 def seeded_shuffle(deck, seed):
     rng = random.Random(seed)
     rng.shuffle(deck)
@@ -85,7 +100,9 @@ def _check(
     return code, json.loads(capsys.readouterr().out)
 
 
-@pytest.mark.parametrize("function", ["roll", "level", "key", "swap_mutation", "rolls_of_a_d"])
+@pytest.mark.parametrize(
+    "function", ["roll", "level", "key", "swap_mutation", "rolls_of_a_d", "throw"]
+)
 def test_a_bug_that_breaks_what_the_function_states_is_caught(
     module: Path, capsys: pytest.CaptureFixture[str], function: str
 ) -> None:
@@ -105,6 +122,8 @@ def test_a_bug_that_breaks_what_the_function_states_is_caught(
         "rolls_of_a_d_ok",
         "dice_total",
         "seeded_shuffle",
+        "throw_ok",
+        "throw_total",
     ],
 )
 def test_correct_code_or_words_about_something_else_raise_no_alarm(
