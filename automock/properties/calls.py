@@ -21,12 +21,14 @@ from automock.properties.runner import REJECTED, call_output, evaluate
 __all__ = ["Calls", "hang", "large", "shown"]
 
 # what a function raises when an input is outside its domain (a precondition it checks, or one
-# it assumes: an index past the end, a count of zero it divides by or loops over, a failed assert)
+# it assumes: an index past the end, a count of zero it divides by or loops over, a failed assert,
+# an iterator asked by `next()` for more items than the input has)
 _DOMAIN_ERRORS = (
     UnboundLocalError,
     ValueError,
     TypeError,
     IndexError,
+    StopIteration,
     KeyError,
     ZeroDivisionError,
     AssertionError,

@@ -16,7 +16,8 @@ every observation into properties to check, each with its evidence:
 - the k-th smallest (or largest) of the list, ``k`` an int parameter -> ``order_statistic``;
 - ``sorted``, ``unique``; numbers within parameters (``low``/``high``) or within
   fixed bounds seen -> ``bounds``;
-- examples in the docstring -> ``examples`` (:mod:`~automock.properties.documented`).
+- examples in the docstring -> ``examples`` (:mod:`~automock.properties.documented`);
+- a function of no arguments seen raising -> ``returns`` (no input of it is out of its domain).
 
 The plan's properties win; the name rules of :mod:`~automock.properties.infer`
 are hints only, added when observation does not contradict them. Two names are more
@@ -207,6 +208,21 @@ def _optional(fn: Callable[..., Any]) -> list[str]:
     return [p.name for p in params if p.default is None]
 
 
+def _raising(observed: Observations) -> list[AppliedProperty]:
+    """A function of no arguments seen raising is held to returning (``returns``): it takes
+    no input, so none is outside its domain and the error is its own."""
+    raised = [c.raised.removeprefix("error: ") for c in observed.calls if c.raised != "timeout"]
+    raised = [r for r in raised if r]
+    if observed.parameters or not raised:
+        return []
+    what = ", ".join(sorted(set(raised)))
+    evidence = (
+        f"raised ({what}) on {len(raised)} of {len(observed.calls)} seeded calls; "
+        "it takes no input, so none is outside its domain"
+    )
+    return [AppliedProperty("returns", {}, "inferred", evidence)]
+
+
 def seed_dependent(fn: Callable[..., Any], call_seconds: float = DEFAULT_CALL_SECONDS) -> bool:
     """Does ``fn``'s output change with the seed on some sample input?"""
     observed = observe(fn, seeds=(0, 1, 2), call_seconds=call_seconds)
@@ -232,6 +248,7 @@ def propose(
     inferred = _from_relations(found, observed, fname)
     inferred += _selection_hint(found, observed, fname)
     inferred += _weighted_hint(found, observed, fname, fn)
+    inferred += _raising(observed)
     have = {a.property for a in inferred}
     for hint in hinted:  # a name's guess stays a hint: kept where it applies
         if hint.property in have or not _consistent(hint.property, found, observed):

@@ -63,6 +63,7 @@ PROPERTIES: Mapping[str, str] = {
     "proportional": "over many seeded runs a weighted choice picks each element in proportion to its weight, or to its inverse (options: weights = the weights parameter's name)",
     "order_statistic": "the output is the k-th smallest element of the input sequence (options: k = the parameter's name, base 0 or 1, largest)",
     "examples": "the docstring's examples print what they say, where their output does not change with the seed",
+    "returns": "the call returns instead of raising (inferred for a function of no arguments seen raising: no input of it is outside its domain)",
 }
 DISTRIBUTION_PROPERTIES = frozenset({"uniform", "proportional"})
 WHOLE_FUNCTION_PROPERTIES = frozenset({"examples"})  # the docstring's claims, not one input
@@ -279,6 +280,8 @@ def evaluate(
         if preconditions and (rejected(exc, fn) or (refuses is not None and refuses(exc))):
             return PropertyResult(name, True, f"{call} {REJECTED}: {_what(exc)}")
         return PropertyResult(name, False, f"{call} raised {_what(exc)}", list(args))
+    if name == "returns":
+        return PropertyResult(name, True, f"{call} returned")
     code = getattr(inspect.unwrap(fn), "__code__", None)
     if output is None and preconditions and code is not None and _none_on_purpose(code):
         return PropertyResult(name, True, f"{call} {REJECTED}: it says `return None` for it")
