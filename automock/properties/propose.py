@@ -38,6 +38,7 @@ from typing import Any
 
 from automock.plan.model import PropertySpec
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
+from automock.properties.distribution import SHUFFLE_LENGTH
 from automock.properties.documented import example_count
 from automock.properties.infer import (
     AppliedProperty,
@@ -106,7 +107,7 @@ def _from_relations(
     chose_nothing = any(o.output is None and any(o.args[:1]) for o in observed.accepted)
     drawing = _drawing(found, observed, name)
     if fair and "permutation" in found and "mixes" in found:
-        add("uniform", found["varies"], {"n": 5})
+        add("uniform", found["varies"], {"n": SHUFFLE_LENGTH})
     elif drawing is not None:  # k of the list, varying with the seed: fair to every element
         add("uniform", found["varies"], {"n": 6, "k": 3, "sample": drawing})
     elif fair and "member" in found and not chose_nothing:  # None from [] only

@@ -23,6 +23,7 @@ from automock.errors import InputError
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, repeated_property
 from automock.properties.checks import PropertyResult
 from automock.properties.distribution import (
+    SHUFFLE_LENGTH,
     DistributionResult,
     choice_uniformity,
     shuffle_uniformity,
@@ -228,8 +229,10 @@ def _uniformity(
         draw = _by_name(fn, str(drawing["list"]), str(drawing["size"]))
         k = int(options.get("k", n // 2))
         return sample_uniformity(draw, n=n, k=k, runs=runs, seed=seed, alpha=alpha)
-    fair = choice_uniformity if options.get("choice") else shuffle_uniformity
-    return fair(fn, n=n, runs=runs, seed=seed, alpha=alpha)
+    if options.get("choice"):
+        return choice_uniformity(fn, n=n, runs=runs, seed=seed, alpha=alpha)
+    n = int(options.get("n", SHUFFLE_LENGTH))  # a shuffle: a longer list, more power
+    return shuffle_uniformity(fn, n=n, runs=runs, seed=seed, alpha=alpha)
 
 
 def _unwrapped(fn: Callable[..., Any]) -> Callable[..., Any]:
