@@ -6,7 +6,8 @@ win. Otherwise the function's name decides: ``shuffle`` -> permutation and
 uniform, ``swap``/``sattolo``/``derangement`` -> permutation (never a uniform
 one), ``sort`` -> sorted and permutation, a tour crossover (``ox``, ``pmx``,
 ``order_crossover``, ``cycle_crossover``) -> permutation (another crossover:
-nothing), ``sample``/``sampling``/``reservoir``/``draw``/``pick`` -> sample (not when the name says ``replacement``/``bootstrap``;
+nothing), a tour mutation (``inversion_mutation``, ``insertion``/``displacement``) ->
+permutation, ``sample``/``sampling``/``reservoir``/``draw``/``pick`` -> sample (not when the name says ``replacement``/``bootstrap``;
 its size ``k`` the one ``int`` parameter, else an untyped one named ``k``,
 ``sample_size``...), ``dedup``/``unique`` -> unique, ``normalize``/``canonical`` ->
 idempotent, ``encode``/``dumps``/``to_x`` -> round_trip with the inverse
@@ -62,6 +63,9 @@ _NOT_UNIFORM = frozenset(
     | {"weighted", "weight", "weights", "roulette", "tournament", "fittest", "best"}
 )
 _TOUR_CROSSOVERS = frozenset({"ox", "pmx", "cx", "ox1", "order", "cycle", "partially", "mapped"})
+# a mutation that reverses a stretch of a tour, or moves one city or a stretch elsewhere, is a
+# tour again (a bit flip or a reset of a gene is not, and says none of these words)
+_TOUR_MUTATIONS = frozenset({"inversion", "insertion", "displacement", "reversal"})
 # a draw said to put back what it draws is no sample without replacement
 _WITH_REPLACEMENT = frozenset({"replacement", "replace", "bootstrap", "choices", "resample"})
 _SIZE_NAMES = ("k", "n_samples", "num_samples", "sample_size")
@@ -144,6 +148,8 @@ def infer_properties(
             names.extend(p for p in props if p not in names)
     if "crossover" in tokens:  # `order_crossover` orders nothing: its child is a tour
         names = ["permutation"] if tokens & _TOUR_CROSSOVERS else []
+    if tokens & {"mutation", "mutate"} and tokens & _TOUR_MUTATIONS and "permutation" not in names:
+        names.append("permutation")
     if tokens & _WITH_REPLACEMENT:
         names = [n for n in names if n != "sample"]
     if tokens & _NOT_UNIFORM:
