@@ -285,9 +285,8 @@ def shuffle_uniformity(
 ) -> DistributionResult:
     """Is ``shuffle`` (in place, or returning the shuffled list) unbiased?
 
-    ``shuffle`` is called on ``list(range(n))`` once per run (``n``: 8 by position, 5 by
-    permutation: 120 orders). A run whose output is not a permutation of the input fails
-    the check outright.
+    ``shuffle`` is called on ``list(range(n))`` once per run (``n``: 8, or 5 by permutation).
+    A run whose output is not a permutation of the input fails the check outright.
     """
     if mode not in ("position", "permutation"):
         raise InputError(f"mode must be one of position, permutation, got {mode!r}")
