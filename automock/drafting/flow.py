@@ -81,9 +81,10 @@ class ResponseFlow:
     # -- driver -----------------------------------------------------------------
     def run(self) -> None:
         for _ in range(_PASSES):
-            self.block(self.module.tree.body, {})
+            top: dict[str, Any] = {}
+            self.block(self.module.tree.body, top)
             for name, func in self.module.functions.items():
-                env: dict[str, Any] = {}
+                env = dict(top)  # the module's globals (``body = get(URL).text`` read inside)
                 for arg in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs):
                     if (
                         arg.annotation is not None

@@ -153,3 +153,44 @@ def test_a_body_read_whole_at_a_url_known_only_at_run_time_is_what_the_url_names
     lines = report["stdout"].splitlines()
     assert code == 0 and len(lines) == 2
     assert all(re.fullmatch(r"\{'id': \d+, 'title': '\w+'\}", line) for line in lines), lines
+
+
+BOARD = """\
+import requests
+
+BOARD = requests.get("https://quotes.example.com/board.txt").text
+
+
+def last(symbol):
+    for block in BOARD.split("<Quote sym="):
+        if symbol.lower() in block:
+            return float(block.split("<Price>")[1].split("<")[0])
+
+
+print("abc", last("ABC"))
+print("xyz", last("XYZ"))
+"""
+
+
+def test_a_module_text_searched_in_a_helper_for_the_literal_it_is_passed_holds_it(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _single(here, capsys, "board.py", BOARD)
+    assert code == 0
+    assert re.fullmatch(r"abc \d+\.\d+\nxyz \d+\.\d+\n", report["stdout"]), report["stdout"]
+
+
+DECODED = """\
+import requests
+from requests import utils
+
+text = utils.get_unicode_from_response(requests.get("https://status.example.com/now"))
+print("uptime", text.split("Uptime:")[1].split()[0])
+"""
+
+
+def test_a_body_decoded_by_requests_utils_is_its_text(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _single(here, capsys, "uptime.py", DECODED)
+    assert code == 0 and re.fullmatch(r"uptime \S+\n", report["stdout"]), report["stdout"]
