@@ -29,7 +29,7 @@ from automock.drafting.literals import KEY_SEP, Ref
 from automock.drafting.markup import render_csv, render_feed, render_markup
 from automock.drafting.paging import end_value, is_paging_key, pages, served_url
 from automock.drafting.regex_sample import sample
-from automock.drafting.stub_requests import literal_query, variant_pattern
+from automock.drafting.stub_requests import literal_query, sent_payload, variant_pattern
 from automock.drafting.text_probes import probe_records, probes_of
 from automock.drafting.urls import (
     UrlPattern,
@@ -143,7 +143,8 @@ def _body(
         tree = _build_tree(json_paths)
         links = {r.path[1:]: _link_prefix(flow, r) for r in flow.links.values() if r.site == site}
         wanted = wanted_values(flow.module)
-        ctx = _Ctx(site, flow.hints, guessed, salt, links, wanted, query, request)
+        echo = {**query, **sent_payload(flow.module, flow.calls[site])}
+        ctx = _Ctx(site, flow.hints, guessed, salt, links, wanted, echo, request)
         return headers, _render(ctx, tree, (), "/json", "", 0), None
     if any(p[:1] == ("jsonl",) for p in paths):
         guessed.append("/text")
@@ -252,7 +253,7 @@ class _Ctx:
     salt: int
     links: Mapping[tuple[str, ...], str] = field(default_factory=dict)  # path -> URL prefix
     wanted: Mapping[str, str] = field(default_factory=dict)  # key -> the string looked for
-    echo: Mapping[str, str] = field(default_factory=dict)  # the request's literal query
+    echo: Mapping[str, Any] = field(default_factory=dict)  # its literal query and payloads
     url: str = ""  # the request's method and URL: what a body read whole holds
 
 

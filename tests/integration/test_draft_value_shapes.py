@@ -194,3 +194,19 @@ def test_a_body_decoded_by_requests_utils_is_its_text(
 ) -> None:
     code, report = _single(here, capsys, "uptime.py", DECODED)
     assert code == 0 and re.fullmatch(r"uptime \S+\n", report["stdout"]), report["stdout"]
+
+
+ECHO = """\
+import requests
+
+sign_up = {"handle": "kim", "plan": "basic"}
+reply = requests.post("https://echo.example.com/anything", data=sign_up)
+print("echoed:", reply.json()["form"])
+"""
+
+
+def test_an_echo_service_answers_with_the_form_it_was_sent(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _single(here, capsys, "echo.py", ECHO)
+    assert code == 0 and report["stdout"] == "echoed: {'handle': 'kim', 'plan': 'basic'}\n"
