@@ -64,6 +64,9 @@ def _collect(flow: Any, node: ast.Call, first: Any, env: dict[str, Any]) -> None
         env[name] = Ref(first.site, first.path, wrap)
 
 
+_CASES = ("upper", "lower", "strip", "title", "casefold", "capitalize")
+
+
 def passed_through(
     flow: Any, qual: str, node: ast.Call, args: list[Any], env: dict[str, Any]
 ) -> Any:
@@ -87,6 +90,12 @@ def passed_through(
         decoded = Ref(first.site, ("jsonl",) if a_line else ("json",))  # one JSON value a line
         flow.note(decoded)  # decoded as JSON: the body is JSON even when no key of it is read
         return decoded
+    if isinstance(node.func, ast.Attribute) and node.func.attr in _CASES:
+        base = flow.eval(node.func.value, env)
+        if isinstance(base, Lits):  # ``code.upper()``: one of those literals, upper-cased
+            return Lits(tuple(getattr(v, node.func.attr)() for v in base.values))
+    if _name(node.func) == "get_unicode_from_response" and isinstance(first, Ref):
+        return flow.method(first, "text", node, env) if not first.path else NOT_A_PASS
     if qual in ("asyncio.run", "asyncio.wait_for") and args:
         return first
     if qual == "asyncio.gather":
@@ -127,9 +136,11 @@ def bind_call(
     args, kwargs = passed
     target = flow.module.functions[name]
     params = [a.arg for a in (*target.args.posonlyargs, *target.args.args)][skip:]
-    for param, value in zip(params, args, strict=False):
+    for param, value, arg in zip(params, args, node.args, strict=False):
         if value is not None:
             flow.params.setdefault((name, param), value)
+        elif isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            _add_literal(flow.params, (name, param), arg.value)
     for key, value in kwargs.items():
         if key is not None and isinstance(value, Ref | Lits):
             flow.params.setdefault((name, key), value)
@@ -137,6 +148,13 @@ def bind_call(
     if texts and any(isinstance(v, Ref) for v in args) and name not in flow.memo_inlining:
         return _inlined(flow, node, target, params, args)
     return flow.returns.get(name)
+
+
+def _add_literal(params: dict[tuple[str, str], Any], key: tuple[str, str], text: str) -> None:
+    """``rate("USD")`` then ``rate("EUR")``: the parameter is one of those literals."""
+    known = params.get(key)
+    if known is None or isinstance(known, Lits):
+        params[key] = Lits(tuple(dict.fromkeys((*(known.values if known else ()), text))))
 
 
 def _inlined(

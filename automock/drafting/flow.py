@@ -81,9 +81,10 @@ class ResponseFlow:
     # -- driver -----------------------------------------------------------------
     def run(self) -> None:
         for _ in range(_PASSES):
-            self.block(self.module.tree.body, {})
+            top: dict[str, Any] = {}
+            self.block(self.module.tree.body, top)
             for name, func in self.module.functions.items():
-                env: dict[str, Any] = {}
+                env = dict(top)  # the module's globals (``body = get(URL).text`` read inside)
                 for arg in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs):
                     if (
                         arg.annotation is not None
@@ -189,7 +190,7 @@ class ResponseFlow:
                 return (None, self.iterate(node.args[0], env))
             if node.func.id == "zip":  # ``for a, b in zip(xs, ys)``: one element of each
                 return tuple(self.iterate(arg, env) for arg in node.args)
-            if node.func.id in ("sorted", "reversed", "list", "tuple"):
+            if node.func.id in ("sorted", "reversed", "list", "tuple", "iter"):
                 return self.iterate(node.args[0], env)
         if (
             isinstance(node, ast.Call)
@@ -349,8 +350,10 @@ class ResponseFlow:
                 bind_key_function(self, node, env)
             if name in ("sorted", "list", "reversed", "tuple", "dict") and args:
                 return args[0]
-            if name in ("min", "max", "next") and len(node.args) == 1 and isinstance(args[0], Ref):
-                return self.iterate(node.args[0], env)
+            iterated = name in ("min", "max", "next") and len(node.args) == 1
+            inner = getattr(getattr(node.args[0], "func", None), "id", None) if iterated else None
+            if iterated and (isinstance(args[0], Ref) or inner == "iter"):
+                return self.iterate(node.args[0], env)  # ``next(iter(d.values()))``
             if name in ("len",) and isinstance(args[0] if args else None, Ref):
                 self.note(args[0], "list")
             numeric = name in ("sum", "min", "max", "round", "abs", "float", "int")

@@ -18,6 +18,7 @@ import re
 from collections.abc import Mapping
 from html import escape
 from typing import Any
+from urllib.parse import urlsplit
 
 from automock.drafting.regex_sample import sample
 from automock.drafting.text_probes import Probe, probe_records
@@ -28,6 +29,8 @@ __all__ = ["TEXT_ATTRS", "css_of_find", "css_of_path", "render_csv", "render_fee
 TEXT_ATTRS = ("text", "string", "get_text", "getText", "text_content", "strip", "tail")
 _COMPOUND = re.compile(r"([\w-]*)((?:[.#][\w-]+|\[[^\]]*\])*)")
 _COMBINATOR = re.compile(r"\s*[>+~]\s*|\s+(?=(?:[^\"']|\"[^\"]*\"|'[^']*')*$)")
+# an element named for money (``price_color``, ``item-cost``) holds an amount with cents
+_MONEY = re.compile(r"(^|[-_])(price|cost|amount|fee|subtotal|salary)s?([-_]|$)", re.IGNORECASE)
 _PART = re.compile(
     r"\.([\w-]+)|#([\w-]+)|\[\s*([\w-]+)\s*(?:[~|^$*]?=\s*['\"]?([^'\"\]]*)['\"]?)?\]"
 )
@@ -106,6 +109,8 @@ def _text_for(name: str, hint: str | None, index: int, regex: str | None) -> str
         found = sample(regex, index)
         if found is not None:
             return found
+    if hint is None and _MONEY.search(name):  # ``p.price_color``: an amount, as pages show one
+        return f"{plausible('price', index, 'float'):.2f}"
     value = plausible(name.replace("-", "_"), index, hint if hint in ("float", "int") else None)
     if hint == "number" and not isinstance(value, int | float):
         value = plausible(name, index, "float")
@@ -124,8 +129,8 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
     inner_parts = []
     for i in range(n):
         attrs = {k[4:]: str(plausible(k[4:], i + ctx.salt)) for k in merged if k.startswith("key:")}
-        if "href" in attrs:
-            attrs["href"] = f"/items/{i + 1 + ctx.salt}"
+        if "href" in attrs:  # beside the page (``/wiki/X`` links ``/wiki/items/1``)
+            attrs["href"] = f"{ctx.folder}items/{i + 1 + ctx.salt}"
         if seg == "els:*" and not attrs:  # ``child.attrib`` printed whole: one to show
             attrs["id"] = str(i + 1 + ctx.salt)
         opening, tag, name = _open_tag(compounds[-1], attrs, ctx.xml)
@@ -165,6 +170,7 @@ class _Ctx:
     ) -> None:
         self.site, self.hints, self.salt, self.xml = site, hints, salt, xml
         self.probes = probes or {}
+        self.folder = "/"  # the page's own folder, where its links are drafted
         # keyed without ``index``: ``card.select_one("span.pay")`` in a loop over cards reads
         # (els:card, index, el:span.pay) while the element is drawn at (els:card, el:span.pay)
         self.regexes = {(s, _unindexed(p)): r for (s, p), r in regexes.items()}
@@ -182,11 +188,13 @@ def render_markup(
     regexes: dict[tuple[int, tuple[str, ...]], str],
     salt: int = 0,
     probes: Mapping[tuple[int, tuple[str, ...]], Mapping[Probe, None]] | None = None,
+    page: str = "",
 ) -> str:
     """The document for the selector tree under ``root`` (``"html"`` or ``"xml"``);
     ``probes``: literals the code looks for in texts (:mod:`automock.drafting.text_probes`),
-    the document's own text's in a ``<pre>``."""
+    the document's own text's in a ``<pre>``; ``page``: its URL (links sit beside it)."""
     ctx = _Ctx(site, hints, regexes, salt, root == "xml", probes)
+    ctx.folder = urlsplit(page).path.rpartition("/")[0] + "/"
     body = _children(ctx, tree, (root,)) + _own_text(ctx, root)
     if root == "xml":  # no encoding in the declaration: lxml refuses one in a str
         attrs = "".join(

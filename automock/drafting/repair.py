@@ -18,7 +18,8 @@ its stub bodies and missed (:mod:`automock.runtime.observations`). Each kind has
   (:func:`automock.drafting.markup.render_markup`);
 - ``repeated`` (one stub served until the run gave up: a polling or paging loop): the
   stub gets a ``sequence`` whose second response ends the loop (the values the program
-  compared a leaf with, or no next page, no more items);
+  compared a leaf with, or no next page, no more items, or else numbers past a threshold:
+  :mod:`automock.drafting.repair_polls`);
 
 The observations are the program's word: anything malformed is skipped, never trusted
 with more than the shape of a plan edit. Each repaired entry records what was repaired
@@ -37,6 +38,7 @@ from typing import Any
 
 from automock.drafting.paging import end_value, ends_page, pages_of
 from automock.drafting.repair_markup import css_of_record, repair_selector
+from automock.drafting.repair_polls import HIGH, is_high, numbers_to
 from automock.drafting.values import plausible
 from automock.plan.model import Plan, PlanEntry
 
@@ -254,12 +256,20 @@ def _ended(body: Any, compared: Mapping[str, str]) -> Any:
 
 
 def _repair_repeated(data: dict[str, Any], compared: Mapping[str, str]) -> list[str]:
-    if data.get("sequence"):
-        return []  # a sequence already: its last response repeats; leave it to a person
+    sequence = data.get("sequence")
+    if sequence:  # its last response repeats: numbers tried high go to zero, else a person
+        last = sequence[-1] if isinstance(sequence[-1], dict) else {}
+        if compared or not is_high(last.get("json")):
+            return []
+        sequence[-1] = {**last, "json": numbers_to(last["json"], 0)}
+        return [f"/sequence/{len(sequence) - 1}/json"]
     first = {k: data[k] for k in ("status", "headers", "json", "text") if k in data}
     if "json" not in first:
         return []
-    data["sequence"] = [first, {**first, "json": _ended(first["json"], compared)}]
+    ended = _ended(first["json"], compared)
+    if ended == first["json"] and not compared:  # nothing else ends it (repair_polls.py)
+        ended = numbers_to(ended, HIGH) or ended
+    data["sequence"] = [first, {**first, "json": ended}]
     for key in ("json", "text"):
         data.pop(key, None)
     return ["/sequence/1/json"]

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+from automock.drafting.whole import whole_json
 from automock.plan.model import Plan, PlanEntry
 
 __all__ = ["stubs_for_unmatched"]
@@ -95,6 +96,8 @@ def _answering(site: PlanEntry, fix: dict[str, Any], why: str, round: int) -> Pl
     elif isinstance(drafted, dict) and drafted:  # the body drafted from the call's reads
         data.pop("json", None)
         data.update({k: v for k, v in drafted.items() if k in _DRAFTED})
+        if drafted.get("whole") and "json" in data:  # read only whole: what its URL names
+            data["json"] = whole_json(str(fix.get("url", "")), 0, str(fix.get("method", "GET")))
     provenance = {"drafter": "rules", "round": round, "repairs": [f"/data/url: {why}"]}
     return replace(
         site,

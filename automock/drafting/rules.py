@@ -237,6 +237,8 @@ def _stub(tp: Touchpoint | None, shape: HttpShape, api: str = "") -> PlanEntry:
     symbol = tp.symbol if tp is not None else ""
     if "/url" in shape.guessed:  # the body drafted from its reads, for when a run shows the URL
         body = {k: v for k, v in shape.stub_data().items() if k in _DRAFTED_BODY and v}
+        if "/json" in shape.guessed:  # read only whole: shaped by the URL the run shows
+            body["whole"] = True
         return PlanEntry(
             line,
             col,

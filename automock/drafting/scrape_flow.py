@@ -94,6 +94,7 @@ _MANY = (
     "iterfind",
 )
 _NEUTRAL = ("attrs", "attrib", "parent", "next_sibling", "previous_sibling", "getroot")
+_SIBLINGS = ("next_siblings", "previous_siblings")  # more of its own tag, drawn after it
 _API = ("name", "tag", "children", "contents", "descendants", "strings", "stripped_strings")
 
 
@@ -185,6 +186,8 @@ def markup_attribute(flow: Any, base: Any, attr: str) -> Any:
         return ref
     if attr in _NEUTRAL:
         return base
+    if attr in _SIBLINGS and base.path[-1].startswith("el:"):  # ``table.tr.next_siblings``
+        return _noted(flow, Ref(base.site, base.path[:-1]).child("els:" + base.path[-1][3:]))
     if attr in ("tag", "name"):  # compared with a literal: a child of that tag (text_probes)
         return base.child(f"attr:{attr}")
     if attr in _API or attr.startswith("_"):

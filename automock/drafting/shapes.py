@@ -29,7 +29,7 @@ from automock.drafting.literals import KEY_SEP, Ref
 from automock.drafting.markup import render_csv, render_feed, render_markup
 from automock.drafting.paging import end_value, is_paging_key, pages, served_url
 from automock.drafting.regex_sample import sample
-from automock.drafting.stub_requests import literal_query, variant_pattern
+from automock.drafting.stub_requests import literal_query, sent_payload, variant_pattern
 from automock.drafting.text_probes import probe_records, probes_of
 from automock.drafting.urls import (
     UrlPattern,
@@ -37,12 +37,10 @@ from automock.drafting.urls import (
     url_pattern,
 )
 from automock.drafting.values import plausible
+from automock.drafting.whole import whole_body, whole_page
 from automock.plan.model import HttpStub
 
 __all__ = ["HttpShape", "infer_http", "infer_shapes"]
-
-# the fields of a JSON body the code reads only whole
-_WHOLE_KEYS = ("id", "name")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +100,8 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
                 method = "GET"
                 guessed.append("/method")
             # 7: coprime to word lists
-            headers, body, text = _body(flow, site, guessed, number * 7, query)
+            request = f"{method} {pattern.url}"
+            headers, body, text = _body(flow, site, guessed, number * 7, query, request)
             out.append(
                 HttpShape(
                     line=key[0],
@@ -127,7 +126,12 @@ def _link_prefix(flow: ResponseFlow, link: Ref) -> str:
 
 
 def _body(
-    flow: ResponseFlow, site: int, guessed: list[str], salt: int, query: Mapping[str, str]
+    flow: ResponseFlow,
+    site: int,
+    guessed: list[str],
+    salt: int,
+    query: Mapping[str, str],
+    request: str = "",
 ) -> tuple[dict[str, str], Any, str | None]:
     """(headers, json body, text body) drafted from every path the code reads of ``site``."""
     paths = list(flow.paths[site])
@@ -138,7 +142,9 @@ def _body(
             headers["Content-Type"] = "application/json"
         tree = _build_tree(json_paths)
         links = {r.path[1:]: _link_prefix(flow, r) for r in flow.links.values() if r.site == site}
-        ctx = _Ctx(site, flow.hints, guessed, salt, links, wanted_values(flow.module), query)
+        wanted = wanted_values(flow.module)
+        echo = {**query, **sent_payload(flow.module, flow.calls[site])}
+        ctx = _Ctx(site, flow.hints, guessed, salt, links, wanted, echo, request)
         return headers, _render(ctx, tree, (), "/json", "", 0), None
     if any(p[:1] == ("jsonl",) for p in paths):
         guessed.append("/text")
@@ -161,10 +167,11 @@ def _body(
             tree = _build_tree(markup)
             headers["Content-Type"] = f"text/{root}; charset=utf-8"
             probes = probes_of(flow)
-            text = render_markup(tree, root, site, flow.hints, flow.regexes, salt, probes)
+            page = request.rpartition(" ")[2]
+            text = render_markup(tree, root, site, flow.hints, flow.regexes, salt, probes, page)
             return headers, None, text
     if any(p[:1] in (("attr:text",), ("attr:content",)) for p in paths):
-        return _plain_text(flow, site, guessed, salt, headers)
+        return _plain_text(flow, (site, request), guessed, salt, headers)
     return headers, None, None
 
 
@@ -189,10 +196,16 @@ def _headers(paths: list[tuple[str, ...]], guessed: list[str]) -> dict[str, str]
 
 
 def _plain_text(
-    flow: ResponseFlow, site: int, guessed: list[str], salt: int, headers: dict[str, str]
+    flow: ResponseFlow,
+    sent: tuple[int, str],
+    guessed: list[str],
+    salt: int,
+    headers: dict[str, str],
 ) -> tuple[dict[str, str], Any, str | None]:
     """A body read as text: lines its regexes match and the literals it looks for, or JSON
-    when it is printed whole and the request talks JSON."""
+    when it is printed whole and the request talks JSON, or a page (``sent``: the call
+    site, and the method and URL of its request)."""
+    site, request = sent
     lines = [
         sample(pattern, salt + i) or ""
         for (where, path), pattern in sorted(flow.regexes.items())
@@ -201,11 +214,15 @@ def _plain_text(
     ]
     if not lines and speaks_json(flow.module, flow.calls, site):  # JSON, printed as text
         headers["Content-Type"] = "application/json"
-        return headers, _whole(_Ctx(site, flow.hints, guessed, salt), "/json"), None
+        whole = _whole(_Ctx(site, flow.hints, guessed, salt, url=request), "/json")
+        return headers, whole, None
     guessed.append("/text")
     text = "\n".join(lines) + "\n" if lines else ""
     probed = "".join(probe_records(p, salt) for (w, _), p in probes_of(flow).items() if w == site)
-    return headers, None, (probed + text) or "example response text"
+    page = None if probed or text else whole_page(request.rpartition(" ")[2], salt)
+    if page is not None:  # a web page printed or saved whole
+        headers["Content-Type"] = "text/html; charset=utf-8"
+    return headers, None, (probed + text) or page or "example response text"
 
 
 def _json_lines(flow: ResponseFlow, site: int, paths: list[tuple[str, ...]], salt: int) -> str:
@@ -236,7 +253,8 @@ class _Ctx:
     salt: int
     links: Mapping[tuple[str, ...], str] = field(default_factory=dict)  # path -> URL prefix
     wanted: Mapping[str, str] = field(default_factory=dict)  # key -> the string looked for
-    echo: Mapping[str, str] = field(default_factory=dict)  # the request's literal query
+    echo: Mapping[str, Any] = field(default_factory=dict)  # its literal query and payloads
+    url: str = ""  # the request's method and URL: what a body read whole holds
 
 
 def _render(
@@ -282,11 +300,9 @@ def _render(
     return value
 
 
-def _whole(ctx: _Ctx, pointer: str) -> dict[str, Any]:
-    """A JSON body the code never looks inside: an object, as a JSON API's body most often
-    is (a scalar prints as a lone number, which no reader of the output takes for data)."""
-    ctx.guessed.extend(f"{pointer}/{key}" for key in _WHOLE_KEYS)
-    return {key: plausible(key, ctx.salt) for key in _WHOLE_KEYS}
+def _whole(ctx: _Ctx, pointer: str) -> Any:
+    """A JSON body the code never looks inside (:func:`automock.drafting.whole.whole_body`)."""
+    return whole_body(ctx.url, ctx.salt, pointer, ctx.guessed)
 
 
 def _shared(shapes: list[HttpShape]) -> list[HttpShape]:

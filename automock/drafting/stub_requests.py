@@ -6,7 +6,9 @@
 - a fully literal URL with a query string (``.../price?symbol=ADAUSDT``) answers that
   query only (the stub's URL leaves the query out, so two such calls to one path would
   otherwise share one stub), and a response field named like one of its parameters
-  echoes the value (``{"symbol": "ADAUSDT"}``): the API answers about what it was asked.
+  echoes the value (``{"symbol": "ADAUSDT"}``): the API answers about what it was asked;
+- a literal form, JSON or query dict the call sends (``data=``, ``json=``, ``params=``) is
+  what an echo service answers under ``form``, ``json`` and ``args`` (httpbin, postman-echo).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from automock.drafting._source import PLACEHOLDER, Module
 from automock.drafting.urls import UrlPattern, pattern_of_parts, url_argument
 from automock.plan.model import HttpStub
 
-__all__ = ["literal_query", "variant_pattern"]
+__all__ = ["literal_query", "sent_payload", "variant_pattern"]
 
 
 def variant_pattern(
@@ -64,3 +66,26 @@ def literal_query(module: Module, call: ast.Call, pattern: UrlPattern) -> dict[s
     pairs = parse_qsl(rendered.text.split("?", 1)[1].split("#", 1)[0])
     found = dict(pairs)
     return found if len(found) == len(pairs) else {}
+
+
+_ECHOED = {"data": "form", "json": "json", "params": "args"}
+
+
+def sent_payload(module: Module, call: ast.Call) -> dict[str, Any]:
+    """The literal dicts ``call`` sends, under the keys an echo service answers them with
+    (module docstring); a form's values as the text a form sends."""
+    out: dict[str, Any] = {}
+    for kw in call.keywords:
+        node = (
+            module.constants.get(kw.value.id, kw.value)
+            if isinstance(kw.value, ast.Name)
+            else kw.value
+        )
+        try:
+            value = ast.literal_eval(node) if kw.arg in _ECHOED else None
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+        if isinstance(value, dict) and kw.arg is not None:
+            text = kw.arg != "json"
+            out[_ECHOED[kw.arg]] = {str(k): str(v) if text else v for k, v in value.items()}
+    return out

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from automock.drafting.literals import Ref
+from automock.drafting.literals import Lits, Ref
 from automock.drafting.values import plausible
 
 __all__ = [
@@ -210,7 +210,9 @@ def compared_literals(flow: Any, node: ast.Compare, values: list[Any]) -> None:
         left, right = values[i], values[i + 1]
         searched = isinstance(right, Ref) and right.path[:1] in TEXT_ROOTS
         if isinstance(op, ast.In) and searched and not _leaves(flow, node):
-            note_probe(flow, right, _constant(sides[i]))
+            found = left.values if isinstance(left, Lits) else (_constant(sides[i]),)
+            for literal in found:  # ``code in chunk`` with ``code`` one of several literals
+                note_probe(flow, right, literal)
         if isinstance(op, ast.Eq | ast.In):
             for ref, other in ((left, sides[i + 1]), (right, sides[i])):
                 _child_tag(flow, ref, other)
@@ -227,6 +229,9 @@ def _leaves(flow: Any, test: ast.expr) -> bool:
     if not isinstance(branch, ast.If) or branch.test is not node or not branch.body:
         return False
     last = branch.body[-1]
+    searched = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+    if isinstance(last, ast.Return) and last.value is not None:  # ``return float(chunk...)``
+        return not any(isinstance(n, ast.Name) and n.id in searched for n in ast.walk(last.value))
     if isinstance(last, ast.Return | ast.Raise | ast.Break | ast.Continue):
         return True
     call = last.value if isinstance(last, ast.Expr) else None

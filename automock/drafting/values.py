@@ -1,7 +1,7 @@
 """Plausible, deterministic values for a JSON key or SQL column, chosen by its name.
 
 Usually right, a reasonable mistake if not: ``*_at``/``date``/``updated`` get
-ISO dates, ``id``/``*_id``/``count``/``total_*``/``population`` integers, ``url`` URLs,
+ISO dates, ``timestamp``/``dt``/``*_utc`` seconds since the epoch, ``id``/``*_id``/``count``/``total_*``/``population`` integers, ``url`` URLs,
 ``temp``/``price``/``windspeed`` and currency codes (``usd``, ``CHF``) floats, ``is_*``/``has_*`` booleans, ``description`` a sentence, anything else
 a short string. A type seen in the code (a ``:.1f`` format, arithmetic, a
 comparison with a number) wins over the name. The same (name, index) always
@@ -70,6 +70,9 @@ _CURRENCIES = frozenset(
         "usdt",
     ]
 )
+# seconds since the epoch, as APIs name them (``timestamp``, ``dt``, ``created_utc``)
+_UNIX_RE = re.compile(r"(^|_)(timestamp|ts|epoch|unix|utc)$|^dt$")
+_COUNTRIES = ("Portugal", "Norway", "Kenya", "Peru", "Japan", "Australia")
 _URL_RE = re.compile(r"(^|_)(url|uri|href|link|homepage|avatar)$")
 _BOOL_RE = re.compile(
     r"^(is|has|can|should|was)_|(^|_)(enabled|active|ok|success|done|private|fork|verified)$"
@@ -106,6 +109,8 @@ def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
         return []
     if hint == "dict":
         return {}
+    if hint is None and _UNIX_RE.search(key):
+        return 1702000000 + _small_int(key, index, 0, 86399)
     if _DATE_RE.search(key):
         day = 1 + (_small_int(key, index, 0, 27))
         if key.endswith(("date", "_on", "day")) or key == "date":
@@ -123,7 +128,9 @@ def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
         return f"user{index + 1}@example.com"
     if key == "full_name":
         return f"example/{_pick(_WORDS, key, index)}"
-    if key in ("name", "title", "login", "username", "user"):
+    if key in ("country", "country_name"):
+        return _pick(_COUNTRIES, key, index)
+    if key in ("title", "login", "username", "user") or re.search(r"(^|_)name$", key):
         return _pick(_WORDS, key, index).capitalize()
     if key in ("status", "state"):
         return "ok"

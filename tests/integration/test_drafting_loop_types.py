@@ -51,7 +51,7 @@ import requests
 
 
 def fetch(team):
-    reply = requests.get(f"https://api.example.com/teams/{team}/members")
+    reply = requests.get(f"https://api.example.com/teams/{team}/roster")
     return {"status": reply.status_code, "payload": reply.json()}
 
 

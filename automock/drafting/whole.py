@@ -1,0 +1,85 @@
+"""Bodies a program reads only whole (printed, saved, returned): shaped by their URL.
+
+Nothing in the code says what is inside such a body, but its URL usually names the
+resource: ``/posts/1`` is one post, ``/users`` a collection of users. A JSON body is then
+a record of that resource (a ``title`` for a document-like one, a ``name`` otherwise), a
+list of two records for a collection; a web page printed whole is a small HTML document
+with a ``<title>``, as every page has (a file with another extension stays plain text).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from automock.drafting.values import plausible
+
+__all__ = ["whole_body", "whole_json", "whole_page"]
+
+# resources whose records are titled documents rather than named things
+_TITLED = frozenset(
+    ("post", "todo", "article", "book", "album", "photo", "story", "movie", "film", "song",
+     "task", "note", "issue", "video", "episode", "recipe", "question", "product", "entry")
+)  # fmt: skip
+# file extensions of a web page (any other names a file served as it is)
+_PAGES = ("", ".html", ".htm", ".php", ".asp", ".aspx", ".jsp", ".shtml")
+
+
+def _segments(url: str) -> list[str]:
+    return [s for s in urlsplit(url).path.split("/") if s]
+
+
+def _singular(segment: str) -> str | None:
+    """The resource a plural path segment names (``todos``: ``todo``), else None
+    (``status``, ``news``, ``analysis``)."""
+    plural = segment.isalpha() and segment.endswith("s") and len(segment) > 3
+    return segment[:-1] if plural and not segment.endswith(("ss", "us", "is", "ws")) else None
+
+
+def _record(noun: str, salt: int, index: int) -> dict[str, Any]:
+    field = "title" if noun in _TITLED else "name"
+    return {"id": plausible("id", index), field: plausible(field, salt + index)}
+
+
+def whole_json(url: str, salt: int, method: str = "GET") -> Any:
+    """A JSON body read only whole, for a request to ``url``: one record of the resource
+    its path names (``/posts/1``, or the one a POST to ``/posts`` creates), two of a
+    collection fetched (``GET /posts``)."""
+    segments = _segments(url)
+    last = segments[-1] if segments else ""
+    noun = _singular(last)
+    if noun is not None and method == "GET":
+        return [_record(noun, salt, i) for i in range(2)]
+    if noun is not None:
+        return _record(noun, salt, 0)
+    before = _singular(segments[-2]) if len(segments) > 1 and not last.isalpha() else None
+    return _record(before or "", salt, 0)
+
+
+def whole_body(request: str, salt: int, pointer: str, guessed: list[str]) -> Any:
+    """The JSON body at ``pointer`` for ``request`` (``"GET https://..."``), read only whole,
+    as a JSON API's body most often is (a scalar prints as a lone number, which no reader
+    of the output takes for data); its pointers added to ``guessed``, the whole one first
+    (rules.py shapes it again by the URL a run shows)."""
+    method, _, url = request.rpartition(" ")
+    body = whole_json(url, salt, method or "GET")
+    records = body if isinstance(body, list) else [body]
+    guessed.append(pointer)
+    guessed.extend(
+        f"{pointer}{'' if r is body else f'/{i}'}/{key}" for i, r in enumerate(records) for key in r
+    )
+    return body
+
+
+def whole_page(url: str, salt: int) -> str | None:
+    """A web page read only whole: an HTML document with a title, or None when ``url``
+    names a file of another kind (``words.txt``)."""
+    last = _segments(url)[-1:] or [""]
+    dot = last[0].rfind(".")
+    if (last[0][dot:].lower() if dot > 0 else "") not in _PAGES:
+        return None
+    title = plausible("title", salt)
+    return (
+        f"<!DOCTYPE html>\n<html><head><title>{title}</title></head>"
+        f"<body><p>example response text</p></body></html>\n"
+    )
