@@ -11,19 +11,18 @@ its stub bodies and missed (:mod:`automock.runtime.observations`). Each kind has
 - ``parse`` (``int()``/``float()``/``strptime`` on a drafted string): the leaf becomes a
   number-shaped string, or a date in the program's format;
 - ``type`` (a number or string used as an object or a list: ``.get``, ``[...]``, a loop):
-  the leaf (or the whole body) becomes an object or a list; a number used as text (a
-  ``str`` method: ``.replace``, ``.split``) becomes the number as a string;
+  the leaf (or the whole body) becomes an object or a list; a number used as text (a ``str``
+  method, ``"a" + n``, ``" ".join``: ``wanted="str"``) becomes the number as a string;
 - ``selector`` (a BeautifulSoup ``find``/``find_all``/``select``/``select_one`` that
   found nothing in an HTML body): an element it matches is added to the body
   (:func:`automock.drafting.markup.render_markup`);
 - ``repeated`` (one stub served until the run gave up: a polling or paging loop): the
   stub gets a ``sequence`` whose second response ends the loop (the values the program
-  compared a leaf with, or no next page, no more items, or else numbers past a threshold:
-  :mod:`automock.drafting.repair_polls`);
+  compared a leaf with, or no next page, no more items, or else numbers past a threshold;
+  a page of text without its links: :mod:`automock.drafting.repair_polls`);
 
-The observations are the program's word: anything malformed is skipped, never trusted
-with more than the shape of a plan edit. Each repaired entry records what was repaired
-and why under ``provenance`` and lists the repaired values in ``guessed``.
+The observations are the program's word (malformed ones skipped, none trusted beyond a
+plan edit's shape); a repaired entry records what and why in ``provenance``, and ``guessed``.
 """
 
 from __future__ import annotations
@@ -37,8 +36,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from automock.drafting.paging import end_value, ends_page, pages_of
-from automock.drafting.repair_markup import css_of_record, repair_selector
-from automock.drafting.repair_polls import HIGH, is_high, numbers_to
+from automock.drafting.repair_markup import describe_selector, repair_selector
+from automock.drafting.repair_polls import HIGH, is_high, numbers_to, text_pages_end
 from automock.drafting.values import plausible
 from automock.plan.model import Plan, PlanEntry
 
@@ -171,7 +170,7 @@ def _repair_type(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
     if not isinstance(at, str) or root is None:
         return []
     texts = isinstance(use, str) and hasattr(str, use) and not hasattr(float, use)
-    if wanted not in ("dict", "list") and not texts:
+    if wanted not in ("dict", "list", "str") and not texts:
         return []
     shape: Any = {} if wanted == "dict" else [{}] if wanted == "list" else None
     parts = _split(at)
@@ -265,7 +264,7 @@ def _repair_repeated(data: dict[str, Any], compared: Mapping[str, str]) -> list[
         return [f"/sequence/{len(sequence) - 1}/json"]
     first = {k: data[k] for k in ("status", "headers", "json", "text") if k in data}
     if "json" not in first:
-        return []
+        return text_pages_end(data, first)
     ended = _ended(first["json"], compared)
     if ended == first["json"] and not compared:  # nothing else ends it (repair_polls.py)
         ended = numbers_to(ended, HIGH) or ended
@@ -308,8 +307,7 @@ def describe(record: Mapping[str, Any]) -> str:
     if kind == "type" and isinstance(use := record.get("use"), str) and hasattr(str, use):
         return f"used {at or 'the body'} ({record.get('found')}) as text (.{use})"
     if kind == "selector":
-        css = css_of_record(record)
-        return "" if "error" in css.lower() else f"{record.get('call')}({css!r}) found nothing"
+        return describe_selector(record)
     if kind == "repeated":
         return f"served {record.get('count')} times: a loop the response never ends"
     return ""
@@ -386,7 +384,9 @@ def repair_plan(
         had_sequence = bool(entry.data.get("sequence"))
         changed = _one(entry.data, record, records)
         if not had_sequence and entry.data.get("sequence"):  # the body moved into it
-            moved = tuple("/sequence/0" + g if g.startswith("/json") else g for g in entry.guessed)
+            moved = tuple(
+                "/sequence/0" + g if g[:5] in ("/json", "/text") else g for g in entry.guessed
+            )
             entry = entries[index] = replace(entry, guessed=moved)
         why = _why(record, failure)
         for pointer in changed:

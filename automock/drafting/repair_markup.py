@@ -13,7 +13,7 @@ from typing import Any
 
 from automock.drafting.markup import css_of_find, render_markup
 
-__all__ = ["css_of_record", "repair_selector"]
+__all__ = ["css_of_record", "describe_selector", "quiet_selector", "repair_selector"]
 
 
 def css_of_record(record: Mapping[str, Any]) -> str:
@@ -29,13 +29,27 @@ def css_of_record(record: Mapping[str, Any]) -> str:
     )
 
 
+def quiet_selector(record: Mapping[str, Any]) -> bool:
+    """Whether a selector finding nothing is how a healthy page looks: an error element, or
+    a next-page link on a later page of a ``sequence`` (the page that ends a paging loop)."""
+    css = css_of_record(record).lower()
+    later = type(record.get("response")) is int and int(record["response"]) > 0
+    return "error" in css or (later and re.search(r"\bnext\b", css) is not None)
+
+
+def describe_selector(record: Mapping[str, Any]) -> str:
+    """A selector observation in words ("" when finding nothing is how the page looks)."""
+    css = css_of_record(record)
+    return "" if quiet_selector(record) else f"{record.get('call')}({css!r}) found nothing"
+
+
 def repair_selector(response: dict[str, Any], prefix: str, record: Mapping[str, Any]) -> list[str]:
     """A selector that found nothing in ``response``'s HTML ``text``: an element it matches
     is added (inside each tag the search started from, else at the end of the body); the
     pointers changed (``prefix`` + ``/text``)."""
     text = response.get("text")
     css = css_of_record(record)
-    if not isinstance(text, str) or not css or "error" in css.lower():
+    if not isinstance(text, str) or not css or quiet_selector(record):
         return []
     plural = record.get("call") in ("find_all", "select")
     document = render_markup({("els:" if plural else "el:") + css: {}}, "html", 0, {}, {})

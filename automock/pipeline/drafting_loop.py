@@ -235,6 +235,7 @@ def _repair(
     from automock.drafting.repair import repair_plan
     from automock.drafting.repair_links import absolute_links
     from automock.drafting.repair_requests import stubs_for_unmatched
+    from automock.drafting.repair_xml import xml_children
 
     said: tuple[str, ...] = ()
     if llm is not None:
@@ -249,6 +250,8 @@ def _repair(
     done += added
     repaired, joined = absolute_links(repaired, outcome.exception, round=number)
     done += joined
+    repaired, grown = xml_children(repaired, run.observations, round=number)
+    done += grown
     if not done and llm is not None:  # ask again next round, with the same failure
         return plan, (*said, "the model's answer changed nothing; no rule applies")
     return repaired, done

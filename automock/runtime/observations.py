@@ -353,6 +353,9 @@ def note_exception(exc: BaseException, root: str) -> dict[str, Any]:
     state.exception = {"type": type(exc).__name__, "message": str(exc)[:300]}
     state.exception["frames"] = frames[-20:]
     _parse_misses(state, exc)
+    from automock.runtime.observations_frames import failed_reads
+
+    failed_reads(exc, state.bodies, _pointer, state.miss)
     return snapshot()
 
 
