@@ -53,7 +53,7 @@ def repair_selector(response: dict[str, Any], prefix: str, record: Mapping[str, 
         return []
     plural = record.get("call") in ("find_all", "select")
     document = render_markup({("els:" if plural else "el:") + css: {}}, "html", 0, {}, {})
-    inner = document.split("<body>", 1)[-1].rsplit("</body>", 1)[0]
+    inner = _with_text(document.split("<body>", 1)[-1].rsplit("</body>", 1)[0], record)
     within = record.get("within")
     if isinstance(within, str) and within:  # inside each element the search started from
         changed = _inside(text, within, inner)
@@ -64,6 +64,22 @@ def repair_selector(response: dict[str, Any], prefix: str, record: Mapping[str, 
     at = text.rfind("</body>")
     response["text"] = text[:at] + inner + text[at:] if at >= 0 else text + inner
     return [f"{prefix}/text"]
+
+
+def _with_text(inner: str, record: Mapping[str, Any]) -> str:
+    """``inner`` with its elements' text what a ``string=`` filter of the search matches
+    (a sample of its regular expression, or the string itself)."""
+    from html import escape
+
+    from automock.drafting.regex_sample import sample
+
+    wanted = record.get("string")
+    if not isinstance(wanted, str) or len(wanted) > 200:
+        return inner
+    text = sample(wanted) if record.get("regex") is True else wanted
+    if text is None:
+        return inner
+    return re.sub(r">[^<]+</", lambda _: f">{escape(text, quote=False)}</", inner)
 
 
 def _inside(text: str, compound: str, inner: str) -> str:

@@ -28,9 +28,17 @@ def _selector(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[
         return {"css": css} if isinstance(css, str) else {}
     tag = args[0] if args else kwargs.get("name")
     attrs = args[1] if len(args) > 1 and isinstance(args[1], dict) else {}
-    attrs = {**attrs, **{k: v for k, v in kwargs.items() if k not in ("limit", "recursive")}}
+    skip = ("limit", "recursive", "string", "text")
+    attrs = {**attrs, **{k: v for k, v in kwargs.items() if k not in skip}}
     plain = {str(k): _plain(v) for k, v in attrs.items() if _plain(v) is not None}
-    return {"tag": tag if isinstance(tag, str) else "", "attrs": plain}
+    out: dict[str, Any] = {"tag": tag if isinstance(tag, str) else "", "attrs": plain}
+    wanted = kwargs.get("string", kwargs.get("text"))  # the element's own text must match
+    pattern = getattr(wanted, "pattern", None)
+    if isinstance(wanted, str) or isinstance(pattern, str):
+        out.update(
+            string=pattern if isinstance(pattern, str) else wanted, regex=pattern is not None
+        )
+    return out
 
 
 def _plain(value: Any) -> str | None:

@@ -8,7 +8,9 @@ of text:
 - an XML element read by child position (``node[0]``, ``node[2]``) that has no children in
   the draft: an IndexError;
 - a loop over HTML pages that follows a next-page link, served by one prefix stub that
-  answers every page with the same page: it never ends.
+  answers every page with the same page: it never ends;
+- a BeautifulSoup search with a ``string=`` regular expression: the element the repair
+  added had drafted text the expression does not match, so every round missed again.
 
 Before, the loop saw nothing it could act on and stopped after its first trial run
 ("no repair found"); now each gets a repair and the run ends clean with the data printed.
@@ -16,6 +18,7 @@ Before, the loop saw nothing it could act on and stopped after its first trial r
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -52,6 +55,19 @@ while address:
         print("product", title.get_text(strip=True))
     more = soup.find("a", class_="next-page")
     address = urljoin(address, more["href"]) if more else None
+"""
+
+
+NOTES = """\
+import re
+import requests
+from bs4 import BeautifulSoup
+
+soup = BeautifulSoup(requests.get("https://wiki.example.org/notes").text, "html.parser")
+dated = soup.find_all("li", string=re.compile(r"^20\\d\\d-\\d\\d"))
+print("dated notes:", [item.get_text() for item in dated])
+if not dated:
+    raise SystemExit("no dated notes")
 """
 
 
@@ -99,3 +115,13 @@ def test_html_pages_followed_by_a_next_link_end(
     assert printed.startswith("product "), printed
     assert any("a loop the response never ends; repaired" in n for n in notes), notes
     assert notes[-1].endswith("(a clean run)"), notes
+
+
+def test_a_search_by_string_pattern_gets_matching_text(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, _ = _run(here, capsys, "notes.py", NOTES, 0)
+    assert code != 0
+    code, printed, notes = _run(here, capsys, "notes.py", NOTES, 3)
+    assert code == 0, notes
+    assert re.search(r"dated notes: \['20\d\d-\d\d", printed), printed
