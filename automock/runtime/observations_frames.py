@@ -73,7 +73,9 @@ def _names(frame: FrameType) -> dict[str, Any]:
 
 def _as_text(exc: BaseException, frame: FrameType, source: str) -> Iterator[dict[str, Any]]:
     message = str(exc)
-    if not isinstance(exc, TypeError) or not any(n in message for n in _NUMBERS):
+    if not isinstance(exc, TypeError) or "str" not in message.replace("_Str", ""):
+        return
+    if not any(n in message for n in _NUMBERS):
         return
     names = _names(frame)
     for node in _chains(source):
