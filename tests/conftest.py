@@ -11,12 +11,27 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+@contextmanager
+def short_runtime_dir() -> Iterator[Path]:
+    """A private ``XDG_RUNTIME_DIR`` for a warm server, short enough for its socket's path
+    (108 bytes): a test's ``tmp_path`` under an xdist worker is not."""
+    with tempfile.TemporaryDirectory(prefix="am-xdg-", dir="/tmp") as scratch:
+        run = Path(scratch) / "x"
+        run.mkdir(mode=0o700)
+        yield run
+
+
 EXAMPLES = REPO / "examples"
 
 # An API key in the developer's environment must never turn tests into paid calls.

@@ -38,6 +38,7 @@ __all__ = ["add_arguments", "run"]
 
 _ROOM = 65536  # bytes of environment a forked run child may show (see commands.restart)
 _START_WAIT = 20.0
+_SUN_PATH_MAX = 107  # sockaddr_un.sun_path is 108 bytes on Linux, with its NUL
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,7 +62,14 @@ def _path(seed: int, *, create: bool = False) -> str:
             "no private socket directory ($XDG_RUNTIME_DIR/automock or /tmp/automock-<uid>, "
             "owned by you, mode 0700); remove or fix it and retry"
         )
-    return socket_path(directory, seed)
+    path = socket_path(directory, seed)
+    if len(os.fsencode(path)) > _SUN_PATH_MAX:  # bind() would fail in the detached server
+        raise InputError(
+            f"the warm server's socket path {path} is {len(os.fsencode(path))} bytes, more "
+            f"than the {_SUN_PATH_MAX} a Unix socket allows; set XDG_RUNTIME_DIR to a "
+            "shorter directory"
+        )
+    return path
 
 
 def _ask(path: str, kind: str) -> dict[str, object] | None:

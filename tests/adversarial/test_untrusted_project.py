@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import automock_command
+from tests.conftest import automock_command, short_runtime_dir
 
 from .harness import LoopbackServer
 
@@ -177,17 +177,16 @@ def test_a_served_run_starts_no_code_as_root(tmp_path: Path) -> None:
     (project / "lib").mkdir()
     (project / "lib" / "sitecustomize.py").write_text(_sitecustomize(marker))
     (project / "fixtures" / "app.automock.json").write_text(_plan(env={"PYTHONPATH": "lib"}))
-    xdg = tmp_path / "xdg"
-    xdg.mkdir(mode=0o700)
-    try:
-        started = automock_command(["server", "start"], cwd=project, XDG_RUNTIME_DIR=str(xdg))
-        assert started.returncode == 0, started.stderr
-        done = automock_command(
-            ["run", "app.py", "--json"], cwd=project, timeout=80, XDG_RUNTIME_DIR=str(xdg)
-        )
-        status = automock_command(["server", "status"], cwd=project, XDG_RUNTIME_DIR=str(xdg))
-    finally:
-        automock_command(["server", "stop"], cwd=project, XDG_RUNTIME_DIR=str(xdg))
+    with short_runtime_dir() as xdg:
+        try:
+            started = automock_command(["server", "start"], cwd=project, XDG_RUNTIME_DIR=str(xdg))
+            assert started.returncode == 0, started.stderr
+            done = automock_command(
+                ["run", "app.py", "--json"], cwd=project, timeout=80, XDG_RUNTIME_DIR=str(xdg)
+            )
+            status = automock_command(["server", "status"], cwd=project, XDG_RUNTIME_DIR=str(xdg))
+        finally:
+            automock_command(["server", "stop"], cwd=project, XDG_RUNTIME_DIR=str(xdg))
     assert not marker.exists(), marker.read_text()
     assert "; 2 connections served" in status.stdout, status.stdout
     report = json.loads(done.stdout)

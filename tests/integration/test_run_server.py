@@ -20,17 +20,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, automock_command
+from tests.conftest import REPO, automock_command, short_runtime_dir
 from tests.integration.test_run_fork import PROBE
 from tests.integration.test_run_frontier import REPRS, SETS
 
 
 @pytest.fixture
 def runtime_dir(tmp_path: Path) -> Iterator[Path]:
-    run = tmp_path / "xdg"
-    run.mkdir(mode=0o700)
-    yield run
-    automock_command(["server", "stop"], cwd=tmp_path, XDG_RUNTIME_DIR=str(run))
+    with short_runtime_dir() as run:  # tmp_path under xdist is too long for a socket's path
+        yield run
+        automock_command(["server", "stop"], cwd=tmp_path, XDG_RUNTIME_DIR=str(run))
 
 
 def _server(
@@ -217,6 +216,20 @@ def test_a_changed_automock_is_never_served(tmp_path: Path, runtime_dir: Path) -
 
     assert done.returncode == 0 and done.stdout == "hi\n", done.stderr
     assert _connections(tmp_path, runtime_dir, **env) == -1  # the stale server is gone
+
+
+def test_a_runtime_dir_too_long_for_a_socket_is_named_at_once(tmp_path: Path) -> None:
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True, mode=0o700)
+
+    started = automock_command(
+        ["server", "start"], cwd=tmp_path, timeout=15, XDG_RUNTIME_DIR=str(deep)
+    )
+
+    assert started.returncode == 2, started.stderr  # refused as bad input, no 20 s wait
+    assert started.stderr.startswith("automock: error: the warm server's socket path /")
+    assert "set XDG_RUNTIME_DIR to a shorter directory" in started.stderr
+    assert not list((deep / "automock").glob("*.log"))  # no server was launched
 
 
 def test_a_socket_directory_others_can_enter_is_not_used(tmp_path: Path, runtime_dir: Path) -> None:
