@@ -170,6 +170,11 @@ class _Wrong:
 
     _at: tuple[int, int, tuple[Any, ...]]
 
+    @classmethod
+    def plain(cls) -> str:
+        """The built-in type this noting subclass stands for (``int`` for ``_Int``)."""
+        return next(c.__name__ for c in cls.__mro__ if c.__module__ == "builtins")
+
     def _wrong(self, use: str) -> None:
         state = _active
         if state is None:
@@ -178,13 +183,13 @@ class _Wrong:
         entry, response, path = self._at
         record = {"kind": "type", "entry": entry, "response": response, "at": _pointer(path)}
         record.update(use=use.removesuffix("str").removesuffix("int"), wanted=wanted)
-        record["found"] = type(self).__mro__[2].__name__
+        record["found"] = self.plain()
         state.miss(record)
 
     def __getattr__(self, name: str) -> Any:
         if not name.startswith("_"):
             self._wrong(name)
-        raise AttributeError(f"{type(self).__mro__[2].__name__!r} object has no attribute {name!r}")
+        raise AttributeError(f"{self.plain()!r} object has no attribute {name!r}")
 
 
 class _Float(_Wrong, float):

@@ -86,7 +86,7 @@ def _as_text(exc: BaseException, frame: FrameType, source: str) -> Iterator[dict
             yield {"kind": "type", "entry": entry, "response": response, "path": path} | {
                 "use": "str",
                 "wanted": "str",
-                "found": type(leaf).__mro__[2].__name__,
+                "found": type(leaf).plain(),
             }
 
 
