@@ -79,6 +79,16 @@ def _filled(body: Any, url: str, host: str) -> Any:
     return copy.deepcopy(body)
 
 
+def _asked(body: Any, asked: dict[str, list[str]]) -> Any:
+    """The body answering what was asked: a top-level text field named like a query
+    parameter holds its value (``?base=USD``: ``"base": "USD"``, ``?name=ada``)."""
+    if isinstance(body, dict):
+        for key, values in asked.items():
+            if isinstance(body.get(key), str) and values and values[0]:
+                body[key] = values[0]
+    return body
+
+
 def known_body(url: str, prefix: bool = False) -> Known | None:
     """The catalog's body for a request to ``url`` (a fresh copy), or None.
 
@@ -100,7 +110,7 @@ def known_body(url: str, prefix: bool = False) -> Known | None:
                 continue
             via = entry.get("via")
             if (via and first == via) or any(_path_matches(path, t) for t in entry["paths"]):
-                return Known(entry["api"], _filled(entry["body"], url, matched))
+                return Known(entry["api"], _asked(_filled(entry["body"], url, matched), asked))
     return None
 
 

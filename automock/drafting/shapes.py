@@ -127,9 +127,12 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
     return out
 
 
-def _link_prefix(flow: ResponseFlow, link: Ref) -> str:
-    """The prefix of the links drafted at ``link`` (:mod:`automock.drafting.link_flow`)."""
+def _link_prefix(flow: ResponseFlow, link: Ref, depth: int = 0) -> str:
+    """The prefix of the links drafted at ``link`` (:mod:`automock.drafting.link_flow`), on
+    the host of the stub serving its response (itself a link's stub in a chain of them)."""
     pattern = url_pattern(flow.module, flow.calls[link.site])
+    if link.site in flow.links and depth < 8:  # that response was fetched from a link too
+        pattern = UrlPattern(_link_prefix(flow, flow.links[link.site], depth + 1), "prefix")
     return link_prefix(pattern.url, pattern.match, {}, link.path[1:])
 
 
@@ -223,7 +226,8 @@ def _plain_text(
         if where == site and path[:1] in (("attr:text",), ("attr:content",))
         for i in range(2)
     ]
-    if not lines and speaks_json(flow.module, flow.calls, site):  # JSON, printed as text
+    # JSON, printed as text: the request talks JSON, or goes to a well-known JSON API
+    if not lines and (known is not None or speaks_json(flow.module, flow.calls, site)):
         headers["Content-Type"] = "application/json"
         whole = _whole(_Ctx(site, flow.hints, guessed, salt, url=request, known=known), "/json")
         return headers, whole, None
