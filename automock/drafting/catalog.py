@@ -104,14 +104,27 @@ def known_body(url: str, prefix: bool = False) -> Known | None:
         paths.append(parts.path + "x")
     first = parts.path.strip("/").split("/")[0]
     for path in paths:
+        best: tuple[tuple[int, int], dict[str, Any], str] | None = None
         for entry in _entries():
             matched = _host_of(host, entry["hosts"])
             if matched is None or not _query_matches(asked, entry.get("query", {})):
                 continue
             via = entry.get("via")
-            if (via and first == via) or any(_path_matches(path, t) for t in entry["paths"]):
-                return Known(entry["api"], _asked(_filled(entry["body"], url, matched), asked))
+            fits_path = [t for t in entry["paths"] if _path_matches(path, t)]
+            if via and first == via:
+                fits_path.append("/" + via)
+            for template in fits_path:  # the most specific entry wins, then the first
+                rank = (len(entry.get("query", {})), _literal_segments(template))
+                if best is None or rank > best[0]:
+                    best = (rank, entry, matched)
+        if best is not None:
+            _, entry, matched = best
+            return Known(entry["api"], _asked(_filled(entry["body"], url, matched), asked))
     return None
+
+
+def _literal_segments(template: str) -> int:
+    return sum(1 for part in template.split("/") if part and not any(c in part for c in "*?["))
 
 
 def fits(value: Any, hint: str | None) -> bool:
