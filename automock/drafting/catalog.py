@@ -92,16 +92,17 @@ def _asked(body: Any, asked: dict[str, list[str]]) -> Any:
 def known_body(url: str, prefix: bool = False) -> Known | None:
     """The catalog's body for a request to ``url`` (a fresh copy), or None.
 
-    ``prefix``: ``url`` is a stub's prefix whose last segment the code left unknown
-    (``https://api.github.com/users/``), so a path one segment longer matches too."""
+    ``prefix``: ``url`` is a stub's prefix the code adds an unknown tail to
+    (``https://api.github.com/users/`` + a name), so a path one segment longer is tried
+    first."""
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
     if not host:
         return None
     asked = parse_qs(parts.query, keep_blank_values=True)
     paths = [parts.path or "/"]
-    if prefix and parts.path.endswith("/"):
-        paths.append(parts.path + "x")
+    if prefix and parts.path.endswith("/"):  # the segment the code adds first
+        paths.insert(0, parts.path + "x")
     first = parts.path.strip("/").split("/")[0]
     for path in paths:
         best: tuple[tuple[int, int], dict[str, Any], str] | None = None

@@ -34,11 +34,7 @@ from automock.drafting.regex_sample import sample
 from automock.drafting.stub_requests import literal_query, sent_payload, variant_pattern
 from automock.drafting.text_probes import probe_records, probes_of
 from automock.drafting.twins import shared
-from automock.drafting.urls import (
-    UrlPattern,
-    method_of,
-    url_pattern,
-)
+from automock.drafting.urls import UrlPattern, method_of, url_argument, url_pattern
 from automock.drafting.values import plausible
 from automock.drafting.whole import whole_body, whole_page
 from automock.plan.model import HttpStub
@@ -105,9 +101,9 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
                 guessed.append("/method")
             # 7: coprime to word lists
             request = f"{method} {pattern.url}"
-            known = known_body(
-                served_url(pattern.url, pattern.match, query), pattern.match == "prefix"
-            )
+            argument = url_argument(call)  # a prefix the code adds to: its tail is unknown
+            tail = argument is not None and len(flow.module.render(argument).parts) > 1
+            known = known_body(served_url(pattern.url, pattern.match, query), tail)
             headers, body, text = _body(flow, site, guessed, (number * 7, known), query, request)
             out.append(
                 HttpShape(
@@ -297,6 +293,10 @@ def _render(
                 at = f"{pointer}/{_escape(key)}"
                 obj[key] = _render(ctx, tree[k], (*path, k), at, key, index, shown.get(key, _NONE))
         return around(obj, shown, pointer, ctx.guessed)
+    text = isinstance(known, str) and not tree.get("index") and path not in ctx.links
+    if text and hint in (None, "list", "str"):
+        ctx.guessed.append(pointer)  # a text sliced, indexed or iterated stays a text
+        return known
     if "index" in tree or hint == "list":
         child = tree.get("index", {})
         element = name[:-1] if name.endswith("s") and len(name) > 3 else name

@@ -55,6 +55,17 @@ for project in requests.get(person["repos_url"]).json():
         print("python project:", project["name"], project["html_url"])
 """
 
+UNKNOWN_TAIL = """\
+import random
+import requests
+
+name = random.choice(["ditto", "eevee"])
+mon = requests.get("https://pokeapi.co/api/v2/pokemon/" + name).json()
+print(mon["name"], "types:", ", ".join(t["type"]["name"] for t in mon["types"]))
+page = requests.get("https://en.wikipedia.org/api/rest_v1/page/summary/Oslo").json()
+print(page["extract"][:40] + "...")
+"""
+
 MADE_UP = """\
 import requests
 
@@ -127,3 +138,12 @@ def test_values_take_the_shape_real_data_has(
     assert re.fullmatch(r"points: \d+", lines[0]), printed
     assert re.fullmatch(r"by [A-Z][a-z]+ [A-Z][a-z]+ - \S+( \S+){3,}", lines[1]), printed
     assert re.fullmatch(r"[A-Z]{3} \d+(\.\d+)?", lines[2]), printed
+
+
+def test_a_url_the_code_completes_is_the_item_and_a_sliced_text_stays_text(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    printed = _run(here, capsys, "tail.py", UNKNOWN_TAIL)
+    lines = printed.splitlines()
+    assert re.fullmatch(r"[a-z]+ types: [a-z]+(, [a-z]+)*", lines[0]), printed
+    assert re.fullmatch(r"\S+( \S+)+\.\.\.", lines[1]), printed
