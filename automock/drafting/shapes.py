@@ -103,7 +103,8 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
             request = f"{method} {pattern.url}"
             argument = url_argument(call)  # a prefix the code adds to: its tail is unknown
             tail = argument is not None and len(flow.module.render(argument).parts) > 1
-            known = known_body(served_url(pattern.url, pattern.match, query), tail)
+            asked = {**sent_payload(flow.module, call).get("args", {}), **query}  # params=
+            known = known_body(served_url(pattern.url, pattern.match, asked), tail)
             headers, body, text = _body(flow, site, guessed, (number * 7, known), query, request)
             out.append(
                 HttpShape(
@@ -152,7 +153,8 @@ def _body(
         tree = _build_tree(json_paths)
         links = {r.path[1:]: _link_prefix(flow, r) for r in flow.links.values() if r.site == site}
         wanted = wanted_values(flow.module)
-        echo = {**query, **sent_payload(flow.module, flow.calls[site])}
+        payload = sent_payload(flow.module, flow.calls[site])
+        echo = {**payload.get("args", {}), **query, **payload}
         ctx = _Ctx(site, flow.hints, guessed, salt, links, wanted, echo, request, known)
         return headers, _render(ctx, tree, (), "/json", "", 0, known.body if known else _NONE), None
     if any(p[:1] == ("jsonl",) for p in paths):
@@ -315,7 +317,9 @@ def _render(
         return copy.deepcopy(known) if isinstance(known, dict) else {}
     if index == 0 and name in ctx.wanted and hint in (None, "str"):  # the value looked for
         return ctx.wanted[name]
-    if name in ctx.echo and hint in (None, "str"):  # the API answers about what was asked
+    if (
+        name in ctx.echo and hint in (None, "str") and not is_paging_key(name)
+    ):  # the API answers about what was asked
         return ctx.echo[name]
     if is_paging_key(name):  # the last page; :func:`_paged` drafts the ones before it
         return end_value(name)

@@ -95,7 +95,7 @@ _SENTENCES = (
 )
 # a person's name, or a part of it, capitalised as people write it
 _PERSON_RE = re.compile(
-    r"^(author|artist|director|writer|creator|composer|speaker|character|display_name|author_name"
+    r"^(author|artist|director|writer|creator|composer|speaker|character|author_name"
     r"|realname|real_name)$"
 )
 _PEOPLE = ("Ada Moreno", "Tomas Berg", "Lena Hartwell", "Omar Quist", "Ines Ferro", "Mara Lind")

@@ -66,6 +66,14 @@ page = requests.get("https://en.wikipedia.org/api/rest_v1/page/summary/Oslo").js
 print(page["extract"][:40] + "...")
 """
 
+ASKED = """\
+import requests
+
+guess = requests.get("https://api.agify.io/", params={"name": "ines"}).json()
+print(guess["name"], "is probably", guess["age"])
+print(requests.get("https://api.genderize.io/", params={"name": "ines"}).json())
+"""
+
 MADE_UP = """\
 import requests
 
@@ -147,3 +155,12 @@ def test_a_url_the_code_completes_is_the_item_and_a_sliced_text_stays_text(
     lines = printed.splitlines()
     assert re.fullmatch(r"[a-z]+ types: [a-z]+(, [a-z]+)*", lines[0]), printed
     assert re.fullmatch(r"\S+( \S+)+\.\.\.", lines[1]), printed
+
+
+def test_the_endpoint_answers_about_the_params_sent(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    printed = _run(here, capsys, "asked.py", ASKED)
+    lines = printed.splitlines()
+    assert re.fullmatch(r"ines is probably \d+", lines[0]), printed
+    assert "'name': 'ines'" in lines[1] and "'gender': " in lines[1], printed
