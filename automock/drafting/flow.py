@@ -280,9 +280,10 @@ class ResponseFlow:
             values = [self.eval(n, env) for n in sides]
             consts = [n.value for n in sides if isinstance(n, ast.Constant)]
             compared_literals(self, node, values)  # ``"ID=" in body``, ``el.tag == "x"``
-            for value in values:
+            for i, value in enumerate(values):
+                held = i and isinstance(node.ops[i - 1], ast.In | ast.NotIn)  # text, dict, list
                 if isinstance(value, Ref) and consts:
-                    self.note(value, constant_hint(consts[0]))
+                    self.note(value, None if held else constant_hint(consts[0]))
             return None
         if isinstance(node, ast.BoolOp | ast.IfExp):
             found = [

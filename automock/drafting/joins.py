@@ -57,8 +57,13 @@ def _fill(node: Any, resource: str, ids: list[Any], count: list[int]) -> None:
             _fill(item, resource, ids, count)
     elif isinstance(node, dict):
         for key, value in node.items():
-            if _refers(key, resource) and isinstance(value, str | int) and key != "id":
+            if _refers(key, resource) and _id_like(value) and key != "id":
                 node[key] = ids[count[0] % len(ids)]
                 count[0] += 1
             else:
                 _fill(value, resource, ids, count)
+
+
+def _id_like(value: Any) -> bool:
+    """A value that may be a reference by id (a link, ``https://...``, is one by URL)."""
+    return isinstance(value, int) or (isinstance(value, str) and "://" not in value)

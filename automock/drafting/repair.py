@@ -38,6 +38,7 @@ from typing import Any
 from automock.drafting.paging import end_value, ends_page, pages_of
 from automock.drafting.repair_markup import describe_selector, repair_selector
 from automock.drafting.repair_polls import HIGH, is_high, numbers_to, text_pages_end
+from automock.drafting.repaired import noted
 from automock.drafting.values import plausible
 from automock.plan.model import Plan, PlanEntry
 
@@ -227,11 +228,7 @@ def _repair_shadowed(
     if theirs.get("sequence") or not _merged(theirs.get("json"), own.get("json")):
         return []
     why = f"entries[{mine}] is never served: entries[{by}] ranks higher for its requests"
-    entry = entries[by]
-    done = [*entry.provenance.get("repairs", []), f"/json: merged the keys of entries[{mine}]"]
-    provenance = {**entry.provenance, "drafter": "rules", "round": round, "repairs": done}
-    guessed = (*entry.guessed, *(["/json"] if "/json" not in entry.guessed else []))
-    entries[by] = replace(entry, guessed=guessed, provenance=provenance)
+    entries[by] = noted(entries[by], "/json", f"merged the keys of entries[{mine}]", round)
     return [Repair(by, "/json", f"merged the keys of entries[{mine}]", why)]
 
 
@@ -391,10 +388,5 @@ def repair_plan(
         why = _why(record, failure)
         for pointer in changed:
             repairs.append(Repair(index, pointer, f"repaired {pointer}", why))
-            done = [*entry.provenance.get("repairs", []), f"{pointer}: {why}"]
-            guessed = (*entry.guessed, *([pointer] if pointer not in entry.guessed else []))
-            provenance = {**entry.provenance, "drafter": "rules", "round": round}
-            entry = entries[index] = replace(
-                entry, guessed=guessed, provenance={**provenance, "repairs": done}
-            )
+            entry = entries[index] = noted(entry, pointer, why, round)
     return replace(plan, entries=tuple(entries)), tuple(repairs)

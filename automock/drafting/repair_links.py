@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 from urllib.parse import urljoin
 
+from automock.drafting.repaired import noted
 from automock.plan.model import Plan
 
 __all__ = ["absolute_links"]
@@ -52,11 +53,6 @@ def absolute_links(plan: Plan, exception: str, *, round: int) -> tuple[Plan, tup
         if changed == text:
             continue
         why = f"the program sent the link {link!r} as a URL ({exception.split(':', 1)[0]})"
-        provenance = {**entry.provenance, "drafter": "rules", "round": round}
-        provenance["repairs"] = [*entry.provenance.get("repairs", []), f"/data/text: {why}"]
-        guessed = (*entry.guessed, *(["/data/text"] if "/data/text" not in entry.guessed else []))
-        entries[i] = replace(
-            entry, data={**data, "text": changed}, guessed=guessed, provenance=provenance
-        )
+        entries[i] = noted(entry, "/data/text", why, round, data={**data, "text": changed})
         done.append(f"entries[{i}] /data/text: {link} made {absolute}: {why}")
     return replace(plan, entries=tuple(entries)), tuple(done)

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 from xml.etree import ElementTree
 
+from automock.drafting.repaired import noted
 from automock.drafting.values import plausible
 from automock.plan.model import Plan
 
@@ -82,9 +83,6 @@ def xml_children(
         target["text"] = grown
         why = f"<{tag}> read by position {wanted - 1} (it had {record.get('length')} children)"
         pointer = "/text" if target is data else f"/sequence/{record.get('response')}/text"
-        repairs = [*entry.provenance.get("repairs", []), f"{pointer}: {why}"]
-        provenance = {**entry.provenance, "drafter": "rules", "round": round, "repairs": repairs}
-        guessed = (*entry.guessed, *([pointer] if pointer not in entry.guessed else []))
-        entries[index] = replace(entry, data=data, guessed=guessed, provenance=provenance)
+        entries[index] = noted(entry, pointer, why, round, data=data)
         done.append(f"entries[{index}] {pointer}: {why}")
     return replace(plan, entries=tuple(entries)), tuple(done)

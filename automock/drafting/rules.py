@@ -259,6 +259,7 @@ def _stub(tp: Touchpoint | None, shape: HttpShape, api: str = "") -> PlanEntry:
         shape.stub_data(),
         shape.guessed,
         drafted=True,
+        provenance={"catalog": shape.known} if shape.known else {},
     )
 
 

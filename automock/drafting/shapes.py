@@ -17,9 +17,11 @@ import copy
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from itertools import cycle
 from typing import Any
 
 from automock.drafting._source import Module, parse_module
+from automock.drafting.catalog import Known, around, fits, keys_of, known_body
 from automock.drafting.compared import wanted_values
 from automock.drafting.flow import ResponseFlow
 from automock.drafting.joins import joined
@@ -31,11 +33,8 @@ from automock.drafting.paging import end_value, is_paging_key, pages, served_url
 from automock.drafting.regex_sample import sample
 from automock.drafting.stub_requests import literal_query, sent_payload, variant_pattern
 from automock.drafting.text_probes import probe_records, probes_of
-from automock.drafting.urls import (
-    UrlPattern,
-    method_of,
-    url_pattern,
-)
+from automock.drafting.twins import shared
+from automock.drafting.urls import UrlPattern, method_of, url_argument, url_pattern
 from automock.drafting.values import plausible
 from automock.drafting.whole import whole_body, whole_page
 from automock.plan.model import HttpStub
@@ -59,6 +58,7 @@ class HttpShape:
     guessed: tuple[str, ...] = ()
     query: dict[str, str] = field(default_factory=dict)
     pages: tuple[Any, ...] = ()  # JSON bodies served in turn (paging), the last repeating
+    known: str = ""  # the well-known API whose shape the body starts from (catalog.py)
 
     def stub_data(self) -> dict[str, Any]:
         """The ``stub_http`` entry data: the plan's own HTTP stub serialisation."""
@@ -101,7 +101,11 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
                 guessed.append("/method")
             # 7: coprime to word lists
             request = f"{method} {pattern.url}"
-            headers, body, text = _body(flow, site, guessed, number * 7, query, request)
+            argument = url_argument(call)  # a prefix the code adds to: its tail is unknown
+            tail = argument is not None and len(flow.module.render(argument).parts) > 1
+            asked = {**sent_payload(flow.module, call).get("args", {}), **query}  # params=
+            known = known_body(served_url(pattern.url, pattern.match, asked), tail)
+            headers, body, text = _body(flow, site, guessed, (number * 7, known), query, request)
             out.append(
                 HttpShape(
                     line=key[0],
@@ -114,14 +118,18 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
                     text=text,
                     guessed=tuple(guessed),
                     query=query,
+                    known=known.api if known is not None and (body or text) else "",
                 )
             )
     return out
 
 
-def _link_prefix(flow: ResponseFlow, link: Ref) -> str:
-    """The prefix of the links drafted at ``link`` (:mod:`automock.drafting.link_flow`)."""
+def _link_prefix(flow: ResponseFlow, link: Ref, depth: int = 0) -> str:
+    """The prefix of the links drafted at ``link`` (:mod:`automock.drafting.link_flow`), on
+    the host of the stub serving its response (itself a link's stub in a chain of them)."""
     pattern = url_pattern(flow.module, flow.calls[link.site])
+    if link.site in flow.links and depth < 8:  # that response was fetched from a link too
+        pattern = UrlPattern(_link_prefix(flow, flow.links[link.site], depth + 1), "prefix")
     return link_prefix(pattern.url, pattern.match, {}, link.path[1:])
 
 
@@ -129,11 +137,13 @@ def _body(
     flow: ResponseFlow,
     site: int,
     guessed: list[str],
-    salt: int,
+    drafted: tuple[int, Known | None],
     query: Mapping[str, str],
     request: str = "",
 ) -> tuple[dict[str, str], Any, str | None]:
-    """(headers, json body, text body) drafted from every path the code reads of ``site``."""
+    """(headers, json body, text body) drafted from every path the code reads of ``site``
+    (``drafted``: the salt of its values, and the well-known API's body it starts from)."""
+    salt, known = drafted
     paths = list(flow.paths[site])
     headers = _headers(paths, guessed)
     json_paths = [p[1:] for p in paths if p[:1] == ("json",)]
@@ -143,9 +153,10 @@ def _body(
         tree = _build_tree(json_paths)
         links = {r.path[1:]: _link_prefix(flow, r) for r in flow.links.values() if r.site == site}
         wanted = wanted_values(flow.module)
-        echo = {**query, **sent_payload(flow.module, flow.calls[site])}
-        ctx = _Ctx(site, flow.hints, guessed, salt, links, wanted, echo, request)
-        return headers, _render(ctx, tree, (), "/json", "", 0), None
+        payload = sent_payload(flow.module, flow.calls[site])
+        echo = {**payload.get("args", {}), **query, **payload}
+        ctx = _Ctx(site, flow.hints, guessed, salt, links, wanted, echo, request, known)
+        return headers, _render(ctx, tree, (), "/json", "", 0, known.body if known else _NONE), None
     if any(p[:1] == ("jsonl",) for p in paths):
         guessed.append("/text")
         headers["Content-Type"] = "application/x-ndjson"
@@ -171,7 +182,7 @@ def _body(
             text = render_markup(tree, root, site, flow.hints, flow.regexes, salt, probes, page)
             return headers, None, text
     if any(p[:1] in (("attr:text",), ("attr:content",)) for p in paths):
-        return _plain_text(flow, (site, request), guessed, salt, headers)
+        return _plain_text(flow, (site, request), guessed, drafted, headers)
     return headers, None, None
 
 
@@ -199,22 +210,24 @@ def _plain_text(
     flow: ResponseFlow,
     sent: tuple[int, str],
     guessed: list[str],
-    salt: int,
+    drafted: tuple[int, Known | None],
     headers: dict[str, str],
 ) -> tuple[dict[str, str], Any, str | None]:
     """A body read as text: lines its regexes match and the literals it looks for, or JSON
     when it is printed whole and the request talks JSON, or a page (``sent``: the call
     site, and the method and URL of its request)."""
     site, request = sent
+    salt, known = drafted
     lines = [
         sample(pattern, salt + i) or ""
         for (where, path), pattern in sorted(flow.regexes.items())
         if where == site and path[:1] in (("attr:text",), ("attr:content",))
         for i in range(2)
     ]
-    if not lines and speaks_json(flow.module, flow.calls, site):  # JSON, printed as text
+    # JSON, printed as text: the request talks JSON, or goes to a well-known JSON API
+    if not lines and (known is not None or speaks_json(flow.module, flow.calls, site)):
         headers["Content-Type"] = "application/json"
-        whole = _whole(_Ctx(site, flow.hints, guessed, salt, url=request), "/json")
+        whole = _whole(_Ctx(site, flow.hints, guessed, salt, url=request, known=known), "/json")
         return headers, whole, None
     guessed.append("/text")
     text = "\n".join(lines) + "\n" if lines else ""
@@ -255,41 +268,63 @@ class _Ctx:
     wanted: Mapping[str, str] = field(default_factory=dict)  # key -> the string looked for
     echo: Mapping[str, Any] = field(default_factory=dict)  # its literal query and payloads
     url: str = ""  # the request's method and URL: what a body read whole holds
+    known: Known | None = None  # the well-known API's body the request gets (catalog.py)
+
+
+_NONE = object()  # no catalog value at this path
 
 
 def _render(
-    ctx: _Ctx, tree: dict[str, Any], path: tuple[str, ...], pointer: str, name: str, index: int
+    ctx: _Ctx,
+    tree: dict[str, Any],
+    path: tuple[str, ...],
+    pointer: str,
+    name: str,
+    index: int,
+    known: Any = _NONE,
 ) -> Any:
+    """The value at ``path``: what the code reads of it, over the catalog's ``known``."""
     keys = [k for k in tree if k.startswith("key:")]
     hint = ctx.hints.get((ctx.site, ("json", *path)))
     if keys:
+        shown = known if isinstance(known, dict) else {}
         obj: dict[str, Any] = {}
         for k in keys:
-            for key in (k[4:] if k != "key:*" else "example").split(KEY_SEP):
+            names = k[4:].split(KEY_SEP) if k != "key:*" else keys_of(shown, name)
+            for key in names:
                 at = f"{pointer}/{_escape(key)}"
-                obj[key] = _render(ctx, tree[k], (*path, k), at, key, index)
-        return obj
+                obj[key] = _render(ctx, tree[k], (*path, k), at, key, index, shown.get(key, _NONE))
+        return around(obj, shown, pointer, ctx.guessed)
+    text = isinstance(known, str) and not tree.get("index") and path not in ctx.links
+    if text and hint in (None, "list", "str"):
+        ctx.guessed.append(pointer)  # a text sliced, indexed or iterated stays a text
+        return known
     if "index" in tree or hint == "list":
         child = tree.get("index", {})
         element = name[:-1] if name.endswith("s") and len(name) > 3 else name
         size = max([2, *(int(k[6:]) for k in tree if k.startswith("count:"))])  # ``row[5]``
+        items = known if isinstance(known, list) and known else [_NONE]
         return [
-            _render(ctx, child, (*path, "index"), f"{pointer}/{i}", element or "item", i)
-            for i in range(min(size, 12))
+            _render(ctx, child, (*path, "index"), f"{pointer}/{i}", element or "item", i, item)
+            for i, item in zip(range(min(size, 12)), cycle(items))
         ]
-    if not path and hint is None:  # the body read only whole (printed, dumped, returned)
+    if not path and hint is None and known is _NONE:  # read only whole (printed, returned)
         return _whole(ctx, pointer)
     ctx.guessed.append(pointer)
     if path in ctx.links:  # a string the program requests: a URL the linked stub answers
         return f"{ctx.links[path]}{index + 1}"
     if hint == "dict":
-        return {}
+        return copy.deepcopy(known) if isinstance(known, dict) else {}
     if index == 0 and name in ctx.wanted and hint in (None, "str"):  # the value looked for
         return ctx.wanted[name]
-    if name in ctx.echo and hint in (None, "str"):  # the API answers about what was asked
+    if (
+        name in ctx.echo and hint in (None, "str") and not is_paging_key(name)
+    ):  # the API answers about what was asked
         return ctx.echo[name]
     if is_paging_key(name):  # the last page; :func:`_paged` drafts the ones before it
         return end_value(name)
+    if known is not _NONE and fits(known, hint):  # the well-known API's own value
+        return copy.deepcopy(known)
     value = plausible(
         name or "value", index + ctx.salt, hint if hint in ("float", "int", "bool") else None
     )
@@ -302,51 +337,10 @@ def _render(
 
 def _whole(ctx: _Ctx, pointer: str) -> Any:
     """A JSON body the code never looks inside (:func:`automock.drafting.whole.whole_body`)."""
+    if ctx.known is not None:
+        ctx.guessed.append(pointer)
+        return ctx.known.body
     return whole_body(ctx.url, ctx.salt, pointer, ctx.guessed)
-
-
-def _shared(shapes: list[HttpShape]) -> list[HttpShape]:
-    """Call sites sending the same request share one drafted body: the first stub of a
-    request answers every call of it (a retry, a re-assigned response, the page fetched
-    before a paging loop and the ones inside it), so each twin's body carries the keys
-    the code reads at every site of the request, and a bodiless twin takes that body."""
-    twins: dict[tuple[str, str, str, str], list[HttpShape]] = {}
-    for shape in shapes:
-        if shape.json is not None or shape.text is not None:
-            twins.setdefault(_request_key(shape), []).append(shape)
-    out = []
-    for shape in shapes:
-        group = twins.get(_request_key(shape), [])
-        if not group:
-            out.append(shape)
-            continue
-        body = group[0] if shape.json is None and shape.text is None else shape
-        merged = copy.deepcopy(body.json)
-        moved = [g for g in body.guessed if g.startswith(("/json", "/text", "/headers"))]
-        for twin in group:
-            if twin is not body and _merge(merged, twin.json):
-                moved += [g for g in twin.guessed if g.startswith("/json") and g not in moved]
-        guessed = (*[g for g in shape.guessed if g not in moved], *moved)
-        headers = {**body.headers, **shape.headers}
-        out.append(replace(shape, json=merged, text=body.text, guessed=guessed, headers=headers))
-    return out
-
-
-def _merge(into: Any, extra: Any) -> bool:
-    """Add to object ``into`` the keys of ``extra`` it lacks (recursively, into the first
-    item of lists of objects); whether anything was added."""
-    if isinstance(into, list) and isinstance(extra, list) and into and extra:
-        return any([_merge(item, extra[0]) for item in into])
-    if not isinstance(into, dict) or not isinstance(extra, dict):
-        return False
-    added = False
-    for key, value in extra.items():
-        if key not in into:
-            into[key] = copy.deepcopy(value)
-            added = True
-        else:
-            added = _merge(into[key], value) or added
-    return added
 
 
 def _paged(shape: HttpShape) -> HttpShape:
@@ -358,10 +352,6 @@ def _paged(shape: HttpShape) -> HttpShape:
     for number in range(len(found)):
         guessed += [f"/sequence/{number}" + g for g in shape.guessed if g.startswith("/json")]
     return replace(shape, pages=found, guessed=tuple(guessed))
-
-
-def _request_key(shape: HttpShape) -> tuple[str, str, str, str]:
-    return (shape.method, shape.url, shape.match, repr(sorted(shape.query.items())))
 
 
 def infer_http(
@@ -386,7 +376,7 @@ def infer_http(
                     interpreter.regexes.setdefault((ref.site, path), hint[3:])
                 elif hint is not None:
                     interpreter.hints.setdefault((ref.site, path), hint)
-    return [_paged(shape) for shape in _joined(_shared(_shapes(interpreter)))]
+    return [_paged(shape) for shape in _joined(shared(_shapes(interpreter)))]
 
 
 def _joined(shapes: list[HttpShape]) -> list[HttpShape]:

@@ -180,6 +180,7 @@ def _after(probe: Probe, index: int) -> str:
     tag = _OPEN_TAG.search(probe.literal)
     name = tag[1].split(":")[-1] if tag else _label(probe.literal)
     value = str(plausible(name, index))
+    value = value.split(" ")[0] if value.endswith(".") else value  # a token, not a sentence
     lead = " " if probe.literal[-1:].isalnum() or probe.literal.endswith(":") else ""
     text = lead + value
     if tag:

@@ -2,7 +2,9 @@
 
 Usually right, a reasonable mistake if not: ``*_at``/``date``/``updated`` get
 ISO dates, ``timestamp``/``dt``/``*_utc`` seconds since the epoch, ``id``/``*_id``/``count``/``total_*``/``population`` integers, ``url`` URLs,
-``temp``/``price``/``windspeed`` and currency codes (``usd``, ``CHF``) floats, ``is_*``/``has_*`` booleans, ``description`` a sentence, anything else
+``temp``/``price``/``windspeed`` and currency codes (``usd``, ``CHF``) floats, ``score``/``points``/``karma``
+integers, ``is_*``/``has_*`` booleans, ``description`` a phrase, ``fact``/``joke``/``text``/``setup`` a
+sentence, ``author``/``first``/``last`` a capitalised person's name, anything else
 a short string. A type seen in the code (a ``:.1f`` format, arithmetic, a
 comparison with a number) wins over the name. The same (name, index) always
 gives the same value, so drafts are reproducible byte for byte.
@@ -14,7 +16,7 @@ import hashlib
 import re
 from typing import Any
 
-__all__ = ["plausible", "sql_type_for"]
+__all__ = ["plausible", "sample_key", "sql_type_for"]
 
 _WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")
 _CITIES = ("Lisbon", "Oslo", "Nairobi", "Lima", "Osaka", "Perth")
@@ -27,10 +29,11 @@ _DATE_RE = re.compile(
 _INT_RE = re.compile(
     r"(^|_)(id|count|total|size|age|number|num|qty|quantity|year|port|rank|index|page|limit|offset"
     r"|votes|stars|length|duration|seconds|minutes|hours|days|version|code|n|population|followers"
-    r"|following|subscribers|views|likes|descendants|passengers)$|^(n|num|number|total|count)_"
+    r"|following|subscribers|views|likes|descendants|passengers|score|points|karma|ups|downs|upvotes"
+    r"|downvotes|forks|watchers|repos|gists)$|^(n|num|number|total|count)_"
 )
 _FLOAT_RE = re.compile(
-    r"(^|_)(temp|temperature|price|amount|balance|lat|latitude|lon|lng|longitude|score|rate|ratio"
+    r"(^|_)(temp|temperature|price|amount|balance|lat|latitude|lon|lng|longitude|rate|ratio"
     r"|pct|percent|speed|humidity|pressure|weight|height|value|cost|avg|mean|feels_like|wind"
     r"|windspeed|windgust|gust|volume|change)$"
 )
@@ -77,6 +80,33 @@ _URL_RE = re.compile(r"(^|_)(url|uri|href|link|homepage|avatar)$")
 _BOOL_RE = re.compile(
     r"^(is|has|can|should|was)_|(^|_)(enabled|active|ok|success|done|private|fork|verified)$"
 )
+# a sentence of the API's own text: a fact, a joke, a quote, an abstract
+_SENTENCE_RE = re.compile(
+    r"(^|_)(fact|joke|setup|punchline|delivery|quote|advice|explanation|extract|plot|overview|bio"
+    r"|synopsis|excerpt|tip|definition|text|content|summary|abstract|lyrics|answer|question)$"
+)
+_SENTENCES = (
+    "The river turned silver just before the storm arrived.",
+    "Every lighthouse on this coast was built by the same two brothers.",
+    "A single bee visits thousands of flowers in one afternoon.",
+    "The old library keeps its rarest maps in a cold room.",
+    "Most of the town still walks to the market on Saturdays.",
+    "The first train of the morning leaves before sunrise.",
+)
+# a person's name, or a part of it, capitalised as people write it
+_PERSON_RE = re.compile(
+    r"^(author|artist|director|writer|creator|composer|speaker|character|author_name"
+    r"|realname|real_name)$"
+)
+_PEOPLE = ("Ada Moreno", "Tomas Berg", "Lena Hartwell", "Omar Quist", "Ines Ferro", "Mara Lind")
+_FIRST_RE = re.compile(r"^(first|first_name|firstname|given_name|forename)$")
+_LAST_RE = re.compile(r"^(last|last_name|lastname|surname|family_name)$")
+_FIRSTS = ("Amelie", "Tomas", "Nadia", "Bruno", "Keiko", "Lars")
+_LASTS = ("Berger", "Lindqvist", "Moreau", "Okafor", "Tanaka", "Silva")
+# objects keyed by currency code (``{"rates": {"EUR": 0.91}}``)
+_KEYED_BY_CURRENCY = re.compile(
+    r"(^|_)(rates|conversion_rates|exchange_rates|quotes|bpi|prices|currencies|fx)$"
+)
 _TEXT_RE = re.compile(
     r"(^|_)(description|summary|text|message|body|content|comment|note|notes|conditions|weather)$"
 )
@@ -118,8 +148,16 @@ def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
         return f"2023-12-{day:02d}T{_small_int(key, index, 0, 23):02d}:00:00Z"
     if _URL_RE.search(key):
         return f"https://example.com/{key.replace('_', '-')}/{index + 1}"
+    if _SENTENCE_RE.search(key) and hint in (None, "str"):
+        return _pick(_SENTENCES, key, index)
     if _TEXT_RE.search(key):
         return _pick(_DESCRIPTIONS, key, index)
+    if _PERSON_RE.match(key):
+        return _pick(_PEOPLE, key, index)
+    if _FIRST_RE.match(key):
+        return _pick(_FIRSTS, key, index)
+    if _LAST_RE.match(key):
+        return _pick(_LASTS, key, index)
     if key in ("city", "town", "location", "place"):
         return _pick(_CITIES, key, index)
     if key in ("account", "category"):
@@ -137,6 +175,13 @@ def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
     if key in ("currency",):
         return "EUR"
     return f"{key.replace('_', '-') or 'item'}-{_pick(_WORDS, key, index)}"
+
+
+def sample_key(name: str) -> str:
+    """A key of an object called ``name`` whose keys are data, not fields: a currency code
+    for rates and prices, else ``example``."""
+    key = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower().strip("_")
+    return "EUR" if _KEYED_BY_CURRENCY.search(key) else "example"
 
 
 def sql_type_for(column: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from automock.drafting.catalog import known_body
 from automock.drafting.values import plausible
 
 __all__ = ["whole_body", "whole_json", "whole_page"]
@@ -42,9 +43,12 @@ def _record(noun: str, salt: int, index: int) -> dict[str, Any]:
 
 
 def whole_json(url: str, salt: int, method: str = "GET") -> Any:
-    """A JSON body read only whole, for a request to ``url``: one record of the resource
-    its path names (``/posts/1``, or the one a POST to ``/posts`` creates), two of a
+    """A JSON body read only whole, for a request to ``url``: a well-known API's shape
+    (:mod:`automock.drafting.catalog`), else one record of the resource its path names (``/posts/1``, or the one a POST to ``/posts`` creates), two of a
     collection fetched (``GET /posts``)."""
+    known = known_body(url)
+    if known is not None:  # a well-known API's endpoint: the shape it answers with
+        return known.body
     segments = _segments(url)
     last = segments[-1] if segments else ""
     noun = _singular(last)
@@ -66,7 +70,10 @@ def whole_body(request: str, salt: int, pointer: str, guessed: list[str]) -> Any
     records = body if isinstance(body, list) else [body]
     guessed.append(pointer)
     guessed.extend(
-        f"{pointer}{'' if r is body else f'/{i}'}/{key}" for i, r in enumerate(records) for key in r
+        f"{pointer}{'' if r is body else f'/{i}'}/{key}"
+        for i, r in enumerate(records)
+        if isinstance(r, dict)
+        for key in r
     )
     return body
 
