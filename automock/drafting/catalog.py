@@ -9,7 +9,9 @@ value formats as the API gives them, with values of our own invention. An entry 
 ``?`` one character), optionally the ``query`` parameters it needs (``""``: present with
 any value) and ``via``: the key of another of the API's responses whose URL leads to it
 (``languages_url``), for a stub answering links the drafter made under ``/<key>/``. In a
-body, ``{url}`` stands for the URL asked and ``{host}`` for the entry's host.
+body, ``{url}`` stands for the URL asked and ``{host}`` for the entry's host; ``from_path``
+maps a value of the body (``octo-example``) to the index of the path segment that names
+it (``/users/<login>``: 2), so the body is about what was asked.
 
 The drafter starts a body from the entry and lets the code's own reads win
 (:mod:`automock.drafting.shapes`); the entry's pointers stay in ``guessed``.
@@ -21,6 +23,7 @@ import copy
 import fnmatch
 import functools
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +32,7 @@ from urllib.parse import parse_qs, urlsplit
 from automock.drafting.paging import is_paging_key
 from automock.drafting.values import sample_key
 
-__all__ = ["Known", "around", "fits", "keys_of", "known_body"]
+__all__ = ["Known", "around", "fits", "keys_of", "known_body", "sibling"]
 
 _FILE = Path(__file__).with_name("known_apis.json")
 
@@ -105,7 +108,7 @@ def known_body(url: str, prefix: bool = False) -> Known | None:
         paths.insert(0, parts.path + "x")
     first = parts.path.strip("/").split("/")[0]
     for path in paths:
-        best: tuple[tuple[int, int], dict[str, Any], str] | None = None
+        best: tuple[tuple[int, int], dict[str, Any], str, str] | None = None
         for entry in _entries():
             matched = _host_of(host, entry["hosts"])
             if matched is None or not _query_matches(asked, entry.get("query", {})):
@@ -117,11 +120,43 @@ def known_body(url: str, prefix: bool = False) -> Known | None:
             for template in fits_path:  # the most specific entry wins, then the first
                 rank = (len(entry.get("query", {})), _literal_segments(template))
                 if best is None or rank > best[0]:
-                    best = (rank, entry, matched)
+                    best = (rank, entry, matched, template)
         if best is not None:
-            _, entry, matched = best
-            return Known(entry["api"], _asked(_filled(entry["body"], url, matched), asked))
+            _, entry, matched, template = best
+            body = _filled(entry["body"], url, matched)
+            body = _from_path(body, entry.get("from_path", {}), path, template)
+            return Known(entry["api"], _asked(body, asked))
     return None
+
+
+def _from_path(body: Any, names: dict[str, int], path: str, template: str) -> Any:
+    """The body about what the URL names: each of the entry's ``from_path`` values (the
+    body's own ``octo-example``) becomes the path's segment at its index where the matched
+    template has a wildcard there (``/users/*``: the login asked for). A segment of digits
+    names no login, repository or Pokemon (an id asked for keeps the entry's name)."""
+    got, want = path.split("/"), template.split("/")
+    swaps = {
+        old: got[at]
+        for old, at in names.items()
+        if at < min(len(got), len(want))
+        and any(c in want[at] for c in "*?[")
+        and got[at]
+        and not got[at].isdigit()
+    }
+    if not swaps:
+        return body
+    pattern = re.compile("|".join(rf"(?<![\w.-]){re.escape(old)}(?![\w.-])" for old in swaps))
+    return _swapped(body, pattern, swaps)
+
+
+def _swapped(body: Any, pattern: re.Pattern[str], swaps: dict[str, str]) -> Any:
+    if isinstance(body, str):
+        return pattern.sub(lambda m: swaps[m[0]], body)
+    if isinstance(body, list):
+        return [_swapped(item, pattern, swaps) for item in body]
+    if isinstance(body, dict):
+        return {k: _swapped(v, pattern, swaps) for k, v in body.items()}
+    return body
 
 
 def _literal_segments(template: str) -> int:
@@ -167,3 +202,13 @@ def around(read: dict[str, Any], known: dict[str, Any], pointer: str, guessed: l
             guessed.append(f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}")
     out.update((k, v) for k, v in read.items() if k not in out)
     return out
+
+
+def sibling(known: dict[str, Any]) -> tuple[Any] | None:
+    """What a key the code reads but ``known`` lacks should hold, when ``known`` is a map
+    whose values are all numbers (``rates``, ``conversion_rates``, a language's byte count):
+    a sibling's value, so a currency the catalog does not list is still a rate. None for a
+    record (values of mixed types)."""
+    values = list(known.values())
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+    return (values[len(values) // 2],) if len(values) >= 3 and numbers else None

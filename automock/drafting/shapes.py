@@ -21,7 +21,7 @@ from itertools import cycle
 from typing import Any
 
 from automock.drafting._source import Module, parse_module
-from automock.drafting.catalog import Known, around, fits, keys_of, known_body
+from automock.drafting.catalog import Known, around, fits, keys_of, known_body, sibling
 from automock.drafting.compared import wanted_values
 from automock.drafting.flow import ResponseFlow
 from automock.drafting.joins import joined
@@ -293,7 +293,9 @@ def _render(
             names = k[4:].split(KEY_SEP) if k != "key:*" else keys_of(shown, name)
             for key in names:
                 at = f"{pointer}/{_escape(key)}"
-                obj[key] = _render(ctx, tree[k], (*path, k), at, key, index, shown.get(key, _NONE))
+                like = sibling(shown) if key not in shown else None
+                got = shown.get(key, like[0] if like else _NONE)  # a rate the map lacks: a rate
+                obj[key] = _render(ctx, tree[k], (*path, k), at, key, index, got)
         return around(obj, shown, pointer, ctx.guessed)
     text = isinstance(known, str) and not tree.get("index") and path not in ctx.links
     if text and hint in (None, "list", "str"):

@@ -164,3 +164,39 @@ def test_the_endpoint_answers_about_the_params_sent(
     lines = printed.splitlines()
     assert re.fullmatch(r"ines is probably \d+", lines[0]), printed
     assert "'name': 'ines'" in lines[1] and "'gender': " in lines[1], printed
+
+
+NAMED_IN_THE_URL = """\
+import requests
+
+who = requests.get("https://api.github.com/users/lena-k").json()
+print(who["login"], who["html_url"])
+for repo in requests.get("https://api.github.com/users/lena-k/repos").json():
+    print(repo["full_name"])
+print(requests.get("https://pokeapi.co/api/v2/pokemon/snorlax").json()["name"])
+print(requests.get("https://pokeapi.co/api/v2/pokemon/143").json()["name"])
+"""
+
+RATE_NOT_LISTED = """\
+import requests
+
+rates = requests.get("https://v6.exchangerate-api.com/v6/k3y/latest/EUR").json()
+print(rates["base_code"], rates["conversion_rates"]["UZS"])
+"""
+
+
+def test_the_endpoint_answers_about_what_its_url_names(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = _run(here, capsys, "named.py", NAMED_IN_THE_URL).splitlines()
+    assert lines[0] == "lena-k https://github.com/lena-k", lines
+    assert lines[1].startswith("lena-k/") and lines[-3].startswith("lena-k/"), lines
+    assert lines[-2] == "snorlax", lines
+    assert re.fullmatch(r"[a-z]+", lines[-1]) and lines[-1] != "143", lines  # an id: a name
+
+
+def test_a_key_a_map_of_numbers_lacks_is_a_number(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    printed = _run(here, capsys, "rate.py", RATE_NOT_LISTED)
+    assert re.fullmatch(r"EUR \d+(\.\d+)?\n", printed), printed
