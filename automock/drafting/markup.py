@@ -133,6 +133,8 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
             attrs["href"] = f"{ctx.folder}items/{i + 1 + ctx.salt}"
         if seg == "els:*" and not attrs:  # ``child.attrib`` printed whole: one to show
             attrs["id"] = str(i + 1 + ctx.salt)
+        if not ctx.xml and _tag_of(compounds[-1]) == "a":  # a page's links lead somewhere
+            attrs.setdefault("href", f"{ctx.folder}items/{i + 1 + ctx.salt}")
         opening, tag, name = _open_tag(compounds[-1], attrs, ctx.xml)
         text_path = (*path, seg, "attr:text")
         hint = ctx.hints.get((ctx.site, text_path)) or ctx.hints.get(
@@ -142,12 +144,39 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
         probed = probe_records(ctx.probes.get((ctx.site, text_path)), i + ctx.salt, 1)
         body = escape(probed.strip("\n") or _text_for(name, hint, i + ctx.salt, regex))
         children = _children(ctx, inner, (*path, seg))
+        if _tag_of(compounds[-1]) in _FEED_ITEMS and not children and hint is None:
+            body, children = "", _feed_item(tag, i + ctx.salt)  # a feed's item, as feeds have
         inner_parts.append(f"{opening}{body}{children}</{tag}>")
     html = "".join(inner_parts)
     for compound in reversed(compounds[:-1]):
         opening, tag, _ = _open_tag(compound, {}, ctx.xml)
         html = f"{opening}{html}</{tag}>"
     return html
+
+
+_FEED_ITEMS = ("item", "entry")
+
+
+def _tag_of(compound: str) -> str:
+    match = _COMPOUND.fullmatch(re.sub(r":[\w-]+(\([^)]*\))?", "", compound))
+    return match.group(1) if match else ""
+
+
+def _feed_item(tag: str, index: int) -> str:
+    """An RSS ``<item>`` or Atom ``<entry>`` the code takes whole (printed, ``str()``): the
+    children every feed's items have."""
+    title = escape(str(plausible("title", index)))
+    summary = escape(str(plausible("description", index)))
+    link = f"https://example.org/items/{index + 1}"
+    if tag == "entry":
+        return (
+            f'<title>{title}</title><link href="{link}"/><id>{link}</id>'
+            f"<updated>2024-01-0{index % 9 + 1}T08:00:00Z</updated><summary>{summary}</summary>"
+        )
+    return (
+        f"<title>{title}</title><link>{link}</link><description>{summary}</description>"
+        f"<pubDate>Mon, 0{index % 9 + 1} Jan 2024 08:00:00 GMT</pubDate>"
+    )
 
 
 def _children(ctx: Any, tree: dict[str, Any], path: tuple[str, ...]) -> str:

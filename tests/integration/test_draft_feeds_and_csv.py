@@ -43,6 +43,23 @@ for row in csv.reader(text.splitlines()):
     print("ROW", len(row), row[1])
 """
 
+# a feed's item printed whole, and every link of a page with its attributes: neither says
+# what is inside, and real ones always have it (an item's title and link, an a's href)
+ITEM_WHOLE = """\
+import requests
+from bs4 import BeautifulSoup
+soup = BeautifulSoup(requests.get("https://radio.example.org/podcast.xml").content, features="xml")
+print(soup.find_all("item")[0])
+"""
+
+LINKS = """\
+import requests
+from lxml import etree
+root = etree.fromstring(requests.get("https://docs.example.org/").text, etree.HTMLParser())
+for anchor in root.iter("a"):
+    print(anchor.attrib)
+"""
+
 
 @pytest.mark.parametrize(
     ("name", "source", "printed"),
@@ -50,6 +67,8 @@ for row in csv.reader(text.splitlines()):
         ("feed.py", FEED, r"^TITLE: \S.* LINK: https?://\S+$"),
         ("sections.py", FEEDS_BY_NAME, r"^SCIENCE \S+\n(.*\n)*ARTS \S+$"),
         ("stations.py", CSV, r"^ROW [2-9] \S+$"),
+        ("podcast.py", ITEM_WHOLE, r"^<item><title>[^<]+</title><link>https?://\S+</link>"),
+        ("anchors.py", LINKS, r"^\{'href': '[^']+'\}$"),
     ],
 )
 def test_single_shot_draft_reaches_the_data(
