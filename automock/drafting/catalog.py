@@ -84,12 +84,28 @@ def _filled(body: Any, url: str, host: str) -> Any:
 
 def _asked(body: Any, asked: dict[str, list[str]]) -> Any:
     """The body answering what was asked: a top-level text field named like a query
-    parameter holds its value (``?base=USD``: ``"base": "USD"``, ``?name=ada``)."""
+    parameter holds its value (``?base=USD``: ``"base": "USD"``, ``?name=ada``); an object
+    named like one that lists names holds those (``?current=temperature_2m,wind_speed_10m``:
+    ``current`` has them and its ``time``, not the entry's other variables)."""
     if isinstance(body, dict):
         for key, values in asked.items():
-            if isinstance(body.get(key), str) and values and values[0]:
+            if not values or not values[0]:
+                continue
+            if isinstance(body.get(key), str):
                 body[key] = values[0]
+            elif isinstance(body.get(key), dict):
+                body[key] = _listed(body[key], values[0].split(","))
     return body
+
+
+def _listed(shown: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    names = [n.strip() for n in names if n.strip()]
+    if not any(n in shown for n in names):  # not a list of the object's own keys
+        return shown
+    own = ("time", "interval")
+    like = next((v for k, v in shown.items() if k not in own and isinstance(v, float | list)), 0)
+    kept = {k: v for k, v in shown.items() if k in own or k in names}
+    return kept | {n: copy.deepcopy(like) for n in names if n not in kept}
 
 
 def known_body(url: str, prefix: bool = False) -> Known | None:

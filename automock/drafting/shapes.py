@@ -320,7 +320,10 @@ def _render(
     if index == 0 and name in ctx.wanted and hint in (None, "str"):  # the value looked for
         return ctx.wanted[name]
     if (
-        name in ctx.echo and hint in (None, "str") and not is_paging_key(name)
+        name in ctx.echo
+        and hint in (None, "str")
+        and not is_paging_key(name)
+        and not isinstance(known, dict | list)  # the API's own object (open-meteo's current)
     ):  # the API answers about what was asked
         return ctx.echo[name]
     if is_paging_key(name):  # the last page; :func:`_paged` drafts the ones before it

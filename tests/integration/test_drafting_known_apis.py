@@ -10,6 +10,7 @@ sentences and currency keys take the shape real data has even off the catalog.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -200,3 +201,23 @@ def test_a_key_a_map_of_numbers_lacks_is_a_number(
 ) -> None:
     printed = _run(here, capsys, "rate.py", RATE_NOT_LISTED)
     assert re.fullmatch(r"EUR \d+(\.\d+)?\n", printed), printed
+
+
+LISTED_IN_THE_QUERY = """\
+import requests
+
+url = (
+    "https://api.open-meteo.com/v1/forecast?latitude=52.5&longitude=13.4"
+    "&current=temperature_2m,wind_speed_10m,cloud_cover&hourly=temperature_2m"
+)
+print(requests.get(url).json()["current"])
+"""
+
+
+def test_an_object_named_by_a_query_parameter_holds_the_names_it_lists(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    printed = _run(here, capsys, "meteo.py", LISTED_IN_THE_QUERY)
+    current = ast.literal_eval(printed)  # the dict the program printed
+    assert set(current) == {"time", "interval", "temperature_2m", "wind_speed_10m", "cloud_cover"}
+    assert all(isinstance(current[k], float) for k in ("temperature_2m", "cloud_cover")), current
