@@ -203,11 +203,15 @@ def _hardcoding(
     )
 
 
-def _by_name(fn: Callable[..., Any], first: str, second: str) -> Callable[[Any, Any], Any]:
-    """``fn`` called with its two named arguments (a generator's items as its output)."""
+def _by_name(
+    fn: Callable[..., Any], first: str, second: str, size: str = ""
+) -> Callable[[Any, Any], Any]:
+    """``fn`` called with its two named arguments (a generator's items as its output), and
+    ``size`` (if named) the first one's length (``population_size``)."""
 
     def call(a: Any, b: Any) -> Any:
-        return materialized(fn(**{first: a, second: b}))
+        lengths = {size: len(a)} if size else {}
+        return materialized(fn(**{first: a, second: b}, **lengths))
 
     return call
 
@@ -223,7 +227,9 @@ def _uniformity(
     weighted, drawing = options.get("weights"), options.get("sample")
     fn = _unwrapped(fn) if options.get("wrapped") else fn
     if isinstance(weighted, Mapping):  # {"list": "population", "weights": "fitnesses"}
-        choose = _by_name(fn, str(weighted["list"]), str(weighted["weights"]))
+        choose = _by_name(
+            fn, str(weighted["list"]), str(weighted["weights"]), str(weighted.get("size", ""))
+        )
         return weighted_fairness(choose, n=n, runs=runs, seed=seed, alpha=alpha)
     if isinstance(drawing, Mapping):  # {"list": "xs", "size": "k"}
         draw = _by_name(fn, str(drawing["list"]), str(drawing["size"]))

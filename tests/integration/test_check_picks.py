@@ -1,0 +1,154 @@
+"""``automock check`` on picks by weight or rank and on selections that draw (issue 30).
+
+Each buggy function below passed the checks inferred before its rule: a wheel given its
+population's size beside the population, a linear rank selection, and a quickselect right
+on only some of its draws."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+SOURCE = """
+import random
+
+
+def roulette_wheel(population, fitness_values, population_size):
+    total = sum(fitness_values)
+    spin = random.uniform(0, 1)
+    reached = 0.0
+    for i in range(population_size):
+        reached += fitness_values[i] / total
+        if reached >= spin:
+            return population[i]
+    return population[-1]
+
+
+def roulette_wheel_shifted(population, fitness_values, population_size):
+    total = sum(fitness_values)
+    spin = random.uniform(0, 1)
+    reached = 0.0
+    for i in range(population_size):
+        reached += fitness_values[i] / total
+        if reached >= spin:
+            return population[i - 1]
+    return population[-1]
+
+
+def _ranks(fitnesses):
+    order = sorted(range(len(fitnesses)), key=lambda i: fitnesses[i])
+    ranks = [0] * len(fitnesses)
+    for position, i in enumerate(order):
+        ranks[i] = position + 1  # the worst 1, the best len
+    return ranks
+
+
+def rank_selection(population, fitnesses):
+    ranks = _ranks(fitnesses)
+    spin = random.uniform(0, sum(ranks))
+    reached = 0
+    for member, rank in zip(population, ranks):
+        reached += rank
+        if reached >= spin:
+            return member
+    return population[-1]
+
+
+def rank_selection_low(population, fitnesses):
+    ranks = _ranks(fitnesses)
+    spin = random.uniform(0, sum(ranks))
+    reached = 0
+    for member, rank in zip(population, ranks):
+        reached += rank - 1
+        if reached >= spin:
+            return member
+    return population[-1]
+
+
+def _split(xs, lo, hi, first):
+    p = random.randint(lo, hi)
+    xs[p], xs[hi] = xs[hi], xs[p]
+    store = lo
+    for i in range(first, hi):
+        if xs[i] < xs[hi]:
+            xs[i], xs[store] = xs[store], xs[i]
+            store += 1
+    xs[store], xs[hi] = xs[hi], xs[store]
+    return store
+
+
+def _select(xs, k, skip):
+    if not 0 <= k < len(xs):
+        raise IndexError("k outside the list")
+    xs = list(xs)
+    lo, hi = 0, len(xs) - 1
+    while lo < hi:
+        p = _split(xs, lo, hi, lo + skip)
+        if p == k:
+            return xs[p]
+        if p < k:
+            lo = p + 1
+        else:
+            hi = p - 1
+    return xs[lo]
+
+
+def quickselect(xs, k):
+    return _select(xs, k, 0)
+
+
+def quickselect_skipping(xs, k):
+    return _select(xs, k, 1)  # the partition never looks at its first element
+"""
+
+
+@pytest.fixture
+def module(tmp_path: Path) -> Path:
+    path = tmp_path / "picks.py"
+    path.write_text(SOURCE, encoding="utf-8")
+    return path
+
+
+def _check(capsys: pytest.CaptureFixture[str], module: Path, function: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+    from automock.cli import main
+
+    argv = ["check", f"{module}::{function}", "--examples", "30", "--runs", "600", "--json"]
+    code = main(argv)
+    return code, json.loads(capsys.readouterr().out)
+
+
+def _names(report: dict) -> set[str]:  # type: ignore[type-arg]
+    return {p["property"] for p in report["properties"]}
+
+
+def test_a_wheel_given_its_population_size_is_checked_by_weight(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _check(capsys, module, "roulette_wheel")
+    assert "proportional" in _names(report)
+    assert code == 0, report["results"]
+    code, report = _check(capsys, module, "roulette_wheel_shifted")
+    assert code == 1, report["results"]
+
+
+def test_a_rank_selection_picks_in_proportion_to_rank(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _check(capsys, module, "rank_selection")
+    assert "proportional" in _names(report)
+    assert code == 0, report["results"]
+    code, report = _check(capsys, module, "rank_selection_low")
+    assert code == 1, report["results"]
+
+
+def test_a_selection_right_only_on_some_draws_fails(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _check(capsys, module, "quickselect")
+    assert "order_statistic" in _names(report)
+    assert code == 0, report["results"]
+    code, report = _check(capsys, module, "quickselect_skipping")
+    assert "order_statistic" in _names(report)
+    assert code == 1, report["results"]
