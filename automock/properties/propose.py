@@ -51,6 +51,7 @@ from automock.properties.relations import Relation, as_sequence, order_agreement
 from automock.properties.runner import DISTRIBUTION_PROPERTIES
 from automock.properties.stated import stated
 from automock.properties.together import WEIGHT_NAMES, length_of
+from automock.properties.tournament import tournament_hint
 
 __all__ = ["ALPHA", "given", "propose", "seed_dependent"]
 
@@ -271,6 +272,7 @@ def propose(
     inferred = _from_relations(found, observed, fname)
     inferred += _selection_hint(found, observed, fname)
     inferred += _weighted_hint(found, observed, fname, fn)
+    inferred += tournament_hint(found, observed, fname, fn)
     inferred += _raising(observed)
     have = {a.property for a in inferred}
     for hint in hinted:  # a name's guess stays a hint: kept where it applies

@@ -40,6 +40,7 @@ from automock.properties.runner import (
     materialized,
 )
 from automock.properties.testcases import TestCase, distinct_args
+from automock.properties.tournament import tournament_fairness
 
 __all__ = ["CheckReport", "check_function", "contradicted_by_tests"]
 
@@ -216,6 +217,20 @@ def _by_name(
     return call
 
 
+def _contest(fn: Callable[..., Any], names: Mapping[str, Any]) -> Callable[..., Any]:
+    """``fn`` called as a tournament: its list, weights and size by name, and a count of
+    winners (``num_selections``), if it takes one, of 1."""
+
+    def call(items: Any, weights: Any, size: int) -> Any:
+        kwargs = {str(names["list"]): items, str(names["weights"]): weights}
+        kwargs[str(names["size"])] = size
+        if names.get("count"):
+            kwargs[str(names["count"])] = 1
+        return materialized(fn(**kwargs))
+
+    return call
+
+
 def _uniformity(
     fn: Callable[..., Any], options: Mapping[str, Any], runs: int, seed: int
 ) -> DistributionResult:
@@ -226,6 +241,16 @@ def _uniformity(
     n, alpha = int(options.get("n", 5)), float(options.get("alpha", 1e-3))
     weighted, drawing = options.get("weights"), options.get("sample")
     fn = _unwrapped(fn) if options.get("wrapped") else fn
+    contest = options.get("tournament")
+    if isinstance(contest, Mapping):  # {"list": ..., "weights": ..., "size": "k"}
+        return tournament_fairness(
+            _contest(fn, contest),
+            n=n,
+            size=int(options.get("k", 2)),
+            runs=runs,
+            seed=seed,
+            alpha=alpha,
+        )
     if isinstance(weighted, Mapping):  # {"list": "population", "weights": "fitnesses"}
         choose = _by_name(
             fn, str(weighted["list"]), str(weighted["weights"]), str(weighted.get("size", ""))

@@ -1,8 +1,8 @@
 """``automock check`` on picks by weight or rank and on selections that draw (issue 30).
 
 Each buggy function below passed the checks inferred before its rule: a wheel given its
-population's size beside the population, a linear rank selection, and a quickselect right
-on only some of its draws."""
+population's size beside the population, a linear rank selection, a tournament that never
+lets the last member in, and a quickselect right on only some of its draws."""
 
 from __future__ import annotations
 
@@ -65,6 +65,16 @@ def rank_selection_low(population, fitnesses):
         if reached >= spin:
             return member
     return population[-1]
+
+
+def tournament(population, fitnesses, k):
+    entrants = random.sample(range(len(population)), k)
+    return population[max(entrants, key=lambda i: fitnesses[i])]
+
+
+def tournament_short(population, fitnesses, k):
+    entrants = random.sample(range(len(population) - 1), k)  # the last never enters
+    return population[max(entrants, key=lambda i: fitnesses[i])]
 
 
 def _split(xs, lo, hi, first):
@@ -151,4 +161,14 @@ def test_a_selection_right_only_on_some_draws_fails(
     assert code == 0, report["results"]
     code, report = _check(capsys, module, "quickselect_skipping")
     assert "order_statistic" in _names(report)
+    assert code == 1, report["results"]
+
+
+def test_a_tournament_wins_as_the_best_of_its_entrants(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _check(capsys, module, "tournament")
+    assert "tournament" in _names(report)
+    assert code == 0, report["results"]
+    code, report = _check(capsys, module, "tournament_short")
     assert code == 1, report["results"]
