@@ -151,12 +151,17 @@ _SELECTION = frozenset({"quickselect", "select", "kth", "nth", "median"})
 def _selection_hint(
     found: Mapping[str, Relation], observed: Observations, name: str
 ) -> list[AppliedProperty]:
-    """A function named for a selection (``quickselect``, ``kth_smallest``) that gave the
-    k-th smallest element on most calls that tell is held to it on all: the calls that
+    """A function named for a selection (``quickselect``, ``kth_smallest``,
+    ``random_selection``) that gave the k-th smallest element on most calls that tell is
+    held to it on all: the calls that
     missed are the bug, not the evidence against the name. So is one whose answer changed
     with the seed on one input, however rarely it was right: a selection's answer is
     fixed by its input, and one that is right only on some draws is wrong."""
-    if "order_statistic" in found or not set(name_tokens(name)) & _SELECTION:
+    tokens = set(name_tokens(name))
+    # `selection` also names a genetic algorithm's pick of a parent: a selection of rank only
+    # when most calls gave the k-th element, and never a tournament's or a wheel's
+    loose = "selection" in tokens and not meant_uneven(name)
+    if "order_statistic" in found or not (tokens & _SELECTION or loose):
         return []
     best = max(
         (a for a in order_agreement(observed.accepted, observed.parameters) if a[1] >= 5),
@@ -164,7 +169,7 @@ def _selection_hint(
         default=None,
     )
     # a tournament's or a wheel's pick is drawn, not ranked: its answer may change
-    unsettled = None if meant_uneven(name) else found.get("varies")
+    unsettled = None if meant_uneven(name) or not tokens & _SELECTION else found.get("varies")
     if best is None or (best[0] * 2 < best[1] and unsettled is None):
         return []
     agree, told, options = best

@@ -111,6 +111,38 @@ def quickselect(xs, k):
 
 def quickselect_skipping(xs, k):
     return _select(xs, k, 1)  # the partition never looks at its first element
+
+
+def _halve(xs):
+    at = random.randrange(len(xs))
+    xs[at], xs[0] = xs[0], xs[at]
+    pivot, edge = xs[0], 1
+    for j in range(1, len(xs)):
+        if xs[j] < pivot:
+            xs[edge], xs[j] = xs[j], xs[edge]
+            edge += 1
+    xs[edge - 1], xs[0] = xs[0], xs[edge - 1]
+    return edge - 1
+
+
+def _rank(xs, n, early):
+    if not 1 <= n <= len(xs):
+        return None
+    xs = list(xs)
+    while len(xs) > 1:
+        p = _halve(xs)
+        if n - 1 == p or (early and n - 2 == p and len(xs) > 2):  # one rank early, at times
+            return xs[p]
+        xs, n = (xs[:p], n) if n - 1 < p else (xs[p + 1 :], n - p - 1)
+    return xs[0]
+
+
+def random_selection(xs, n):
+    return _rank(xs, n, False)
+
+
+def random_selection_early(xs, n):
+    return _rank(xs, n, True)
 """
 
 
@@ -171,4 +203,14 @@ def test_a_tournament_wins_as_the_best_of_its_entrants(
     assert "tournament" in _names(report)
     assert code == 0, report["results"]
     code, report = _check(capsys, module, "tournament_short")
+    assert code == 1, report["results"]
+
+
+def test_a_random_selection_right_on_most_calls_is_held_to_its_rank(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _check(capsys, module, "random_selection")
+    assert code == 0, report["results"]
+    code, report = _check(capsys, module, "random_selection_early")
+    assert "order_statistic" in _names(report)
     assert code == 1, report["results"]
