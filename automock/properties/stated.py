@@ -202,7 +202,25 @@ def stated(
     if drawn and sequences and not given and "unique" not in {a.property for a in out} | names:
         evidence = f"name: a {min(drawn)} draws distinct numbers"
         out.append(AppliedProperty("unique", {}, "stated", evidence))
+    numbered = _numbered_from_one(observed, have) if drawn and sequences and not given else None
+    if numbered is not None and not any(a.property == "bounds" for a in out):
+        out.append(numbered)
     return out
+
+
+def _numbered_from_one(
+    observed: Observations, have: Sequence[AppliedProperty]
+) -> AppliedProperty | None:
+    """A lottery's numbers start at 1: bounds ``[1, high]`` (``high`` the highest seen, or the
+    one inferred), with 1 drawn as often as any number of the range (``reached``)."""
+    values = [v for o in observed.accepted for v in (o.output or ())]
+    if not values or any(type(v) is not int for v in values):
+        return None
+    inferred = next((a for a in have if a.property == "bounds"), None)
+    high = inferred.options.get("high") if inferred is not None else None
+    high = high if isinstance(high, int | float) else max(values)
+    evidence = f"name: a lottery's numbers run from 1 (to {high:g} seen), 1 drawn as often as any"
+    return AppliedProperty("bounds", {"low": 1, "high": high, "reached": 1}, "stated", evidence)
 
 
 def _says_pi(fn: Callable[..., Any]) -> bool:

@@ -2,7 +2,8 @@
 
 Each buggy function below passed the checks inferred before its rule: a wheel given its
 population's size beside the population, a linear rank selection, a tournament that never
-lets the last member in, and a quickselect right on only some of its draws."""
+lets the last member in, a quickselect right on only some of its draws, and a lottery whose
+balls are numbered from 2."""
 
 from __future__ import annotations
 
@@ -143,6 +144,14 @@ def random_selection(xs, n):
 
 def random_selection_early(xs, n):
     return _rank(xs, n, True)
+
+
+def lotto_draw():
+    return sorted(random.sample(range(1, 50), 6))
+
+
+def lotto_draw_from_two():
+    return sorted(random.sample(range(2, 51), 6))  # balls numbered one too high
 """
 
 
@@ -214,3 +223,13 @@ def test_a_random_selection_right_on_most_calls_is_held_to_its_rank(
     code, report = _check(capsys, module, "random_selection_early")
     assert "order_statistic" in _names(report)
     assert code == 1, report["results"]
+
+
+def test_a_lottery_numbers_its_balls_from_one(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _check(capsys, module, "lotto_draw")
+    assert code == 0, report["results"]
+    code, report = _check(capsys, module, "lotto_draw_from_two")
+    assert code == 1, report["results"]
+    assert any("1 drawn 0 times" in r["detail"] for r in report["results"]), report["results"]
