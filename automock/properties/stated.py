@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import math
 import re
 import textwrap
 from collections.abc import Callable, Sequence
@@ -187,6 +188,11 @@ def stated(
     pi = _pi_bounds(fn, observed)
     if pi is not None:
         out = [pi]
+        if len(observed.parameters) <= 1:  # of nothing, or of its count of throws
+            count = observed.parameters[0] if observed.parameters else None
+            evidence = "name: an estimate of pi as 4 x (hits / throws) averages to pi"
+            averages: dict[str, Any] = {"value": math.pi, "count": count}
+            out.append(AppliedProperty("estimates", averages, "stated", evidence))
     sequences = bool(observed.accepted) and all(
         isinstance(o.output, list | tuple) for o in observed.accepted
     )

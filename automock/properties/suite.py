@@ -30,6 +30,7 @@ from automock.properties.distribution import (
 )
 from automock.properties.documented import documented_examples
 from automock.properties.draws import sample_uniformity, weighted_fairness
+from automock.properties.estimate import mean_estimate
 from automock.properties.hardcoding import HardcodingReport, detect_hardcoding
 from automock.properties.hypothesis_glue import check_property
 from automock.properties.infer import AppliedProperty, resolve_options
@@ -217,6 +218,11 @@ def _by_name(
     return call
 
 
+def _throwing(fn: Callable[..., Any], count: Any) -> Callable[[], Any]:
+    """``fn`` called with nothing, or with 1000 for its count of throws (``count``)."""
+    return lambda: materialized(fn(**({str(count): 1000} if count else {})))
+
+
 def _contest(fn: Callable[..., Any], names: Mapping[str, Any]) -> Callable[..., Any]:
     """``fn`` called as a tournament: its list, weights and size by name, and a count of
     winners (``num_selections``), if it takes one, of 1."""
@@ -241,6 +247,14 @@ def _uniformity(
     n, alpha = int(options.get("n", 5)), float(options.get("alpha", 1e-3))
     weighted, drawing = options.get("weights"), options.get("sample")
     fn = _unwrapped(fn) if options.get("wrapped") else fn
+    if isinstance(options.get("value"), int | float):  # an estimate of a known value
+        return mean_estimate(
+            _throwing(fn, options.get("count")),
+            float(options["value"]),
+            runs=min(runs, 300),
+            seed=seed,
+            alpha=alpha,
+        )
     contest = options.get("tournament")
     if isinstance(contest, Mapping):  # {"list": ..., "weights": ..., "size": "k"}
         return tournament_fairness(
