@@ -223,6 +223,8 @@ def _numbered_from_one(
     if not values or any(type(v) is not int for v in values):
         return None
     inferred = next((a for a in have if a.property == "bounds"), None)
+    if inferred is not None and inferred.options.get("low") == 1:  # seen so: nothing to add
+        return None
     high = inferred.options.get("high") if inferred is not None else None
     high = high if isinstance(high, int | float) else max(values)
     evidence = f"name: a lottery's numbers run from 1 (to {high:g} seen), 1 drawn as often as any"
