@@ -23,9 +23,11 @@ a size past what the platform's integers hold (``OverflowError``).
 from __future__ import annotations
 
 import contextlib
+import functools
+import math
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from automock._seed import derive
@@ -144,13 +146,49 @@ def repeated_property(
     from automock.properties.distribution import derive_seed
     from automock.properties.runner import evaluate
 
+    outputs: list[Any] = []
+
+    @functools.wraps(fn)
+    def recorded() -> Any:
+        outputs.append(fn())
+        return outputs[-1]
+
     for index in range(runs):
         run_seed = derive_seed(seed, index)
         try:
-            result = bounded(lambda: evaluate(fn, (), prop, options), seed=run_seed)
+            result = bounded(lambda: evaluate(recorded, (), prop, options), seed=run_seed)
         except CallTimeout as exc:
             return PropertyResult(prop, False, f"run {index}: {exc}", [], timed_out=True)
         if not result.passed:
             detail = f"run {index} (seed {run_seed}): {result.detail}"
             return PropertyResult(prop, False, detail, [])
-    return PropertyResult(prop, True, f"held on {runs} seeded runs (seed {seed})")
+    held = PropertyResult(prop, True, f"held on {runs} seeded runs (seed {seed})")
+    edge = (options or {}).get("reached")
+    return held if edge is None else _reached(outputs, edge, options, held)
+
+
+# below this a value of the range drawn too rarely to be one of its numbers (Poisson tail)
+_REACHED_ALPHA = 1e-6
+
+
+def _reached(
+    outputs: Sequence[Any], edge: Any, options: Any, held: PropertyResult
+) -> PropertyResult:
+    """Was ``edge`` (a bound's end, ``reached``) drawn about as often as any value of
+    ``[low, high]``? Fails when its count is below a Poisson's ``_REACHED_ALPHA`` tail (a
+    lottery of ``2..46`` never draws its 1)."""
+    values = [v for out in outputs for v in (out if isinstance(out, list | tuple) else [out])]
+    low, high = options.get("low"), options.get("high")
+    if not isinstance(low, int | float) or not isinstance(high, int | float) or high < low:
+        return held
+    expected = len(values) / (high - low + 1)
+    count = sum(1 for v in values if v == edge)
+    log_e = math.log(expected) if expected > 0 else 0.0
+    tail = sum(math.exp(i * log_e - expected - math.lgamma(i + 1)) for i in range(count + 1))
+    if count >= expected or tail >= _REACHED_ALPHA:
+        return held
+    detail = (
+        f"{edge!r} drawn {count} times in {len(outputs)} seeded runs, about {expected:.0f} "
+        f"expected of each value in [{low:g}, {high:g}]: the range does not start there"
+    )
+    return PropertyResult(held.name, False, detail, [])

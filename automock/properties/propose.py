@@ -50,7 +50,8 @@ from automock.properties.observe import Observations, observe
 from automock.properties.relations import Relation, as_sequence, order_agreement, relations
 from automock.properties.runner import DISTRIBUTION_PROPERTIES
 from automock.properties.stated import stated
-from automock.properties.together import WEIGHT_NAMES
+from automock.properties.together import WEIGHT_NAMES, length_of
+from automock.properties.tournament import tournament_hint
 
 __all__ = ["ALPHA", "given", "propose", "seed_dependent"]
 
@@ -150,24 +151,39 @@ _SELECTION = frozenset({"quickselect", "select", "kth", "nth", "median"})
 def _selection_hint(
     found: Mapping[str, Relation], observed: Observations, name: str
 ) -> list[AppliedProperty]:
-    """A function named for a selection (``quickselect``, ``kth_smallest``) that gave the
-    k-th smallest element on most calls that tell is held to it on all: the calls that
-    missed are the bug, not the evidence against the name."""
-    if "order_statistic" in found or not set(name_tokens(name)) & _SELECTION:
+    """A function named for a selection (``quickselect``, ``kth_smallest``,
+    ``random_selection``) that gave the k-th smallest element on most calls that tell is
+    held to it on all: the calls that
+    missed are the bug, not the evidence against the name. So is one whose answer changed
+    with the seed on one input, however rarely it was right: a selection's answer is
+    fixed by its input, and one that is right only on some draws is wrong."""
+    tokens = set(name_tokens(name))
+    # `selection` also names a genetic algorithm's pick of a parent: a selection of rank only
+    # when most calls gave the k-th element, and never a tournament's or a wheel's
+    loose = "selection" in tokens and not meant_uneven(name)
+    if "order_statistic" in found or not (tokens & _SELECTION or loose):
         return []
     best = max(
         (a for a in order_agreement(observed.accepted, observed.parameters) if a[1] >= 5),
         key=lambda a: a[0] / a[1],
         default=None,
     )
-    if best is None or best[0] * 2 < best[1]:
+    # a tournament's or a wheel's pick is drawn, not ranked: its answer may change
+    unsettled = None if meant_uneven(name) or not tokens & _SELECTION else found.get("varies")
+    if best is None or (best[0] * 2 < best[1] and unsettled is None):
         return []
     agree, told, options = best
     evidence = f"name: a selection; the k-th element on {agree} of {told} calls that tell"
+    if best[0] * 2 < best[1] and unsettled is not None:
+        evidence += f", and its answer changed with the seed on {unsettled.support} inputs"
     return [AppliedProperty("order_statistic", options, "name", evidence)]
 
 
 _WEIGHTED = frozenset({"roulette", "wheel", "weighted", "proportional", "proportionate"})
+# a linear rank selection picks by rank; on distinct weights 1..n (the check's) the ranks
+# are the weights, so its picks are in proportion to them too
+_RANKED = frozenset({"rank", "ranked", "ranking"})
+_SELECTING = frozenset({"selection", "select"})
 _PLAIN_WEIGHTS = frozenset({"weights", "probabilities", "probs"})  # nothing but weights
 
 
@@ -181,8 +197,14 @@ def _weighted_hint(
     wrapped = "member" not in found and "submultiset" in found and _wrapped_choice(observed)
     if "member" not in found and not wrapped:
         return []
-    named = bool(set(name_tokens(name)) & _WEIGHTED)
-    params = observed.parameters
+    tokens = set(name_tokens(name))
+    named = bool(tokens & _WEIGHTED) or bool(tokens & _RANKED and tokens & _SELECTING)
+    every = range(len(observed.parameters))  # `population_size`: fitted to it, not drawn
+    lengths = {
+        observed.parameters[j]: observed.parameters[i]
+        for i, j in length_of(observed.parameters, every)
+    }
+    params = tuple(p for p in observed.parameters if p not in lengths)
     weights = [p for p in params if p.lower().endswith(WEIGHT_NAMES)]
     optional = [p for p in _optional(fn) if p.lower() in _PLAIN_WEIGHTS]
     if len(params) == 2 and len(weights) == 1 and (named or weights[0].lower() in _PLAIN_WEIGHTS):
@@ -194,7 +216,13 @@ def _weighted_hint(
     evidence = (
         f"{'name: ' if named else ''}a pick by weight; parameter {weights[0]!r} holds the weights"
     )
-    options: dict[str, Any] = {"n": 5, "weights": {"list": items, "weights": weights[0]}}
+    chosen = {"list": items, "weights": weights[0]}
+    size = [length for length, of in lengths.items() if of == items]
+    if len(size) != len(lengths):  # a length of something else: no call of the two is whole
+        return []
+    if size:
+        chosen["size"] = size[0]
+    options: dict[str, Any] = {"n": 5, "weights": chosen}
     if wrapped:
         options["wrapped"] = True
     return [AppliedProperty("proportional", options, "name", evidence)]
@@ -249,6 +277,7 @@ def propose(
     inferred = _from_relations(found, observed, fname)
     inferred += _selection_hint(found, observed, fname)
     inferred += _weighted_hint(found, observed, fname, fn)
+    inferred += tournament_hint(found, observed, fname, fn)
     inferred += _raising(observed)
     have = {a.property for a in inferred}
     for hint in hinted:  # a name's guess stays a hint: kept where it applies

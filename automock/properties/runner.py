@@ -61,11 +61,13 @@ PROPERTIES: Mapping[str, str] = {
     "round_trip": "inverse(f(x)) == x (option: inverse = the decoding function)",
     "uniform": "over many seeded runs every element lands in every position equally often (chi-square)",
     "proportional": "over many seeded runs a weighted choice picks each element in proportion to its weight, or to its inverse (options: weights = the weights parameter's name)",
+    "tournament": "over many seeded runs a tournament selection's winners fit the best (or least) of `size` members drawn with or without replacement (options: tournament = the list, weights and size parameters' names)",
+    "estimates": "over many seeded runs a Monte Carlo estimate averages to the value it estimates, within 2% or sampling error (options: value; count = the throws parameter's name, given 1000)",
     "order_statistic": "the output is the k-th smallest element of the input sequence (options: k = the parameter's name, base 0 or 1, largest)",
     "examples": "the docstring's examples print what they say, where their output does not change with the seed",
     "returns": "the call returns instead of raising (inferred for a function of no arguments seen raising: no input of it is outside its domain)",
 }
-DISTRIBUTION_PROPERTIES = frozenset({"uniform", "proportional"})
+DISTRIBUTION_PROPERTIES = frozenset({"uniform", "proportional", "tournament", "estimates"})
 WHOLE_FUNCTION_PROPERTIES = frozenset({"examples"})  # the docstring's claims, not one input
 REJECTED = "rejected its input"  # in a passing result's detail: outside the function's domain
 _ALIASES: Mapping[str, str] = {

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import math
 import re
 import textwrap
 from collections.abc import Callable, Sequence
@@ -187,6 +188,11 @@ def stated(
     pi = _pi_bounds(fn, observed)
     if pi is not None:
         out = [pi]
+        if len(observed.parameters) <= 1:  # of nothing, or of its count of throws
+            count = observed.parameters[0] if observed.parameters else None
+            evidence = "name: an estimate of pi as 4 x (hits / throws) averages to pi"
+            averages: dict[str, Any] = {"value": math.pi, "count": count}
+            out.append(AppliedProperty("estimates", averages, "stated", evidence))
     sequences = bool(observed.accepted) and all(
         isinstance(o.output, list | tuple) for o in observed.accepted
     )
@@ -202,7 +208,27 @@ def stated(
     if drawn and sequences and not given and "unique" not in {a.property for a in out} | names:
         evidence = f"name: a {min(drawn)} draws distinct numbers"
         out.append(AppliedProperty("unique", {}, "stated", evidence))
+    numbered = _numbered_from_one(observed, have) if drawn and sequences and not given else None
+    if numbered is not None and not any(a.property == "bounds" for a in out):
+        out.append(numbered)
     return out
+
+
+def _numbered_from_one(
+    observed: Observations, have: Sequence[AppliedProperty]
+) -> AppliedProperty | None:
+    """A lottery's numbers start at 1: bounds ``[1, high]`` (``high`` the highest seen, or the
+    one inferred), with 1 drawn as often as any number of the range (``reached``)."""
+    values = [v for o in observed.accepted for v in (o.output or ())]
+    if not values or any(type(v) is not int for v in values):
+        return None
+    inferred = next((a for a in have if a.property == "bounds"), None)
+    if inferred is not None and inferred.options.get("low") == 1:  # seen so: nothing to add
+        return None
+    high = inferred.options.get("high") if inferred is not None else None
+    high = high if isinstance(high, int | float) else max(values)
+    evidence = f"name: a lottery's numbers run from 1 (to {high:g} seen), 1 drawn as often as any"
+    return AppliedProperty("bounds", {"low": 1, "high": high, "reached": 1}, "stated", evidence)
 
 
 def _says_pi(fn: Callable[..., Any]) -> bool:

@@ -30,6 +30,7 @@ from automock.properties.distribution import (
 )
 from automock.properties.documented import documented_examples
 from automock.properties.draws import sample_uniformity, weighted_fairness
+from automock.properties.estimate import mean_estimate
 from automock.properties.hardcoding import HardcodingReport, detect_hardcoding
 from automock.properties.hypothesis_glue import check_property
 from automock.properties.infer import AppliedProperty, resolve_options
@@ -40,6 +41,7 @@ from automock.properties.runner import (
     materialized,
 )
 from automock.properties.testcases import TestCase, distinct_args
+from automock.properties.tournament import tournament_fairness
 
 __all__ = ["CheckReport", "check_function", "contradicted_by_tests"]
 
@@ -203,11 +205,34 @@ def _hardcoding(
     )
 
 
-def _by_name(fn: Callable[..., Any], first: str, second: str) -> Callable[[Any, Any], Any]:
-    """``fn`` called with its two named arguments (a generator's items as its output)."""
+def _by_name(
+    fn: Callable[..., Any], first: str, second: str, size: str = ""
+) -> Callable[[Any, Any], Any]:
+    """``fn`` called with its two named arguments (a generator's items as its output), and
+    ``size`` (if named) the first one's length (``population_size``)."""
 
     def call(a: Any, b: Any) -> Any:
-        return materialized(fn(**{first: a, second: b}))
+        lengths = {size: len(a)} if size else {}
+        return materialized(fn(**{first: a, second: b}, **lengths))
+
+    return call
+
+
+def _throwing(fn: Callable[..., Any], count: Any) -> Callable[[], Any]:
+    """``fn`` called with nothing, or with 1000 for its count of throws (``count``)."""
+    return lambda: materialized(fn(**({str(count): 1000} if count else {})))
+
+
+def _contest(fn: Callable[..., Any], names: Mapping[str, Any]) -> Callable[..., Any]:
+    """``fn`` called as a tournament: its list, weights and size by name, and a count of
+    winners (``num_selections``), if it takes one, of 1."""
+
+    def call(items: Any, weights: Any, size: int) -> Any:
+        kwargs = {str(names["list"]): items, str(names["weights"]): weights}
+        kwargs[str(names["size"])] = size
+        if names.get("count"):
+            kwargs[str(names["count"])] = 1
+        return materialized(fn(**kwargs))
 
     return call
 
@@ -222,8 +247,28 @@ def _uniformity(
     n, alpha = int(options.get("n", 5)), float(options.get("alpha", 1e-3))
     weighted, drawing = options.get("weights"), options.get("sample")
     fn = _unwrapped(fn) if options.get("wrapped") else fn
+    if isinstance(options.get("value"), int | float):  # an estimate of a known value
+        return mean_estimate(
+            _throwing(fn, options.get("count")),
+            float(options["value"]),
+            runs=min(runs, 300),
+            seed=seed,
+            alpha=alpha,
+        )
+    contest = options.get("tournament")
+    if isinstance(contest, Mapping):  # {"list": ..., "weights": ..., "size": "k"}
+        return tournament_fairness(
+            _contest(fn, contest),
+            n=n,
+            size=int(options.get("k", 2)),
+            runs=runs,
+            seed=seed,
+            alpha=alpha,
+        )
     if isinstance(weighted, Mapping):  # {"list": "population", "weights": "fitnesses"}
-        choose = _by_name(fn, str(weighted["list"]), str(weighted["weights"]))
+        choose = _by_name(
+            fn, str(weighted["list"]), str(weighted["weights"]), str(weighted.get("size", ""))
+        )
         return weighted_fairness(choose, n=n, runs=runs, seed=seed, alpha=alpha)
     if isinstance(drawing, Mapping):  # {"list": "xs", "size": "k"}
         draw = _by_name(fn, str(drawing["list"]), str(drawing["size"]))

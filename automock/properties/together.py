@@ -12,7 +12,9 @@ inputs built for observation (:mod:`~automock.properties.observe`) and for the s
   ``fitnesses``, ``items`` and ``weights``) has one positive weight per element;
 - :func:`index_pair`: two ints beside a list named as the ends of a stretch of it
   (``p``/``r`` as in CLRS, ``lo``/``hi``, ``left``/``right``, ``start``/``end``) span
-  the whole list: ``0`` and ``len - 1``.
+  the whole list: ``0`` and ``len - 1``;
+- :func:`length_of`: an int named as a list's length (``population`` and
+  ``population_size``, ``items`` and ``n_items``) is that list's length.
 """
 
 from __future__ import annotations
@@ -20,7 +22,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["WEIGHT_NAMES", "fitted", "index_pair", "parents", "ranked", "weights_of"]
+__all__ = [
+    "WEIGHT_NAMES",
+    "fitted",
+    "index_pair",
+    "length_of",
+    "parents",
+    "ranked",
+    "weights_of",
+]
 
 WEIGHT_NAMES = (
     "weights",
@@ -79,11 +89,29 @@ def index_pair(names: Sequence[str], lists: Sequence[int]) -> tuple[int, int, in
     return None
 
 
+_LENGTH_SUFFIXES = ("_size", "_len", "_length", "_count")
+_LENGTH_PREFIXES = ("len_", "n_", "num_", "size_", "number_of_")
+
+
+def length_of(names: Sequence[str], lists: Sequence[int]) -> list[tuple[int, int]]:
+    """``(list, length)`` pairs: the positions of a list and of a parameter named as its
+    length (``population_size`` beside ``population``, ``n_items`` beside ``items``)."""
+    lowered = [n.lower() for n in names]
+    found = []
+    for i in lists:
+        stems = {lowered[i], lowered[i].rstrip("s")} - {""}
+        spelled = {s + x for s in stems for x in _LENGTH_SUFFIXES}
+        spelled |= {x + s for s in stems for x in _LENGTH_PREFIXES}
+        found += [(i, j) for j, name in enumerate(lowered) if j != i and name in spelled]
+    return found
+
+
 def fitted(
     args: tuple[Any, ...], names: Sequence[str], shuffle: Callable[[list[Any]], list[Any]]
 ) -> tuple[Any, ...]:
     """``args`` fitted to the names: crossover parents as one tour of distinct genes, the
-    second ``shuffle``d; weights to their list; a stretch's ends to the whole list."""
+    second ``shuffle``d; weights to their list; a list's length to it; a stretch's ends to
+    the whole list."""
     row = list(args)
     couple = parents(names)
     if couple and all(isinstance(row[k], list) for k in couple):
@@ -95,6 +123,9 @@ def fitted(
         items, w = weighted
         given = [abs(x) for x in row[w] if isinstance(x, int | float)] or [1.0]
         row[w] = [float(given[i % len(given)]) + 1.0 for i in range(len(row[items]))]
+    for items, at in length_of(names, lists):  # `population_size`: the population's length
+        if type(row[at]) is int:
+            row[at] = len(row[items])
     ends = index_pair(names, lists)
     if ends is not None:  # whatever the names alone guessed (`p` reads as a probability)
         items, low, high = ends

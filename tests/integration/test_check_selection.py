@@ -278,8 +278,8 @@ def test_an_estimate_returning_pi_is_bounded_and_no_throws_is_outside_its_domain
     assert _properties(report)["bounds"]["options"] == {"low": 0, "high": 4}
     code, report = check_json(capsys, module, "darts_doubled")
     assert code == 1, report["results"]
-    (failed,) = [r for r in report["results"] if not r["passed"]]
-    assert failed["name"] == "bounds"
+    failed = {r["name"] for r in report["results"] if not r["passed"]}
+    assert "bounds" in failed <= {"bounds", "estimates"}  # it averages 2 pi too
     bounds = _properties(report)["bounds"]  # seen reaching 8: `return pi`'s bound
     assert (bounds["options"], bounds["source"]) == ({"low": 0, "high": 4}, "stated")
 
