@@ -323,7 +323,9 @@ def _render(
         name in ctx.echo
         and hint in (None, "str")
         and not is_paging_key(name)
-        and not isinstance(known, dict | list)  # the API's own object (open-meteo's current)
+        and (  # a query's text never stands for the API's own object (open-meteo's current)
+            isinstance(ctx.echo[name], dict | list) or not isinstance(known, dict | list)
+        )
     ):  # the API answers about what was asked
         return ctx.echo[name]
     if is_paging_key(name):  # the last page; :func:`_paged` drafts the ones before it

@@ -221,3 +221,18 @@ def test_an_object_named_by_a_query_parameter_holds_the_names_it_lists(
     current = ast.literal_eval(printed)  # the dict the program printed
     assert set(current) == {"time", "interval", "temperature_2m", "wind_speed_10m", "cloud_cover"}
     assert all(isinstance(current[k], float) for k in ("temperature_2m", "cloud_cover")), current
+
+
+FORM_ECHO = """\
+import requests
+
+reply = requests.post("https://httpbin.org/post", data={"user": "ana", "tries": "3"})
+print(reply.json()["form"])
+"""
+
+
+def test_an_echo_services_object_holds_what_was_sent_over_the_catalogs(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    printed = _run(here, capsys, "form.py", FORM_ECHO)
+    assert ast.literal_eval(printed) == {"user": "ana", "tries": "3"}, printed
