@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from automock.errors import CallTimeout
+from automock.properties.assumed import broken_assumption
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, bounded, call_seed
 from automock.properties.runner import materialized, rejected
 from automock.properties.together import fitted
@@ -217,6 +218,8 @@ _SLOWEST = [0.0]  # the slowest finished call of the current observe()
 
 
 def _call(fn: Callable[..., Any], args: tuple[Any, ...], seed: int, seconds: float) -> Observation:
+    if broken_assumption(fn, args) is not None:  # outside what its docstring assumes
+        return Observation(args, seed, None, "rejected")
     copied = copy.deepcopy(list(args))
     started = time.process_time()  # CPU time: the runtime virtualizes the wall and monotonic clocks
     try:

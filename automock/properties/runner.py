@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from automock.errors import CallTimeout, InputError
+from automock.properties.assumed import broken_assumption
 from automock.properties.checks import (
     PropertyResult,
     idempotent,
@@ -274,6 +275,9 @@ def evaluate(
             )
         result = round_trip(lambda v: call_output(fn, [v])[0], inverse, args[0])
         return _with_args(result, args, call)
+    assumed = broken_assumption(fn, args) if preconditions else None
+    if assumed is not None:
+        return PropertyResult(name, True, f"{call} {REJECTED}: {assumed}")
     try:
         output, _ = call_output(fn, args, in_place=bool(opts.get("in_place")))
     except (CallTimeout, MemoryError, OverflowError):  # too long or big: the caller's verdict

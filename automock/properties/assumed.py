@@ -1,0 +1,79 @@
+"""What a function's docstring assumes of a numeric parameter: an input that breaks it is
+outside the function's domain, like one it refuses with a ``raise``.
+
+``"Assumes numFlips a positive int"``, ``"n: a non-negative integer"``, ``"k must be at
+least 1"``, ``"size (int > 0)"``: a person calling the function would not pass
+``flip(-1)``, so the checker does not hold it to its properties there. Only a parameter
+named in the sentence is bound, and only by a sign (positive, non-negative, at least 0 or
+1): a docstring's looser words (``"a list of numbers"``) assume nothing here.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+__all__ = ["assumed_lows", "broken_assumption"]
+
+# after the parameter's name, within one clause: the lowest value the words allow
+_LOWS = (
+    (re.compile(r"\bnon-?negative\b|\bnot negative\b|>=\s*0\b|\bat least (?:0|zero)\b"), 0),
+    (
+        re.compile(
+            r"\bpositive\b|>\s*0\b|>=\s*1\b|\bat least (?:1|one)\b|\bgreater than (?:0|zero)\b"
+        ),
+        1,
+    ),
+)
+_CLAUSE = re.compile(r"\s*[:(-]?[^.;:\n]*")  # ``n: a positive int``, ``n (int > 0)``
+
+
+@functools.lru_cache(maxsize=256)
+def _lows(doc: str, names: tuple[str, ...]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for name in names:
+        for match in re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", doc):
+            clause = _CLAUSE.match(doc, match.end())
+            text = (clause.group(0) if clause else "")[:60].lower()
+            if re.search(r"\bnegative\b", text) and not re.search(
+                r"non-?negative|not negative", text
+            ):
+                continue  # "n may be negative": no assumption
+            for pattern, low in _LOWS:
+                if pattern.search(text):
+                    found[name] = max(found.get(name, low), low)
+                    break
+    return found
+
+
+def assumed_lows(fn: Callable[..., Any]) -> dict[str, int]:
+    """Each parameter the docstring bounds below, and its lowest allowed value."""
+    target = inspect.unwrap(fn)
+    doc = inspect.getdoc(target) or ""
+    if not doc:
+        return {}
+    try:
+        names = tuple(inspect.signature(target).parameters)
+    except (TypeError, ValueError):
+        return {}
+    return _lows(doc, names)
+
+
+def broken_assumption(fn: Callable[..., Any], args: Sequence[Any]) -> str | None:
+    """What the docstring assumes that ``args`` (positional) break, or None."""
+    lows = assumed_lows(fn)
+    if not lows:
+        return None
+    try:
+        names = list(inspect.signature(inspect.unwrap(fn)).parameters)
+    except (TypeError, ValueError):
+        return None
+    for name, value in zip(names, args, strict=False):
+        low = lows.get(name)
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if low is not None and number and value < low:
+            return f"its docstring assumes {name} >= {low}"
+    return None
