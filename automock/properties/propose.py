@@ -364,6 +364,8 @@ def _consistent(prop: str, found: Mapping[str, Relation], observed: Observations
     drawn = "length_k" in found and "permutation" not in found  # k of the input, k a parameter
     if drawn and prop in ("permutation", "sorted", "uniform"):
         return False
+    if prop == "sample" and observed.in_place and "permutation" in found:
+        return False  # it draws in place: its list keeps every item (EPI's random_sampling(k, A))
     if prop == "uniform" and len(observed.parameters) != 1:  # run on the list alone, it cannot
         return False  # be (`shuffle(a, seed)` needs its seed and is decided by it)
     takes_sequence = any(isinstance(a, list | tuple) for o in observed.calls for a in o.args)

@@ -57,6 +57,11 @@ def _source(o: Observation) -> list[Any] | None:
     return next((list(a) for a in o.args if isinstance(a, list | tuple)), None)
 
 
+def _members(o: Observation, values: list[float] | None) -> bool:
+    source = _numbers(_source(o)) if _source(o) else None
+    return source is not None and values is not None and all(x in source for x in values)
+
+
 def _ints(o: Observation, params: tuple[str, ...]) -> dict[str, int]:
     return {n: a for n, a in zip(params, o.args, strict=False) if type(a) is int}
 
@@ -198,7 +203,10 @@ def _bound_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
     found = []
     low = min(min(v) for _, v in values if v)
     high = max(max(v) for _, v in values if v)
-    for lo_name, hi_name in itertools.permutations(params, 2):
+    # items of its list argument are bounded by the list, not by parameters that happen to
+    # hold them (``select(lst, left, right, n)``: left and right are positions, not values)
+    picked = all(_members(o, v) for o, v in values if v)
+    for lo_name, hi_name in () if picked else itertools.permutations(params, 2):
 
         def within(
             o: Observation, v: list[float] | None, lo: str = lo_name, hi: str = hi_name

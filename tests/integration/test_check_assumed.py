@@ -73,3 +73,70 @@ def test_a_stated_bound_still_catches_the_bug_inside_the_domain(
         "high=1",
     )
     assert code == 1, report["results"]
+
+
+IN_PLACE = '''
+import random
+
+
+def random_sampling(k, items):
+    """Move a random sample of k items to the front of items, in place."""
+    for i in range(min(k, len(items))):
+        j = random.randint(i, len(items) - 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def random_sampling_copying(k, items):
+    for i in range(min(k, len(items))):
+        j = random.randint(i, len(items) - 1)
+        items[i] = items[j]  # copies instead of swapping: an item is lost
+'''
+
+
+def test_an_in_place_sampler_keeps_every_item_and_is_not_held_to_k(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "front.py"
+    path.write_text(IN_PLACE, encoding="utf-8")
+    code, report = _check(capsys, path, "random_sampling")
+    assert code == 0, report["results"]
+    code, report = _check(capsys, path, "random_sampling_copying")
+    assert code == 1, report["results"]
+
+
+STRETCH = '''
+import random
+
+
+def _split(xs, lo, hi, at):
+    xs[at], xs[hi] = xs[hi], xs[at]
+    edge = lo
+    for i in range(lo, hi):
+        if xs[i] < xs[hi]:
+            xs[i], xs[edge] = xs[edge], xs[i]
+            edge += 1
+    xs[edge], xs[hi] = xs[hi], xs[edge]
+    return edge
+
+
+def select_between(lst, left, right, n):
+    """The n-th smallest (0-based position n) of lst[left..right]."""
+    while left != right:
+        at = _split(lst, left, right, random.randint(left, right))
+        if n == at:
+            return lst[n]
+        if n < at:
+            right = at - 1
+        else:
+            left = at + 1
+    return lst[left]
+'''
+
+
+def test_positions_that_happen_to_hold_the_items_are_not_their_bounds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "stretch.py"
+    path.write_text(STRETCH, encoding="utf-8")
+    code, report = _check(capsys, path, "select_between")
+    assert code == 0, report["results"]
