@@ -319,24 +319,27 @@ def _render(
         return copy.deepcopy(known) if isinstance(known, dict) else {}
     if index == 0 and name in ctx.wanted and hint in (None, "str"):  # the value looked for
         return ctx.wanted[name]
-    if (
-        name in ctx.echo
-        and hint in (None, "str")
-        and not is_paging_key(name)
-        and (  # a query's text never stands for the API's own object (open-meteo's current)
-            isinstance(ctx.echo[name], dict | list) or not isinstance(known, dict | list)
-        )
-    ):  # the API answers about what was asked
+    if _echoed(ctx, name, hint, known):  # the API answers about what was asked
         return ctx.echo[name]
     if is_paging_key(name):  # the last page; :func:`_paged` drafts the ones before it
         return end_value(name)
     if known is not _NONE and fits(known, hint):  # the well-known API's own value
         return copy.deepcopy(known)
-    value = plausible(
-        name or "value", index + ctx.salt, hint if hint in ("float", "int", "bool") else None
-    )
+    return _plausible_leaf(name, index + ctx.salt, hint)
+
+
+def _echoed(ctx: _Ctx, name: str, hint: str | None, known: Any) -> bool:
+    """Whether the leaf is what the request sent (an echo service's ``form``, a ``?name=``);
+    a query's text never stands for the API's own object (open-meteo's ``current``)."""
+    if name not in ctx.echo or hint not in (None, "str") or is_paging_key(name):
+        return False
+    return isinstance(ctx.echo[name], dict | list) or not isinstance(known, dict | list)
+
+
+def _plausible_leaf(name: str, salt: int, hint: str | None) -> Any:
+    value = plausible(name or "value", salt, hint if hint in ("float", "int", "bool") else None)
     if hint == "number" and (isinstance(value, bool) or not isinstance(value, int | float)):
-        value = plausible(name or "value", index + ctx.salt, "float")
+        value = plausible(name or "value", salt, "float")
     if hint == "str" and not isinstance(value, str):
         value = str(value)
     return value

@@ -115,8 +115,7 @@ class _Dict(dict[Any, Any]):
             raise
 
     def _as_list(self) -> None:
-        state = _active
-        if state is not None:
+        if (state := _active) is not None:
             entry, response, path = self._at
             record = {"kind": "type", "entry": entry, "response": response, "at": _pointer(path)}
             record.update(use="__getitem__", wanted="list", found="dict")
@@ -151,8 +150,7 @@ class _List(list[Any]):
         return list.__getitem__(self, index)
 
     def _note(self, via: str, wanted: int) -> None:
-        state = _active
-        if state is None:
+        if (state := _active) is None:
             return
         entry, response, path = self._at
         record = {"kind": "index", "entry": entry, "response": response, "via": via}
@@ -171,20 +169,17 @@ class _Wrong:
     _at: tuple[int, int, tuple[Any, ...]]
 
     @classmethod
-    def plain(cls) -> str:
-        """The built-in type this noting subclass stands for (``int`` for ``_Int``)."""
+    def plain(cls) -> str:  # the built-in type it stands for (``int`` for ``_Int``)
         return next(c.__name__ for c in cls.__mro__ if c.__module__ == "builtins")
 
     def _wrong(self, use: str) -> None:
-        state = _active
-        if state is None:
+        if (state := _active) is None:
             return
         wanted = "dict" if use in _DICT_USES else "list" if use in _LIST_USES else ""
         entry, response, path = self._at
         record = {"kind": "type", "entry": entry, "response": response, "at": _pointer(path)}
-        record.update(use=use.removesuffix("str").removesuffix("int"), wanted=wanted)
-        record["found"] = self.plain()
-        state.miss(record)
+        used = use.removesuffix("str").removesuffix("int")
+        state.miss(record | {"use": used, "wanted": wanted, "found": self.plain()})
 
     def __getattr__(self, name: str) -> Any:
         if not name.startswith("_"):
@@ -219,8 +214,7 @@ class _Str(_Wrong, str):
     _at: tuple[int, int, tuple[Any, ...]]
 
     def _note(self, other: str) -> None:
-        state = _active
-        if state is not None:
+        if (state := _active) is not None:
             entry, response, path = self._at
             record = {"kind": "compare", "entry": entry, "response": response}
             record.update(at=_pointer(path), value=str(self), against=other)

@@ -209,6 +209,10 @@ def test_ctrl_c_prints_what_the_program_wrote_then_the_interruption(tmp_path: Pa
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
+        # as a terminal's foreground job: a suite started in the background (SIGINT ignored,
+        # which a program keeps, as automock does: tests/integration/test_run_fork.py) would
+        # otherwise hand the command an ignored Ctrl-C
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         # wait for the program to reach its read (seen from outside), however slow the machine
