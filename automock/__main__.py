@@ -2,6 +2,10 @@ from __future__ import annotations
 
 import sys
 
-from automock.cli import main
+try:
+    from automock.cli import main
+except KeyboardInterrupt:  # Ctrl-C while the command's own modules load: no traceback
+    print("automock: interrupted", file=sys.stderr)
+    sys.exit(130)
 
 sys.exit(main())

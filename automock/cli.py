@@ -32,15 +32,28 @@ def _exit_now(code: int) -> NoReturn:
     os._exit(code)
 
 
+def interrupted() -> int:
+    """Ctrl-C before a command took over its own (while starting up): no traceback, and the
+    run's child started early is not left behind."""
+    early = sys.modules.get("automock.sandbox.run.spare")
+    if early is not None:
+        early.discard()
+    print("automock: interrupted", file=sys.stderr)
+    return 130
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code instead of exiting (testable in-process)."""
-    if argv is None:
-        from automock.commands.client import run_early
+    try:
+        if argv is None:
+            from automock.commands.client import run_early
 
-        served = run_early(sys.argv[1:])  # may exec itself; a warm server's exit code
-        if served is not None:
-            _exit_now(served)
-    from automock.commands.dispatch import dispatch  # after the restart: imported once
+            served = run_early(sys.argv[1:])  # may exec itself; a warm server's exit code
+            if served is not None:
+                _exit_now(served)
+        from automock.commands.dispatch import dispatch  # after the restart: imported once
+    except KeyboardInterrupt:
+        return interrupted()
 
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
