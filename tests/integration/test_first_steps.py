@@ -258,11 +258,12 @@ def test_the_timings_line_accounts_for_the_whole_command(tmp_path: Path) -> None
 
 def test_ctrl_c_while_the_command_starts_is_never_a_traceback(tmp_path: Path) -> None:
     """Ctrl-C at any moment of start-up (before the command's own handler): exit 130 with
-    one line, or the interpreter's own death by SIGINT before it has a handler at all."""
+    one line, or the interpreter's own death while it starts (before any line of automock
+    runs, CPython's "Fatal Python error: init_import_site" is its own)."""
     (tmp_path / "waits.py").write_text(BLOCKS_AFTER_PRINTING)
     env = {**os.environ, "AUTOMOCK_SERVER": "0"}
     seen = []
-    for step in range(16):
+    for step in range(24):
         proc = subprocess.Popen(
             [sys.executable, "-m", "automock", "run", "waits.py", "--timeout", "600"],
             cwd=tmp_path,
@@ -271,10 +272,14 @@ def test_ctrl_c_while_the_command_starts_is_never_a_traceback(tmp_path: Path) ->
             env=env,
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
-        time.sleep(step * 0.02)  # from its first instruction into its start-up
+        time.sleep(step * 0.0125)  # from its first instruction into its start-up
         proc.send_signal(signal.SIGINT)
         err = proc.communicate(timeout=120)[1].decode()
         seen.append(proc.returncode)
-        assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-        assert proc.returncode in (130, -signal.SIGINT), (proc.returncode, err)
+        assert proc.returncode in (130, 1, -signal.SIGINT), (proc.returncode, err)
+        if proc.returncode == 130:  # automock's own handling: one line
+            assert err.endswith("automock: interrupted\n"), err
+        # a traceback only from the interpreter's own start-up, before automock's code runs
+        # (CPython's "Fatal Python error: init_import_site"), never through automock's frames
+        assert "Traceback" not in err or "/automock/" not in err, (proc.returncode, err)
     assert 130 in seen  # some interruptions reached automock's own handling
