@@ -85,6 +85,7 @@ def hint_strategy(
     """
     from hypothesis import strategies as st
 
+    hint = _without_any(hint)
     if small and hint is int:  # scaled down after a call ran past its bound
         return st.integers(min_value=-8, max_value=64)
     if small and hint is str:
@@ -102,6 +103,23 @@ def hint_strategy(
         (inner,) = typing.get_args(hint) or (int,)
         return st.lists(hint_strategy(inner, small=small), max_size=max_size)
     return st.from_type(hint)
+
+
+def _without_any(hint: Any) -> Any:
+    """``hint`` with each ``Any`` (no runtime instance: ``from_type`` refuses it) an ``int``,
+    the element an untyped generic gets (``Iterable[Any]`` -> ``Iterable[int]``)."""
+    if hint is typing.Any:
+        return int
+    args, origin = typing.get_args(hint), typing.get_origin(hint)
+    if not args or origin is None or origin is typing.Literal:
+        return hint
+    fixed = tuple(... if a is Ellipsis else _without_any(a) for a in args)
+    if fixed == args:
+        return hint
+    try:
+        return typing.Union[fixed] if origin is typing.Union else origin[fixed]  # noqa: UP007
+    except TypeError:  # an origin that cannot be subscripted again: as it was
+        return hint
 
 
 # abstract collection hints drawn as plain lists: ``from_type(Iterable[int])`` gives a
