@@ -24,6 +24,7 @@ import fnmatch
 import functools
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,13 +73,14 @@ def _query_matches(asked: dict[str, list[str]], wanted: dict[str, str]) -> bool:
     return all(k in asked and v in ("", asked[k][0]) for k, v in wanted.items())
 
 
-def _filled(body: Any, url: str, host: str) -> Any:
+def _strings(body: Any, change: Callable[[str], str]) -> Any:
+    """A fresh copy of ``body`` with each string (not key) passed through ``change``."""
     if isinstance(body, str):
-        return body.replace("{url}", url).replace("{host}", host)
+        return change(body)
     if isinstance(body, list):
-        return [_filled(item, url, host) for item in body]
+        return [_strings(item, change) for item in body]
     if isinstance(body, dict):
-        return {k: _filled(v, url, host) for k, v in body.items()}
+        return {k: _strings(v, change) for k, v in body.items()}
     return copy.deepcopy(body)
 
 
@@ -139,14 +141,19 @@ def known_body(url: str, prefix: bool = False) -> Known | None:
                     best = (rank, entry, matched, template)
         if best is not None:
             _, entry, matched, template = best
-            body = _filled(entry["body"], url, matched)
-            body = _from_path(body, entry.get("from_path", {}), path, template)
+            fill = _filler(url, matched, _path_swap(entry.get("from_path", {}), path, template))
+            body = _strings(entry["body"], fill)
             return Known(entry["api"], _asked(body, asked))
     return None
 
 
-def _from_path(body: Any, names: dict[str, int], path: str, template: str) -> Any:
-    """The body about what the URL names: each of the entry's ``from_path`` values (the
+def _filler(url: str, host: str, swap: Callable[[str], str]) -> Callable[[str], str]:
+    """A body text with ``{url}`` and ``{host}`` filled in, then about what the URL names."""
+    return lambda text: swap(text.replace("{url}", url).replace("{host}", host))
+
+
+def _path_swap(names: dict[str, int], path: str, template: str) -> Callable[[str], str]:
+    """A body's text about what the URL names: each of the entry's ``from_path`` values (the
     body's own ``octo-example``) becomes the path's segment at its index where the matched
     template has a wildcard there (``/users/*``: the login asked for). A segment of digits
     names no login, repository or Pokemon (an id asked for keeps the entry's name)."""
@@ -160,19 +167,9 @@ def _from_path(body: Any, names: dict[str, int], path: str, template: str) -> An
         and not got[at].isdigit()
     }
     if not swaps:
-        return body
+        return lambda text: text
     pattern = re.compile("|".join(rf"(?<![\w.-]){re.escape(old)}(?![\w.-])" for old in swaps))
-    return _swapped(body, pattern, swaps)
-
-
-def _swapped(body: Any, pattern: re.Pattern[str], swaps: dict[str, str]) -> Any:
-    if isinstance(body, str):
-        return pattern.sub(lambda m: swaps[m[0]], body)
-    if isinstance(body, list):
-        return [_swapped(item, pattern, swaps) for item in body]
-    if isinstance(body, dict):
-        return {k: _swapped(v, pattern, swaps) for k, v in body.items()}
-    return body
+    return lambda text: pattern.sub(lambda m: swaps[m[0]], text)
 
 
 def _literal_segments(template: str) -> int:

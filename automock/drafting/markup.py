@@ -82,9 +82,14 @@ def split_compounds(css: str) -> list[str]:
     return [c for c in _COMBINATOR.split(css) if c and not c.isspace()]
 
 
+def _parsed(compound: str) -> re.Match[str] | None:
+    """One CSS compound selector, pseudo-classes (``:nth-child(2)``) left out."""
+    return _COMPOUND.fullmatch(re.sub(r":[\w-]+(\([^)]*\))?", "", compound))
+
+
 def _open_tag(compound: str, attrs: dict[str, str], xml: bool) -> tuple[str, str, str]:
     """(opening tag, tag name, a name for its text) of one CSS compound selector."""
-    match = _COMPOUND.fullmatch(re.sub(r":[\w-]+(\([^)]*\))?", "", compound))
+    match = _parsed(compound)
     tag = (match.group(1) if match else "") or ("item" if xml else "div")
     classes, ident = [], ""
     for cls, id_, key, value in _PART.findall(match.group(2) if match else ""):
@@ -126,6 +131,7 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
     listed = seg.startswith("els:") and seg != "els:*"
     inner = {k: v for k, v in merged.items() if k != "index" or not listed}
     n = max([n] + [int(k[6:]) for k in subtree if k.startswith("count:") and k[6:].isdigit()])
+    named = _tag_of(compounds[-1])  # the tag the selector names ("" for ``.cls`` alone)
     inner_parts = []
     for i in range(n):
         attrs = {k[4:]: str(plausible(k[4:], i + ctx.salt)) for k in merged if k.startswith("key:")}
@@ -133,7 +139,7 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
             attrs["href"] = f"{ctx.folder}items/{i + 1 + ctx.salt}"
         if seg == "els:*" and not attrs:  # ``child.attrib`` printed whole: one to show
             attrs["id"] = str(i + 1 + ctx.salt)
-        if not ctx.xml and _tag_of(compounds[-1]) == "a":  # a page's links lead somewhere
+        if not ctx.xml and named == "a":  # a page's links lead somewhere
             attrs.setdefault("href", f"{ctx.folder}items/{i + 1 + ctx.salt}")
         opening, tag, name = _open_tag(compounds[-1], attrs, ctx.xml)
         text_path = (*path, seg, "attr:text")
@@ -144,7 +150,7 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
         probed = probe_records(ctx.probes.get((ctx.site, text_path)), i + ctx.salt, 1)
         body = escape(probed.strip("\n") or _text_for(name, hint, i + ctx.salt, regex))
         children = _children(ctx, inner, (*path, seg))
-        if _tag_of(compounds[-1]) in _FEED_ITEMS and not children and hint is None:
+        if named in _FEED_ITEMS and not children and hint is None:
             body, children = "", _feed_item(tag, i + ctx.salt)  # a feed's item, as feeds have
         inner_parts.append(f"{opening}{body}{children}</{tag}>")
     html = "".join(inner_parts)
@@ -158,7 +164,7 @@ _FEED_ITEMS = ("item", "entry")
 
 
 def _tag_of(compound: str) -> str:
-    match = _COMPOUND.fullmatch(re.sub(r":[\w-]+(\([^)]*\))?", "", compound))
+    match = _parsed(compound)
     return match.group(1) if match else ""
 
 

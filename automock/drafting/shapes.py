@@ -289,12 +289,12 @@ def _render(
     if keys:
         shown = known if isinstance(known, dict) else {}
         obj: dict[str, Any] = {}
+        like = sibling(shown)  # a rate the map lacks: a rate
         for k in keys:
             names = k[4:].split(KEY_SEP) if k != "key:*" else keys_of(shown, name)
             for key in names:
                 at = f"{pointer}/{_escape(key)}"
-                like = sibling(shown) if key not in shown else None
-                got = shown.get(key, like[0] if like else _NONE)  # a rate the map lacks: a rate
+                got = shown.get(key, like[0] if like else _NONE)
                 obj[key] = _render(ctx, tree[k], (*path, k), at, key, index, got)
         return around(obj, shown, pointer, ctx.guessed)
     text = isinstance(known, str) and not tree.get("index") and path not in ctx.links

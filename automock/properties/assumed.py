@@ -31,7 +31,6 @@ _LOWS = (
 _CLAUSE = re.compile(r"\s*[:(-]?[^.;:\n]*")  # ``n: a positive int``, ``n (int > 0)``
 
 
-@functools.lru_cache(maxsize=256)
 def _lows(doc: str, names: tuple[str, ...]) -> dict[str, int]:
     found: dict[str, int] = {}
     for name in names:
@@ -49,30 +48,29 @@ def _lows(doc: str, names: tuple[str, ...]) -> dict[str, int]:
     return found
 
 
-def assumed_lows(fn: Callable[..., Any]) -> dict[str, int]:
-    """Each parameter the docstring bounds below, and its lowest allowed value."""
+@functools.lru_cache(maxsize=256)
+def _assumed(fn: Callable[..., Any]) -> tuple[tuple[str, int | None], ...]:
+    """Each parameter of ``fn`` in order, with the lowest value its docstring allows (None:
+    no assumption); empty when the docstring assumes nothing. Read once per function: the
+    checker asks on every call it makes."""
     target = inspect.unwrap(fn)
     doc = inspect.getdoc(target) or ""
-    if not doc:
-        return {}
     try:
         names = tuple(inspect.signature(target).parameters)
     except (TypeError, ValueError):
-        return {}
-    return _lows(doc, names)
+        return ()
+    lows = _lows(doc, names) if doc else {}
+    return tuple((name, lows.get(name)) for name in names) if lows else ()
+
+
+def assumed_lows(fn: Callable[..., Any]) -> dict[str, int]:
+    """Each parameter the docstring bounds below, and its lowest allowed value."""
+    return {name: low for name, low in _assumed(fn) if low is not None}
 
 
 def broken_assumption(fn: Callable[..., Any], args: Sequence[Any]) -> str | None:
     """What the docstring assumes that ``args`` (positional) break, or None."""
-    lows = assumed_lows(fn)
-    if not lows:
-        return None
-    try:
-        names = list(inspect.signature(inspect.unwrap(fn)).parameters)
-    except (TypeError, ValueError):
-        return None
-    for name, value in zip(names, args, strict=False):
-        low = lows.get(name)
+    for (name, low), value in zip(_assumed(fn), args, strict=False):
         number = isinstance(value, int | float) and not isinstance(value, bool)
         if low is not None and number and value < low:
             return f"its docstring assumes {name} >= {low}"

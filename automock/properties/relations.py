@@ -58,7 +58,8 @@ def _source(o: Observation) -> list[Any] | None:
 
 
 def _members(o: Observation, values: list[float] | None) -> bool:
-    source = _numbers(_source(o)) if _source(o) else None
+    items = _source(o)
+    source = _numbers(items) if items else None
     return source is not None and values is not None and all(x in source for x in values)
 
 
