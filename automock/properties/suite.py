@@ -40,6 +40,7 @@ from automock.properties.runner import (
     evaluate,
     materialized,
 )
+from automock.properties.spelled import spelled_out
 from automock.properties.testcases import TestCase, distinct_args
 from automock.properties.tournament import tournament_fairness
 
@@ -320,7 +321,7 @@ def check_function(
     for applied in properties:
         options = resolve_options(applied.options, names)
         if applied.property in DISTRIBUTION_PROPERTIES:
-            results.append(_uniformity(fn, options, runs, seed))
+            results.append(_uniformity(fn, spelled_out(fn, applied.property, options), runs, seed))
             continue
         if applied.property == "examples":  # the docstring's claims, run as a doctest
             results.append(documented_examples(fn, seed=seed, call_seconds=call_seconds))
