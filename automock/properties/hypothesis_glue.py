@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from automock._cache import user_cache_dir
 from automock.errors import InputError
+from automock.properties._signature import signature_of
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.calls import Calls, large, shown
 from automock.properties.checks import PropertyResult
@@ -135,10 +136,9 @@ _ABSTRACT_SEQUENCES = (
 
 
 def _parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
-    try:
-        signature = inspect.signature(fn)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"cannot read the signature of {fn!r}: {exc}") from None
+    signature = signature_of(fn)
+    if signature is None:
+        raise InputError(f"cannot read the signature of {fn!r}")
     kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     return [p for p in signature.parameters.values() if p.kind in kinds and p.default is p.empty]
 

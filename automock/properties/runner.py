@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from automock.errors import CallTimeout, InputError
+from automock.properties._signature import signature_of
 from automock.properties.assumed import broken_assumption
 from automock.properties.checks import (
     PropertyResult,
@@ -108,9 +109,12 @@ def _first_sequence(args: Sequence[Any]) -> tuple[int, Any]:
 def _resolve_k(fn: Callable[..., Any], args: Sequence[Any], k: Any) -> int | None:
     if k is None or isinstance(k, int):
         return k
+    signature = signature_of(fn)
+    if signature is None:
+        return None
     try:
-        bound = inspect.signature(fn).bind(*args)
-    except (TypeError, ValueError):
+        bound = signature.bind(*args)
+    except TypeError:
         return None
     bound.apply_defaults()  # a parameter left at its default (`num_sides=6`) still names it
     value = bound.arguments.get(str(k))

@@ -45,6 +45,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from automock.properties._signature import parameter_names, signature_of
 from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observations
 
@@ -86,10 +87,7 @@ class StatedBound:
 
 
 def _parameters(fn: Callable[..., Any]) -> tuple[str, ...]:
-    try:
-        return tuple(inspect.signature(fn).parameters)
-    except (TypeError, ValueError):
-        return ()
+    return parameter_names(fn)
 
 
 def _side(text: str, params: Sequence[str]) -> int | str | None:
@@ -139,10 +137,10 @@ def _numbers(output: Any) -> list[float] | None:
 
 
 def _defaults(fn: Callable[..., Any]) -> dict[str, Any]:
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
+    signature = signature_of(fn)
+    if signature is None:
         return {}
+    params = signature.parameters.values()
     return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
 
 
