@@ -21,6 +21,7 @@ from automock.errors import InputError
 from automock.properties._signature import signature_of
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, repeated_property
 from automock.properties.checks import PropertyResult
+from automock.properties.dice import dice_fairness
 from automock.properties.distribution import (
     SHUFFLE_LENGTH,
     DistributionResult,
@@ -255,6 +256,10 @@ def _uniformity(
             seed=seed,
             alpha=alpha,
         )
+    if isinstance(options.get("dice"), int):  # a roll of dice: the sum of fair ones
+        faces = int(options.get("faces", 6))
+        roll = _throwing(fn, None)
+        return dice_fairness(roll, options["dice"], faces, runs=runs, seed=seed, alpha=alpha)
     contest = options.get("tournament")
     if isinstance(contest, Mapping):  # {"list": ..., "weights": ..., "size": "k"}
         return tournament_fairness(
