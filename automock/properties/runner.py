@@ -61,7 +61,7 @@ PROPERTIES: Mapping[str, str] = {
     "unique": "no output element repeats",
     "idempotent": "f(f(x)) == f(x)",
     "round_trip": "inverse(f(x)) == x (option: inverse = the decoding function)",
-    "uniform": "over many seeded runs every element lands in every position equally often (chi-square)",
+    "uniform": "over many seeded runs every element lands in every position equally often (chi-square); a dice roller's values fit the sum of fair dice (options: dice, faces)",
     "proportional": "over many seeded runs a weighted choice picks each element in proportion to its weight, or to its inverse (options: weights = the weights parameter's name)",
     "tournament": "over many seeded runs a tournament selection's winners fit the best (or least) of `size` members drawn with or without replacement (options: tournament = the list, weights and size parameters' names)",
     "estimates": "over many seeded runs a Monte Carlo estimate averages to the value it estimates, within 2% or sampling error (options: value; count = the throws parameter's name, given 1000)",
