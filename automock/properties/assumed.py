@@ -16,6 +16,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from automock.properties._signature import parameter_names
+
 __all__ = ["assumed_lows", "broken_assumption"]
 
 # after the parameter's name, within one clause: the lowest value the words allow
@@ -55,9 +57,8 @@ def _assumed(fn: Callable[..., Any]) -> tuple[tuple[str, int | None], ...]:
     checker asks on every call it makes."""
     target = inspect.unwrap(fn)
     doc = inspect.getdoc(target) or ""
-    try:
-        names = tuple(inspect.signature(target).parameters)
-    except (TypeError, ValueError):
+    names = parameter_names(target)
+    if not names:
         return ()
     lows = _lows(doc, names) if doc else {}
     return tuple((name, lows.get(name)) for name in names) if lows else ()

@@ -46,6 +46,11 @@ def call_seed(seed: int, args: Any) -> int:
     return derive(seed, "property call", repr(args), bits=32)
 
 
+def replay_seed(seed: int, args: Any, replay: int) -> int:
+    """Another seed for a call on ``args`` (``replay`` 1, 2, ...), in a check seeded with ``seed``."""
+    return derive(seed, "property replay", repr(args), replay, bits=32)
+
+
 def seeded(seed: int) -> contextlib.AbstractContextManager[Any]:
     """Every RNG seeded from ``seed`` (the runtime's ``seeded_random``), else ``random`` only."""
     from automock.properties.distribution import seeder

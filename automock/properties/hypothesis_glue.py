@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from automock._cache import user_cache_dir
 from automock.errors import InputError
+from automock.properties._signature import signature_of
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.calls import Calls, large, shown
 from automock.properties.checks import PropertyResult
@@ -135,10 +136,9 @@ _ABSTRACT_SEQUENCES = (
 
 
 def _parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
-    try:
-        signature = inspect.signature(fn)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"cannot read the signature of {fn!r}: {exc}") from None
+    signature = signature_of(fn)
+    if signature is None:
+        raise InputError(f"cannot read the signature of {fn!r}")
     kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     return [p for p in signature.parameters.values() if p.kind in kinds and p.default is p.empty]
 
@@ -354,17 +354,18 @@ def _search(
     calls = Calls(fn, name, options, seed, call_seconds)
     config = search_settings(max_examples)
     fresh = " fresh" if excluded else ""
-    seen_failing = next(  # inputs seen accepted, as they were: a failure the search may miss
-        (args for args in replays if list(args) not in excluded and calls.breaks(args)), None
-    )
+    # inputs seen accepted, as they were: a failure the search may miss
+    seen_failing = calls.seen_failing(replays, excluded)
     try:
         with outside_cwd():
             minimal = find(candidates, calls.breaks, settings=config, random=random.Random(seed))
     except NoSuchExample:
         if seen_failing is not None:  # the search found none smaller: report the one seen
-            failure = calls.run(seen_failing)
-            detail = f"on an input seen accepted: {failure.detail}"
-            return PropertyResult(name, False, detail, list(seen_failing))
+            args, replay = seen_failing
+            failure = calls.run(args, replay)
+            again = f" (under replay seed {replay} of the input)" if replay else ""
+            detail = f"on an input seen accepted{again}: {failure.detail}"
+            return PropertyResult(name, False, detail, list(args))
         return calls.without_failure(
             f"held for up to {max_examples}{fresh} generated inputs (seed {seed})"
         )

@@ -27,6 +27,7 @@ from typing import Any
 from automock._serialize import JsonMixin
 from automock.errors import InputError
 from automock.plan.model import PropertySpec
+from automock.properties._signature import signature_of
 from automock.properties.runner import canonical_property
 
 __all__ = [
@@ -113,10 +114,10 @@ def _inverse_name(name: str, namespace: Mapping[str, Any]) -> str | None:
 
 
 def _int_parameter(fn: Callable[..., Any]) -> str | None:
-    try:
-        params = list(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):
+    signature = signature_of(fn)
+    if signature is None:
         return None
+    params = list(signature.parameters.values())
     ints = [p.name for p in params if p.annotation in (int, "int")]
     if len(ints) == 1:
         return ints[0]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from automock.errors import CallTimeout
+from automock.properties._signature import signature_of
 from automock.properties.assumed import broken_assumption
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, bounded, call_seed
 from automock.properties.runner import materialized, rejected
@@ -153,11 +154,13 @@ def _kind(param: inspect.Parameter, hint: Any) -> str:
 
 
 def _parameters(fn: Callable[..., Any]) -> list[tuple[inspect.Parameter, str]]:
+    signature = signature_of(fn)
+    if signature is None:
+        raise TypeError(f"cannot read the signature of {fn!r}")
     try:
-        signature = inspect.signature(fn)
         hints = typing.get_type_hints(fn)
     except (TypeError, ValueError, NameError):
-        signature, hints = inspect.signature(fn), {}
+        hints = {}
     kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     return [
         (p, _kind(p, hints.get(p.name)))

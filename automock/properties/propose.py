@@ -32,11 +32,11 @@ distribution checks share the significance level :data:`ALPHA` (Bonferroni): wit
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from automock.plan.model import PropertySpec
+from automock.properties._signature import signature_of
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.distribution import SHUFFLE_LENGTH
 from automock.properties.documented import example_count
@@ -230,10 +230,10 @@ def _weighted_hint(
 
 def _optional(fn: Callable[..., Any]) -> list[str]:
     """``fn``'s parameters that have a default of ``None`` (given only when wanted)."""
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
+    signature = signature_of(fn)
+    if signature is None:
         return []
+    params = signature.parameters.values()
     return [p.name for p in params if p.default is None]
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from automock.errors import CallTimeout, InputError
+from automock.properties._signature import signature_of
 from automock.properties.assumed import broken_assumption
 from automock.properties.checks import (
     PropertyResult,
@@ -60,7 +61,7 @@ PROPERTIES: Mapping[str, str] = {
     "unique": "no output element repeats",
     "idempotent": "f(f(x)) == f(x)",
     "round_trip": "inverse(f(x)) == x (option: inverse = the decoding function)",
-    "uniform": "over many seeded runs every element lands in every position equally often (chi-square)",
+    "uniform": "over many seeded runs every element lands in every position equally often (chi-square); a dice roller's values fit the sum of fair dice (options: dice, faces)",
     "proportional": "over many seeded runs a weighted choice picks each element in proportion to its weight, or to its inverse (options: weights = the weights parameter's name; its list is the other parameter, or list = its name)",
     "tournament": "over many seeded runs a tournament selection's winners fit the best (or least) of `size` members drawn with or without replacement (options: tournament = LIST,WEIGHTS,SIZE, the three parameters' names)",
     "estimates": "over many seeded runs a Monte Carlo estimate averages to the value it estimates, within 2% or sampling error (options: value; count = the throws parameter's name, given 1000)",
@@ -108,9 +109,12 @@ def _first_sequence(args: Sequence[Any]) -> tuple[int, Any]:
 def _resolve_k(fn: Callable[..., Any], args: Sequence[Any], k: Any) -> int | None:
     if k is None or isinstance(k, int):
         return k
+    signature = signature_of(fn)
+    if signature is None:
+        return None
     try:
-        bound = inspect.signature(fn).bind(*args)
-    except (TypeError, ValueError):
+        bound = signature.bind(*args)
+    except TypeError:
         return None
     bound.apply_defaults()  # a parameter left at its default (`num_sides=6`) still names it
     value = bound.arguments.get(str(k))

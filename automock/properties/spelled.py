@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from automock.errors import InputError
+from automock.properties._signature import parameter_names, signature_of
 
 _NEEDS: Mapping[str, str] = {
     "proportional": "--option weights=PARAM (the weights parameter's name)",
@@ -70,7 +71,7 @@ def _contest(fn: Callable[..., Any], contest: Any) -> Mapping[str, Any]:
 
 
 def _named(fn: Callable[..., Any], role: str, name: str) -> str:
-    parameters = _parameters(fn)
+    parameters = parameter_names(fn)
     if name not in parameters:
         listed = ", ".join(parameters) or "none"
         raise InputError(
@@ -82,22 +83,12 @@ def _named(fn: Callable[..., Any], role: str, name: str) -> str:
 
 def _required(fn: Callable[..., Any]) -> list[str]:
     kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    signature = signature_of(fn)
     return [
         p.name
-        for p in _signature(fn).parameters.values()
+        for p in (signature or inspect.Signature()).parameters.values()
         if p.kind in kinds and p.default is inspect.Parameter.empty
     ]
-
-
-def _parameters(fn: Callable[..., Any]) -> list[str]:
-    return list(_signature(fn).parameters)
-
-
-def _signature(fn: Callable[..., Any]) -> inspect.Signature:
-    try:
-        return inspect.signature(fn)
-    except (TypeError, ValueError):
-        return inspect.Signature()
 
 
 def _lacking(fn: Callable[..., Any], prop: str) -> InputError:

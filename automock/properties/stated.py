@@ -26,7 +26,8 @@ taken for a promise about the output:
   "returns ... sorted" / "in ascending order" -> ``sorted``, both for a function seen
   returning sequences only;
 - a name that says the function estimates pi (``estimate_pi``, ``monte_carlo_pi``,
-  ``mcpi`` with a docstring or comment that speaks of pi, or a ``return pi``)
+  ``mcpi`` with a docstring or comment that speaks of pi, or a ``return pi``; or a name
+  that says it estimates, ``estimate``, in a file named for pi, ``estimate_pi.py``)
   and code that scales a ratio by four (``4 * inside / total``: the area of a quarter
   circle) -> ``bounds`` [0, 4], adopted whatever behaviour showed: the ratio of hits
   to throws lies in [0, 1] whatever the program's inputs, so a value outside is the bug,
@@ -43,8 +44,12 @@ import re
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from automock.properties._signature import parameter_names, signature_of
+from automock.properties.dice import rolled_dice
+from automock.properties.fraction import counted_fraction
 from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observations
 
@@ -63,6 +68,7 @@ _RANGE_ENDS = (
 _BOUND = r"(-?\d+|[A-Za-z_]\w*)"
 _BOUND_PATTERNS = (
     re.compile(rf"\bbetween\s+{_BOUND}\s+and\s+{_BOUND}\b"),
+    re.compile(rf"\b(?:between|from)\s+{_BOUND}\s*[-\u2013]\s*{_BOUND}\b"),  # "between 1-49"
     re.compile(rf"\bfrom\s+{_BOUND}\s+(?:to|through)\s+{_BOUND}\b"),
     re.compile(rf"\[\s*{_BOUND}\s*,\s*{_BOUND}\s*\]"),
     re.compile(rf"\b{_BOUND}\s*<=\s*\w+\s*<=\s*{_BOUND}\b"),
@@ -70,6 +76,9 @@ _BOUND_PATTERNS = (
 # "each having `d` sides", "a 20-sided die", "with n faces": a die's faces, 1 to that many
 _DIE_WORDS = re.compile(rf"`?{_BOUND}`?[ -](?:sides|faces|sided)\b")
 _LOTTERY = frozenset({"lotto", "lottery", "raffle", "bingo"})
+# a function's name that says it estimates something its module's name may then name
+_ESTIMATING = frozenset({"estimate", "estimation", "approx", "approximate", "approximation"})
+_ESTIMATING |= {"monte", "carlo", "montecarlo", "simulate", "simulation", "mc"}
 _QUARTER_CIRCLE = re.compile(r"(?<![\w.])4(?:\.0*)?\s*\*|\*\s*4(?:\.0*)?(?![\w.])")
 _UNIQUE_WORDS = re.compile(r"\b(permutation|distinct|unique|without replacement|no repeats)\b")
 _SORTED_WORDS = re.compile(r"\breturns?\b[^.]*?\b(sorted|in ascending order|in increasing order)\b")
@@ -86,10 +95,7 @@ class StatedBound:
 
 
 def _parameters(fn: Callable[..., Any]) -> tuple[str, ...]:
-    try:
-        return tuple(inspect.signature(fn).parameters)
-    except (TypeError, ValueError):
-        return ()
+    return parameter_names(fn)
 
 
 def _side(text: str, params: Sequence[str]) -> int | str | None:
@@ -139,10 +145,10 @@ def _numbers(output: Any) -> list[float] | None:
 
 
 def _defaults(fn: Callable[..., Any]) -> dict[str, Any]:
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
+    signature = signature_of(fn)
+    if signature is None:
         return {}
+    params = signature.parameters.values()
     return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
 
 
@@ -185,6 +191,9 @@ def stated(
             options = {"low": bound.low, "high": bound.high}
             out.append(AppliedProperty("bounds", options, "stated", bound.evidence))
             break
+    fraction = counted_fraction(fn, observed)
+    if fraction is not None:  # a count over its trials: its words are its code
+        out = [a for a in out if a.property != "bounds"] + [fraction]
     pi = _pi_bounds(fn, observed)
     if pi is not None:
         out = [pi]
@@ -193,6 +202,9 @@ def stated(
             evidence = "name: an estimate of pi as 4 x (hits / throws) averages to pi"
             averages: dict[str, Any] = {"value": math.pi, "count": count}
             out.append(AppliedProperty("estimates", averages, "stated", evidence))
+    rolled = rolled_dice(fn, observed)
+    if rolled is not None:
+        out.append(rolled)
     sequences = bool(observed.accepted) and all(
         isinstance(o.output, list | tuple) for o in observed.accepted
     )
@@ -238,6 +250,8 @@ def _says_pi(fn: Callable[..., Any]) -> bool:
     tokens = name_tokens(getattr(fn, "__name__", ""))
     if "pi" in tokens or "pi" in _returned_words(fn):
         return True
+    if set(tokens) & _ESTIMATING and "pi" in _module_words(fn):  # estimate_pi.py's `estimate`
+        return True
     if not any(t.endswith("pi") for t in tokens):
         return False
     try:
@@ -245,6 +259,16 @@ def _says_pi(fn: Callable[..., Any]) -> bool:
     except (OSError, TypeError):
         return False
     return bool(re.search(r"\bpi\b|\u03c0", words, re.IGNORECASE))
+
+
+def _module_words(fn: Callable[..., Any]) -> list[str]:
+    """The words of the name of the file ``fn`` is defined in (``estimate_pi.py`` -> estimate,
+    pi)."""
+    try:
+        path = inspect.getsourcefile(inspect.unwrap(fn))
+    except (OSError, TypeError):
+        return []
+    return name_tokens(Path(path).stem) if path else []
 
 
 def _returned_words(fn: Callable[..., Any]) -> set[str]:

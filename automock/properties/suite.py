@@ -10,9 +10,7 @@ the examples against fresh inputs.
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,8 +18,10 @@ from typing import Any
 from automock import _schemas as schemas
 from automock._serialize import JsonMixin, to_jsonable
 from automock.errors import InputError
+from automock.properties._signature import signature_of
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, repeated_property
 from automock.properties.checks import PropertyResult
+from automock.properties.dice import dice_fairness
 from automock.properties.distribution import (
     SHUFFLE_LENGTH,
     DistributionResult,
@@ -99,8 +99,9 @@ def _returning(value: Any, like: Callable[..., Any] | None = None) -> Callable[.
         return copy.deepcopy(value)
 
     if like is not None:  # a bound naming a parameter (`high`) resolves as on the function
-        with contextlib.suppress(TypeError, ValueError):
-            expected.__signature__ = inspect.signature(like)  # type: ignore[attr-defined]
+        signature = signature_of(like)
+        if signature is not None:
+            expected.__signature__ = signature  # type: ignore[attr-defined]
     return expected
 
 
@@ -163,10 +164,10 @@ def _drop_contradicted(
 
 
 def _required(fn: Callable[..., Any]) -> bool:
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
+    signature = signature_of(fn)
+    if signature is None:
         return True
+    params = signature.parameters.values()
     return any(
         p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
         for p in params
@@ -256,6 +257,10 @@ def _uniformity(
             seed=seed,
             alpha=alpha,
         )
+    if isinstance(options.get("dice"), int):  # a roll of dice: the sum of fair ones
+        faces = int(options.get("faces", 6))
+        roll = _throwing(fn, None)
+        return dice_fairness(roll, options["dice"], faces, runs=runs, seed=seed, alpha=alpha)
     contest = options.get("tournament")
     if isinstance(contest, Mapping):  # {"list": ..., "weights": ..., "size": "k"}
         return tournament_fairness(

@@ -13,12 +13,12 @@ a tournament that never lets the last member in, or always lets the first in, fi
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from automock.errors import InputError
+from automock.properties._signature import signature_of
 from automock.properties.distribution import (
     DistributionResult,
     Raised,
@@ -115,14 +115,14 @@ def tournament_hint(
         found
     ):
         return []
-    try:
-        params = [
-            p.name
-            for p in inspect.signature(fn).parameters.values()
-            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-        ]
-    except (TypeError, ValueError):
+    signature = signature_of(fn)
+    if signature is None:
         return []
+    params = [
+        p.name
+        for p in signature.parameters.values()
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    ]
     lengths = {params[j] for _, j in length_of(params, range(len(params)))}
     weights = [p for p in params if p.lower().endswith(WEIGHT_NAMES)]
     sizes = [p for p in params if p.lower() in _SIZE_NAMES and p not in lengths]

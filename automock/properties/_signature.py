@@ -1,0 +1,42 @@
+"""One reading of a function's signature, shared by every module of the checker.
+
+The checker asks for the parameters of the function it checks many times (once
+per proposal, per call bound, per generated input); :func:`signature_of` reads
+them once per function and answers ``None`` for a callable with no readable
+signature (a builtin written in C, a class with an odd ``__init__``).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["parameter_names", "signature_of"]
+
+
+@functools.lru_cache(maxsize=256)
+def _cached(fn: Callable[..., Any]) -> inspect.Signature | None:
+    return _read(fn)
+
+
+def _read(fn: Callable[..., Any]) -> inspect.Signature | None:
+    try:
+        return inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+
+
+def signature_of(fn: Callable[..., Any]) -> inspect.Signature | None:
+    """``fn``'s signature, or ``None`` when it cannot be read; cached per function."""
+    try:
+        return _cached(fn)
+    except TypeError:  # an unhashable callable: read it each time
+        return _read(fn)
+
+
+def parameter_names(fn: Callable[..., Any]) -> tuple[str, ...]:
+    """The names of ``fn``'s parameters in order; empty when its signature cannot be read."""
+    signature = signature_of(fn)
+    return tuple(signature.parameters) if signature is not None else ()

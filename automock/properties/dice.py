@@ -1,0 +1,154 @@
+"""A function that rolls dice: its values must be the sum of that many fair dice.
+
+A roll of two dice that adds the first die twice (``d1 + d1``) still returns values
+from 2 to 12, so bounds cannot see it; what it breaks is the shape of the sum (only
+even values, 2 and 12 six times too often). A careful engineer checks a dice roller
+against the obvious model: ``k`` six-sided dice (a die's faces when nothing names them)
+summed. :func:`rolled_dice` proposes that model for a function of no arguments whose
+name says it rolls a die or dice (``roll_die``, ``roll2dice``, ``rollDice``), that
+draws ``k`` times outside any loop (``randint``, ``randrange``, ``choice``: the number
+of dice is read from the code, never its ranges, which are what an off-by-one moves),
+whose name's number, if any, is ``k``, and whose values seen lie within one of
+``[k, 6k]`` and meet one of its ends: a d20 or a zero-based die is left alone.
+:func:`dice_fairness` then compares the values of many seeded runs with the
+distribution of the sum (chi-square, tails pooled below five expected counts).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+import textwrap
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from automock.properties.distribution import (
+    DistributionResult,
+    Raised,
+    chi_square_statistic,
+    observe_runs,
+    raised_result,
+    verdict,
+)
+from automock.properties.infer import AppliedProperty, name_tokens
+from automock.properties.observe import Observations
+
+__all__ = ["dice_fairness", "rolled_dice", "sum_distribution"]
+
+_DIE_WORDS = frozenset({"die", "dice", "dices"})
+_DRAWS = frozenset({"randint", "randrange", "choice"})
+_LOOPS: tuple[type[ast.AST], ...] = (ast.For, ast.While, ast.AsyncFor, ast.ListComp)
+_LOOPS += (ast.SetComp, ast.GeneratorExp, ast.DictComp)
+FACES = 6  # a die whose faces nothing names
+
+
+def _words(name: str) -> tuple[list[str], list[int]]:
+    """The words and numbers of a name (``roll2dice`` -> roll, dice and 2)."""
+    words: list[str] = []
+    numbers: list[int] = []
+    for token in name_tokens(name):
+        words += [w for w in re.split(r"\d+", token) if w]
+        numbers += [int(n) for n in re.findall(r"\d+", token)]
+    return words, numbers
+
+
+def _draw_count(fn: Callable[..., Any]) -> int | None:
+    """How many draws ``fn``'s code makes, each once per call; None if one is in a loop."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(fn))))
+    except (OSError, TypeError, SyntaxError, ValueError):
+        return None
+    count = 0
+
+    def visit(node: ast.AST, looped: bool) -> bool:
+        nonlocal count
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in _DRAWS:
+                if looped:
+                    return False
+                count += 1
+        inner = looped or isinstance(node, _LOOPS)
+        return all(visit(child, inner) for child in ast.iter_child_nodes(node))
+
+    return count if visit(tree, False) else None
+
+
+def rolled_dice(fn: Callable[..., Any], observed: Observations) -> AppliedProperty | None:
+    """``uniform`` of the sum of ``k`` fair dice, for a dice roller (see the module)."""
+    if observed.parameters or not observed.accepted:
+        return None
+    words, numbers = _words(getattr(fn, "__name__", ""))
+    if not _DIE_WORDS & set(words):
+        return None
+    dice = _draw_count(fn)
+    if not dice or any(n != dice for n in numbers):
+        return None
+    values = [o.output for o in observed.accepted]
+    if not all(type(v) is int for v in values):
+        return None
+    low, high = dice, dice * FACES
+    if min(values) < low - 1 or max(values) > high + 1:
+        return None
+    if low not in values and high not in values:
+        return None
+    evidence = f"name: a roll of dice; {dice} draw(s) in its code: the sum of {dice} fair d{FACES}"
+    return AppliedProperty("uniform", {"dice": dice, "faces": FACES}, "stated", evidence)
+
+
+def sum_distribution(dice: int, faces: int) -> dict[int, float]:
+    """The probability of each sum of ``dice`` fair dice of ``faces`` faces."""
+    probabilities = {0: 1.0}
+    for _ in range(dice):
+        step: dict[int, float] = {}
+        for total, p in probabilities.items():
+            for face in range(1, faces + 1):
+                step[total + face] = step.get(total + face, 0.0) + p / faces
+        probabilities = step
+    return probabilities
+
+
+def dice_fairness(
+    roll: Callable[[], Any],
+    dice: int,
+    faces: int = FACES,
+    *,
+    runs: int = 2000,
+    seed: int = 0,
+    alpha: float = 1e-3,
+) -> DistributionResult:
+    """Are ``runs`` seeded values of ``roll()`` the sum of ``dice`` fair ``faces``-sided dice?"""
+    model = sum_distribution(dice, faces)
+    try:
+        outcomes = observe_runs(roll, runs, seed)
+    except Raised as raised:
+        return raised_result("uniform", len(model) - 1, alpha, runs, raised)
+    for outcome in outcomes:
+        if outcome not in model:
+            detail = f"{outcome!r} is not a sum of {dice} dice of {faces} faces"
+            return DistributionResult("uniform", False, float("inf"), 1, 0.0, alpha, runs, detail)
+    counts = Counter(outcomes)
+    cells: list[tuple[list[int], float]] = []  # values pooled until five are expected
+    pending: list[int] = []
+    mass = 0.0
+    for value in sorted(model):
+        pending.append(value)
+        mass += model[value]
+        if mass * runs >= 5:
+            cells.append((pending, mass))
+            pending, mass = [], 0.0
+    if pending and cells:
+        last, last_mass = cells.pop()
+        cells.append((last + pending, last_mass + mass))
+    if len(cells) < 2:
+        return verdict("uniform", 0.0, 1, alpha, runs, {}, shape="a sum of fair dice")
+    observed = [float(sum(counts[v] for v in values)) for values, _ in cells]
+    expected = [p * runs for _, p in cells]
+    statistic = chi_square_statistic(observed, expected)
+    worst = max(range(len(cells)), key=lambda i: abs(observed[i] - expected[i]) / expected[i])
+    cell = {"values": cells[worst][0], "observed": observed[worst], "expected": expected[worst]}
+    shape = f"the sum of {dice} fair d{faces}"
+    return verdict("uniform", statistic, len(cells) - 1, alpha, runs, cell, shape=shape)

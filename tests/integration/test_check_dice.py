@@ -1,0 +1,74 @@
+"""``automock check`` on dice rollers of no arguments (issue 30): their values must be the
+sum of as many fair six-sided dice as the code draws. A roll that adds its first die twice
+stays within 2..12 and passed the checks inferred before."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+SOURCE = """
+import random
+
+
+def roll_two_dice():
+    first = random.randint(1, 6)
+    second = random.randint(1, 6)
+    return first + second
+
+
+def roll_two_dice_twice_the_first():
+    first = random.randint(1, 6)
+    second = random.randint(1, 6)
+    return first + first
+
+
+def roll_d20():
+    return random.randint(1, 20)
+"""
+
+
+@pytest.fixture
+def module(tmp_path: Path) -> Path:
+    path = tmp_path / "dice.py"
+    path.write_text(SOURCE, encoding="utf-8")
+    return path
+
+
+def _check(capsys: pytest.CaptureFixture[str], module: Path, function: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+    from automock.cli import main
+
+    argv = ["check", f"{module}::{function}", "--examples", "20", "--runs", "300", "--json"]
+    code = main(argv)
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_a_roll_of_two_dice_is_the_sum_of_two_fair_dice(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _check(capsys, module, "roll_two_dice")
+    fair = [p for p in report["properties"] if p["property"] == "uniform"]
+    assert fair, report["properties"]
+    assert (fair[0]["options"]["dice"], fair[0]["options"]["faces"]) == (2, 6)
+    assert code == 0, report["results"]
+    code, report = _check(capsys, module, "roll_two_dice_twice_the_first")
+    assert code == 1, report["results"]
+    assert any(r["name"] == "uniform" and not r["passed"] for r in report["results"])
+
+
+def test_a_die_of_twenty_faces_is_not_held_to_six(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _check(capsys, module, "roll_d20")
+    assert "uniform" not in {p["property"] for p in report["properties"]}
+    assert code == 0, report["results"]
+
+
+def test_the_sum_of_dice_model() -> None:
+    from automock.properties.dice import sum_distribution
+
+    two = sum_distribution(2, 6)
+    assert sorted(two) == list(range(2, 13))
+    assert two[7] == pytest.approx(6 / 36) and two[2] == pytest.approx(1 / 36)
