@@ -176,15 +176,15 @@ def _what(exc: BaseException) -> str:
 def rejected(exc: BaseException, fn: Callable[..., Any]) -> bool:
     """Did ``fn`` refuse an input outside its domain, on purpose (a precondition, not a failure)?
 
-    Yes for a ``ValueError``/``TypeError`` its own source raises with a ``raise``
-    statement (``if k < 0: raise ValueError(...)``), and for the errors
+    Yes for an exception its own source raises with a ``raise`` statement (``if k < 0:
+    raise ValueError(...)``, ``raise Exception("must roll 1 to 6 dice")``), and for the errors
     ``random`` raises for an empty or too small population (``choice([])``,
     ``sample(xs, len(xs) + 1)``, ``randrange(0)``) on the input it was given: in a
     recursive call the population is one the function made (an empty stretch past the
     pivot), and the error is its bug. An ``IndexError`` or a ``TypeError`` from an
     operator in the function's code stays a failure.
     """
-    if not isinstance(exc, ValueError | TypeError | IndexError):
+    if not isinstance(exc, Exception) or isinstance(exc, AssertionError):
         return False
     frames = traceback.extract_tb(exc.__traceback__)
     if not frames:
@@ -194,17 +194,13 @@ def rejected(exc: BaseException, fn: Callable[..., Any]) -> bool:
         own = inspect.getsourcefile(inspect.unwrap(fn))
     except (TypeError, ValueError):
         own = None
-    if Path(last.filename).name == "random.py" and "automock" not in last.filename:
+    drawn = isinstance(exc, ValueError | TypeError | IndexError)
+    if drawn and Path(last.filename).name == "random.py" and "automock" not in last.filename:
         name = getattr(inspect.unwrap(fn), "__name__", "")
         calls = [f for f in frames if f.name == name and own and Path(f.filename) == Path(own)]
         return len(calls) <= 1
     line = (last.line or "").lstrip()
-    return (
-        isinstance(exc, ValueError | TypeError)
-        and own is not None
-        and Path(last.filename) == Path(own)
-        and line.startswith("raise ")
-    )
+    return own is not None and Path(last.filename) == Path(own) and line.startswith("raise ")
 
 
 @functools.lru_cache(maxsize=256)
