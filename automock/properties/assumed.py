@@ -1,18 +1,25 @@
-"""What a function's docstring assumes of a numeric parameter: an input that breaks it is
-outside the function's domain, like one it refuses with a ``raise``.
+"""What a function's docstring (or its code) assumes of a numeric parameter: an input that
+breaks it is outside the function's domain, like one it refuses with a ``raise``.
 
 ``"Assumes numFlips a positive int"``, ``"n: a non-negative integer"``, ``"k must be at
 least 1"``, ``"size (int > 0)"``: a person calling the function would not pass
 ``flip(-1)``, so the checker does not hold it to its properties there. Only a parameter
 named in the sentence is bound, and only by a sign (positive, non-negative, at least 0 or
 1): a docstring's looser words (``"a list of numbers"``) assume nothing here.
+
+The code says as much of a count of trials: a parameter the function loops over
+(``range(n)``, its only argument) and divides by (``heads / n``) is a number of trials, at
+least 1. Called with ``-1`` it loops zero times and returns ``-0.0`` shares, an answer to
+no question.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import inspect
 import re
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -60,8 +67,26 @@ def _assumed(fn: Callable[..., Any]) -> tuple[tuple[str, int | None], ...]:
     names = parameter_names(target)
     if not names:
         return ()
-    lows = _lows(doc, names) if doc else {}
+    lows = _trial_counts(target, names) | (_lows(doc, names) if doc else {})
     return tuple((name, lows.get(name)) for name in names) if lows else ()
+
+
+def _trial_counts(fn: Callable[..., Any], names: tuple[str, ...]) -> dict[str, int]:
+    """Each parameter ``fn`` both loops over (``range(p)``) and divides by: at least 1."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError, ValueError):
+        return {}
+    looped: set[str] = set()
+    divided: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            bare = node.func.id == "range" and len(node.args) == 1
+            if bare and isinstance(node.args[0], ast.Name):
+                looped.add(node.args[0].id)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div | ast.FloorDiv):
+            divided |= {node.right.id} if isinstance(node.right, ast.Name) else set()
+    return {name: 1 for name in names if name in looped and name in divided}
 
 
 def assumed_lows(fn: Callable[..., Any]) -> dict[str, int]:

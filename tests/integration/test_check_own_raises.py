@@ -3,7 +3,11 @@
 A function that refuses an input with its own ``raise`` of any exception class
 (``raise Exception("roll 1 to 6 dice")``, ``raise RuntimeError(...)``) refuses it on
 purpose, as one raising ``ValueError`` does: ``roll(0)`` was a false alarm on a correct
-dice roller."""
+dice roller. A parameter the code loops over (``range(n)``) and divides by is a count of
+trials, at least 1: ``shares(-1)`` loops zero times and returns ``(-0.0, -0.0)``, which was
+held to ``unique`` and to an upper bound of ``n`` learned on positive counts. ``unique`` is
+now inferred only when no repeat is beyond luck (two shares out of many values seen differ
+on nearly every call whatever the function means)."""
 
 from __future__ import annotations
 
@@ -21,6 +25,15 @@ def roll(dice):
         raise Exception(f"roll 1 to 6 dice, not {dice}")
     return [random.randint(1, 6) for _ in range(dice)]
 
+
+def shares(n):
+    heads = tails = 0
+    for _ in range(n):
+        if random.randint(0, 1):
+            heads += 1
+        else:
+            tails += 1
+    return heads / n, tails / n
 """
 
 
@@ -40,7 +53,7 @@ def _check(
     return code, capsys.readouterr().out
 
 
-@pytest.mark.parametrize("function", ["roll"])
+@pytest.mark.parametrize("function", ["roll", "shares"])
 @pytest.mark.parametrize("seed", ["0", "1"])
 def test_an_input_the_code_rules_out_is_no_failure(
     module: Path, capsys: pytest.CaptureFixture[str], function: str, seed: str
