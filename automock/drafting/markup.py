@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from automock.drafting.regex_sample import sample
 from automock.drafting.text_probes import Probe, probe_records
-from automock.drafting.values import plausible
+from automock.drafting.values import plausible, sentence, word
 
 __all__ = ["TEXT_ATTRS", "css_of_find", "css_of_path", "render_csv", "render_feed", "render_markup"]
 
@@ -31,6 +31,14 @@ _COMPOUND = re.compile(r"([\w-]*)((?:[.#][\w-]+|\[[^\]]*\])*)")
 _COMBINATOR = re.compile(r"\s*[>+~]\s*|\s+(?=(?:[^\"']|\"[^\"]*\"|'[^']*')*$)")
 # an element named for money (``price_color``, ``item-cost``) holds an amount with cents
 _MONEY = re.compile(r"(^|[-_])(price|cost|amount|fee|subtotal|salary)s?([-_]|$)", re.IGNORECASE)
+# elements whose text is a few words on a real page (a link, a heading, a cell), and those
+# whose text is prose: their text is words or a sentence, not a tag-named placeholder
+_WORDY = frozenset((
+    "a", "h1", "h2", "h3", "h4", "h5", "h6", "li", "th", "td", "dt", "dd", "title", "option",
+    "label", "button", "strong", "b", "em", "cite", "caption", "figcaption", "legend", "span",
+))  # fmt: skip
+_PROSE = frozenset(("p", "blockquote"))
+_HOLDERS = frozenset(["table", "thead", "tbody", "tfoot", "tr", "ul", "ol", "dl", "select"])
 _PART = re.compile(
     r"\.([\w-]+)|#([\w-]+)|\[\s*([\w-]+)\s*(?:[~|^$*]?=\s*['\"]?([^'\"\]]*)['\"]?)?\]"
 )
@@ -109,16 +117,27 @@ def _open_tag(compound: str, attrs: dict[str, str], xml: bool) -> tuple[str, str
     return f"<{tag}{rendered}>", tag, (classes[0] if classes else ident or tag)
 
 
-def _text_for(name: str, hint: str | None, index: int, regex: str | None) -> str:
+def _text_for(
+    name: str, hint: str | None, index: int, regex: str | None, tag: str | None = None
+) -> str:
+    """The text of a field or element called ``name``; ``tag``: the element's tag on a page
+    (None for a CSV column or a feed's field, whose texts the code converts as they are)."""
     if regex is not None:
         found = sample(regex, index)
         if found is not None:
             return found
-    if hint is None and _MONEY.search(name):  # ``p.price_color``: an amount, as pages show one
-        return f"{plausible('price', index, 'float'):.2f}"
+    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
+    if hint in (None, "str") and _MONEY.search(snake):  # ``p.price_color``: an amount
+        amount = f"{plausible('price', index, 'float'):.2f}"
+        return amount if tag is None else "$" + amount  # a page shows its currency
     value = plausible(name.replace("-", "_"), index, hint if hint in ("float", "int") else None)
     if hint == "number" and not isinstance(value, int | float):
         value = plausible(name, index, "float")
+    if tag and hint in (None, "str") and str(value).startswith(name.replace("_", "-") + "-"):
+        if tag in _WORDY:  # nothing in its name: ``<a>``/``<h2>``/``a.titlelink`` hold words
+            return word(name, index)
+        if tag in _PROSE:
+            return sentence(name, index)
     return str(value)
 
 
@@ -137,6 +156,8 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
         attrs = {k[4:]: str(plausible(k[4:], i + ctx.salt)) for k in merged if k.startswith("key:")}
         if "href" in attrs:  # beside the page (``/wiki/X`` links ``/wiki/items/1``)
             attrs["href"] = f"{ctx.folder}items/{i + 1 + ctx.salt}"
+            if _in_feed_item(path, seg):  # a feed's links are absolute
+                attrs["href"] = f"{ctx.origin}{attrs['href']}"
         if seg == "els:*" and not attrs:  # ``child.attrib`` printed whole: one to show
             attrs["id"] = str(i + 1 + ctx.salt)
         if not ctx.xml and named == "a":  # a page's links lead somewhere
@@ -148,8 +169,11 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
         )
         regex = ctx.regexes.get((ctx.site, _unindexed(text_path)))
         probed = probe_records(ctx.probes.get((ctx.site, text_path)), i + ctx.salt, 1)
-        body = escape(probed.strip("\n") or _text_for(name, hint, i + ctx.salt, regex))
+        text = _text_for(name, hint, i + ctx.salt, regex, None if ctx.xml else tag)
         children = _children(ctx, inner, (*path, seg))
+        if children and not ctx.xml and tag in _HOLDERS and hint is None and regex is None:
+            text = ""  # a row or a list holds its cells and items, no text of its own
+        body = escape(probed.strip("\n") or text)
         if named in _FEED_ITEMS and not children and hint is None:
             body, children = "", _feed_item(tag, i + ctx.salt)  # a feed's item, as feeds have
         inner_parts.append(f"{opening}{body}{children}</{tag}>")
@@ -161,6 +185,16 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
 
 
 _FEED_ITEMS = ("item", "entry")
+
+
+def _in_feed_item(path: tuple[str, ...], seg: str) -> bool:
+    """Whether the element at ``seg`` under ``path`` is, or is inside, a feed's item."""
+    return any(
+        _tag_of(c) in _FEED_ITEMS
+        for s in (*path, seg)
+        if s.startswith(("el:", "els:"))
+        for c in split_compounds(s[s.index(":") + 1 :])
+    )
 
 
 def _tag_of(compound: str) -> str:
@@ -206,6 +240,7 @@ class _Ctx:
         self.site, self.hints, self.salt, self.xml = site, hints, salt, xml
         self.probes = probes or {}
         self.folder = "/"  # the page's own folder, where its links are drafted
+        self.origin = "https://example.org"  # the page's scheme and host
         # keyed without ``index``: ``card.select_one("span.pay")`` in a loop over cards reads
         # (els:card, index, el:span.pay) while the element is drawn at (els:card, el:span.pay)
         self.regexes = {(s, _unindexed(p)): r for (s, p), r in regexes.items()}
@@ -230,6 +265,9 @@ def render_markup(
     the document's own text's in a ``<pre>``; ``page``: its URL (links sit beside it)."""
     ctx = _Ctx(site, hints, regexes, salt, root == "xml", probes)
     ctx.folder = urlsplit(page).path.rpartition("/")[0] + "/"
+    where = urlsplit(page)
+    if where.scheme and where.netloc:
+        ctx.origin = f"{where.scheme}://{where.netloc}"
     body = _children(ctx, tree, (root,)) + _own_text(ctx, root)
     if root == "xml":  # no encoding in the declaration: lxml refuses one in a str
         attrs = "".join(
