@@ -51,7 +51,7 @@ from automock.drafting.scrape_flow import (
     string_method,
     text_calls,
 )
-from automock.drafting.text_probes import compared_literals, text_method
+from automock.drafting.text_probes import compared_literals, string_use, text_method
 
 __all__ = ["CLIENT_TYPES", "HTTP_MODULES", "Ref", "ResponseFlow", "import_aliases"]
 
@@ -395,6 +395,6 @@ class ResponseFlow:
                 return ref
         if name in ("items", "keys", "values"):
             self.note(base, "dict")
-        if name in STR_METHODS:
-            self.note(base, "str")
+        if name in STR_METHODS:  # a text; ``if row["code"].startswith("A"):`` keeps "A..."
+            string_use(self, base, name, node)
         return None

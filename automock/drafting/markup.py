@@ -162,6 +162,9 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
             attrs["id"] = str(i + 1 + ctx.salt)
         if not ctx.xml and named == "a":  # a page's links lead somewhere
             attrs.setdefault("href", f"{ctx.folder}items/{i + 1 + ctx.salt}")
+        for key in attrs:  # ``if a["href"].startswith("http"):``: a value the filter keeps
+            regex = ctx.regexes.get((ctx.site, _unindexed((*path, seg, f"key:{key}"))))
+            attrs[key] = (sample(regex, i + ctx.salt) if regex else None) or attrs[key]
         opening, tag, name = _open_tag(compounds[-1], attrs, ctx.xml)
         text_path = (*path, seg, "attr:text")
         hint = ctx.hints.get((ctx.site, text_path)) or ctx.hints.get(
@@ -298,7 +301,11 @@ _COLUMNS = ("name", "value", "date")
 
 
 def render_csv(
-    tree: dict[str, Any], site: int, hints: dict[tuple[int, tuple[str, ...]], str], salt: int = 0
+    tree: dict[str, Any],
+    site: int,
+    hints: dict[tuple[int, tuple[str, ...]], str],
+    salt: int = 0,
+    regexes: Mapping[tuple[int, tuple[str, ...]], str] | None = None,
 ) -> str:
     """A CSV text for a reader over the response (``csv`` root): a header of the columns the
     code reads by name (else three plausible ones), then two rows, in the reader's delimiter."""
@@ -311,8 +318,14 @@ def render_csv(
     writer = csv.writer(out, delimiter=sep, lineterminator="\n")
     writer.writerow(names)
     for i in range(2):
-        hint = [hints.get((site, ("csv", "index", f"key:{n}"))) for n in names]
-        writer.writerow([_text_for(n, h, i + salt, None) for n, h in zip(names, hint, strict=True)])
+        hint = [
+            hints.get((site, ("csv", "index", f"key:{n}")))
+            or hints.get((site, ("csv", "index", f"pos:{at}")))  # ``float(row[2])``
+            for at, n in enumerate(names)
+        ]
+        kept = [(regexes or {}).get((site, ("csv", "index", f"key:{n}"))) for n in names]
+        cells = zip(names, hint, kept, strict=True)
+        writer.writerow([_text_for(n, h, i + salt, r) for n, h, r in cells])
     return out.getvalue()
 
 

@@ -20,15 +20,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from automock.drafting.literals import Lits, Ref
+from automock.drafting.regex_flow import note_regex
 from automock.drafting.values import plausible
 
 __all__ = [
     "TEXT_ROOTS",
     "Probe",
     "compared_literals",
+    "converted",
+    "note_filter",
     "note_probe",
     "probe_records",
     "probes_of",
+    "string_use",
     "text_method",
 ]
 
@@ -103,7 +107,66 @@ def text_method(flow: Any, base: Ref, name: str, node: ast.Call, env: dict[str, 
         return base
     if name in _STR:
         flow.note(base, "str")
+        note_filter(flow, base, name, node)
     return None
+
+
+def string_use(flow: Any, base: Ref, name: str, node: ast.Call) -> None:
+    """``value.name(...)`` with a string method: the value is a text, kept by a filter; a
+    CSV cell the code converts after the method (``float(row["Close"].replace(",", ""))``)
+    is a number's text."""
+    if base.path[:1] == ("csv",):
+        flow.note(base, converted(flow, node))
+    flow.note(base, "str")
+    note_filter(flow, base, name, node)
+
+
+def converted(flow: Any, call: ast.expr) -> str | None:
+    """``int``/``float`` when the text ``call`` gives (through string methods) is converted
+    to a number."""
+    parents = flow.module.parents
+    node: Any = call
+    parent = parents.get(id(node))
+    while isinstance(parent, ast.Attribute) and parent.attr in (*_KEEPS, *_PIECES):
+        node = parents.get(id(parent))  # ``.replace(",", "").strip()``
+        parent = parents.get(id(node)) if isinstance(node, ast.Call) else None
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and node in parent.args:
+        return parent.func.id if parent.func.id in ("int", "float") else None
+    return None
+
+
+def note_filter(flow: Any, base: Any, name: str, node: ast.Call) -> None:
+    """``if href.startswith("http"):`` keeps the values that start with the literal (a
+    condition, a comprehension's filter): the drafted text matches a pattern that does.
+    A negated test, or one that gives up (``continue``), is left alone."""
+    if name not in ("startswith", "endswith") or not isinstance(base, Ref) or base.wrap:
+        return
+    arg = node.args[0] if node.args else None
+    if isinstance(arg, ast.Tuple) and arg.elts:  # ``startswith(("http", "//"))``: the first
+        arg = arg.elts[0]
+    literal = _constant(arg) if arg is not None else None
+    if not isinstance(literal, str) or not literal or not _kept(flow, node):
+        return
+    if name == "endswith":
+        note_regex(flow, base, r"[a-z]{3,8}" + re.escape(literal) + "$")
+        return
+    for scheme in ("https://", "http://"):
+        if scheme.startswith(literal.lower()):  # ``startswith("http")``: an absolute URL
+            note_regex(flow, base, "^" + re.escape(scheme) + r"example\.com/[a-z]{3,8}/\d{1,3}$")
+            return
+    note_regex(flow, base, "^" + re.escape(literal) + r"[a-z]{3,8}")
+
+
+def _kept(flow: Any, call: ast.expr) -> bool:
+    """Whether ``call`` is a condition whose true branch reads on (not negated, no ``continue``)."""
+    parents = flow.module.parents
+    node: Any = call
+    while isinstance(parents.get(id(node)), ast.BoolOp):
+        node = parents[id(node)]
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.If | ast.While | ast.IfExp) and parent.test is node:
+        return not _leaves(flow, node)
+    return isinstance(parent, ast.comprehension) and any(c is node for c in parent.ifs)
 
 
 def _offset(node: ast.expr, names: dict[str, int], anchor: ast.expr | None = None) -> int | None:
