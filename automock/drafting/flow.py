@@ -51,7 +51,8 @@ from automock.drafting.scrape_flow import (
     string_method,
     text_calls,
 )
-from automock.drafting.text_probes import compared_literals, string_use, text_method
+from automock.drafting.text_filters import string_use
+from automock.drafting.text_probes import compared_literals, text_method
 
 __all__ = ["CLIENT_TYPES", "HTTP_MODULES", "Ref", "ResponseFlow", "import_aliases"]
 
@@ -95,7 +96,6 @@ class ResponseFlow:
                         env[arg.arg] = self.params[(name, arg.arg)]
                 self.block(func.body, env)
 
-    # -- sites ------------------------------------------------------------------
     def is_http_call(self, call: ast.Call, env: dict[str, Any]) -> bool:
         base = classify_call(call, self.aliases)
         if isinstance(base, bool):

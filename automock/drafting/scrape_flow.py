@@ -18,7 +18,8 @@ from automock.drafting.literals import Lits, Ref
 from automock.drafting.markup import TEXT_ATTRS, css_of_find, css_of_path
 from automock.drafting.regex_flow import compiled, note_regex, text_calls
 from automock.drafting.saved_text import saved_response
-from automock.drafting.text_probes import converted, note_filter, text_method
+from automock.drafting.text_filters import converted, note_filter
+from automock.drafting.text_probes import text_method
 
 __all__ = [
     "CSV_CALLS",

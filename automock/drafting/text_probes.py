@@ -9,6 +9,7 @@ right before a probe read backwards, a value right after it (closed like a tag w
 probe opens one), padded to the width read. A literal that says a reply failed, or one an
 ``if`` tests to give up, is not a probe. Literals compared with a child's tag
 (``child.tag == "temperature"``) name the children drafted (:func:`compared_literals`).
+Texts a condition keeps or the code converts: :mod:`automock.drafting.text_filters`.
 """
 
 from __future__ import annotations
@@ -20,19 +21,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from automock.drafting.literals import Lits, Ref
-from automock.drafting.regex_flow import note_regex
+from automock.drafting.text_filters import FAILURE as _FAILURE
+from automock.drafting.text_filters import constant as _constant
+from automock.drafting.text_filters import decimal_comma, equal_text, kept, leaves, note_filter
 from automock.drafting.values import plausible
 
 __all__ = [
     "TEXT_ROOTS",
     "Probe",
     "compared_literals",
-    "converted",
-    "note_filter",
     "note_probe",
     "probe_records",
     "probes_of",
-    "string_use",
     "text_method",
 ]
 
@@ -46,11 +46,6 @@ _KEEPS = (
 )  # fmt: skip
 _STR = ("startswith", "endswith", "zfill", "count")
 _OPEN_TAG = re.compile(r"<([\w:-]+)[^<>/]*>$")
-# what a failed response says: the code looks for it to give up, never to find its data
-_FAILURE = re.compile(
-    r"(?i)error|fail|denied|invalid|not found|captcha|forbidden|unauthori[sz]ed|exception"
-    r"|too many|blocked|unavailable|sorry|warning"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,69 +99,12 @@ def text_method(flow: Any, base: Ref, name: str, node: ast.Call, env: dict[str, 
     if name in _PIECES:
         return Ref(base.site, base.path, 1)
     if name in _KEEPS:
+        decimal_comma(flow, base, name, node)
         return base
     if name in _STR:
         flow.note(base, "str")
         note_filter(flow, base, name, node)
     return None
-
-
-def string_use(flow: Any, base: Ref, name: str, node: ast.Call) -> None:
-    """``value.name(...)`` with a string method: the value is a text, kept by a filter; a
-    CSV cell the code converts after the method (``float(row["Close"].replace(",", ""))``)
-    is a number's text."""
-    if base.path[:1] == ("csv",):
-        flow.note(base, converted(flow, node))
-    flow.note(base, "str")
-    note_filter(flow, base, name, node)
-
-
-def converted(flow: Any, call: ast.expr) -> str | None:
-    """``int``/``float`` when the text ``call`` gives (through string methods) is converted
-    to a number."""
-    parents = flow.module.parents
-    node: Any = call
-    parent = parents.get(id(node))
-    while isinstance(parent, ast.Attribute) and parent.attr in (*_KEEPS, *_PIECES):
-        node = parents.get(id(parent))  # ``.replace(",", "").strip()``
-        parent = parents.get(id(node)) if isinstance(node, ast.Call) else None
-    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and node in parent.args:
-        return parent.func.id if parent.func.id in ("int", "float") else None
-    return None
-
-
-def note_filter(flow: Any, base: Any, name: str, node: ast.Call) -> None:
-    """``if href.startswith("http"):`` keeps the values that start with the literal (a
-    condition, a comprehension's filter): the drafted text matches a pattern that does.
-    A negated test, or one that gives up (``continue``), is left alone."""
-    if name not in ("startswith", "endswith") or not isinstance(base, Ref) or base.wrap:
-        return
-    arg = node.args[0] if node.args else None
-    if isinstance(arg, ast.Tuple) and arg.elts:  # ``startswith(("http", "//"))``: the first
-        arg = arg.elts[0]
-    literal = _constant(arg) if arg is not None else None
-    if not isinstance(literal, str) or not literal or not _kept(flow, node):
-        return
-    if name == "endswith":
-        note_regex(flow, base, r"[a-z]{3,8}" + re.escape(literal) + "$")
-        return
-    for scheme in ("https://", "http://"):
-        if scheme.startswith(literal.lower()):  # ``startswith("http")``: an absolute URL
-            note_regex(flow, base, "^" + re.escape(scheme) + r"example\.com/[a-z]{3,8}/\d{1,3}$")
-            return
-    note_regex(flow, base, "^" + re.escape(literal) + r"[a-z]{3,8}")
-
-
-def _kept(flow: Any, call: ast.expr) -> bool:
-    """Whether ``call`` is a condition whose true branch reads on (not negated, no ``continue``)."""
-    parents = flow.module.parents
-    node: Any = call
-    while isinstance(parents.get(id(node)), ast.BoolOp):
-        node = parents[id(node)]
-    parent = parents.get(id(node))
-    if isinstance(parent, ast.If | ast.While | ast.IfExp) and parent.test is node:
-        return not _leaves(flow, node)
-    return isinstance(parent, ast.comprehension) and any(c is node for c in parent.ifs)
 
 
 def _offset(node: ast.expr, names: dict[str, int], anchor: ast.expr | None = None) -> int | None:
@@ -273,37 +211,17 @@ def compared_literals(flow: Any, node: ast.Compare, values: list[Any]) -> None:
     for i, op in enumerate(node.ops):
         left, right = values[i], values[i + 1]
         searched = isinstance(right, Ref) and right.path[:1] in TEXT_ROOTS
-        if isinstance(op, ast.In) and searched and not _leaves(flow, node):
+        if isinstance(op, ast.In) and searched and not leaves(flow, node):
             found = left.values if isinstance(left, Lits) else (_constant(sides[i]),)
             for literal in found:  # ``code in chunk`` with ``code`` one of several literals
                 note_probe(flow, right, literal)
         if isinstance(op, ast.Eq | ast.In):
             for ref, other in ((left, sides[i + 1]), (right, sides[i])):
                 _child_tag(flow, ref, other)
-
-
-def _leaves(flow: Any, test: ast.expr) -> bool:
-    """Whether ``if <test>:`` gives up (its body ends in return, raise, break, continue or
-    an exit): the literal tested marks a reply the code will not read."""
-    parents = flow.module.parents
-    node: Any = test
-    while isinstance(parents.get(id(node)), ast.BoolOp | ast.UnaryOp):
-        node = parents[id(node)]
-    branch = parents.get(id(node))
-    if not isinstance(branch, ast.If) or branch.test is not node or not branch.body:
-        return False
-    last = branch.body[-1]
-    searched = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
-    if isinstance(last, ast.Return) and last.value is not None:  # ``return float(chunk...)``
-        return not any(isinstance(n, ast.Name) and n.id in searched for n in ast.walk(last.value))
-    if isinstance(last, ast.Return | ast.Raise | ast.Break | ast.Continue):
-        return True
-    call = last.value if isinstance(last, ast.Expr) else None
-    return isinstance(call, ast.Call) and ast.unparse(call.func) in ("exit", "quit", "sys.exit")
-
-
-def _constant(node: ast.expr) -> Any:
-    return node.value if isinstance(node, ast.Constant) else None
+        if isinstance(op, ast.Eq) and kept(flow, node):
+            for ref, other, node_ in ((left, right, sides[i + 1]), (right, left, sides[i])):
+                literal = _constant(node_)
+                equal_text(flow, ref, Lits((literal,)) if isinstance(literal, str) else other)
 
 
 def _child_tag(flow: Any, ref: Any, other: ast.expr) -> None:

@@ -4,7 +4,9 @@
 only the values that match: the drafted value does; a negated test or one that skips
 (``continue``) is left alone. A CSV cell converted after a string method
 (``float(row["Close"].replace(",", ""))``) or read by position (``float(row[2])``) holds a
-number's text.
+number's text. An element's text compared with a literal (or a module constant) in a
+condition is that literal; a JSON value kept by ``startswith``/``endswith``/``in`` has the
+affix; a text whose comma the code turns into a point is written with a decimal comma.
 """
 
 from __future__ import annotations
@@ -95,3 +97,68 @@ def test_csv_cells_converted_by_position_hold_numbers(
     lines = report["stdout"].splitlines()
     assert code == 0 and len(lines) == 2, report
     assert all(re.fullmatch(r"\S+ \d+ \d+(\.\d)?", line) for line in lines), lines
+
+
+RATES = """\
+import xml.etree.ElementTree as ET
+
+import requests
+
+WANTED = "CHF"
+root = ET.fromstring(requests.get("https://rates.example.org/daily.xml").text)
+for cur in root.findall(".//Currency"):
+    code = cur.find("Code").text
+    if code == WANTED:
+        print(code, "at", cur.find("Rate").text)
+for cur in root.findall(".//Metal"):
+    if cur.find("Symbol").text == "XAU":
+        print("gold at", cur.find("Price").text)
+"""
+
+
+def test_an_element_text_compared_with_a_literal_or_a_constant_is_that_literal(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _single(here, capsys, "rates.py", RATES)
+    out = report["stdout"]
+    assert code == 0 and re.search(r"^CHF at \S+$", out, re.MULTILINE), out
+    assert re.search(r"^gold at \S+$", out, re.MULTILINE), out
+
+
+TICKERS = """\
+import requests
+
+for t in requests.get("https://api.example.org/v1/tickers").json():
+    if t["pair"].startswith("BTC") and "USD" in t["quote"]:
+        print(t["pair"], t["quote"])
+    if t["icon"].endswith(".png"):
+        print("icon", t["icon"])
+"""
+
+
+def test_json_values_kept_by_a_prefix_a_suffix_or_a_part(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _single(here, capsys, "tickers.py", TICKERS)
+    out = report["stdout"]
+    assert code == 0 and re.search(r"^BTC\S* \S*USD\S*$", out, re.MULTILINE), out
+    assert re.search(r"^icon \S+\.png$", out, re.MULTILINE), out
+
+
+COMMA = """\
+import requests
+from bs4 import BeautifulSoup
+
+soup = BeautifulSoup(requests.get("https://kurs.example.de/tabelle").text, "html.parser")
+for cell in soup.select("td.kurs"):
+    print(cell.text, float(cell.text.replace(",", ".")) > 0)
+"""
+
+
+def test_a_text_whose_comma_becomes_a_point_is_a_decimal_comma_number(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _single(here, capsys, "kurs.py", COMMA)
+    lines = report["stdout"].splitlines()
+    assert code == 0 and len(lines) == 2, report
+    assert all(re.fullmatch(r"\d+,\d+ True", line) for line in lines), lines
