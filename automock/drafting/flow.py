@@ -232,9 +232,9 @@ class ResponseFlow:
             known = self.eval(node.slice, env)
             if not isinstance(base, Ref):
                 return None
+            note_position(self, base, node.slice)  # ``row[8]``, ``text.split()[2]``
             if base.wrap:
                 return Ref(base.site, base.path, base.wrap - 1)
-            note_position(self, base, node.slice)
             key = node.slice
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 ref = base.child(f"key:{key.value}")

@@ -1,12 +1,14 @@
 """Texts the code keeps, compares or converts, and the drafted texts that pass.
 
 ``if href.startswith("http"):`` or a comprehension's ``if a["href"].endswith(".pdf")``
-keeps only the values with that affix (:func:`note_filter`); ``if cur.find("Code").text ==
+keeps only the values with that affix, ``if cell.text.isdigit():`` only digits
+(:func:`note_filter`); ``if cur.find("Code").text ==
 "USD":`` only that literal (:func:`equal_text`); each becomes a pattern the drafted text
 matches (:func:`automock.drafting.regex_flow.note_regex`). A negated test, or one whose
 branch gives up (``continue``, ``return``, an exit: :func:`leaves`), keeps nothing.
 ``float(row["Close"].replace(",", ""))`` makes a CSV cell a number's text (:func:`converted`)
-and ``cell.text.replace(",", ".")`` a number with a decimal comma (:func:`decimal_comma`).
+and ``cell.text.replace(",", ".")`` a number with a decimal comma (:func:`decimal_comma`);
+``el.text.split()[2]`` needs three words (:func:`split_piece`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = [
     "kept",
     "leaves",
     "note_filter",
+    "split_piece",
     "string_use",
 ]
 
@@ -40,6 +43,9 @@ _STEPS = (
     "decode", "strip", "lstrip", "rstrip", "lower", "upper", "casefold", "replace", "title",
     "capitalize", "split", "rsplit", "partition", "rpartition",
 )  # fmt: skip
+
+
+_DIGITS = ("isdigit", "isnumeric", "isdecimal")
 
 
 def constant(node: ast.expr) -> Any:
@@ -86,7 +92,12 @@ def note_filter(flow: Any, base: Any, name: str, node: ast.Call) -> None:
     """``if href.startswith("http"):`` keeps the values that start with the literal (a
     condition, a comprehension's filter): the drafted text matches a pattern that does.
     A negated test, or one that gives up (``continue``), is left alone."""
-    if name not in ("startswith", "endswith") or not isinstance(base, Ref) or base.wrap:
+    if not isinstance(base, Ref) or base.wrap:
+        return
+    if name in _DIGITS and kept(flow, node):  # ``if cell.text.strip().isdigit():``
+        note_regex(flow, base, r"^[1-9]\d{1,3}$")
+        return
+    if name not in ("startswith", "endswith"):
         return
     arg = node.args[0] if node.args else None
     if isinstance(arg, ast.Tuple) and arg.elts:  # ``startswith(("http", "//"))``: the first
@@ -147,3 +158,22 @@ def leaves(flow: Any, test: ast.expr) -> bool:
         return True
     call = last.value if isinstance(last, ast.Expr) else None
     return isinstance(call, ast.Call) and ast.unparse(call.func) in ("exit", "quit", "sys.exit")
+
+
+def split_piece(flow: Any, base: Ref, key: ast.expr) -> None:
+    """``el.text.split()[2]`` (or ``split(" - ")[1]``) on a field, a cell or an element's
+    text: a text of that many pieces, the one read a number when the code converts it."""
+    read = flow.module.parents.get(id(key))
+    split = read.value if isinstance(read, ast.Subscript) else None
+    if not (isinstance(key, ast.Constant) and type(key.value) is int and 0 < key.value < 8):
+        return
+    if not isinstance(split, ast.Call) or not isinstance(split.func, ast.Attribute):
+        return
+    sep = constant(split.args[0]) if split.args else " "
+    if split.func.attr not in ("split", "rsplit") or not isinstance(sep, str) or not sep:
+        return
+    if len(base.path) < 2 or base.path[-1] == "index" or base.path[:1] == ("json",):
+        return  # a whole body split in lines or words is the probes' (text_probes)
+    piece = r"\d{1,3}" if converted(flow, read) else "[a-z]{3,7}"
+    words = ["[A-Z][a-z]{2,6}", *(["[a-z]{3,7}"] * (key.value - 1)), piece]
+    note_regex(flow, base, "^" + re.escape(sep).join(words) + "$")

@@ -44,7 +44,7 @@ _KEEPS = (
     "decode", "strip", "splitlines", "lstrip", "rstrip", "lower", "upper", "casefold",
     "replace", "encode", "title", "capitalize",
 )  # fmt: skip
-_STR = ("startswith", "endswith", "zfill", "count")
+_STR = ("startswith", "endswith", "zfill", "count", "isdigit", "isnumeric", "isdecimal")
 _OPEN_TAG = re.compile(r"<([\w:-]+)[^<>/]*>$")
 
 

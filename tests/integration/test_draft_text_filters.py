@@ -6,7 +6,9 @@ only the values that match: the drafted value does; a negated test or one that s
 (``float(row["Close"].replace(",", ""))``) or read by position (``float(row[2])``) holds a
 number's text. An element's text compared with a literal (or a module constant) in a
 condition is that literal; a JSON value kept by ``startswith``/``endswith``/``in`` has the
-affix; a text whose comma the code turns into a point is written with a decimal comma.
+affix; a text kept by ``isdigit()`` is digits; a text whose comma the code turns into a
+point is written with a decimal comma; a text split and indexed (``split()[2]``) has that
+many pieces, the one read a number when the code converts it.
 """
 
 from __future__ import annotations
@@ -162,3 +164,48 @@ def test_a_text_whose_comma_becomes_a_point_is_a_decimal_comma_number(
     lines = report["stdout"].splitlines()
     assert code == 0 and len(lines) == 2, report
     assert all(re.fullmatch(r"\d+,\d+ True", line) for line in lines), lines
+
+
+DIGITS = """\
+import csv
+import io
+
+import requests
+from bs4 import BeautifulSoup
+
+soup = BeautifulSoup(requests.get("https://league.example.org/table").text, "html.parser")
+for cell in soup.select("table td.pts"):
+    if cell.get_text().strip().isdigit():
+        print("points", int(cell.get_text()) + 0)
+text = requests.get("https://league.example.org/goals.csv").text
+for row in csv.DictReader(io.StringIO(text)):
+    if row["goals"].isdigit():
+        print("goals", row["goals"])
+"""
+
+
+def test_a_text_kept_by_isdigit_is_digits(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = _single(here, capsys, "league.py", DIGITS)
+    out = report["stdout"]
+    assert code == 0 and len(re.findall(r"^points \d+$", out, re.MULTILINE)) == 2, out
+    assert len(re.findall(r"^goals \d+$", out, re.MULTILINE)) == 2, out
+
+
+PIECES = """\
+import requests
+from bs4 import BeautifulSoup
+
+soup = BeautifulSoup(requests.get("https://shop.example.org/p/1").text, "html.parser")
+for el in soup.find_all("span", class_="stock"):
+    print("left:", int(el.text.split()[2]))
+print("maker:", soup.find("h1").text.split(" - ")[1])
+"""
+
+
+def test_a_text_split_and_indexed_has_that_many_pieces(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _single(here, capsys, "stock.py", PIECES)
+    out = report["stdout"]
+    assert code == 0 and len(re.findall(r"^left: \d+$", out, re.MULTILINE)) == 2, report
+    assert re.search(r"^maker: \S+$", out, re.MULTILINE), out
