@@ -279,7 +279,7 @@ class ResponseFlow:
             sides = (node.left, *node.comparators)
             values = [self.eval(n, env) for n in sides]
             consts = [n.value for n in sides if isinstance(n, ast.Constant)]
-            compared_literals(self, node, values)  # ``"ID=" in body``, ``el.tag == "x"``
+            compared_literals(self, node, values, env)  # ``"ID=" in body``, ``len(x) > 3``
             for i, value in enumerate(values):
                 held = i and isinstance(node.ops[i - 1], ast.In | ast.NotIn)  # text, dict, list
                 if isinstance(value, Ref) and consts:

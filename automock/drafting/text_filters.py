@@ -8,7 +8,8 @@ matches (:func:`automock.drafting.regex_flow.note_regex`). A negated test, or on
 branch gives up (``continue``, ``return``, an exit: :func:`leaves`), keeps nothing.
 ``float(row["Close"].replace(",", ""))`` makes a CSV cell a number's text (:func:`converted`)
 and ``cell.text.replace(",", ".")`` a number with a decimal comma (:func:`decimal_comma`);
-``el.text.split()[2]`` needs three words (:func:`split_piece`).
+``el.text.split()[2]`` needs three words (:func:`split_piece`), ``len(cells) >= 4`` four
+cells and ``len(title) > 12`` a long enough text (:func:`length_test`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ __all__ = [
     "equal_text",
     "kept",
     "leaves",
+    "length_test",
     "note_filter",
     "split_piece",
     "string_use",
@@ -177,3 +179,29 @@ def split_piece(flow: Any, base: Ref, key: ast.expr) -> None:
     piece = r"\d{1,3}" if converted(flow, read) else "[a-z]{3,7}"
     words = ["[A-Z][a-z]{2,6}", *(["[a-z]{3,7}"] * (key.value - 1)), piece]
     note_regex(flow, base, "^" + re.escape(sep).join(words) + "$")
+
+
+def length_test(flow: Any, node: ast.Compare, env: dict[str, Any]) -> None:
+    """``if len(cells) >= 4:`` on a list of elements: that many drafted; ``if len(title) >
+    12:`` on a field's, a cell's or an element's text: a text that long."""
+    sides = [node.left, node.comparators[0]]
+    op = node.ops[0]
+    if isinstance(sides[1], ast.Call):  # ``3 < len(cells)``: the same test turned round
+        sides.reverse()
+        op = {ast.Lt: ast.Gt(), ast.LtE: ast.GtE()}.get(type(op), op)
+    call, bound = sides[0], constant(sides[1])
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.args):
+        return
+    if call.func.id != "len" or type(bound) is not int or not 0 < bound < 60:
+        return
+    need = bound + 1 if isinstance(op, ast.Gt) else bound if isinstance(op, ast.GtE | ast.Eq) else 0
+    ref = flow.eval(call.args[0], env)
+    if not need or not isinstance(ref, Ref) or ref.path[:1] == ("json",):
+        return
+    if not ref.wrap and ref.path[-1].startswith("els:") and need > 2:
+        flow.note(ref.child(f"count:{min(need, 12)}"))
+    elif (
+        not ref.wrap and len(ref.path) > 1 and (ref.path[-1] == "attr:text" or ref.path[0] == "csv")
+    ):
+        words = max(0, -(-(need - 3) // 4))  # a capitalised word, then words of 3 or more
+        note_regex(flow, ref, "^[A-Z][a-z]{2,6}" + " [a-z]{3,7}" * words + "$")

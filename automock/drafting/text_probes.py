@@ -23,7 +23,14 @@ from typing import Any
 from automock.drafting.literals import Lits, Ref
 from automock.drafting.text_filters import FAILURE as _FAILURE
 from automock.drafting.text_filters import constant as _constant
-from automock.drafting.text_filters import decimal_comma, equal_text, kept, leaves, note_filter
+from automock.drafting.text_filters import (
+    decimal_comma,
+    equal_text,
+    kept,
+    leaves,
+    length_test,
+    note_filter,
+)
 from automock.drafting.values import plausible
 
 __all__ = [
@@ -204,7 +211,9 @@ def probe_records(probes: Mapping[Probe, None] | None, salt: int = 0, count: int
     return "\n".join(records) + "\n"
 
 
-def compared_literals(flow: Any, node: ast.Compare, values: list[Any]) -> None:
+def compared_literals(
+    flow: Any, node: ast.Compare, values: list[Any], env: dict[str, Any] | None = None
+) -> None:
     """``"ID=" in body``: a probe on the body; ``child.tag == "temperature"`` (or ``in`` a
     tuple of tags) over the children of an element: a child with that tag is drafted."""
     sides = (node.left, *node.comparators)
@@ -222,6 +231,8 @@ def compared_literals(flow: Any, node: ast.Compare, values: list[Any]) -> None:
             for ref, other, node_ in ((left, right, sides[i + 1]), (right, left, sides[i])):
                 literal = _constant(node_)
                 equal_text(flow, ref, Lits((literal,)) if isinstance(literal, str) else other)
+    if len(node.ops) == 1 and env is not None and kept(flow, node):
+        length_test(flow, node, env)
 
 
 def _child_tag(flow: Any, ref: Any, other: ast.expr) -> None:

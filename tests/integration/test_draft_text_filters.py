@@ -8,7 +8,8 @@ number's text. An element's text compared with a literal (or a module constant) 
 condition is that literal; a JSON value kept by ``startswith``/``endswith``/``in`` has the
 affix; a text kept by ``isdigit()`` is digits; a text whose comma the code turns into a
 point is written with a decimal comma; a text split and indexed (``split()[2]``) has that
-many pieces, the one read a number when the code converts it.
+many pieces, the one read a number when the code converts it; ``len(cells) >= 4`` and
+``12 < len(title)`` are met.
 """
 
 from __future__ import annotations
@@ -209,3 +210,26 @@ def test_a_text_split_and_indexed_has_that_many_pieces(
     out = report["stdout"]
     assert code == 0 and len(re.findall(r"^left: \d+$", out, re.MULTILINE)) == 2, report
     assert re.search(r"^maker: \S+$", out, re.MULTILINE), out
+
+
+LENGTHS = """\
+import requests
+from bs4 import BeautifulSoup
+
+soup = BeautifulSoup(requests.get("https://stats.example.org/table").text, "html.parser")
+for row in soup.find_all("tr"):
+    cells = row.find_all("td")
+    if len(cells) >= 4:
+        print("row", cells[3].text)
+for head in soup.find_all("h3"):
+    title = head.get_text(strip=True)
+    if 12 < len(title):
+        print("long", title)
+"""
+
+
+def test_a_length_the_code_tests_is_met(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = _single(here, capsys, "lengths.py", LENGTHS)
+    out = report["stdout"]
+    assert code == 0 and len(re.findall(r"^row \S+$", out, re.MULTILINE)) == 2, report
+    assert len(re.findall(r"^long .{13,}$", out, re.MULTILINE)) == 2, out
