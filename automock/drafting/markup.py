@@ -7,7 +7,9 @@
 ``.get("href")``) and ``attr:text`` (``.text``, ``get_text()``). Here each
 becomes an element with those tags, classes, ids and attributes (two of each
 for the plural forms) and a plausible text, so the scraper's main path finds
-what it looks for.
+what it looks for. A text is what a real page holds there: words in a link, a
+heading or a cell, a sentence in a paragraph, an amount with its currency sign
+for a price, none of its own in a row or a list; a feed's links are absolute.
 """
 
 from __future__ import annotations
@@ -267,8 +269,8 @@ def render_markup(
     ``probes``: literals the code looks for in texts (:mod:`automock.drafting.text_probes`),
     the document's own text's in a ``<pre>``; ``page``: its URL (links sit beside it)."""
     ctx = _Ctx(site, hints, regexes, salt, root == "xml", probes)
-    ctx.folder = urlsplit(page).path.rpartition("/")[0] + "/"
     where = urlsplit(page)
+    ctx.folder = where.path.rpartition("/")[0] + "/"
     if where.scheme and where.netloc:
         ctx.origin = f"{where.scheme}://{where.netloc}"
     body = _children(ctx, tree, (root,)) + _own_text(ctx, root)
