@@ -2,9 +2,9 @@
 
 ``if href.startswith("http"):`` or a comprehension's ``if a["href"].endswith(".pdf")``
 keeps only the values with that affix, ``if cell.text.isdigit():`` only digits
-(:func:`note_filter`); ``if cur.find("Code").text ==
-"USD":`` only that literal (:func:`equal_text`); each becomes a pattern the drafted text
-matches (:func:`automock.drafting.regex_flow.note_regex`). A negated test, or one whose
+(:func:`note_filter`); ``if cur.find("Code").text == "USD":`` only that literal
+(:func:`equal_text`); each becomes a pattern the drafted text matches
+(:func:`automock.drafting.regex_flow.note_regex`). A negated test, or one whose
 branch gives up (``continue``, ``return``, an exit: :func:`leaves`), keeps nothing.
 ``float(row["Close"].replace(",", ""))`` makes a CSV cell a number's text (:func:`converted`)
 and ``cell.text.replace(",", ".")`` a number with a decimal comma (:func:`decimal_comma`);
@@ -45,12 +45,11 @@ _STEPS = (
     "decode", "strip", "lstrip", "rstrip", "lower", "upper", "casefold", "replace", "title",
     "capitalize", "split", "rsplit", "partition", "rpartition",
 )  # fmt: skip
-
-
 _DIGITS = ("isdigit", "isnumeric", "isdecimal")
 
 
 def constant(node: ast.expr) -> Any:
+    """The value of a literal (None for anything else)."""
     return node.value if isinstance(node, ast.Constant) else None
 
 
