@@ -46,6 +46,12 @@ _STEPS = (
     "capitalize", "split", "rsplit", "partition", "rpartition",
 )  # fmt: skip
 _DIGITS = ("isdigit", "isnumeric", "isdecimal")
+_TURNED: dict[type[ast.cmpop], ast.cmpop] = {
+    ast.Lt: ast.Gt(), ast.Gt: ast.Lt(), ast.LtE: ast.GtE(), ast.GtE: ast.LtE(),
+}  # fmt: skip
+_NEGATED: dict[type[ast.cmpop], ast.cmpop] = {
+    ast.Lt: ast.GtE(), ast.LtE: ast.Gt(), ast.NotEq: ast.Eq(),
+}  # fmt: skip
 
 
 def constant(node: ast.expr) -> Any:
@@ -181,13 +187,18 @@ def split_piece(flow: Any, base: Ref, key: ast.expr) -> None:
 
 
 def length_test(flow: Any, node: ast.Compare, env: dict[str, Any]) -> None:
-    """``if len(cells) >= 4:`` on a list of elements: that many drafted; ``if len(title) >
-    12:`` on a field's, a cell's or an element's text: a text that long."""
+    """``if len(cells) >= 4:`` (or ``if len(cells) < 4: continue``) on a list of elements:
+    that many drafted; ``if len(title) > 12:`` on a field's, a cell's or an element's text:
+    a text that long."""
     sides = [node.left, node.comparators[0]]
-    op = node.ops[0]
+    op: ast.cmpop = node.ops[0]
     if isinstance(sides[1], ast.Call):  # ``3 < len(cells)``: the same test turned round
         sides.reverse()
-        op = {ast.Lt: ast.Gt(), ast.LtE: ast.GtE()}.get(type(op), op)
+        op = _TURNED.get(type(op), op)
+    if not kept(flow, node):  # ``if len(cells) < 4: continue``: the rows read have four
+        if not leaves(flow, node):
+            return
+        op = _NEGATED.get(type(op), ast.NotEq())
     call, bound = sides[0], constant(sides[1])
     if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.args):
         return

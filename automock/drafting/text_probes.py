@@ -231,7 +231,7 @@ def compared_literals(
             for ref, other, node_ in ((left, right, sides[i + 1]), (right, left, sides[i])):
                 literal = _constant(node_)
                 equal_text(flow, ref, Lits((literal,)) if isinstance(literal, str) else other)
-    if len(node.ops) == 1 and env is not None and kept(flow, node):
+    if len(node.ops) == 1 and env is not None:
         length_test(flow, node, env)
 
 
