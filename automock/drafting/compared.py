@@ -6,7 +6,8 @@ literal in a condition (``if``, a conditional expression, a comprehension's filt
 that literal; the later ones keep their drafted value, so a list has an item of each
 kind. Literals that name a failure (``"error"``, ``"failed"``) are left alone: the code
 looks for them to give up; so are tests whose branch calls its own function (a tree walk
-would recurse for ever).
+would recurse for ever). A key kept by ``startswith``/``endswith`` holds a value with that
+affix, and one that must hold a literal (``"USD" in t["pair"]``) the literal.
 """
 
 from __future__ import annotations
@@ -69,19 +70,46 @@ def wanted_values(module: Module) -> dict[str, str]:
     out: dict[str, str] = {}
     for test in _tests(module):
         for node in ast.walk(test):
+            _affixed(node, out)
             if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
                 continue
+            if isinstance(node.ops[0], ast.In) and isinstance(node.left, ast.Constant):
+                key, held = _key_of(node.comparators[0]), node.left.value
+                if key is not None and isinstance(held, str) and _wanted(held):
+                    out.setdefault(key, held)  # ``"USD" in t["pair"]``: the literal itself
             if not isinstance(node.ops[0], ast.Eq):
                 continue
             sides = (node.left, node.comparators[0])
             for side, other in (sides, sides[::-1]):
                 key = _key_of(side)
-                if (
-                    key is not None
-                    and isinstance(other, ast.Constant)
-                    and isinstance(other.value, str)
-                    and other.value
-                    and not _FAILURE.search(other.value)
-                ):
-                    out.setdefault(key, other.value)
+                literal = other.value if isinstance(other, ast.Constant) else None
+                if key is not None and isinstance(literal, str) and _wanted(literal):
+                    out.setdefault(key, literal)
     return out
+
+
+def _wanted(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip()) and not _FAILURE.search(value)
+
+
+def _affixed(node: ast.AST, out: dict[str, str]) -> None:
+    """``t["pair"].startswith("BTC")`` / ``.endswith(".png")``: a value with that affix
+    (an absolute URL for ``startswith("http")``)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args):
+        return
+    arg, how = node.args[0], node.func.attr
+    if isinstance(arg, ast.Tuple) and arg.elts:
+        arg = arg.elts[0]
+    key = _key_of(node.func.value)
+    if how not in ("startswith", "endswith") or key is None or not isinstance(arg, ast.Constant):
+        return
+    literal = arg.value
+    if not _wanted(literal) or not isinstance(literal, str):
+        return
+    if how == "endswith":
+        out.setdefault(key, f"{key.lower()}{literal}")
+    elif "https://".startswith(literal.lower()) or "http://".startswith(literal.lower()):
+        scheme = "https://" if "https://".startswith(literal.lower()) else "http://"
+        out.setdefault(key, f"{scheme}example.com/{key.lower()}/1")
+    else:
+        out.setdefault(key, f"{literal}{key.lower()}")

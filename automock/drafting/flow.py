@@ -51,6 +51,7 @@ from automock.drafting.scrape_flow import (
     string_method,
     text_calls,
 )
+from automock.drafting.text_filters import string_use
 from automock.drafting.text_probes import compared_literals, text_method
 
 __all__ = ["CLIENT_TYPES", "HTTP_MODULES", "Ref", "ResponseFlow", "import_aliases"]
@@ -95,7 +96,6 @@ class ResponseFlow:
                         env[arg.arg] = self.params[(name, arg.arg)]
                 self.block(func.body, env)
 
-    # -- sites ------------------------------------------------------------------
     def is_http_call(self, call: ast.Call, env: dict[str, Any]) -> bool:
         base = classify_call(call, self.aliases)
         if isinstance(base, bool):
@@ -232,9 +232,9 @@ class ResponseFlow:
             known = self.eval(node.slice, env)
             if not isinstance(base, Ref):
                 return None
+            note_position(self, base, node.slice)  # ``row[8]``, ``text.split()[2]``
             if base.wrap:
                 return Ref(base.site, base.path, base.wrap - 1)
-            note_position(self, base, node.slice)
             key = node.slice
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 ref = base.child(f"key:{key.value}")
@@ -279,7 +279,7 @@ class ResponseFlow:
             sides = (node.left, *node.comparators)
             values = [self.eval(n, env) for n in sides]
             consts = [n.value for n in sides if isinstance(n, ast.Constant)]
-            compared_literals(self, node, values)  # ``"ID=" in body``, ``el.tag == "x"``
+            compared_literals(self, node, values, env)  # ``"ID=" in body``, ``len(x) > 3``
             for i, value in enumerate(values):
                 held = i and isinstance(node.ops[i - 1], ast.In | ast.NotIn)  # text, dict, list
                 if isinstance(value, Ref) and consts:
@@ -395,6 +395,6 @@ class ResponseFlow:
                 return ref
         if name in ("items", "keys", "values"):
             self.note(base, "dict")
-        if name in STR_METHODS:
-            self.note(base, "str")
+        if name in STR_METHODS:  # a text; ``if row["code"].startswith("A"):`` keeps "A..."
+            string_use(self, base, name, node)
         return None

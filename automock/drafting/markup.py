@@ -7,7 +7,9 @@
 ``.get("href")``) and ``attr:text`` (``.text``, ``get_text()``). Here each
 becomes an element with those tags, classes, ids and attributes (two of each
 for the plural forms) and a plausible text, so the scraper's main path finds
-what it looks for.
+what it looks for. A text is what a real page holds there: words in a link, a
+heading or a cell, a sentence in a paragraph, an amount with its currency sign
+for a price, none of its own in a row or a list; a feed's links are absolute.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from urllib.parse import urlsplit
 
 from automock.drafting.regex_sample import sample
 from automock.drafting.text_probes import Probe, probe_records
-from automock.drafting.values import plausible
+from automock.drafting.values import plausible, sentence, word
 
 __all__ = ["TEXT_ATTRS", "css_of_find", "css_of_path", "render_csv", "render_feed", "render_markup"]
 
@@ -31,6 +33,14 @@ _COMPOUND = re.compile(r"([\w-]*)((?:[.#][\w-]+|\[[^\]]*\])*)")
 _COMBINATOR = re.compile(r"\s*[>+~]\s*|\s+(?=(?:[^\"']|\"[^\"]*\"|'[^']*')*$)")
 # an element named for money (``price_color``, ``item-cost``) holds an amount with cents
 _MONEY = re.compile(r"(^|[-_])(price|cost|amount|fee|subtotal|salary)s?([-_]|$)", re.IGNORECASE)
+# elements whose text is a few words on a real page (a link, a heading, a cell), and those
+# whose text is prose: their text is words or a sentence, not a tag-named placeholder
+_WORDY = frozenset((
+    "a", "h1", "h2", "h3", "h4", "h5", "h6", "li", "th", "td", "dt", "dd", "title", "option",
+    "label", "button", "strong", "b", "em", "cite", "caption", "figcaption", "legend", "span",
+))  # fmt: skip
+_PROSE = frozenset(("p", "blockquote"))
+_HOLDERS = frozenset(["table", "thead", "tbody", "tfoot", "tr", "ul", "ol", "dl", "select"])
 _PART = re.compile(
     r"\.([\w-]+)|#([\w-]+)|\[\s*([\w-]+)\s*(?:[~|^$*]?=\s*['\"]?([^'\"\]]*)['\"]?)?\]"
 )
@@ -109,16 +119,27 @@ def _open_tag(compound: str, attrs: dict[str, str], xml: bool) -> tuple[str, str
     return f"<{tag}{rendered}>", tag, (classes[0] if classes else ident or tag)
 
 
-def _text_for(name: str, hint: str | None, index: int, regex: str | None) -> str:
+def _text_for(
+    name: str, hint: str | None, index: int, regex: str | None, tag: str | None = None
+) -> str:
+    """The text of a field or element called ``name``; ``tag``: the element's tag on a page
+    (None for a CSV column or a feed's field, whose texts the code converts as they are)."""
     if regex is not None:
         found = sample(regex, index)
         if found is not None:
             return found
-    if hint is None and _MONEY.search(name):  # ``p.price_color``: an amount, as pages show one
-        return f"{plausible('price', index, 'float'):.2f}"
+    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
+    if hint in (None, "str") and _MONEY.search(snake):  # ``p.price_color``: an amount
+        amount = f"{plausible('price', index, 'float'):.2f}"
+        return amount if tag is None else "$" + amount  # a page shows its currency
     value = plausible(name.replace("-", "_"), index, hint if hint in ("float", "int") else None)
     if hint == "number" and not isinstance(value, int | float):
         value = plausible(name, index, "float")
+    if tag and hint in (None, "str") and str(value).startswith(name.replace("_", "-") + "-"):
+        if tag in _WORDY:  # nothing in its name: ``<a>``/``<h2>``/``a.titlelink`` hold words
+            return word(name, index)
+        if tag in _PROSE:
+            return sentence(name, index)
     return str(value)
 
 
@@ -137,10 +158,15 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
         attrs = {k[4:]: str(plausible(k[4:], i + ctx.salt)) for k in merged if k.startswith("key:")}
         if "href" in attrs:  # beside the page (``/wiki/X`` links ``/wiki/items/1``)
             attrs["href"] = f"{ctx.folder}items/{i + 1 + ctx.salt}"
+            if _in_feed_item(path, seg):  # a feed's links are absolute
+                attrs["href"] = f"{ctx.origin}{attrs['href']}"
         if seg == "els:*" and not attrs:  # ``child.attrib`` printed whole: one to show
             attrs["id"] = str(i + 1 + ctx.salt)
         if not ctx.xml and named == "a":  # a page's links lead somewhere
             attrs.setdefault("href", f"{ctx.folder}items/{i + 1 + ctx.salt}")
+        for key in attrs:  # ``if a["href"].startswith("http"):``: a value the filter keeps
+            regex = ctx.regexes.get((ctx.site, _unindexed((*path, seg, f"key:{key}"))))
+            attrs[key] = (sample(regex, i + ctx.salt) if regex else None) or attrs[key]
         opening, tag, name = _open_tag(compounds[-1], attrs, ctx.xml)
         text_path = (*path, seg, "attr:text")
         hint = ctx.hints.get((ctx.site, text_path)) or ctx.hints.get(
@@ -148,8 +174,11 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
         )
         regex = ctx.regexes.get((ctx.site, _unindexed(text_path)))
         probed = probe_records(ctx.probes.get((ctx.site, text_path)), i + ctx.salt, 1)
-        body = escape(probed.strip("\n") or _text_for(name, hint, i + ctx.salt, regex))
+        text = _text_for(name, hint, i + ctx.salt, regex, None if ctx.xml else tag)
         children = _children(ctx, inner, (*path, seg))
+        if children and not ctx.xml and tag in _HOLDERS and hint is None and regex is None:
+            text = ""  # a row or a list holds its cells and items, no text of its own
+        body = escape(probed.strip("\n") or text)
         if named in _FEED_ITEMS and not children and hint is None:
             body, children = "", _feed_item(tag, i + ctx.salt)  # a feed's item, as feeds have
         inner_parts.append(f"{opening}{body}{children}</{tag}>")
@@ -161,6 +190,16 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
 
 
 _FEED_ITEMS = ("item", "entry")
+
+
+def _in_feed_item(path: tuple[str, ...], seg: str) -> bool:
+    """Whether the element at ``seg`` under ``path`` is, or is inside, a feed's item."""
+    return any(
+        _tag_of(c) in _FEED_ITEMS
+        for s in (*path, seg)
+        if s.startswith(("el:", "els:"))
+        for c in split_compounds(s[s.index(":") + 1 :])
+    )
 
 
 def _tag_of(compound: str) -> str:
@@ -206,6 +245,7 @@ class _Ctx:
         self.site, self.hints, self.salt, self.xml = site, hints, salt, xml
         self.probes = probes or {}
         self.folder = "/"  # the page's own folder, where its links are drafted
+        self.origin = "https://example.org"  # the page's scheme and host
         # keyed without ``index``: ``card.select_one("span.pay")`` in a loop over cards reads
         # (els:card, index, el:span.pay) while the element is drawn at (els:card, el:span.pay)
         self.regexes = {(s, _unindexed(p)): r for (s, p), r in regexes.items()}
@@ -229,7 +269,10 @@ def render_markup(
     ``probes``: literals the code looks for in texts (:mod:`automock.drafting.text_probes`),
     the document's own text's in a ``<pre>``; ``page``: its URL (links sit beside it)."""
     ctx = _Ctx(site, hints, regexes, salt, root == "xml", probes)
-    ctx.folder = urlsplit(page).path.rpartition("/")[0] + "/"
+    where = urlsplit(page)
+    ctx.folder = where.path.rpartition("/")[0] + "/"
+    if where.scheme and where.netloc:
+        ctx.origin = f"{where.scheme}://{where.netloc}"
     body = _children(ctx, tree, (root,)) + _own_text(ctx, root)
     if root == "xml":  # no encoding in the declaration: lxml refuses one in a str
         attrs = "".join(
@@ -260,7 +303,11 @@ _COLUMNS = ("name", "value", "date")
 
 
 def render_csv(
-    tree: dict[str, Any], site: int, hints: dict[tuple[int, tuple[str, ...]], str], salt: int = 0
+    tree: dict[str, Any],
+    site: int,
+    hints: dict[tuple[int, tuple[str, ...]], str],
+    salt: int = 0,
+    regexes: Mapping[tuple[int, tuple[str, ...]], str] | None = None,
 ) -> str:
     """A CSV text for a reader over the response (``csv`` root): a header of the columns the
     code reads by name (else three plausible ones), then two rows, in the reader's delimiter."""
@@ -273,8 +320,14 @@ def render_csv(
     writer = csv.writer(out, delimiter=sep, lineterminator="\n")
     writer.writerow(names)
     for i in range(2):
-        hint = [hints.get((site, ("csv", "index", f"key:{n}"))) for n in names]
-        writer.writerow([_text_for(n, h, i + salt, None) for n, h in zip(names, hint, strict=True)])
+        hint = [
+            hints.get((site, ("csv", "index", f"key:{n}")))
+            or hints.get((site, ("csv", "index", f"pos:{at}")))  # ``float(row[2])``
+            for at, n in enumerate(names)
+        ]
+        kept = [(regexes or {}).get((site, ("csv", "index", f"key:{n}"))) for n in names]
+        cells = zip(names, hint, kept, strict=True)
+        writer.writerow([_text_for(n, h, i + salt, r) for n, h, r in cells])
     return out.getvalue()
 
 

@@ -18,6 +18,7 @@ from automock.drafting.literals import Lits, Ref
 from automock.drafting.markup import TEXT_ATTRS, css_of_find, css_of_path
 from automock.drafting.regex_flow import compiled, note_regex, text_calls
 from automock.drafting.saved_text import saved_response
+from automock.drafting.text_filters import converted, note_filter, split_piece
 from automock.drafting.text_probes import text_method
 
 __all__ = [
@@ -80,7 +81,8 @@ CSV_CALLS = ("csv.reader", "csv.DictReader", "io.StringIO", "io.BytesIO")
 REGEX_CALLS = ("re.search", "re.match", "re.findall", "re.finditer", "re.fullmatch")
 STR_METHODS = (
     "lower", "upper", "strip", "lstrip", "rstrip", "split", "replace", "startswith",
-    "endswith", "title", "capitalize", "encode", "splitlines", "zfill", "casefold",
+    "endswith", "title", "capitalize", "encode", "splitlines", "zfill", "casefold", "isdigit",
+    "isnumeric", "isdecimal",
 )  # fmt: skip
 _ONE = ("find", "select_one", "find_next", "find_parent", "findChild")
 _MANY = (
@@ -130,6 +132,9 @@ def markup_method(
     """The value of ``base.name(...)`` where ``base`` is inside an html/xml root."""
     if base.path[-1:] == ("attr:text",):  # a string: ``soup.text.find("Weather:")``
         return text_method(flow, base, name, node, env or {})
+    if name in ("startswith", "endswith", "isdigit"):  # ``a["href"].startswith("http")``
+        note_filter(flow, base, name, node)
+        return None
     first = _literal(node.args[0]) if node.args else None
     held = (
         (env or {}).get(node.args[0].id)
@@ -197,7 +202,9 @@ def markup_attribute(flow: Any, base: Any, attr: str) -> Any:
 
 def note_position(flow: Any, base: Any, key: ast.expr) -> None:
     """``cols[3]`` on a list of elements: at least four of them are drafted (``count:4``);
-    ``row[8]`` on a CSV row: at least nine columns."""
+    ``row[8]`` on a CSV row: at least nine columns; ``text.split()[2]``: three words."""
+    if isinstance(base, Ref) and base.wrap == 1:
+        split_piece(flow, base, key)
     if not isinstance(base, Ref) or base.wrap:
         return
     if isinstance(key, ast.Slice) and base.path[:1] == ("json",):  # ``ids[:3]``: three
@@ -205,7 +212,13 @@ def note_position(flow: Any, base: Any, key: ast.expr) -> None:
         if isinstance(stop, ast.Constant) and type(stop.value) is int and stop.value > 2:
             flow.note(base.child(f"count:{min(stop.value, 12)}"))
         return
-    if not isinstance(key, ast.Constant) or type(key.value) is not int or key.value < 2:
+    if not isinstance(key, ast.Constant) or type(key.value) is not int:
+        return
+    read = flow.module.parents.get(id(key))  # ``float(row[2])``: that column holds numbers
+    number = converted(flow, read) if isinstance(read, ast.Subscript) else None
+    if base.path[:1] == ("csv",) and base.path[-1] == "index" and number:
+        flow.hints.setdefault((base.site, (*base.path, f"pos:{key.value}")), number)
+    if key.value < 2:
         return
     if base.path[:1] in (*MARKUP_ROOTS, ("json",)) or (
         base.path[:1] == ("csv",) and base.path[-1] == "index"

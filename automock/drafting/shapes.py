@@ -170,7 +170,7 @@ def _body(
     if rows:
         guessed.append("/text")
         headers["Content-Type"] = "text/csv; charset=utf-8"
-        return headers, None, render_csv(_build_tree(rows), site, flow.hints, salt)
+        return headers, None, render_csv(_build_tree(rows), site, flow.hints, salt, flow.regexes)
     for root in ("html", "xml"):
         markup = [p[1:] for p in paths if p[:1] == (root,)]
         if markup:

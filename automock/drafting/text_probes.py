@@ -9,6 +9,7 @@ right before a probe read backwards, a value right after it (closed like a tag w
 probe opens one), padded to the width read. A literal that says a reply failed, or one an
 ``if`` tests to give up, is not a probe. Literals compared with a child's tag
 (``child.tag == "temperature"``) name the children drafted (:func:`compared_literals`).
+Texts a condition keeps or the code converts: :mod:`automock.drafting.text_filters`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from automock.drafting.literals import Lits, Ref
+from automock.drafting.text_filters import FAILURE as _FAILURE
+from automock.drafting.text_filters import constant as _constant
+from automock.drafting.text_filters import (
+    decimal_comma,
+    equal_text,
+    kept,
+    leaves,
+    length_test,
+    note_filter,
+)
 from automock.drafting.values import plausible
 
 __all__ = [
@@ -40,13 +51,8 @@ _KEEPS = (
     "decode", "strip", "splitlines", "lstrip", "rstrip", "lower", "upper", "casefold",
     "replace", "encode", "title", "capitalize",
 )  # fmt: skip
-_STR = ("startswith", "endswith", "zfill", "count")
+_STR = ("startswith", "endswith", "zfill", "count", "isdigit", "isnumeric", "isdecimal")
 _OPEN_TAG = re.compile(r"<([\w:-]+)[^<>/]*>$")
-# what a failed response says: the code looks for it to give up, never to find its data
-_FAILURE = re.compile(
-    r"(?i)error|fail|denied|invalid|not found|captcha|forbidden|unauthori[sz]ed|exception"
-    r"|too many|blocked|unavailable|sorry|warning"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +106,11 @@ def text_method(flow: Any, base: Ref, name: str, node: ast.Call, env: dict[str, 
     if name in _PIECES:
         return Ref(base.site, base.path, 1)
     if name in _KEEPS:
+        decimal_comma(flow, base, name, node)
         return base
     if name in _STR:
         flow.note(base, "str")
+        note_filter(flow, base, name, node)
     return None
 
 
@@ -203,44 +211,28 @@ def probe_records(probes: Mapping[Probe, None] | None, salt: int = 0, count: int
     return "\n".join(records) + "\n"
 
 
-def compared_literals(flow: Any, node: ast.Compare, values: list[Any]) -> None:
+def compared_literals(
+    flow: Any, node: ast.Compare, values: list[Any], env: dict[str, Any] | None = None
+) -> None:
     """``"ID=" in body``: a probe on the body; ``child.tag == "temperature"`` (or ``in`` a
     tuple of tags) over the children of an element: a child with that tag is drafted."""
     sides = (node.left, *node.comparators)
     for i, op in enumerate(node.ops):
         left, right = values[i], values[i + 1]
         searched = isinstance(right, Ref) and right.path[:1] in TEXT_ROOTS
-        if isinstance(op, ast.In) and searched and not _leaves(flow, node):
+        if isinstance(op, ast.In) and searched and not leaves(flow, node):
             found = left.values if isinstance(left, Lits) else (_constant(sides[i]),)
             for literal in found:  # ``code in chunk`` with ``code`` one of several literals
                 note_probe(flow, right, literal)
         if isinstance(op, ast.Eq | ast.In):
             for ref, other in ((left, sides[i + 1]), (right, sides[i])):
                 _child_tag(flow, ref, other)
-
-
-def _leaves(flow: Any, test: ast.expr) -> bool:
-    """Whether ``if <test>:`` gives up (its body ends in return, raise, break, continue or
-    an exit): the literal tested marks a reply the code will not read."""
-    parents = flow.module.parents
-    node: Any = test
-    while isinstance(parents.get(id(node)), ast.BoolOp | ast.UnaryOp):
-        node = parents[id(node)]
-    branch = parents.get(id(node))
-    if not isinstance(branch, ast.If) or branch.test is not node or not branch.body:
-        return False
-    last = branch.body[-1]
-    searched = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
-    if isinstance(last, ast.Return) and last.value is not None:  # ``return float(chunk...)``
-        return not any(isinstance(n, ast.Name) and n.id in searched for n in ast.walk(last.value))
-    if isinstance(last, ast.Return | ast.Raise | ast.Break | ast.Continue):
-        return True
-    call = last.value if isinstance(last, ast.Expr) else None
-    return isinstance(call, ast.Call) and ast.unparse(call.func) in ("exit", "quit", "sys.exit")
-
-
-def _constant(node: ast.expr) -> Any:
-    return node.value if isinstance(node, ast.Constant) else None
+        if isinstance(op, ast.Eq) and kept(flow, node):
+            for ref, other, node_ in ((left, right, sides[i + 1]), (right, left, sides[i])):
+                literal = _constant(node_)
+                equal_text(flow, ref, Lits((literal,)) if isinstance(literal, str) else other)
+    if len(node.ops) == 1 and env is not None:
+        length_test(flow, node, env)
 
 
 def _child_tag(flow: Any, ref: Any, other: ast.expr) -> None:

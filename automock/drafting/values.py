@@ -16,7 +16,7 @@ import hashlib
 import re
 from typing import Any
 
-__all__ = ["plausible", "sample_key", "sql_type_for"]
+__all__ = ["plausible", "sample_key", "sentence", "sql_type_for", "word"]
 
 _WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")
 _CITIES = ("Lisbon", "Oslo", "Nairobi", "Lima", "Osaka", "Perth")
@@ -175,6 +175,16 @@ def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
     if key in ("currency",):
         return "EUR"
     return f"{key.replace('_', '-') or 'item'}-{_pick(_WORDS, key, index)}"
+
+
+def word(name: str, index: int = 0) -> str:
+    """A capitalised word, as a link's or a heading's text (``Gamma``)."""
+    return _pick(_WORDS, name, index).capitalize()
+
+
+def sentence(name: str, index: int = 0) -> str:
+    """A sentence, as a paragraph's text."""
+    return _pick(_SENTENCES, name, index)
 
 
 def sample_key(name: str) -> str:

@@ -4,7 +4,7 @@ A body read only whole is a record of what its URL names (a list of them for a f
 collection; one with a ``title`` for a document-like resource); a page printed whole is an
 HTML document with a ``<title>``; ``next(iter(d.values()))`` needs an entry in ``d``;
 ``tr.next_siblings`` needs rows after the first; an element named for a price holds an
-amount with cents; links sit beside the page; ``timestamp`` is seconds since the epoch and
+amount with a currency sign and cents; links sit beside the page; ``timestamp`` is seconds since the epoch and
 ``country_name`` a capitalised name.
 """
 
@@ -80,7 +80,7 @@ def test_an_element_named_for_a_price_holds_an_amount_and_links_sit_beside_the_p
     code, report = _single(here, capsys, "shop.py", PRICES_AND_LINKS)
     lines = report["stdout"].splitlines()
     assert code == 0 and len(lines) == 2
-    assert all(re.fullmatch(r"/catalogue/\S+ \d+\.\d\d", line) for line in lines), lines
+    assert all(re.fullmatch(r"/catalogue/\S+ \$\d+\.\d\d", line) for line in lines), lines
 
 
 POSITION = """\
