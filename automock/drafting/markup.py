@@ -41,6 +41,8 @@ _WORDY = frozenset((
 ))  # fmt: skip
 _PROSE = frozenset(("p", "blockquote"))
 _HOLDERS = frozenset(["table", "thead", "tbody", "tfoot", "tr", "ul", "ol", "dl", "select"])
+# a path's steps: ``{http://www.w3.org/2005/Atom}entry`` is one step, its slashes the URI's
+_STEP = re.compile(r"(?:\{[^}]*\}|[^/])+")
 _PART = re.compile(
     r"\.([\w-]+)|#([\w-]+)|\[\s*([\w-]+)\s*(?:[~|^$*]?=\s*['\"]?([^'\"\]]*)['\"]?)?\]"
 )
@@ -68,15 +70,17 @@ def css_of_path(path: str) -> tuple[str, str | None]:
     """An XPath or ElementTree path as CSS, and what it selects (``text``, ``@attr``, None)."""
     path = path.strip()
     take: str | None = None
-    steps = [s for s in re.split(r"/+", path) if s and s not in (".", "..")]
+    steps = [s for s in _STEP.findall(path) if s not in (".", "..")]
     if steps and steps[-1] == "text()":
         take, steps = "text", steps[:-1]
     elif steps and steps[-1].startswith("@"):
         take, steps = steps[-1], steps[:-1]
     out = []
     for step in steps:
+        uri, _, step = step[1:].partition("}") if step.startswith("{") else ("", "", step)
         tag, _, rest = step.partition("[")
         css = "" if tag in ("*", "node()") else tag.split(":")[-1]
+        css += f'[xmlns="{uri}"]' if uri and css else ""  # ``{uri}entry``: in that namespace
         for attr, value in re.findall(r"@([\w-]+)\s*=\s*['\"]([^'\"]*)['\"]", rest):
             classes = "".join(f".{c}" for c in value.split())
             css += classes if attr == "class" else f'[{attr}="{value}"]'

@@ -14,6 +14,7 @@ import ast
 import string
 from typing import Any
 
+from automock.drafting._source import PLACEHOLDER
 from automock.drafting.literals import Lits, Ref
 from automock.drafting.markup import TEXT_ATTRS, css_of_find, css_of_path
 from automock.drafting.regex_flow import compiled, note_regex, text_calls
@@ -145,6 +146,9 @@ def markup_method(
         first = held.values[0]  # a selector passed in: ``_text(card, "h2.title")``
     if first is None and node.args and isinstance(node.args[0], ast.Name):
         first = _literal(flow.module.constants.get(node.args[0].id))  # ``XPATH = '//p'``
+    if first is None and node.args:  # ``ATOM + "title"``, ``f"{ATOM}entry"``
+        built = flow.module.render(node.args[0]).text
+        first = built if PLACEHOLDER not in built else None
     if name == "getroot":  # ``ET.parse(f).getroot()``: the document's root
         return base
     if name in _ONE or name in _MANY:

@@ -43,6 +43,16 @@ for row in csv.reader(text.splitlines()):
     print("ROW", len(row), row[1])
 """
 
+# an Atom feed read with ElementTree's Clark names: the namespace URI's slashes are not steps
+ATOM_NAMESPACED = """\
+import requests
+import xml.etree.ElementTree as ET
+ATOM = "{http://www.w3.org/2005/Atom}"
+root = ET.fromstring(requests.get("https://preprints.example.org/api/query?q=bees").text)
+for entry in root.findall("{http://www.w3.org/2005/Atom}entry"):
+    print("PAPER:", entry.find(ATOM + "title").text)
+"""
+
 # a feed's item printed whole, and every link of a page with its attributes: neither says
 # what is inside, and real ones always have it (an item's title and link, an a's href)
 ITEM_WHOLE = """\
@@ -69,6 +79,7 @@ for anchor in root.iter("a"):
         ("stations.py", CSV, r"^ROW [2-9] \S+$"),
         ("podcast.py", ITEM_WHOLE, r"^<item><title>[^<]+</title><link>https?://\S+</link>"),
         ("anchors.py", LINKS, r"^\{'href': '[^']+'\}$"),
+        ("atom.py", ATOM_NAMESPACED, r"^PAPER: \S+\nPAPER: \S+$"),
     ],
 )
 def test_single_shot_draft_reaches_the_data(
