@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from automock.drafting.regex_sample import sample
 from automock.drafting.text_probes import Probe, probe_records
-from automock.drafting.values import plausible, sentence, word
+from automock.drafting.values import headline, plausible, sentence, word
 
 __all__ = ["TEXT_ATTRS", "css_of_find", "css_of_path", "render_csv", "render_feed", "render_markup"]
 
@@ -40,6 +40,7 @@ _WORDY = frozenset((
     "label", "button", "strong", "b", "em", "cite", "caption", "figcaption", "legend", "span",
 ))  # fmt: skip
 _PROSE = frozenset(("p", "blockquote"))
+_HEADED = frozenset(("h1", "h2", "h3", "h4", "title"))
 _HOLDERS = frozenset(["table", "thead", "tbody", "tfoot", "tr", "ul", "ol", "dl", "select"])
 # a path's steps: ``{http://www.w3.org/2005/Atom}entry`` is one step, its slashes the URI's
 _STEP = re.compile(r"(?:\{[^}]*\}|[^/])+")
@@ -140,6 +141,8 @@ def _text_for(
     if hint == "number" and not isinstance(value, int | float):
         value = plausible(name, index, "float")
     if tag and hint in (None, "str") and str(value).startswith(name.replace("_", "-") + "-"):
+        if tag in _HEADED:  # a heading or a page's title: a few words
+            return headline(name, index)
         if tag in _WORDY:  # nothing in its name: ``<a>``/``<h2>``/``a.titlelink`` hold words
             return word(name, index)
         if tag in _PROSE:

@@ -16,11 +16,20 @@ import hashlib
 import re
 from typing import Any
 
-__all__ = ["plausible", "sample_key", "sentence", "sql_type_for", "word"]
+__all__ = ["headline", "plausible", "sample_key", "sentence", "sql_type_for", "word"]
 
 _WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")
 _CITIES = ("Lisbon", "Oslo", "Nairobi", "Lima", "Osaka", "Perth")
 _DESCRIPTIONS = ("light rain", "clear sky", "scattered clouds", "overcast", "fog", "snow")
+# a title or a headline is a few words on a real page or in a real feed, never one
+_HEADLINES = (
+    "Harbour bridge reopens after repairs",
+    "Library extends its weekend hours",
+    "New tram line opens downtown",
+    "Small bakery wins regional prize",
+    "Storm delays the morning ferries",
+    "Museum adds evening tours",
+)
 _ACCOUNTS = ("checking", "groceries", "rent", "salary", "travel", "utilities")
 
 _DATE_RE = re.compile(
@@ -168,7 +177,9 @@ def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
         return f"example/{_pick(_WORDS, key, index)}"
     if key in ("country", "country_name"):
         return _pick(_COUNTRIES, key, index)
-    if key in ("title", "login", "username", "user") or re.search(r"(^|_)name$", key):
+    if key in ("title", "headline", "heading") or key.endswith(("_title", "_headline")):
+        return _pick(_HEADLINES, key, index)
+    if key in ("login", "username", "user") or re.search(r"(^|_)name$", key):
         return _pick(_WORDS, key, index).capitalize()
     if key in ("status", "state"):
         return "ok"
@@ -180,6 +191,11 @@ def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
 def word(name: str, index: int = 0) -> str:
     """A capitalised word, as a link's or a heading's text (``Gamma``)."""
     return _pick(_WORDS, name, index).capitalize()
+
+
+def headline(name: str, index: int = 0) -> str:
+    """A few words, as a title's or a heading's text (``New tram line opens downtown``)."""
+    return _pick(_HEADLINES, name, index)
 
 
 def sentence(name: str, index: int = 0) -> str:
