@@ -152,39 +152,19 @@ def _shape_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
         ("member", member),
     ):
         support, ok = _count(obs, holds)
-        lucky = (name == "sorted" and not _beyond_luck(obs)) or (
-            name == "unique" and not _distinct_beyond_luck(obs)
-        )
+        lucky = (name == "sorted" and not _beyond_luck(obs)) or (name == "unique" and _record(obs))
         if ok and support and not lucky:
             found.append(Relation(name, support, len(obs)))
     found += _length_relations(obs, params, in_out)
     return found
 
 
-def _items(value: Any) -> list[Any] | None:
-    return list(value) if isinstance(value, str) else as_sequence(value)
-
-
-def _distinct_beyond_luck(obs: tuple[Observation, ...]) -> bool:
-    """Were the outputs without repeats too many to be so by chance (below 1 in 1000)?
-
-    ``m`` values drawn independently from ``V`` all differ with probability
-    ``prod(1 - i / V)``, ``V`` the call's sequence argument's distinct items, or else every
-    value seen in any output. A pair of shares out of hundreds of values seen differs on
-    nearly every call whatever the function means; a 6-of-49 draw with replacement repeats
-    on a quarter of calls, so 30 draws without a repeat are evidence.
-    """
-    seen = {_key(v) for o in obs for v in _items(o.output) or ()}
-    chance = 1.0
-    outputs = {(repr(o.args), repr(o.output)): o for o in obs}
-    for o in outputs.values():
-        out, source = _items(o.output) or [], _source(o)
-        pool = len({_key(v) for v in source}) if source else len(seen)
-        for i in range(1, len(out)):
-            chance *= max(0.0, 1 - i / pool) if pool else 1.0
-        if chance < 1e-3:
-            return True
-    return False
+def _record(obs: tuple[Observation, ...]) -> bool:
+    """Is every output a tuple of one fixed length, whatever the input: a record of separate
+    quantities (``return heads / n, tails / n``), not a collection of draws? Its fields
+    differing says nothing of the function (``unique`` is not proposed for it)."""
+    lengths = {len(o.output) if isinstance(o.output, tuple) else -1 for o in obs}
+    return len(obs) > 1 and len(lengths) == 1 and -1 not in lengths
 
 
 def _beyond_luck(obs: tuple[Observation, ...]) -> bool:

@@ -5,9 +5,9 @@ A function that refuses an input with its own ``raise`` of any exception class
 purpose, as one raising ``ValueError`` does: ``roll(0)`` was a false alarm on a correct
 dice roller. A parameter the code loops over (``range(n)``) and divides by is a count of
 trials, at least 1: ``shares(-1)`` loops zero times and returns ``(-0.0, -0.0)``, which was
-held to ``unique`` and to an upper bound of ``n`` learned on positive counts. ``unique`` is
-now inferred only when no repeat is beyond luck (two shares out of many values seen differ
-on nearly every call whatever the function means)."""
+held to ``unique`` and to an upper bound of ``n`` learned on positive counts. A tuple of one
+fixed length is a record of separate quantities, not a collection of draws: ``unique`` is
+not proposed for it (its two shares differ on odd counts only)."""
 
 from __future__ import annotations
 
