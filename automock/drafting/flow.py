@@ -36,6 +36,7 @@ from automock.drafting.literals import (
     looks_like_index,
     loop_literals,
 )
+from automock.drafting.operand_hints import binop_hints
 from automock.drafting.scrape_flow import (
     MARKUP_ROOTS,
     STR_METHODS,
@@ -268,12 +269,8 @@ class ResponseFlow:
                             "float" if kind in "fFeEg%" else "int" if kind in "dxob" else None,
                         )
             return None
-        if isinstance(node, ast.BinOp):
-            left, right = self.eval(node.left, env), self.eval(node.right, env)
-            for side, other in ((left, node.right), (right, node.left)):
-                if isinstance(side, Ref):
-                    is_str = isinstance(other, ast.Constant) and isinstance(other.value, str)
-                    self.note(side, "str" if is_str else "number")
+        if isinstance(node, ast.BinOp):  # ``n + 1``, ``"a" + s``, ``"%d" % n``
+            binop_hints(node, lambda part: self.eval(part, env), self.note)
             return None
         if isinstance(node, ast.Compare):
             sides = (node.left, *node.comparators)

@@ -22,6 +22,7 @@ __all__ = [
     "literal_strings",
     "looks_like_index",
     "loop_literals",
+    "range_stop",
 ]
 
 KEY_SEP = "\x1f"  # separates the keys of one ``key:`` path segment that stands for several
@@ -75,6 +76,24 @@ def literal_strings(module: Module, node: ast.expr, *, _depth: int = 0) -> tuple
         and node.func.id in ("sorted", "list", "tuple", "set", "reversed")
     ):
         return literal_strings(module, node.args[0], _depth=_depth + 1)
+    return None
+
+
+def range_stop(module: Module, node: ast.expr) -> int | None:
+    """The constant end of the ``range`` a loop variable ``node`` walks (``for i in
+    range(14):`` gives 14 for ``i``), else None."""
+    if not isinstance(node, ast.Name):
+        return None
+    current = module.parents.get(id(node))
+    while current is not None:
+        if isinstance(current, ast.For) and isinstance(current.target, ast.Name):
+            loop = current.iter
+            if current.target.id == node.id and isinstance(loop, ast.Call):
+                stop = loop.args[1] if len(loop.args) > 1 else loop.args[0] if loop.args else None
+                named = isinstance(loop.func, ast.Name) and loop.func.id == "range"
+                if named and isinstance(stop, ast.Constant) and type(stop.value) is int:
+                    return stop.value
+        current = module.parents.get(id(current))
     return None
 
 

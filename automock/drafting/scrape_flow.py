@@ -14,7 +14,7 @@ import ast
 import string
 from typing import Any
 
-from automock.drafting.literals import Lits, Ref
+from automock.drafting.literals import Lits, Ref, range_stop
 from automock.drafting.markup import TEXT_ATTRS, css_of_find, css_of_path
 from automock.drafting.regex_flow import compiled, note_regex, text_calls
 from automock.drafting.saved_text import saved_response
@@ -212,6 +212,9 @@ def note_position(flow: Any, base: Any, key: ast.expr) -> None:
         if isinstance(stop, ast.Constant) and type(stop.value) is int and stop.value > 2:
             flow.note(base.child(f"count:{min(stop.value, 12)}"))
         return
+    walked = range_stop(flow.module, key)  # ``for i in range(14): items[i]``: fourteen
+    if walked is not None and walked > 2 and base.path[:1] == ("json",):
+        flow.note(base.child(f"count:{min(walked, 24)}"))
     if not isinstance(key, ast.Constant) or type(key.value) is not int:
         return
     read = flow.module.parents.get(id(key))  # ``float(row[2])``: that column holds numbers

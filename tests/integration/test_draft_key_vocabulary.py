@@ -1,0 +1,132 @@
+"""Values drafted by the words a person uses for a key, and by the operators the code
+applies to them, through the CLI (single shot unless said).
+
+A ``rating`` is a rating in the thousands, ``wins`` a count, ``eye_color`` a colour word,
+``address`` a number and a street, ``purpose`` a sentence, ``home_city`` a city. A value
+formatted with ``%d`` is an integer; one added to a text chain
+(``str(a) + "°" + b``) is text. ``for i in range(5): items[i]`` needs five items. A body
+printed whole from an ``api.`` host is JSON. In the loop, a text body the code decodes
+as JSON behind a helper becomes JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import run_json
+
+
+def _run(
+    here: Path, capsys: pytest.CaptureFixture[str], name: str, source: str, rounds: str = "0"
+) -> tuple[int, dict[str, Any]]:
+    (here / name).write_text(source)
+    return run_json(capsys, name, "--repeat", "2", "--draft-rounds", rounds)
+
+
+PLAYER = """\
+import requests
+
+player = requests.get("https://games.example.net/v3/players/ada").json()
+print("rating:", player["rating"])
+print("wins:", player["wins"])
+print("eyes:", player["eye_color"])
+print("lives at:", player["address"])
+print("home:", player["home_city"])
+print("purpose:", player["purpose"])
+"""
+
+
+def test_values_take_the_shape_their_key_names(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _run(here, capsys, "player.py", PLAYER)
+    out = report["stdout"]
+    assert code == 0
+    assert re.search(r"^rating: \d{4}$", out, re.MULTILINE)
+    assert re.search(r"^wins: \d+$", out, re.MULTILINE)
+    assert re.search(r"^eyes: [a-z]+$", out, re.MULTILINE)
+    assert re.search(r"^lives at: \d+ [A-Z][a-z]+ [A-Z][a-z]+$", out, re.MULTILINE)
+    assert re.search(r"^home: [A-Z][a-z]+$", out, re.MULTILINE)
+    assert re.search(r"^purpose: [A-Z][a-z]+( [a-z]+){3,}.*\.$", out, re.MULTILINE)
+
+
+FORMATS = """\
+import requests
+
+shelf = requests.get("https://stock.example.net/v1/shelves/7").json()
+print("%d in stock" % shelf["stock"])
+print(str(shelf["height"]) + " " + shelf["heightUnit"] + " high")
+"""
+
+
+def test_a_percent_d_value_is_an_integer_and_a_text_chain_adds_text(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _run(here, capsys, "shelf.py", FORMATS)
+    assert code == 0, report["stderr"]
+    assert re.search(r"^\d+ in stock$", report["stdout"], re.MULTILINE)
+
+
+RANGE = """\
+import requests
+
+forecast = requests.get("https://weather.example.net/v2/forecast").json()
+for i in range(5):
+    print(forecast["days"][i]["summary"])
+"""
+
+
+def test_a_list_indexed_by_a_range_loop_has_that_many_items(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _run(here, capsys, "days.py", RANGE)
+    assert code == 0, report["stderr"]
+    assert len(report["stdout"].splitlines()) == 5
+
+
+API_TEXT = """\
+import requests
+
+print(requests.get("https://api.example.org/v1/widgets").text)
+"""
+
+
+def test_a_body_printed_whole_from_an_api_host_is_json(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _run(here, capsys, "widgets.py", API_TEXT)
+    assert code == 0
+    json.loads(report["stdout"])
+
+
+HIDDEN_DECODE = """\
+import json
+import urllib.request
+
+
+class Board:
+    def __init__(self, raw):
+        self.total = json.loads(raw)["total"]
+
+
+def fetch(url):
+    with urllib.request.urlopen(url) as reply:
+        return reply.read().decode()
+
+
+board = Board(fetch("https://notices.example.net/board"))
+print("notices:", board.total)
+"""
+
+
+def test_the_loop_makes_a_text_body_decoded_as_json_json(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _run(here, capsys, "board.py", HIDDEN_DECODE, "3")
+    assert code == 0, report["stderr"]
+    assert re.search(r"^notices: \d+$", report["stdout"], re.MULTILINE)
