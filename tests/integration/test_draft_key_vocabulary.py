@@ -5,7 +5,8 @@ A ``rating`` is a rating in the thousands, ``wins`` a count, ``eye_color`` a col
 ``address`` a number and a street, ``purpose`` a sentence, ``home_city`` a city. A value
 formatted with ``%d`` is an integer; one added to a text chain
 (``str(a) + "°" + b``) is text. ``for i in range(5): items[i]`` needs five items. A body
-printed whole from an ``api.`` host is JSON. In the loop, a text body the code decodes
+printed whole from an ``api.`` host is JSON; a CSV saved to a file and read back through a
+handle (``with open(p) as f: csv.DictReader(f)``) has the columns read. In the loop, a text body the code decodes
 as JSON behind a helper becomes JSON.
 """
 
@@ -130,3 +131,26 @@ def test_the_loop_makes_a_text_body_decoded_as_json_json(
     code, report = _run(here, capsys, "board.py", HIDDEN_DECODE, "3")
     assert code == 0, report["stderr"]
     assert re.search(r"^notices: \d+$", report["stdout"], re.MULTILINE)
+
+
+SAVED_CSV = """\
+import csv
+
+import requests
+
+reply = requests.get("https://data.example.org/exports/rainfall.csv")
+with open("rainfall.csv", "wb") as out:
+    out.write(reply.content)
+with open("rainfall.csv") as handle:
+    rows = list(csv.DictReader(handle))
+total = sum(float(row["Rain mm"]) for row in rows)
+print("mean rain:", round(total / len(rows), 1))
+"""
+
+
+def test_a_csv_saved_then_read_through_a_handle_has_the_columns_read(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _run(here, capsys, "rain.py", SAVED_CSV)
+    assert code == 0, report["stderr"]
+    assert re.search(r"^mean rain: \d+\.\d$", report["stdout"], re.MULTILINE)
