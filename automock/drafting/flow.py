@@ -36,7 +36,7 @@ from automock.drafting.literals import (
     looks_like_index,
     loop_literals,
 )
-from automock.drafting.operand_hints import binop_hints
+from automock.drafting.operand_hints import binop_hints, held_hint
 from automock.drafting.scrape_flow import (
     MARKUP_ROOTS,
     STR_METHODS,
@@ -280,7 +280,8 @@ class ResponseFlow:
             for i, value in enumerate(values):
                 held = i and isinstance(node.ops[i - 1], ast.In | ast.NotIn)  # text, dict, list
                 if isinstance(value, Ref) and consts:
-                    self.note(value, None if held else constant_hint(consts[0]))
+                    hint = held_hint(value, sides[i - 1]) if held else None
+                    self.note(value, hint if held else constant_hint(consts[0]))
             return None
         if isinstance(node, ast.BoolOp | ast.IfExp):
             found = [

@@ -4,6 +4,7 @@
 already (``str(day["high"]) + "°" + day["unit"]``, ``f"{a}" + b``) want text;
 ``"%d comments" % item["count"]`` wants what its conversion formats (``%d`` an integer,
 ``%.1f`` a float, ``%s`` text), one conversion per value of a tuple on the right.
+``"dragon" in item["model_id"]`` wants text of a field its name alone would make a number.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 from automock.drafting.literals import Ref
+from automock.drafting.values import plausible
 
-__all__ = ["binop_hints", "is_text"]
+__all__ = ["binop_hints", "held_hint", "is_text"]
 
 # one %-conversion: an optional mapping key, flags, width, precision and its type letter
 _CONVERSION = re.compile(r"%(?:\([^)]*\))?[-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d+))?([a-zA-Z%])")
@@ -74,3 +76,13 @@ def binop_hints(
         if isinstance(side, Ref):
             text = isinstance(node.op, ast.Add) and is_text(other)
             note(side, "str" if text else "number")
+
+
+def held_hint(ref: Ref, item: ast.expr) -> str | None:
+    """The hint a field ``ref`` gets from ``item in ref``: text when ``item`` is a string
+    literal and the field's name alone would make it a number or a flag, else none (a
+    field tested for a member may as well be a list or an object)."""
+    last = ref.path[-1] if ref.path else ""
+    if not (isinstance(item, ast.Constant) and isinstance(item.value, str)):
+        return None
+    return "str" if last.startswith("key:") and not isinstance(plausible(last[4:]), str) else None

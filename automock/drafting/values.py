@@ -25,7 +25,8 @@ _DESCRIPTIONS = ("light rain", "clear sky", "scattered clouds", "overcast", "fog
 _ACCOUNTS = ("checking", "groceries", "rent", "salary", "travel", "utilities")
 
 _DATE_RE = re.compile(
-    r"(^|_)(at|date|day|updated|created|modified|timestamp|time|on|when|since|until)$"
+    r"(^|_)(at|date|day|updated|created|modified|timestamp|time|on|when|since|until|launch"
+    r"|published|birthday|birthdate|deadline|expires|expiry)$"
 )
 _INT_RE = re.compile(
     r"(^|_)(id|count|total|size|age|number|num|qty|quantity|year|port|rank|index|page|limit|offset"

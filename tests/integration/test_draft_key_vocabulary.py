@@ -2,7 +2,9 @@
 applies to them, through the CLI (single shot unless said).
 
 A ``rating`` is a rating in the thousands, ``wins`` a count, ``eye_color`` a colour word,
-``address`` a number and a street, ``purpose`` a sentence, ``home_city`` a city. A value
+``address`` a number and a street, ``purpose`` a sentence, ``home_city`` a city,
+``first_launch`` a date; a field searched for a literal (``"mk2" in c["model_id"]``) is
+text. A value
 formatted with ``%d`` is an integer; one added to a text chain
 (``str(a) + "°" + b``) is text. ``for i in range(5): items[i]`` needs five items. A body
 printed whole from an ``api.`` host is JSON; a CSV saved to a file and read back through a
@@ -154,3 +156,20 @@ def test_a_csv_saved_then_read_through_a_handle_has_the_columns_read(
     code, report = _run(here, capsys, "rain.py", SAVED_CSV)
     assert code == 0, report["stderr"]
     assert re.search(r"^mean rain: \d+\.\d$", report["stdout"], re.MULTILINE)
+
+
+MEMBER = """\
+import requests
+
+for craft in requests.get("https://fleet.example.net/v4/crafts").json():
+    if "mk2" in craft["model_id"]:
+        print(craft["model_id"], craft["first_launch"])
+"""
+
+
+def test_a_field_searched_for_a_literal_is_text_and_a_launch_a_date(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _run(here, capsys, "fleet.py", MEMBER)
+    assert code == 0, report["stderr"]
+    assert re.search(r"^\S*mk2\S* \d{4}-\d\d-\d\d", report["stdout"], re.MULTILINE)
