@@ -77,7 +77,9 @@ _FEED_API = (
     "values",
 )
 # a CSV reader over the response's text, or a text buffer made of it, passed to one
-CSV_CALLS = ("csv.reader", "csv.DictReader", "io.StringIO", "io.BytesIO")
+# wrappers that read a file-like response as text: ``csv.reader(codecs.iterdecode(u, "utf-8"))``
+_TEXT_WRAPPERS = ("io.TextIOWrapper", "codecs.iterdecode", "codecs.getreader")
+CSV_CALLS = ("csv.reader", "csv.DictReader", "io.StringIO", "io.BytesIO", *_TEXT_WRAPPERS)
 REGEX_CALLS = ("re.search", "re.match", "re.findall", "re.finditer", "re.fullmatch")
 STR_METHODS = (
     "lower", "upper", "strip", "lstrip", "rstrip", "split", "replace", "startswith",
@@ -354,7 +356,10 @@ def fetches_feed(flow: Any, node: ast.Call, qual: str, args: list[Any]) -> bool:
 
 def _csv_root(flow: Any, qual: str, node: ast.Call, source: Any) -> Ref | None:
     """``csv.reader(r.text.splitlines(), delimiter=";")``: a ``csv`` root (its delimiter
-    noted as ``sep:;``); ``io.StringIO(r.text)`` is the text itself."""
+    noted as ``sep:;``); ``io.StringIO(r.text)`` is the text itself, and so is
+    ``codecs.iterdecode(urlopen(u), "utf-8")`` (or ``io.TextIOWrapper``) of the response."""
+    if qual in _TEXT_WRAPPERS and isinstance(source, Ref) and source.path == () and not source.wrap:
+        return _noted(flow, Ref(source.site, ("attr:text",)))
     if not isinstance(source, Ref) or source.path[:1] not in (("attr:text",), ("attr:content",)):
         return source if isinstance(source, Ref) and source.path[:1] == ("csv",) else None
     if qual.startswith("io."):

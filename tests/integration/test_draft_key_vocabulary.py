@@ -8,7 +8,8 @@ text. A value
 formatted with ``%d`` is an integer; one added to a text chain
 (``str(a) + "°" + b``) is text. ``for i in range(5): items[i]`` needs five items. A body
 printed whole from an ``api.`` host is JSON; a CSV saved to a file and read back through a
-handle (``with open(p) as f: csv.DictReader(f)``) has the columns read. In the loop, a text body the code decodes
+handle (``with open(p) as f: csv.DictReader(f)``) has the columns read, and so does one
+read through ``codecs.iterdecode(urlopen(u), "utf-8")``. In the loop, a text body the code decodes
 as JSON behind a helper becomes JSON.
 """
 
@@ -173,3 +174,22 @@ def test_a_field_searched_for_a_literal_is_text_and_a_launch_a_date(
     code, report = _run(here, capsys, "fleet.py", MEMBER)
     assert code == 0, report["stderr"]
     assert re.search(r"^\S*mk2\S* \d{4}-\d\d-\d\d", report["stdout"], re.MULTILINE)
+
+
+ITERDECODED = """\
+import codecs
+import csv
+from urllib.request import urlopen
+
+reply = urlopen("https://quotes.example.net/export/latest.csv")
+for row in csv.DictReader(codecs.iterdecode(reply, "utf-8")):
+    print(row["symbol"], "%.2f" % float(row["close"]))
+"""
+
+
+def test_a_response_decoded_line_by_line_for_csv_is_a_csv_body(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _run(here, capsys, "quotes.py", ITERDECODED)
+    assert code == 0, report["stderr"]
+    assert re.search(r"^\S+ \d+\.\d\d$", report["stdout"], re.MULTILINE)
