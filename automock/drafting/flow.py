@@ -35,6 +35,7 @@ from automock.drafting.literals import (
     literal_strings,
     looks_like_index,
     loop_literals,
+    str_constant,
 )
 from automock.drafting.operand_hints import binop_hints, held_hint
 from automock.drafting.scrape_flow import (
@@ -226,8 +227,8 @@ class ResponseFlow:
             return env.get(node.id, constant_lits(self.module, node.id))
         if isinstance(node, ast.Await):
             return self.eval(node.value, env)
-        if isinstance(node, ast.Call):
-            return self.call(node, env)
+        if isinstance(node, ast.Call):  # ``str(APP_ID)``: a key the code looks a record up by
+            return str_constant(self.module, node) or self.call(node, env)
         if isinstance(node, ast.Subscript):
             base = self.eval(node.value, env)
             known = self.eval(node.slice, env)

@@ -23,6 +23,7 @@ __all__ = [
     "looks_like_index",
     "loop_literals",
     "range_stop",
+    "str_constant",
 ]
 
 KEY_SEP = "\x1f"  # separates the keys of one ``key:`` path segment that stands for several
@@ -129,6 +130,18 @@ def constant_lits(module: Module, name: str) -> Lits | None:
     node = module.constants.get(name)
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return Lits((node.value,))
+    return None
+
+
+def str_constant(module: Module, node: ast.Call) -> Lits | None:
+    """``str(APP_ID)`` (or ``str(42)``) of a module-level int or string constant: its text,
+    a response's key when the code looks a record up by it (``data[str(APP_ID)]``)."""
+    if not (isinstance(node.func, ast.Name) and node.func.id == "str" and len(node.args) == 1):
+        return None
+    given = node.args[0]
+    value = module.constants.get(given.id) if isinstance(given, ast.Name) else given
+    if isinstance(value, ast.Constant) and type(value.value) in (int, str):
+        return Lits((str(value.value),))
     return None
 
 

@@ -4,7 +4,7 @@ applies to them, through the CLI (single shot unless said).
 A ``rating`` is a rating in the thousands, ``wins`` a count, ``eye_color`` a colour word,
 ``address`` a number and a street, ``purpose`` a sentence, ``home_city`` a city,
 ``first_launch`` a date; a field searched for a literal (``"mk2" in c["model_id"]``) is
-text. A value
+text; ``data[str(STORE_ID)]`` of a constant id is a key of the body. A value
 formatted with ``%d`` is an integer; one added to a text chain
 (``str(a) + "°" + b``) is text. ``for i in range(5): items[i]`` needs five items. A body
 printed whole from an ``api.`` host is JSON; a CSV saved to a file and read back through a
@@ -193,3 +193,23 @@ def test_a_response_decoded_line_by_line_for_csv_is_a_csv_body(
     code, report = _run(here, capsys, "quotes.py", ITERDECODED)
     assert code == 0, report["stderr"]
     assert re.search(r"^\S+ \d+\.\d\d$", report["stdout"], re.MULTILINE)
+
+
+KEYED_BY_ID = """\
+import requests
+
+STORE_ID = 8812
+data = requests.get(f"https://shops.example.net/lookup?ids={STORE_ID}").json()
+if str(STORE_ID) in data:
+    print("store:", data[str(STORE_ID)]["title"])
+else:
+    print("no such store")
+"""
+
+
+def test_a_record_looked_up_by_the_text_of_a_constant_id_is_there(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _run(here, capsys, "store.py", KEYED_BY_ID)
+    assert code == 0, report["stderr"]
+    assert report["stdout"].startswith("store: ")
