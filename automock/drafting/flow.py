@@ -55,6 +55,7 @@ from automock.drafting.scrape_flow import (
 )
 from automock.drafting.text_filters import string_use
 from automock.drafting.text_probes import compared_literals, text_method
+from automock.drafting.unpacking import unpacked
 
 __all__ = ["CLIENT_TYPES", "HTTP_MODULES", "Ref", "ResponseFlow", "import_aliases"]
 
@@ -181,8 +182,8 @@ class ResponseFlow:
                 env.pop(target.id, None)
             else:
                 env[target.id] = value
-        elif isinstance(target, ast.Tuple | ast.List) and isinstance(value, tuple):
-            for sub, item in zip(target.elts, value, strict=False):
+        elif isinstance(target, ast.Tuple | ast.List):  # ``a, b = pair``, ``for s, p in rows``
+            for sub, item in zip(target.elts, unpacked(self, target, value), strict=False):
                 self.bind(sub, item, env)
 
     def iterate(self, node: ast.expr, env: dict[str, Any]) -> Any:

@@ -6,7 +6,8 @@ A ``rating`` is a rating in the thousands, ``wins`` a count, ``eye_color`` a col
 ``first_launch`` a date; a field searched for a literal (``"mk2" in c["model_id"]``) is
 text; ``data[str(STORE_ID)]`` of a constant id is a key of the body. A value
 formatted with ``%d`` is an integer; one added to a text chain
-(``str(a) + "°" + b``) is text. ``for i in range(5): items[i]`` needs five items. A body
+(``str(a) + "°" + b``) is text. ``for i in range(5): items[i]`` needs five items, and
+``for a, b, c, d in csv.reader(...)`` four columns. A body
 printed whole from an ``api.`` host is JSON; a CSV saved to a file and read back through a
 handle (``with open(p) as f: csv.DictReader(f)``) has the columns read, and so does one
 read through ``codecs.iterdecode(urlopen(u), "utf-8")``. In the loop, a text body the code decodes
@@ -213,3 +214,23 @@ def test_a_record_looked_up_by_the_text_of_a_constant_id_is_there(
     code, report = _run(here, capsys, "store.py", KEYED_BY_ID)
     assert code == 0, report["stderr"]
     assert report["stdout"].startswith("store: ")
+
+
+UNPACKED_ROWS = """\
+import csv
+import io
+
+import requests
+
+text = requests.get("https://prices.example.net/daily.csv").text
+for symbol, price, change, volume in csv.reader(io.StringIO(text)):
+    print(symbol, price, change, volume)
+"""
+
+
+def test_a_csv_row_unpacked_into_names_has_that_many_columns(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _run(here, capsys, "prices.py", UNPACKED_ROWS)
+    assert code == 0, report["stderr"]
+    assert all(len(line.split()) == 4 for line in report["stdout"].splitlines())
