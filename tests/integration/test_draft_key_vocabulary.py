@@ -4,14 +4,14 @@ applies to them, through the CLI (single shot unless said).
 A ``rating`` is a rating in the thousands, ``wins`` a count, ``eye_color`` a colour word,
 ``address`` a number and a street, ``purpose`` a sentence, ``home_city`` a city,
 ``first_launch`` a date; a field searched for a literal (``"mk2" in c["model_id"]``) is
-text; ``data[str(STORE_ID)]`` of a constant id is a key of the body. A value
-formatted with ``%d`` is an integer; one added to a text chain
-(``str(a) + "°" + b``) is text. ``for i in range(5): items[i]`` needs five items, and
-``for a, b, c, d in csv.reader(...)`` four columns. A body
-printed whole from an ``api.`` host is JSON; a CSV saved to a file and read back through a
-handle (``with open(p) as f: csv.DictReader(f)``) has the columns read, and so does one
-read through ``codecs.iterdecode(urlopen(u), "utf-8")``. In the loop, a text body the code decodes
-as JSON behind a helper becomes JSON.
+text; ``data[str(STORE_ID)]`` of a constant id is a key of the body. A value formatted
+with ``%d`` is an integer; one added to a text chain (``str(a) + "°" + b``) is text.
+``for i in range(5): items[i]`` needs five items, and ``for a, b, c, d in
+csv.reader(...)`` four columns. A body printed whole from an ``api.`` host is JSON; a CSV
+saved to a file and read back through a handle (``with open(p) as f:
+csv.DictReader(f)``) has the columns read, and so does one read through
+``codecs.iterdecode(urlopen(u), "utf-8")``. In the loop, a text body the code decodes as
+JSON behind a helper becomes JSON.
 """
 
 from __future__ import annotations
