@@ -35,7 +35,9 @@ from automock.drafting.literals import (
     literal_strings,
     looks_like_index,
     loop_literals,
+    str_constant,
 )
+from automock.drafting.operand_hints import binop_hints, held_hint
 from automock.drafting.scrape_flow import (
     MARKUP_ROOTS,
     STR_METHODS,
@@ -53,6 +55,7 @@ from automock.drafting.scrape_flow import (
 )
 from automock.drafting.text_filters import string_use
 from automock.drafting.text_probes import compared_literals, text_method
+from automock.drafting.unpacking import unpacked
 
 __all__ = ["CLIENT_TYPES", "HTTP_MODULES", "Ref", "ResponseFlow", "import_aliases"]
 
@@ -179,8 +182,8 @@ class ResponseFlow:
                 env.pop(target.id, None)
             else:
                 env[target.id] = value
-        elif isinstance(target, ast.Tuple | ast.List) and isinstance(value, tuple):
-            for sub, item in zip(target.elts, value, strict=False):
+        elif isinstance(target, ast.Tuple | ast.List):  # ``a, b = pair``, ``for s, p in rows``
+            for sub, item in zip(target.elts, unpacked(self, target, value), strict=False):
                 self.bind(sub, item, env)
 
     def iterate(self, node: ast.expr, env: dict[str, Any]) -> Any:
@@ -225,8 +228,8 @@ class ResponseFlow:
             return env.get(node.id, constant_lits(self.module, node.id))
         if isinstance(node, ast.Await):
             return self.eval(node.value, env)
-        if isinstance(node, ast.Call):
-            return self.call(node, env)
+        if isinstance(node, ast.Call):  # ``str(APP_ID)``: a key the code looks a record up by
+            return str_constant(self.module, node) or self.call(node, env)
         if isinstance(node, ast.Subscript):
             base = self.eval(node.value, env)
             known = self.eval(node.slice, env)
@@ -268,12 +271,8 @@ class ResponseFlow:
                             "float" if kind in "fFeEg%" else "int" if kind in "dxob" else None,
                         )
             return None
-        if isinstance(node, ast.BinOp):
-            left, right = self.eval(node.left, env), self.eval(node.right, env)
-            for side, other in ((left, node.right), (right, node.left)):
-                if isinstance(side, Ref):
-                    is_str = isinstance(other, ast.Constant) and isinstance(other.value, str)
-                    self.note(side, "str" if is_str else "number")
+        if isinstance(node, ast.BinOp):  # ``n + 1``, ``"a" + s``, ``"%d" % n``
+            binop_hints(node, lambda part: self.eval(part, env), self.note)
             return None
         if isinstance(node, ast.Compare):
             sides = (node.left, *node.comparators)
@@ -283,7 +282,8 @@ class ResponseFlow:
             for i, value in enumerate(values):
                 held = i and isinstance(node.ops[i - 1], ast.In | ast.NotIn)  # text, dict, list
                 if isinstance(value, Ref) and consts:
-                    self.note(value, None if held else constant_hint(consts[0]))
+                    hint = held_hint(value, sides[i - 1]) if held else None
+                    self.note(value, hint if held else constant_hint(consts[0]))
             return None
         if isinstance(node, ast.BoolOp | ast.IfExp):
             found = [

@@ -22,6 +22,8 @@ __all__ = [
     "literal_strings",
     "looks_like_index",
     "loop_literals",
+    "range_stop",
+    "str_constant",
 ]
 
 KEY_SEP = "\x1f"  # separates the keys of one ``key:`` path segment that stands for several
@@ -78,6 +80,24 @@ def literal_strings(module: Module, node: ast.expr, *, _depth: int = 0) -> tuple
     return None
 
 
+def range_stop(module: Module, node: ast.expr) -> int | None:
+    """The constant end of the ``range`` a loop variable ``node`` walks (``for i in
+    range(14):`` gives 14 for ``i``), else None."""
+    if not isinstance(node, ast.Name):
+        return None
+    current = module.parents.get(id(node))
+    while current is not None:
+        if isinstance(current, ast.For) and isinstance(current.target, ast.Name):
+            loop = current.iter
+            if current.target.id == node.id and isinstance(loop, ast.Call):
+                stop = loop.args[1] if len(loop.args) > 1 else loop.args[0] if loop.args else None
+                named = isinstance(loop.func, ast.Name) and loop.func.id == "range"
+                if named and isinstance(stop, ast.Constant) and type(stop.value) is int:
+                    return stop.value
+        current = module.parents.get(id(current))
+    return None
+
+
 def looks_like_index(node: ast.expr) -> bool:
     """Whether a subscript key is an int: a number, arithmetic, ``len``, a name like ``i``."""
     if isinstance(node, ast.Constant):
@@ -110,6 +130,18 @@ def constant_lits(module: Module, name: str) -> Lits | None:
     node = module.constants.get(name)
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return Lits((node.value,))
+    return None
+
+
+def str_constant(module: Module, node: ast.Call) -> Lits | None:
+    """``str(APP_ID)`` (or ``str(42)``) of a module-level int or string constant: its text,
+    a response's key when the code looks a record up by it (``data[str(APP_ID)]``)."""
+    if not (isinstance(node.func, ast.Name) and node.func.id == "str" and len(node.args) == 1):
+        return None
+    given = node.args[0]
+    value = module.constants.get(given.id) if isinstance(given, ast.Name) else given
+    if isinstance(value, ast.Constant) and type(value.value) in (int, str):
+        return Lits((str(value.value),))
     return None
 
 

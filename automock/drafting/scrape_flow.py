@@ -15,7 +15,7 @@ import string
 from typing import Any
 
 from automock.drafting._source import PLACEHOLDER
-from automock.drafting.literals import Lits, Ref
+from automock.drafting.literals import Lits, Ref, range_stop
 from automock.drafting.markup import TEXT_ATTRS, css_of_find, css_of_path
 from automock.drafting.regex_flow import compiled, note_regex, text_calls
 from automock.drafting.saved_text import saved_response
@@ -78,7 +78,9 @@ _FEED_API = (
     "values",
 )
 # a CSV reader over the response's text, or a text buffer made of it, passed to one
-CSV_CALLS = ("csv.reader", "csv.DictReader", "io.StringIO", "io.BytesIO")
+# wrappers that read a file-like response as text: ``csv.reader(codecs.iterdecode(u, "utf-8"))``
+_TEXT_WRAPPERS = ("io.TextIOWrapper", "codecs.iterdecode", "codecs.getreader")
+CSV_CALLS = ("csv.reader", "csv.DictReader", "io.StringIO", "io.BytesIO", *_TEXT_WRAPPERS)
 REGEX_CALLS = ("re.search", "re.match", "re.findall", "re.finditer", "re.fullmatch")
 STR_METHODS = (
     "lower", "upper", "strip", "lstrip", "rstrip", "split", "replace", "startswith",
@@ -216,6 +218,9 @@ def note_position(flow: Any, base: Any, key: ast.expr) -> None:
         if isinstance(stop, ast.Constant) and type(stop.value) is int and stop.value > 2:
             flow.note(base.child(f"count:{min(stop.value, 12)}"))
         return
+    walked = range_stop(flow.module, key)  # ``for i in range(14): items[i]``: fourteen
+    if walked is not None and walked > 2 and base.path[:1] == ("json",):
+        flow.note(base.child(f"count:{min(walked, 24)}"))
     if not isinstance(key, ast.Constant) or type(key.value) is not int:
         return
     read = flow.module.parents.get(id(key))  # ``float(row[2])``: that column holds numbers
@@ -355,7 +360,10 @@ def fetches_feed(flow: Any, node: ast.Call, qual: str, args: list[Any]) -> bool:
 
 def _csv_root(flow: Any, qual: str, node: ast.Call, source: Any) -> Ref | None:
     """``csv.reader(r.text.splitlines(), delimiter=";")``: a ``csv`` root (its delimiter
-    noted as ``sep:;``); ``io.StringIO(r.text)`` is the text itself."""
+    noted as ``sep:;``); ``io.StringIO(r.text)`` is the text itself, and so is
+    ``codecs.iterdecode(urlopen(u), "utf-8")`` (or ``io.TextIOWrapper``) of the response."""
+    if qual in _TEXT_WRAPPERS and isinstance(source, Ref) and source.path == () and not source.wrap:
+        return _noted(flow, Ref(source.site, ("attr:text",)))
     if not isinstance(source, Ref) or source.path[:1] not in (("attr:text",), ("attr:content",)):
         return source if isinstance(source, Ref) and source.path[:1] == ("csv",) else None
     if qual.startswith("io."):

@@ -308,7 +308,7 @@ def _render(
         items = known if isinstance(known, list) and known else [_NONE]
         return [
             _render(ctx, child, (*path, "index"), f"{pointer}/{i}", element or "item", i, item)
-            for i, item in zip(range(min(size, 12)), cycle(items))
+            for i, item in zip(range(min(size, 24)), cycle(items))
         ]
     if not path and hint is None and known is _NONE:  # read only whole (printed, returned)
         return _whole(ctx, pointer)

@@ -2,8 +2,9 @@
 
 Usually right, a reasonable mistake if not: ``*_at``/``date``/``updated`` get
 ISO dates, ``timestamp``/``dt``/``*_utc`` seconds since the epoch, ``id``/``*_id``/``count``/``total_*``/``population`` integers, ``url`` URLs,
-``temp``/``price``/``windspeed`` and currency codes (``usd``, ``CHF``) floats, ``score``/``points``/``karma``
-integers, ``is_*``/``has_*`` booleans, ``description`` a phrase, ``fact``/``joke``/``text``/``setup`` a
+``temp``/``price``/``windspeed`` and currency codes (``usd``, ``CHF``) floats, ``score``/``points``/``karma``/``wins``
+integers, ``rating``/``elo`` a rating in the thousands, ``eye_color`` a colour word, ``address`` a
+number and a street, ``purpose`` a sentence, ``is_*``/``has_*`` booleans, ``description`` a phrase, ``fact``/``joke``/``text``/``setup`` a
 sentence, ``author``/``first``/``last`` a capitalised person's name, anything else
 a short string. A type seen in the code (a ``:.1f`` format, arithmetic, a
 comparison with a number) wins over the name. The same (name, index) always
@@ -33,14 +34,27 @@ _HEADLINES = (
 _ACCOUNTS = ("checking", "groceries", "rent", "salary", "travel", "utilities")
 
 _DATE_RE = re.compile(
-    r"(^|_)(at|date|day|updated|created|modified|timestamp|time|on|when|since|until)$"
+    r"(^|_)(at|date|day|updated|created|modified|timestamp|time|on|when|since|until|launch"
+    r"|published|birthday|birthdate|deadline|expires|expiry)$"
 )
 _INT_RE = re.compile(
     r"(^|_)(id|count|total|size|age|number|num|qty|quantity|year|port|rank|index|page|limit|offset"
     r"|votes|stars|length|duration|seconds|minutes|hours|days|version|code|n|population|followers"
     r"|following|subscribers|views|likes|descendants|passengers|score|points|karma|ups|downs|upvotes"
-    r"|downvotes|forks|watchers|repos|gists)$|^(n|num|number|total|count)_"
+    r"|downvotes|forks|watchers|repos|gists|wins|losses|draws|ties|games|played|goals|assists"
+    r"|matches|titles|medals|comments|replies|reviews|episodes|seasons|aqi|pm25|pm10|pm2_5)$"
+    r"|^(n|num|number|total|count)_"
 )
+# a player's or a team's rating is a few hundred to a few thousand points (Elo-like)
+_RATING_RE = re.compile(r"(^|_)(rating|elo)$")
+# a colour a person describes (``eye_color``, ``colour``): a plain colour word
+_COLOUR_RE = re.compile(r"^((eye|hair|skin|fur|coat|car|body)_)?colou?r$")
+_COLOURS = ("brown", "blue", "green", "grey", "black", "red")
+# a postal address: a number and a street, as people write it
+_ADDRESS_RE = re.compile(
+    r"^(street_|home_|postal_|mailing_|billing_|shipping_)?address(_line_?1|1)?$|^street$"
+)
+_STREETS = ("Harbour Road", "Mill Lane", "Station Street", "Elm Avenue", "Quay Street", "Park Row")
 _FLOAT_RE = re.compile(
     r"(^|_)(temp|temperature|price|amount|balance|lat|latitude|lon|lng|longitude|rate|ratio"
     r"|pct|percent|speed|humidity|pressure|weight|height|value|cost|avg|mean|feels_like|wind"
@@ -92,7 +106,8 @@ _BOOL_RE = re.compile(
 # a sentence of the API's own text: a fact, a joke, a quote, an abstract
 _SENTENCE_RE = re.compile(
     r"(^|_)(fact|joke|setup|punchline|delivery|quote|advice|explanation|extract|plot|overview|bio"
-    r"|synopsis|excerpt|tip|definition|text|content|summary|abstract|lyrics|answer|question)$"
+    r"|synopsis|excerpt|tip|definition|text|content|summary|abstract|lyrics|answer|question"
+    r"|purpose|reason|motto|slogan|tagline|instructions|indications|warnings|usage)$"
 )
 _SENTENCES = (
     "The river turned silver just before the storm arrived.",
@@ -136,6 +151,8 @@ def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
     key = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower().strip("_")
     if hint == "float" or (hint is None and (_FLOAT_RE.search(key) or key in _CURRENCIES)):
         return round(_small_int(key, index, 50, 350) / 10, 1)
+    if hint in (None, "int") and _RATING_RE.search(key):
+        return _small_int(key, index, 1000, 2400)
     if hint == "int" or (hint is None and _INT_RE.search(key)):
         return (
             index + 1
@@ -167,7 +184,11 @@ def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
         return _pick(_FIRSTS, key, index)
     if _LAST_RE.match(key):
         return _pick(_LASTS, key, index)
-    if key in ("city", "town", "location", "place"):
+    if _COLOUR_RE.match(key):
+        return _pick(_COLOURS, key, index)
+    if _ADDRESS_RE.match(key):
+        return f"{_small_int(key, index, 2, 180)} {_pick(_STREETS, key, index)}"
+    if key in ("location", "place") or re.search(r"(^|_)(city|town)$", key):
         return _pick(_CITIES, key, index)
     if key in ("account", "category"):
         return _pick(_ACCOUNTS, key, index)

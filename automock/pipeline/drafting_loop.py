@@ -233,6 +233,7 @@ def _repair(
     """The next plan and what changed: the model's answer if it changed the plan, else
     the rules' repairs."""
     from automock.drafting.repair import repair_plan
+    from automock.drafting.repair_json_text import json_for_text
     from automock.drafting.repair_links import absolute_links
     from automock.drafting.repair_requests import stubs_for_unmatched
     from automock.drafting.repair_xml import xml_children
@@ -250,6 +251,8 @@ def _repair(
     done += added
     repaired, joined = absolute_links(repaired, outcome.exception, round=number)
     done += joined
+    repaired, decoded = json_for_text(repaired, outcome.exception, round=number)
+    done += decoded
     repaired, grown = xml_children(repaired, run.observations, round=number)
     done += grown
     if not done and llm is not None:  # ask again next round, with the same failure
