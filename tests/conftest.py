@@ -79,6 +79,15 @@ def run_json(
     return code, report
 
 
+def draft_run(
+    here: Path, capsys: pytest.CaptureFixture[str], name: str, source: str, *flags: str
+) -> tuple[int, dict[str, Any]]:
+    """Write ``source`` as ``here/name`` and run it twice on its drafted plan (``flags``: the
+    drafting flags, by default a single-shot draft): exit code and report."""
+    (here / name).write_text(source)
+    return run_json(capsys, name, "--repeat", "2", *(flags or ("--draft-rounds", "0")))
+
+
 def check_json(
     capsys: pytest.CaptureFixture[str], module: Path, function: str, examples: int = 60
 ) -> tuple[int, dict[str, Any]]:

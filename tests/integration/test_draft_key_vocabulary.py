@@ -19,19 +19,10 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.conftest import run_json
-
-
-def _run(
-    here: Path, capsys: pytest.CaptureFixture[str], name: str, source: str, rounds: str = "0"
-) -> tuple[int, dict[str, Any]]:
-    (here / name).write_text(source)
-    return run_json(capsys, name, "--repeat", "2", "--draft-rounds", rounds)
-
+from tests.conftest import draft_run
 
 PLAYER = """\
 import requests
@@ -49,7 +40,7 @@ print("purpose:", player["purpose"])
 def test_values_take_the_shape_their_key_names(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _run(here, capsys, "player.py", PLAYER)
+    code, report = draft_run(here, capsys, "player.py", PLAYER)
     out = report["stdout"]
     assert code == 0
     assert re.search(r"^rating: \d{4}$", out, re.MULTILINE)
@@ -72,7 +63,7 @@ print(str(shelf["height"]) + " " + shelf["heightUnit"] + " high")
 def test_a_percent_d_value_is_an_integer_and_a_text_chain_adds_text(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _run(here, capsys, "shelf.py", FORMATS)
+    code, report = draft_run(here, capsys, "shelf.py", FORMATS)
     assert code == 0, report["stderr"]
     assert re.search(r"^\d+ in stock$", report["stdout"], re.MULTILINE)
 
@@ -89,7 +80,7 @@ for i in range(5):
 def test_a_list_indexed_by_a_range_loop_has_that_many_items(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _run(here, capsys, "days.py", RANGE)
+    code, report = draft_run(here, capsys, "days.py", RANGE)
     assert code == 0, report["stderr"]
     assert len(report["stdout"].splitlines()) == 5
 
@@ -104,7 +95,7 @@ print(requests.get("https://api.example.org/v1/widgets").text)
 def test_a_body_printed_whole_from_an_api_host_is_json(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _run(here, capsys, "widgets.py", API_TEXT)
+    code, report = draft_run(here, capsys, "widgets.py", API_TEXT)
     assert code == 0
     json.loads(report["stdout"])
 
@@ -132,7 +123,7 @@ print("notices:", board.total)
 def test_the_loop_makes_a_text_body_decoded_as_json_json(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _run(here, capsys, "board.py", HIDDEN_DECODE, "3")
+    code, report = draft_run(here, capsys, "board.py", HIDDEN_DECODE, "--draft-rounds", "3")
     assert code == 0, report["stderr"]
     assert re.search(r"^notices: \d+$", report["stdout"], re.MULTILINE)
 
@@ -155,7 +146,7 @@ print("mean rain:", round(total / len(rows), 1))
 def test_a_csv_saved_then_read_through_a_handle_has_the_columns_read(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _run(here, capsys, "rain.py", SAVED_CSV)
+    code, report = draft_run(here, capsys, "rain.py", SAVED_CSV)
     assert code == 0, report["stderr"]
     assert re.search(r"^mean rain: \d+\.\d$", report["stdout"], re.MULTILINE)
 
@@ -172,7 +163,7 @@ for craft in requests.get("https://fleet.example.net/v4/crafts").json():
 def test_a_field_searched_for_a_literal_is_text_and_a_launch_a_date(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _run(here, capsys, "fleet.py", MEMBER)
+    code, report = draft_run(here, capsys, "fleet.py", MEMBER)
     assert code == 0, report["stderr"]
     assert re.search(r"^\S*mk2\S* \d{4}-\d\d-\d\d", report["stdout"], re.MULTILINE)
 
@@ -191,7 +182,7 @@ for row in csv.DictReader(codecs.iterdecode(reply, "utf-8")):
 def test_a_response_decoded_line_by_line_for_csv_is_a_csv_body(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _run(here, capsys, "quotes.py", ITERDECODED)
+    code, report = draft_run(here, capsys, "quotes.py", ITERDECODED)
     assert code == 0, report["stderr"]
     assert re.search(r"^\S+ \d+\.\d\d$", report["stdout"], re.MULTILINE)
 
@@ -211,7 +202,7 @@ else:
 def test_a_record_looked_up_by_the_text_of_a_constant_id_is_there(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _run(here, capsys, "store.py", KEYED_BY_ID)
+    code, report = draft_run(here, capsys, "store.py", KEYED_BY_ID)
     assert code == 0, report["stderr"]
     assert report["stdout"].startswith("store: ")
 
@@ -231,6 +222,6 @@ for symbol, price, change, volume in csv.reader(io.StringIO(text)):
 def test_a_csv_row_unpacked_into_names_has_that_many_columns(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _run(here, capsys, "prices.py", UNPACKED_ROWS)
+    code, report = draft_run(here, capsys, "prices.py", UNPACKED_ROWS)
     assert code == 0, report["stderr"]
     assert all(len(line.split()) == 4 for line in report["stdout"].splitlines())

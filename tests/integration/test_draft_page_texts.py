@@ -11,19 +11,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.conftest import run_json
-
-
-def _single(
-    here: Path, capsys: pytest.CaptureFixture[str], name: str, source: str
-) -> tuple[int, dict[str, Any]]:
-    (here / name).write_text(source)
-    return run_json(capsys, name, "--repeat", "2", "--draft-rounds", "0")
-
+from tests.conftest import draft_run
 
 LINK_TEXTS = """\
 import requests
@@ -41,7 +32,7 @@ print("para:", soup.find("p").text)
 def test_links_and_headings_hold_words_and_a_paragraph_a_sentence(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "guide.py", LINK_TEXTS)
+    code, report = draft_run(here, capsys, "guide.py", LINK_TEXTS)
     out = report["stdout"]
     assert code == 0
     assert len(re.findall(r"^link: [A-Z][a-z]+( [A-Za-z]+)*$", out, re.MULTILINE)) == 2, out
@@ -61,7 +52,7 @@ print("costs " + page.select("#salePrice")[0].text.strip())
 def test_a_price_named_in_camel_case_shows_a_currency_sign_and_cents(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "sale.py", PRICE)
+    code, report = draft_run(here, capsys, "sale.py", PRICE)
     assert code == 0 and re.fullmatch(r"costs \$\d+\.\d\d\n", report["stdout"]), report["stdout"]
 
 
@@ -78,7 +69,7 @@ for entry in feed.find_all("entry"):
 def test_a_link_inside_a_feed_entry_is_absolute(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "atom.py", ATOM)
+    code, report = draft_run(here, capsys, "atom.py", ATOM)
     lines = report["stdout"].splitlines()
     assert code == 0 and len(lines) == 2
     assert all(re.fullmatch(r"\S.* -> https?://\S+", line) for line in lines), lines
@@ -96,5 +87,5 @@ for row in soup.find("table").find_all("tr"):
 
 
 def test_a_table_row_holds_only_its_cells(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, report = _single(here, capsys, "rows.py", ROWS)
+    code, report = draft_run(here, capsys, "rows.py", ROWS)
     assert code == 0 and report["stdout"] == "True 2\nTrue 2\n", report["stdout"]

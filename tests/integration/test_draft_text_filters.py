@@ -16,19 +16,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.conftest import run_json
-
-
-def _single(
-    here: Path, capsys: pytest.CaptureFixture[str], name: str, source: str
-) -> tuple[int, dict[str, Any]]:
-    (here / name).write_text(source)
-    return run_json(capsys, name, "--repeat", "2", "--draft-rounds", "0")
-
+from tests.conftest import draft_run
 
 LINKS = """\
 import requests
@@ -51,7 +42,7 @@ for a in soup.select("ul.nav a"):
 def test_links_the_code_keeps_by_prefix_or_suffix_are_drafted_so(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "links.py", LINKS)
+    code, report = draft_run(here, capsys, "links.py", LINKS)
     out = report["stdout"]
     assert code == 0
     assert len(re.findall(r"^out: https?://\S+$", out, re.MULTILINE)) == 2, out
@@ -74,7 +65,7 @@ for row in csv.DictReader(io.StringIO(text)):
 def test_a_csv_filter_and_a_conversion_after_a_string_method(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "rows.py", ROWS)
+    code, report = draft_run(here, capsys, "rows.py", ROWS)
     lines = report["stdout"].splitlines()
     assert code == 0 and len(lines) == 2, report
     assert all(re.fullmatch(r"A\S* True", line) for line in lines), lines
@@ -96,7 +87,7 @@ for row in reader:
 def test_csv_cells_converted_by_position_hold_numbers(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "temps.py", POSITIONS)
+    code, report = draft_run(here, capsys, "temps.py", POSITIONS)
     lines = report["stdout"].splitlines()
     assert code == 0 and len(lines) == 2, report
     assert all(re.fullmatch(r"\S+ \d+ \d+(\.\d)?", line) for line in lines), lines
@@ -122,7 +113,7 @@ for cur in root.findall(".//Metal"):
 def test_an_element_text_compared_with_a_literal_or_a_constant_is_that_literal(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "rates.py", RATES)
+    code, report = draft_run(here, capsys, "rates.py", RATES)
     out = report["stdout"]
     assert code == 0 and re.search(r"^CHF at \S+$", out, re.MULTILINE), out
     assert re.search(r"^gold at \S+$", out, re.MULTILINE), out
@@ -142,7 +133,7 @@ for t in requests.get("https://api.example.org/v1/tickers").json():
 def test_json_values_kept_by_a_prefix_a_suffix_or_a_part(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "tickers.py", TICKERS)
+    code, report = draft_run(here, capsys, "tickers.py", TICKERS)
     out = report["stdout"]
     assert code == 0 and re.search(r"^BTC\S* \S*USD\S*$", out, re.MULTILINE), out
     assert re.search(r"^icon \S+\.png$", out, re.MULTILINE), out
@@ -161,7 +152,7 @@ for cell in soup.select("td.kurs"):
 def test_a_text_whose_comma_becomes_a_point_is_a_decimal_comma_number(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "kurs.py", COMMA)
+    code, report = draft_run(here, capsys, "kurs.py", COMMA)
     lines = report["stdout"].splitlines()
     assert code == 0 and len(lines) == 2, report
     assert all(re.fullmatch(r"\d+,\d+ True", line) for line in lines), lines
@@ -186,7 +177,7 @@ for row in csv.DictReader(io.StringIO(text)):
 
 
 def test_a_text_kept_by_isdigit_is_digits(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, report = _single(here, capsys, "league.py", DIGITS)
+    code, report = draft_run(here, capsys, "league.py", DIGITS)
     out = report["stdout"]
     assert code == 0 and len(re.findall(r"^points \d+$", out, re.MULTILINE)) == 2, out
     assert len(re.findall(r"^goals \d+$", out, re.MULTILINE)) == 2, out
@@ -206,7 +197,7 @@ print("maker:", soup.find("h1").text.split(" - ")[1])
 def test_a_text_split_and_indexed_has_that_many_pieces(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "stock.py", PIECES)
+    code, report = draft_run(here, capsys, "stock.py", PIECES)
     out = report["stdout"]
     assert code == 0 and len(re.findall(r"^left: \d+$", out, re.MULTILINE)) == 2, report
     assert re.search(r"^maker: \S+$", out, re.MULTILINE), out
@@ -234,7 +225,7 @@ for row in soup.select("table.wide tr"):
 
 
 def test_a_length_the_code_tests_is_met(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, report = _single(here, capsys, "lengths.py", LENGTHS)
+    code, report = draft_run(here, capsys, "lengths.py", LENGTHS)
     out = report["stdout"]
     assert code == 0 and len(re.findall(r"^row \S+$", out, re.MULTILINE)) >= 2, report
     assert len(re.findall(r"^long .{13,}$", out, re.MULTILINE)) == 2, out

@@ -12,20 +12,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.conftest import run_json
-
-
-def _single(
-    here: Path, capsys: pytest.CaptureFixture[str], name: str, source: str, *flags: str
-) -> tuple[int, dict[str, Any]]:
-    (here / name).write_text(source)
-    flags = flags or ("--draft-rounds", "0")
-    return run_json(capsys, name, "--repeat", "2", *flags)
-
+from tests.conftest import draft_run
 
 FIRST_ENTRY = """\
 import requests
@@ -39,7 +29,7 @@ print("summary:", entry["summary"])
 def test_the_first_value_of_an_object_is_drafted(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "lookup.py", FIRST_ENTRY)
+    code, report = draft_run(here, capsys, "lookup.py", FIRST_ENTRY)
     assert code == 0 and report["stdout"].startswith("summary: ")
 
 
@@ -57,7 +47,7 @@ for row in page.find("table", {"id": "stock"}).tr.next_siblings:
 def test_the_rows_after_the_first_are_drafted(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "stock.py", SIBLINGS)
+    code, report = draft_run(here, capsys, "stock.py", SIBLINGS)
     assert code == 0 and len(re.findall(r"^<tr", report["stdout"], re.MULTILINE)) >= 2
 
 
@@ -77,7 +67,7 @@ for card in soup.find_all("div", class_="card"):
 def test_an_element_named_for_a_price_holds_an_amount_and_links_sit_beside_the_page(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "shop.py", PRICES_AND_LINKS)
+    code, report = draft_run(here, capsys, "shop.py", PRICES_AND_LINKS)
     lines = report["stdout"].splitlines()
     assert code == 0 and len(lines) == 2
     assert all(re.fullmatch(r"/catalogue/\S+ \$\d+\.\d\d", line) for line in lines), lines
@@ -96,7 +86,7 @@ print("in", where["country_name"])
 def test_a_timestamp_is_epoch_seconds_and_a_country_a_name(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "where.py", POSITION)
+    code, report = draft_run(here, capsys, "where.py", POSITION)
     assert code == 0
     assert re.search(r"^at \d{10}$", report["stdout"], re.MULTILINE)
     assert re.search(r"^in [A-Z][a-z]+$", report["stdout"], re.MULTILINE)
@@ -115,11 +105,13 @@ print(page.text)
 def test_bodies_printed_whole_are_what_their_url_names(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "whole.py", WHOLE)
+    code, report = draft_run(here, capsys, "whole.py", WHOLE)
     one, many, *page = report["stdout"].splitlines()
     assert code == 0
     assert re.fullmatch(r"\{'id': \d+, 'title': '\w[\w ]*'\}", one), one
-    assert re.fullmatch(r"\[\{'id': 1, 'title': '\w[\w ]*'\}, \{'id': 2, 'title': '\w[\w ]*'\}\]", many)
+    assert re.fullmatch(
+        r"\[\{'id': 1, 'title': '\w[\w ]*'\}, \{'id': 2, 'title': '\w[\w ]*'\}\]", many
+    )
     assert re.search(r"<title>\w[\w ]*</title>", "\n".join(page))
 
 
@@ -149,7 +141,7 @@ asyncio.run(main())
 def test_a_body_read_whole_at_a_url_known_only_at_run_time_is_what_the_url_names(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "gathered.py", GATHERED, "--draft-rounds", "3")
+    code, report = draft_run(here, capsys, "gathered.py", GATHERED, "--draft-rounds", "3")
     lines = report["stdout"].splitlines()
     assert code == 0 and len(lines) == 2
     assert all(re.fullmatch(r"\{'id': \d+, 'title': '\w[\w ]*'\}", line) for line in lines), lines
@@ -175,7 +167,7 @@ print("xyz", last("XYZ"))
 def test_a_module_text_searched_in_a_helper_for_the_literal_it_is_passed_holds_it(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "board.py", BOARD)
+    code, report = draft_run(here, capsys, "board.py", BOARD)
     assert code == 0
     assert re.fullmatch(r"abc \d+\.\d+\nxyz \d+\.\d+\n", report["stdout"]), report["stdout"]
 
@@ -192,7 +184,7 @@ print("uptime", text.split("Uptime:")[1].split()[0])
 def test_a_body_decoded_by_requests_utils_is_its_text(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "uptime.py", DECODED)
+    code, report = draft_run(here, capsys, "uptime.py", DECODED)
     assert code == 0 and re.fullmatch(r"uptime \S+\n", report["stdout"]), report["stdout"]
 
 
@@ -208,5 +200,5 @@ print("echoed:", reply.json()["form"])
 def test_an_echo_service_answers_with_the_form_it_was_sent(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, report = _single(here, capsys, "echo.py", ECHO)
+    code, report = draft_run(here, capsys, "echo.py", ECHO)
     assert code == 0 and report["stdout"] == "echoed: {'handle': 'kim', 'plan': 'basic'}\n"
