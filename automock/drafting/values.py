@@ -22,6 +22,7 @@ __all__ = ["headline", "plausible", "sample_key", "sentence", "sql_type_for", "w
 _WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")
 _CITIES = ("Lisbon", "Oslo", "Nairobi", "Lima", "Osaka", "Perth")
 _DESCRIPTIONS = ("light rain", "clear sky", "scattered clouds", "overcast", "fog", "snow")
+_FIXED = {"status": "ok", "state": "ok", "currency": "EUR"}  # one value fits every use
 # a title or a headline is a few words on a real page or in a real feed, never one
 _HEADLINES = (
     "Harbour bridge reopens after repairs",
@@ -202,10 +203,8 @@ def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
         return _pick(_HEADLINES, key, index)
     if key in ("login", "username", "user") or re.search(r"(^|_)name$", key):
         return _pick(_WORDS, key, index).capitalize()
-    if key in ("status", "state"):
-        return "ok"
-    if key in ("currency",):
-        return "EUR"
+    if key in _FIXED:
+        return _FIXED[key]
     return f"{key.replace('_', '-') or 'item'}-{_pick(_WORDS, key, index)}"
 
 

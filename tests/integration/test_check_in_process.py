@@ -41,8 +41,10 @@ def _check(capsys: pytest.CaptureFixture[str], module: Path, function: str) -> t
     return code, json.loads(capsys.readouterr().out)
 
 
-def _verdicts(report: dict[str, Any]) -> list[tuple[str, bool, str]]:
-    return [(r["name"], r["passed"], r["detail"]) for r in report["results"]]
+def _verdicts(report: dict[str, Any]) -> list[tuple[str, bool, Any]]:
+    """Each property's verdict and counterexample; not its detail, whose count of inputs
+    outside the domain depends on the sizes tried, scaled to how long calls took."""
+    return [(r["name"], r["passed"], r.get("counterexample")) for r in report["results"]]
 
 
 def test_a_check_after_another_gives_the_verdicts_of_a_fresh_process(
