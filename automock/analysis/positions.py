@@ -80,7 +80,7 @@ def positions_for(
                 provider=provider,
             )
         else:
-            state = _sparse_state_class()(module, provider, wanted_ids)
+            state = _sparse_state_class(PositionProvidingCodegenState)(module, provider, wanted_ids)
         state.line = line
         state.indent_tokens = indents
         return state
@@ -111,13 +111,15 @@ _NOOP = _Noop()
 
 
 @cache
-def _sparse_state_class() -> type[Any]:
-    """A ``PositionProvidingCodegenState`` that records only wanted nodes.
+def _sparse_state_class(base: type[Any]) -> type[Any]:
+    """A ``PositionProvidingCodegenState`` (``base``) that records only wanted nodes.
 
-    Built lazily so importing this module does not import libcst.
+    Built lazily so importing this module does not import libcst, and once per
+    ``base``: libcst imported afresh (pytester's in-process runs drop modules first
+    imported inside a session) has new classes, and ranges built from the old ones
+    would not equal its own (a dataclass compares its class too).
     """
     from libcst._position import CodePosition, CodeRange
-    from libcst.metadata.position_provider import PositionProvidingCodegenState
 
     class Span:
         __slots__ = ("node", "start", "state")
@@ -132,7 +134,7 @@ def _sparse_state_class() -> type[Any]:
             end = CodePosition(self.state.line, self.state.column)
             self.state.provider._computed[self.node] = CodeRange(self.start, end)
 
-    class SparseState(PositionProvidingCodegenState):
+    class SparseState(base):  # type: ignore[misc]
         def __init__(self, module: cst.Module, provider: Any, wanted: set[int]) -> None:
             super().__init__(
                 default_indent=module.default_indent,
