@@ -7,8 +7,11 @@ runtime's ``seeded_random`` with a seed derived from the check's seed and the
 call's arguments (:func:`call_seed`): re-running a failing input replays the
 very run that failed.
 
-Every call also runs under a wall-clock bound (``ITIMER_REAL``; the main
-thread only, elsewhere no bound): a call past it is interrupted, and whatever
+Every call also runs under a time bound (the main thread only, elsewhere no
+bound): ``seconds`` of the process's CPU time (``ITIMER_PROF``), so a busy call
+is stopped after about as much of its work on an idle machine as on a
+loaded one, and two identical checks agree, and :data:`WALL_FACTOR` times that of wall-clock time
+(``ITIMER_REAL``) for a call that waits. A call past either is interrupted, and whatever
 the function did with the interruption (a bare ``except`` that keeps looping is
 interrupted again every 50 ms) the call ends in :class:`~automock.errors.CallTimeout`,
 a verdict of its own, never a failure of the property.
@@ -37,6 +40,7 @@ from automock.properties.checks import PropertyResult
 __all__ = ["DEFAULT_CALL_SECONDS", "bounded", "call_seed", "repeated_property", "seeded"]
 
 DEFAULT_CALL_SECONDS = 5.0
+WALL_FACTOR = 3.0  # a call's wall-clock bound, as a multiple of its CPU bound
 MEMORY_BYTES = 2 * 1024**3  # what one checked call may add to the process's address space
 T = TypeVar("T")
 
@@ -79,13 +83,22 @@ def _time_bound(seconds: float) -> Iterator[_Bound]:
         bound.expired = True
         raise CallTimeout(f"the call ran past its {seconds:g}s bound")
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
+    # CPU time first (ITIMER_PROF): a busy call is stopped after about as much of its work
+    # however loaded the machine is; wall time (ITIMER_REAL) as the backstop for a call that waits
+    timers = (
+        (signal.ITIMER_PROF, signal.SIGPROF, 1.0),
+        (signal.ITIMER_REAL, signal.SIGALRM, WALL_FACTOR),
+    )
+    previous = [(number, signal.signal(number, expire)) for _, number, _ in timers]
+    for timer, _, factor in timers:
+        signal.setitimer(timer, seconds * factor, 0.05)
     try:
         yield bound
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for timer, _, _ in timers:
+            signal.setitimer(timer, 0, 0)
+        for number, handler in previous:
+            signal.signal(number, handler)
 
 
 def _address_space() -> int | None:

@@ -111,7 +111,7 @@ class Observations:
     parameters: tuple[str, ...]
     calls: tuple[Observation, ...]
     in_place: bool
-    slowest: float = 0.0  # seconds of the slowest call that finished
+    slowest: float = 0.0  # CPU seconds of the costliest input (its cheapest seed) that finished
 
     @property
     def accepted(self) -> tuple[Observation, ...]:
@@ -217,7 +217,10 @@ def sample_inputs(
     return inputs
 
 
-_SLOWEST = [0.0]  # the slowest finished call of the current observe()
+# each input's cheapest finished call in the current observe(), in CPU seconds: the cheapest
+# of its seeds, so a pause that lands on one call (a full garbage collection in a large
+# process, a first call's lazy imports) does not make the input look costly
+_COSTS: dict[str, float] = {}
 
 
 def _call(fn: Callable[..., Any], args: tuple[Any, ...], seed: int, seconds: float) -> Observation:
@@ -229,7 +232,8 @@ def _call(fn: Callable[..., Any], args: tuple[Any, ...], seed: int, seconds: flo
         output = bounded(
             lambda: materialized(fn(*copied)), seed=call_seed(seed, args), seconds=seconds
         )
-        _SLOWEST[0] = max(_SLOWEST[0], time.process_time() - started)
+        spent, key = time.process_time() - started, repr(args)
+        _COSTS[key] = min(_COSTS.get(key, spent), spent)
     except CallTimeout:
         return Observation(args, seed, None, "timeout")
     except Exception as exc:
@@ -250,7 +254,7 @@ def observe(
     call_seconds: float = DEFAULT_CALL_SECONDS,
 ) -> Observations:
     """Call ``fn`` on sample inputs (and ``examples``) once per seed; see the module docstring."""
-    _SLOWEST[0] = 0.0
+    _COSTS.clear()
     inputs = [tuple(e) for e in examples] + sample_inputs(fn)
     params = tuple(p.name for p, _ in _parameters(fn))
     if not params:
@@ -276,7 +280,7 @@ def observe(
         elif in_place and output is None:  # in place, the argument did not change this time
             output = next((a for a in c.args if isinstance(a, list)), None)
         fixed.append(Observation(c.args, c.seed, output, c.raised))
-    return Observations(params, tuple(fixed), in_place, _SLOWEST[0])
+    return Observations(params, tuple(fixed), in_place, max(_COSTS.values(), default=0.0))
 
 
 class _InPlace:
