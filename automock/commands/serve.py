@@ -40,6 +40,7 @@ import os
 import select
 import signal
 import socket
+import stat
 import sys
 import time
 from typing import Any, NoReturn
@@ -66,13 +67,19 @@ def _watched() -> list[str]:
     return paths
 
 
-def _stamp(paths: list[str]) -> list[tuple[int, int] | None]:
-    """(mtime, size) of each of ``paths`` (None: gone)."""
-    found: list[tuple[int, int] | None] = []
+def _stamp(paths: list[str]) -> list[object]:
+    """What could change an import at each of ``paths``: a file's (mtime, size); a directory's
+    entries by name, less ``__pycache__`` and dot-names (its mtime moves when a fresh checkout
+    writes ``__pycache__`` or tests add ``.hypothesis``: no import changes); None: gone."""
+    found: list[object] = []
     for path in paths:
         try:
             info = os.stat(path)
-            found.append((info.st_mtime_ns, info.st_size))
+            if stat.S_ISDIR(info.st_mode):
+                names = os.listdir(path)
+                found.append(sorted(n for n in names if not n.startswith((".", "__pycache__"))))
+            else:
+                found.append((info.st_mtime_ns, info.st_size))
         except OSError:
             found.append(None)
     return found

@@ -218,6 +218,31 @@ def test_a_changed_automock_is_never_served(tmp_path: Path, runtime_dir: Path) -
     assert _connections(tmp_path, runtime_dir, **env) == -1  # the stale server is gone
 
 
+def test_caches_written_beside_automock_do_not_end_the_server(
+    tmp_path: Path, runtime_dir: Path
+) -> None:
+    """A fresh checkout writes ``__pycache__`` into automock's directories as its modules are
+    first imported, and tests add dot-directories beside it: no import changes, so the
+    server keeps serving (it used to see a new directory mtime, refuse and exit)."""
+    site = tmp_path / "site"
+    shutil.copytree(
+        REPO / "automock", site / "automock", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    (tmp_path / "app.py").write_text("print('hi')\n")
+    env = {"PYTHONPATH": str(site)}
+    assert _server(tmp_path, runtime_dir, "start", **env).returncode == 0
+    before = _connections(tmp_path, runtime_dir, **env)
+    (site / ".pytest_cache").mkdir()
+    for package in (site / "automock").rglob("__init__.py"):
+        (package.parent / "__pycache__").mkdir(exist_ok=True)
+        (package.parent / ".hypothesis").mkdir()
+
+    done = _run(tmp_path, runtime_dir, "app.py", **env)
+
+    assert done.returncode == 0 and done.stdout == "hi\n", done.stderr
+    assert _connections(tmp_path, runtime_dir, **env) == before + 2  # served, still running
+
+
 def test_a_runtime_dir_too_long_for_a_socket_is_named_at_once(tmp_path: Path) -> None:
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     deep.mkdir(parents=True, mode=0o700)
