@@ -13,7 +13,7 @@ turned into a ``GET`` on 301/302/303, as aiohttp does) to the next stub, with
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from types import ModuleType
 from typing import Any
 
@@ -32,6 +32,61 @@ from automock.runtime.http_session import (
 __all__ = ["patch_aiohttp"]
 
 _REDIRECTS = (301, 302, 303, 307, 308)
+
+
+class _Content:
+    """``resp.content``: the body as aiohttp's ``StreamReader`` hands it out, read
+    whole, by size, by line, in chunks, or by ``async for`` over its lines."""
+
+    def __init__(self, body: bytes) -> None:
+        self._body, self._at = body, 0
+
+    def _take(self, n: int) -> bytes:
+        end = len(self._body) if n < 0 else min(self._at + n, len(self._body))
+        out, self._at = self._body[self._at : end], end
+        return out
+
+    def at_eof(self) -> bool:
+        return self._at >= len(self._body)
+
+    async def read(self, n: int = -1) -> bytes:
+        return self._take(n)
+
+    async def readany(self) -> bytes:
+        return self._take(-1)
+
+    async def readexactly(self, n: int) -> bytes:
+        if len(self._body) - self._at < n:
+            import asyncio
+
+            raise asyncio.IncompleteReadError(self._take(-1), n)
+        return self._take(n)
+
+    async def readline(self) -> bytes:
+        end = self._body.find(b"\n", self._at)
+        return self._take(-1 if end < 0 else end + 1 - self._at)
+
+    async def readchunk(self) -> tuple[bytes, bool]:
+        return self._take(-1), True
+
+    async def iter_chunked(self, n: int) -> AsyncIterator[bytes]:
+        while not self.at_eof():
+            yield self._take(n)
+
+    async def iter_any(self) -> AsyncIterator[bytes]:
+        while not self.at_eof():
+            yield self._take(-1)
+
+    async def iter_chunks(self) -> AsyncIterator[tuple[bytes, bool]]:
+        while not self.at_eof():
+            yield self._take(-1), True
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self._lines()
+
+    async def _lines(self) -> AsyncIterator[bytes]:
+        while not self.at_eof():
+            yield await self.readline()
 
 
 class _AiohttpResponse:
@@ -54,6 +109,8 @@ class _AiohttpResponse:
             if name.lower() == "set-cookie":
                 self.cookies.load(value)
         self._body = response_body(stub, method)
+        self.content = _Content(self._body)
+        self.content_length = len(self._body)
         self.content_type = stub.content_type().split(";", 1)[0].strip()
         self.charset = "utf-8"
         self.history: tuple[Any, ...] = ()

@@ -98,6 +98,33 @@ def test_stubs_served_to_async_httpx_and_aiohttp() -> None:
     assert third == (201, "created")
 
 
+def test_aiohttp_content_streams_the_stubbed_body() -> None:
+    """``resp.content`` (aiohttp's StreamReader) serves the stub: read whole, by line, in
+    chunks, and by ``async for`` over lines, as programs that stream a body read it."""
+    aiohttp = pytest.importorskip("aiohttp")
+    stubs = (HttpStub(method="GET", url=f"{API}/log", text="one\ntwo\nthree"),)
+
+    async def main() -> list[object]:
+        out: list[object] = []
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"{API}/log") as resp:
+                out.append(await resp.content.read())
+            async with session.get(f"{API}/log") as resp:
+                out.append([await resp.content.readline(), await resp.content.read(3)])
+            async with session.get(f"{API}/log") as resp:
+                out.append([chunk async for chunk in resp.content.iter_chunked(5)])
+            async with session.get(f"{API}/log") as resp:
+                out.append([line async for line in resp.content])
+        return out
+
+    with mocked_network(stubs):
+        whole, parts, chunks, lines = asyncio.run(main())
+    assert whole == b"one\ntwo\nthree"
+    assert parts == [b"one\n", b"two"]
+    assert chunks == [b"one\nt", b"wo\nth", b"ree"]
+    assert lines == [b"one\n", b"two\n", b"three"]
+
+
 def _message_for(call: object) -> UnmockedAccessError:
     with pytest.raises(UnmockedAccessError) as info:
         call()  # type: ignore[operator]
