@@ -200,7 +200,9 @@ def test_a_plan_with_another_seed_is_refused_and_run_here(
     assert report["stdout"] == json.loads(reference.stdout)["stdout"]
 
 
-def test_a_changed_automock_is_never_served(tmp_path: Path, runtime_dir: Path) -> None:
+def _served_copy(tmp_path: Path, runtime_dir: Path) -> tuple[Path, dict[str, str]]:
+    """A copy of automock (no ``__pycache__``) on PYTHONPATH, a server started from it, and an
+    ``app.py`` to run: the copy's directory and the environment that uses it."""
     site = tmp_path / "site"
     shutil.copytree(
         REPO / "automock", site / "automock", ignore=shutil.ignore_patterns("__pycache__")
@@ -208,6 +210,11 @@ def test_a_changed_automock_is_never_served(tmp_path: Path, runtime_dir: Path) -
     (tmp_path / "app.py").write_text("print('hi')\n")
     env = {"PYTHONPATH": str(site)}
     assert _server(tmp_path, runtime_dir, "start", **env).returncode == 0
+    return site, env
+
+
+def test_a_changed_automock_is_never_served(tmp_path: Path, runtime_dir: Path) -> None:
+    site, env = _served_copy(tmp_path, runtime_dir)
     assert _connections(tmp_path, runtime_dir, **env) == 1
     module = site / "automock" / "report.py"
     module.write_text(module.read_text() + "\n# changed\n")
@@ -224,13 +231,7 @@ def test_caches_written_beside_automock_do_not_end_the_server(
     """A fresh checkout writes ``__pycache__`` into automock's directories as its modules are
     first imported, and tests add dot-directories beside it: no import changes, so the
     server keeps serving (it used to see a new directory mtime, refuse and exit)."""
-    site = tmp_path / "site"
-    shutil.copytree(
-        REPO / "automock", site / "automock", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    (tmp_path / "app.py").write_text("print('hi')\n")
-    env = {"PYTHONPATH": str(site)}
-    assert _server(tmp_path, runtime_dir, "start", **env).returncode == 0
+    site, env = _served_copy(tmp_path, runtime_dir)
     before = _connections(tmp_path, runtime_dir, **env)
     (site / ".pytest_cache").mkdir()
     for package in (site / "automock").rglob("__init__.py"):
