@@ -69,8 +69,8 @@ class StubResponse(JsonMixin):
     text: str | None = None
 
     def body_bytes(self) -> bytes:
-        if self.text is not None:
-            return self.text.encode("utf-8")
+        if self.text is not None:  # in the charset the stub's Content-Type names, as a server
+            return self.text.encode(self.charset(), "replace")
         if self.json is None:
             return b""
         return _json.dumps(self.json).encode("utf-8")
@@ -84,6 +84,20 @@ class StubResponse(JsonMixin):
             if self.text is None and self.json is not None
             else "text/plain; charset=utf-8"
         )
+
+    def charset(self) -> str:
+        """The ``charset`` its Content-Type names (``text/html; charset=gbk``), if Python
+        knows it; else UTF-8."""
+        import codecs
+
+        for part in self.content_type().split(";")[1:]:
+            name, _, value = part.partition("=")
+            if name.strip().lower() == "charset":
+                try:
+                    return codecs.lookup(value.strip().strip('"')).name
+                except LookupError:
+                    break
+        return "utf-8"
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"status": self.status, "headers": dict(self.headers)}

@@ -112,7 +112,7 @@ class _AiohttpResponse:
         self.content = _Content(self._body)
         self.content_length = len(self._body)
         self.content_type = stub.content_type().split(";", 1)[0].strip()
-        self.charset = "utf-8"
+        self.charset = stub.charset()
         self.history: tuple[Any, ...] = ()
         self.closed = False
 

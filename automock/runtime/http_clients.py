@@ -103,7 +103,7 @@ def _patch_requests(undo: Undo, requests: ModuleType) -> None:
         # (the response's jar here, the session's jar in Session.send) reads Set-Cookie
         response.raw = _RawResponse(body, pairs)
         cookies.extract_cookies_to_jar(response.cookies, request, response.raw)
-        response.encoding = "utf-8"
+        response.encoding = stub.charset()  # the one the stub names, else UTF-8
         response.url = url
         response.request = request
         response.connection = self

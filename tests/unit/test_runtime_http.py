@@ -125,6 +125,42 @@ def test_aiohttp_content_streams_the_stubbed_body() -> None:
     assert lines == [b"one\n", b"two\n", b"three"]
 
 
+def test_a_text_body_is_sent_in_the_charset_its_content_type_names() -> None:
+    """A page served as GBK or Latin-1 reaches the client as those bytes, as from a server:
+    code that decodes the bytes itself, or lets the client read the header, gets the text."""
+    aiohttp = pytest.importorskip("aiohttp")
+    page = "天气 晴 Zürich"
+    stubs = (
+        HttpStub(
+            method="GET",
+            url=f"{API}/gbk",
+            text=page,
+            headers={"Content-Type": "text/html; charset=GBK"},
+        ),
+        HttpStub(method="GET", url=f"{API}/plain", text="Zürich"),
+        HttpStub(
+            method="GET",
+            url=f"{API}/latin",
+            text="Zürich €",
+            headers={"Content-Type": "text/plain; charset=latin-1"},
+        ),
+    )
+
+    async def with_aiohttp() -> str:
+        async with aiohttp.ClientSession() as session, session.get(f"{API}/gbk") as resp:
+            return await resp.text()
+
+    with mocked_network(stubs):
+        gbk = requests.get(f"{API}/gbk")
+        plain = urllib.request.urlopen(f"{API}/plain").read()
+        latin = requests.get(f"{API}/latin").content
+        aio = asyncio.run(with_aiohttp())
+    assert gbk.content == page.encode("gbk") and gbk.text == page
+    assert plain == "Zürich".encode()  # no charset named: UTF-8
+    assert latin == "Zürich ?".encode("latin-1")  # what Latin-1 cannot hold is replaced
+    assert aio == page
+
+
 def _message_for(call: object) -> UnmockedAccessError:
     with pytest.raises(UnmockedAccessError) as info:
         call()  # type: ignore[operator]
