@@ -270,7 +270,7 @@ class NetworkSession:
         record("network", api, target, mocked=True, served_by=served_by)
         self.served.append((request.method, request.url, response.status))
         at = min(n, len(stub.sequence) - 1) if stub.sequence else -1
-        note_served(stub.label, at, response.body_bytes())  # a trial run's (drafting loop)
+        note_served(stub.label, at, response.body_bytes(), response.charset())  # a trial run's
         self.calls_of.setdefault(id(stub), []).append(
             (request.method, request.url, response.status)
         )

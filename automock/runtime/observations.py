@@ -257,16 +257,17 @@ def _track(value: Any, entry: int, response: int, path: tuple[Any, ...] = ()) ->
     return out
 
 
-def note_served(label: str, response: int, body: bytes) -> None:
-    """A stub (its plan ``label``) served ``body`` as its ``response``-th response (-1: the
-    only one); ends the run once one stub was served more than :data:`REPEAT_LIMIT` times."""
+def note_served(label: str, response: int, body: bytes, charset: str = "utf-8") -> None:
+    """A stub (its plan ``label``) served ``body`` (in ``charset``) as its ``response``-th
+    response (-1: the only one); ends the run once one stub was served more than
+    :data:`REPEAT_LIMIT` times."""
     state = _active
     found = _ENTRY.search(label)
     if state is None or found is None:
         return
     entry = int(found[1])
     with state.lock:
-        state.bodies[body.decode("utf-8", "replace")] = (entry, response)
+        state.bodies[body.decode(charset, "replace")] = (entry, response)
         count = state.served[entry] = state.served.get(entry, 0) + 1
     if count > REPEAT_LIMIT:
         state.miss({"kind": "repeated", "entry": entry, "count": count})
