@@ -1,0 +1,46 @@
+"""Columns a CSV row is read by through its header: ``row[col["city"]]`` where ``col`` maps
+the header's names to their positions (``{h: i for i, h in enumerate(next(reader))}``), and
+``row[header.index("city")]``. Either reads the column ``city``: the drafted header has it,
+as ``row["city"]`` of a ``DictReader`` would give it.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from automock.drafting.literals import Ref
+
+__all__ = ["note_column"]
+
+
+def _column_name(key: ast.expr) -> str | None:
+    """``col["city"]`` or ``header.index("city")``: ``city``."""
+    if isinstance(key, ast.Subscript) and isinstance(key.value, ast.Name):
+        name = key.slice
+    elif (
+        isinstance(key, ast.Call)
+        and isinstance(key.func, ast.Attribute)
+        and key.func.attr == "index"
+        and len(key.args) == 1
+    ):
+        name = key.args[0]
+    else:
+        return None
+    if isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value:
+        return name.value
+    return None
+
+
+def note_column(flow: Any, base: Ref, key: ast.expr, number: str | None) -> None:
+    """Note the column ``key`` names on the CSV row ``base`` (with ``number``, ``int`` or
+    ``float``, when the cell is converted)."""
+    if base.path[:1] != ("csv",) or base.path[-1] != "index":
+        return
+    name = _column_name(key)
+    if name is None:
+        return
+    column = base.child(f"key:{name}")
+    flow.note(column)
+    if number:
+        flow.hints.setdefault((column.site, column.path), number)
