@@ -35,8 +35,8 @@ from automock.drafting.stub_requests import literal_query, sent_payload, variant
 from automock.drafting.text_probes import probe_records, probes_of
 from automock.drafting.twins import shared
 from automock.drafting.urls import UrlPattern, method_of, url_argument, url_pattern
-from automock.drafting.values import plausible
-from automock.drafting.whole import whole_body, whole_page
+from automock.drafting.values import as_text, plausible
+from automock.drafting.whole import leaf_key, whole_body, whole_page
 from automock.plan.model import HttpStub
 
 __all__ = ["HttpShape", "infer_http", "infer_shapes"]
@@ -325,7 +325,7 @@ def _render(
         return end_value(name)
     if known is not _NONE and fits(known, hint):  # the well-known API's own value
         return copy.deepcopy(known)
-    return _plausible_leaf(name, index + ctx.salt, hint)
+    return _plausible_leaf(leaf_key(ctx.url, name), index + ctx.salt, hint)
 
 
 def _echoed(ctx: _Ctx, name: str, hint: str | None, known: Any) -> bool:
@@ -341,7 +341,7 @@ def _plausible_leaf(name: str, salt: int, hint: str | None) -> Any:
     if hint == "number" and (isinstance(value, bool) or not isinstance(value, int | float)):
         value = plausible(name or "value", salt, "float")
     if hint == "str" and not isinstance(value, str):
-        value = str(value)
+        value = as_text(name, value)
     return value
 
 

@@ -15,12 +15,19 @@ from urllib.parse import urlsplit
 from automock.drafting.catalog import known_body
 from automock.drafting.values import plausible
 
-__all__ = ["whole_body", "whole_json", "whole_page"]
+__all__ = ["leaf_key", "whole_body", "whole_json", "whole_page"]
 
 # resources whose records are titled documents rather than named things
 _TITLED = frozenset(
     ("post", "todo", "article", "book", "album", "photo", "story", "movie", "film", "song",
      "task", "note", "issue", "video", "episode", "recipe", "question", "product", "entry")
+)  # fmt: skip
+# resources whose records are people: a record's ``name`` is a first and a last name
+_PEOPLE = frozenset(
+    ("people", "person", "persons", "user", "users", "member", "members", "employee",
+     "employees", "author", "authors", "character", "characters", "customer", "customers",
+     "student", "students", "contact", "contacts", "player", "players", "actor", "actors",
+     "astronaut", "astronauts", "staff", "teacher", "teachers", "patient", "patients")
 )  # fmt: skip
 # file extensions of a web page (any other names a file served as it is)
 _PAGES = ("", ".html", ".htm", ".php", ".asp", ".aspx", ".jsp", ".shtml")
@@ -39,7 +46,18 @@ def _singular(segment: str) -> str | None:
 
 def _record(noun: str, salt: int, index: int) -> dict[str, Any]:
     field = "title" if noun in _TITLED else "name"
-    return {"id": plausible("id", index), field: plausible(field, salt + index)}
+    value = plausible("realname" if noun in _PEOPLE else field, salt + index)
+    return {"id": plausible("id", index), field: value}
+
+
+def leaf_key(request: str, name: str) -> str:
+    """The name a leaf ``name`` of the body of ``request`` (``"GET https://..."``) is drafted
+    by: a ``name`` in a body of people (``/people/``, ``/users/3``) is a person's full name
+    (``realname``), any other key itself."""
+    if name != "name":
+        return name
+    last_two = _segments(request.rpartition(" ")[2])[-2:]
+    return "realname" if any(s.lower() in _PEOPLE for s in last_two) else name
 
 
 def whole_json(url: str, salt: int, method: str = "GET") -> Any:

@@ -3,11 +3,14 @@ names, through the CLI (single shot).
 
 A CSV row read by ``row[col["city"]]``, where ``col`` maps the header's names to their
 positions, or by ``row[header.index("city")]``, reads the column ``city``: the drafted
-header has it.
+header has it. A ``name`` in a body of people (``/api/people/``, ``/members``) is a first
+and a last name. A key in another language is a key too: ``wendu`` (temperature in pinyin)
+is a number, ``shidu`` (humidity) written as text a percentage.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -47,3 +50,44 @@ def test_a_row_read_through_its_header_has_the_named_columns(
     lines = report["stdout"].splitlines()
     assert len(lines) == 2
     assert all(line.split()[-1].isdigit() for line in lines)
+
+
+PEOPLE = """\
+import json
+from urllib.request import urlopen
+
+page = json.loads(urlopen("https://directory.example.org/api/people/").read())
+for person in page["results"]:
+    print(person["name"])
+print(json.loads(urlopen("https://directory.example.org/api/members").read()))
+"""
+
+
+def test_a_name_in_a_body_of_people_is_a_first_and_a_last_name(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "people.py", PEOPLE)
+    assert code == 0, report["stderr"]
+    out = report["stdout"].splitlines()
+    assert all(re.fullmatch(r"[A-Z][a-z]+ [A-Z][a-z]+", line) for line in out[:2])
+    assert re.search(r"'name': '[A-Z][a-z]+ [A-Z][a-z]+'", out[2])
+
+
+PINYIN = """\
+import json
+from urllib import request
+
+body = request.urlopen("http://wx.example.cn/api/weather/city/1001").read().decode("utf-8")
+info = json.loads(body)["data"]
+print("humidity: " + info["shidu"])
+print("temperature: " + str(info["wendu"]) + "C")
+"""
+
+
+def test_pinyin_weather_keys_are_a_percentage_and_a_number(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "weather.py", PINYIN)
+    assert code == 0, report["stderr"]
+    assert re.search(r"^humidity: \d+%$", report["stdout"], re.MULTILINE)
+    assert re.search(r"^temperature: -?\d+(\.\d+)?C$", report["stdout"], re.MULTILINE)
