@@ -36,7 +36,7 @@ from automock.drafting.text_probes import probe_records, probes_of
 from automock.drafting.twins import shared
 from automock.drafting.urls import UrlPattern, method_of, url_argument, url_pattern
 from automock.drafting.values import as_text, plausible
-from automock.drafting.whole import leaf_key, whole_body, whole_page
+from automock.drafting.whole import leaf_key, whole_body, whole_page, whole_text
 from automock.plan.model import HttpStub
 
 __all__ = ["HttpShape", "infer_http", "infer_shapes"]
@@ -235,7 +235,7 @@ def _plain_text(
     page = None if probed or text else whole_page(request.rpartition(" ")[2], salt)
     if page is not None:  # a web page printed or saved whole
         headers["Content-Type"] = "text/html; charset=utf-8"
-    return headers, None, (probed + text) or page or "example response text"
+    return headers, None, (probed + text) or page or whole_text(salt)
 
 
 def _json_lines(flow: ResponseFlow, site: int, paths: list[tuple[str, ...]], salt: int) -> str:

@@ -196,6 +196,18 @@ def _after(probe: Probe, index: int) -> str:
     return text.ljust(max(0, probe.after - len(probe.literal)))
 
 
+# a literal a link starts with: the line the code looks for holds a link
+_LINK_STARTS = ("http", "https", "http:", "https:", "http://", "https://", "www", "www.", "://")
+
+
+def _link_line(literal: str, index: int) -> str | None:
+    """``"http" in line``: a line holding a link (``See https://www.example.com/page/1``)."""
+    if literal not in _LINK_STARTS:
+        return None
+    scheme = "http://" if literal.startswith("http:") else "https://"
+    return f"See {scheme}www.example.com/page/{index + 1} for details"
+
+
 def probe_records(probes: Mapping[Probe, None] | None, salt: int = 0, count: int = 2) -> str:
     """``count`` records holding every probe in order (empty when there are none)."""
     if not probes:
@@ -206,7 +218,8 @@ def probe_records(probes: Mapping[Probe, None] | None, salt: int = 0, count: int
         for probe in probes:
             spaced = not probe.literal[:1].isspace()
             lead = _numbers(probe.before, i + salt, spaced) if probe.before else ""
-            parts.append(lead + probe.literal + _after(probe, i + salt))
+            link = None if probe.before else _link_line(probe.literal, i + salt)
+            parts.append(link or lead + probe.literal + _after(probe, i + salt))
         records.append("\n".join(parts))
     return "\n".join(records) + "\n"
 

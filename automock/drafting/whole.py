@@ -4,7 +4,8 @@ Nothing in the code says what is inside such a body, but its URL usually names t
 resource: ``/posts/1`` is one post, ``/users`` a collection of users. A JSON body is then
 a record of that resource (a ``title`` for a document-like one, a ``name`` otherwise), a
 list of two records for a collection; a web page printed whole is a small HTML document
-with a ``<title>``, as every page has (a file with another extension stays plain text).
+with a ``<title>``, as every page has; a file with another extension is plain text, a few
+lines of words.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from urllib.parse import urlsplit
 from automock.drafting.catalog import known_body
 from automock.drafting.values import plausible
 
-__all__ = ["leaf_key", "whole_body", "whole_json", "whole_page"]
+__all__ = ["leaf_key", "whole_body", "whole_json", "whole_page", "whole_text"]
 
 # resources whose records are titled documents rather than named things
 _TITLED = frozenset(
@@ -29,6 +30,13 @@ _PEOPLE = frozenset(
      "student", "students", "contact", "contacts", "player", "players", "actor", "actors",
      "astronaut", "astronauts", "staff", "teacher", "teachers", "patient", "patients")
 )  # fmt: skip
+# a text file's lines: a few plain words each, as the lines of a poem or a notes file are
+_LINES = (
+    "The river turned silver before the storm came in",
+    "Every lighthouse on this coast has its own keeper",
+    "The old library keeps its maps in a cold room",
+    "Most of the town walks to the market on Saturdays",
+)
 # file extensions of a web page (any other names a file served as it is)
 _PAGES = ("", ".html", ".htm", ".php", ".asp", ".aspx", ".jsp", ".shtml")
 
@@ -108,3 +116,9 @@ def whole_page(url: str, salt: int) -> str | None:
         f"<!DOCTYPE html>\n<html><head><title>{title}</title></head>"
         f"<body><p>example response text</p></body></html>\n"
     )
+
+
+def whole_text(salt: int) -> str:
+    """A plain-text file nothing in the code shapes (``notes.txt`` printed, iterated by line
+    or split into words): three lines of a few words each."""
+    return "".join(_LINES[(salt + i) % len(_LINES)] + "\n" for i in range(3))

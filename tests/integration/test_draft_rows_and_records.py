@@ -5,7 +5,9 @@ A CSV row read by ``row[col["city"]]``, where ``col`` maps the header's names to
 positions, or by ``row[header.index("city")]``, reads the column ``city``: the drafted
 header has it. A ``name`` in a body of people (``/api/people/``, ``/members``) is a first
 and a last name. A key in another language is a key too: ``wendu`` (temperature in pinyin)
-is a number, ``shidu`` (humidity) written as text a percentage.
+is a number, ``shidu`` (humidity) written as text a percentage. The lines of a text the
+code keeps for holding ``"http"`` hold a link; a text file iterated line by line has lines
+of several words.
 """
 
 from __future__ import annotations
@@ -91,3 +93,38 @@ def test_pinyin_weather_keys_are_a_percentage_and_a_number(
     assert code == 0, report["stderr"]
     assert re.search(r"^humidity: \d+%$", report["stdout"], re.MULTILINE)
     assert re.search(r"^temperature: -?\d+(\.\d+)?C$", report["stdout"], re.MULTILINE)
+
+
+LINKS = """\
+from urllib import request
+
+text = request.urlopen("https://raw.example.org/project/README.md").read().decode("utf-8")
+for line in filter(lambda l: "http" in l, text.splitlines()):
+    print(line)
+"""
+
+LINES = """\
+import urllib.request
+
+notes = urllib.request.urlopen("http://files.example.org/notes.txt")
+for line in notes:
+    print(line.decode().strip())
+"""
+
+
+def test_lines_kept_for_holding_http_hold_a_link(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "links.py", LINKS)
+    assert code == 0, report["stderr"]
+    assert re.search(r"^.*https?://\S+.*$", report["stdout"], re.MULTILINE)
+
+
+def test_a_text_file_read_by_line_has_lines_of_several_words(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "notes.py", LINES)
+    assert code == 0, report["stderr"]
+    lines = report["stdout"].splitlines()
+    assert len(lines) >= 2
+    assert all(re.fullmatch(r"[A-Za-z]+( [A-Za-z]+){3,}", line) for line in lines)
