@@ -32,7 +32,7 @@ from automock.drafting.markup import render_csv, render_feed, render_markup
 from automock.drafting.paging import end_value, is_paging_key, pages, served_url
 from automock.drafting.regex_sample import sample
 from automock.drafting.stub_requests import literal_query, sent_payload, variant_pattern
-from automock.drafting.text_probes import probe_records, probes_of
+from automock.drafting.text_probes import probes_of, searched_text
 from automock.drafting.twins import shared
 from automock.drafting.urls import UrlPattern, method_of, url_argument, url_pattern
 from automock.drafting.values import as_text, plausible
@@ -231,7 +231,7 @@ def _plain_text(
         return headers, whole, None
     guessed.append("/text")
     text = "\n".join(lines) + "\n" if lines else ""
-    probed = "".join(probe_records(p, salt) for (w, _), p in probes_of(flow).items() if w == site)
+    probed = searched_text(flow, site, salt)
     page = None if probed or text else whole_page(request.rpartition(" ")[2], salt)
     if page is not None:  # a web page printed or saved whole
         headers["Content-Type"] = "text/html; charset=utf-8"

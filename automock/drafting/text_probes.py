@@ -31,6 +31,7 @@ from automock.drafting.text_filters import (
     length_test,
     note_filter,
 )
+from automock.drafting.text_tables import note_split, split_table
 from automock.drafting.values import plausible
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "note_probe",
     "probe_records",
     "probes_of",
+    "searched_text",
     "text_method",
 ]
 
@@ -101,6 +103,7 @@ def text_method(flow: Any, base: Ref, name: str, node: ast.Call, env: dict[str, 
     """``text.name(...)`` on a response's text: a probe for a literal it searches; the
     pieces of a ``split`` are texts of the same body (a list of them)."""
     literal = _literal_arg(flow, node, env)
+    note_split(flow, base, name, literal)  # ``text.split("\r\n")``, ``line.split("\t")``
     if name in _SEARCHES and literal is not None:
         note_probe(flow, base, literal, node)
     if name in _PIECES:
@@ -222,6 +225,14 @@ def probe_records(probes: Mapping[Probe, None] | None, salt: int = 0, count: int
             parts.append(link or lead + probe.literal + _after(probe, i + salt))
         records.append("\n".join(parts))
     return "\n".join(records) + "\n"
+
+
+def searched_text(flow: Any, site: int, salt: int) -> str:
+    """The text of ``site`` drafted from how the code searches it: records holding its
+    probes, else the table it splits by hand (:mod:`.text_tables`), else empty."""
+    found = probes_of(flow).items()
+    probed = "".join(probe_records(p, salt) for (where, _), p in found if where == site)
+    return probed or split_table(flow, site, salt)
 
 
 def compared_literals(

@@ -7,7 +7,8 @@ header has it. A ``name`` in a body of people (``/api/people/``, ``/members``) i
 and a last name. A key in another language is a key too: ``wendu`` (temperature in pinyin)
 is a number, ``shidu`` (humidity) written as text a percentage. The lines of a text the
 code keeps for holding ``"http"`` hold a link; a text file iterated line by line has lines
-of several words.
+of several words. A text split into lines and each line on a tab (or a comma) is a table
+whose cells a ``float`` converts.
 """
 
 from __future__ import annotations
@@ -128,3 +129,21 @@ def test_a_text_file_read_by_line_has_lines_of_several_words(
     lines = report["stdout"].splitlines()
     assert len(lines) >= 2
     assert all(re.fullmatch(r"[A-Za-z]+( [A-Za-z]+){3,}", line) for line in lines)
+
+
+TABLE = """\
+import requests
+
+lines = requests.get("https://files.example.org/data/samples.dat").text.split("\\r\\n")
+header = lines[0].split("\\t")
+rows = [[float(x) for x in line.split("\\t") if x] for line in lines[1:] if line]
+print(len(header), rows[0])
+"""
+
+
+def test_a_text_split_in_lines_then_on_tabs_is_a_table_of_numbers(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "samples.py", TABLE)
+    assert code == 0, report["stderr"]
+    assert re.fullmatch(r"\d+ \[\d+\.\d+(, \d+\.\d+)+\]\n", report["stdout"])
