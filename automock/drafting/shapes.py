@@ -23,6 +23,7 @@ from typing import Any
 from automock.drafting._source import Module, parse_module
 from automock.drafting.catalog import Known, around, fits, keys_of, known_body, sibling
 from automock.drafting.compared import wanted_values
+from automock.drafting.created import created
 from automock.drafting.flow import ResponseFlow
 from automock.drafting.joins import joined
 from automock.drafting.json_talk import speaks_json
@@ -99,8 +100,7 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
             if method == "*":  # a drafted stub never answers every method: guess, and say so
                 method = "GET"
                 guessed.append("/method")
-            # 7: coprime to word lists
-            request = f"{method} {pattern.url}"
+            request = f"{method} {pattern.url}"  # salts below: multiples of 7, coprime to words
             argument = url_argument(call)  # a prefix the code adds to: its tail is unknown
             tail = argument is not None and len(flow.module.render(argument).parts) > 1
             asked = {**sent_payload(flow.module, call).get("args", {}), **query}  # params=
@@ -386,7 +386,7 @@ def infer_http(
                     interpreter.regexes.setdefault((ref.site, path), hint[3:])
                 elif hint is not None:
                     interpreter.hints.setdefault((ref.site, path), hint)
-    return [_paged(shape) for shape in _joined(shared(_shapes(interpreter)))]
+    return [_paged(created(s, module)) for s in _joined(shared(_shapes(interpreter)))]
 
 
 def _joined(shapes: list[HttpShape]) -> list[HttpShape]:

@@ -8,7 +8,8 @@ and a last name. A key in another language is a key too: ``wendu`` (temperature 
 is a number, ``shidu`` (humidity) written as text a percentage. The lines of a text the
 code keeps for holding ``"http"`` hold a link; a text file iterated line by line has lines
 of several words. A text split into lines and each line on a tab (or a comma) is a table
-whose cells a ``float`` converts.
+whose cells a ``float`` converts. A POST to a well-known API's collection, its body read
+whole, answers one record with 201, or 200 when the code compares the status with 200.
 """
 
 from __future__ import annotations
@@ -147,3 +148,31 @@ def test_a_text_split_in_lines_then_on_tabs_is_a_table_of_numbers(
     code, report = draft_run(here, capsys, "samples.py", TABLE)
     assert code == 0, report["stderr"]
     assert re.fullmatch(r"\d+ \[\d+\.\d+(, \d+\.\d+)+\]\n", report["stdout"])
+
+
+CREATE = """\
+import requests
+
+response = requests.post(
+    "https://jsonplaceholder.typicode.com/posts", json={"title": "hello", "userId": 3}
+)
+print(response.status_code)
+print(response.json())
+"""
+
+
+def test_a_post_to_a_collection_answers_one_record_created(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "create.py", CREATE)
+    assert code == 0, report["stderr"]
+    assert re.fullmatch(r"201\n\{.*'id': \d+.*\}\n", report["stdout"])
+
+
+def test_a_post_whose_status_is_compared_with_200_answers_200(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = CREATE.replace("print(response.status_code)", "print(response.status_code == 200)")
+    code, report = draft_run(here, capsys, "create.py", source)
+    assert code == 0, report["stderr"]
+    assert re.fullmatch(r"True\n\{.*'id': \d+.*\}\n", report["stdout"])
