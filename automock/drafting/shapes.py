@@ -37,7 +37,7 @@ from automock.drafting.text_probes import probes_of, searched_text
 from automock.drafting.twins import shared
 from automock.drafting.urls import UrlPattern, method_of, url_argument, url_pattern
 from automock.drafting.values import as_text, plausible
-from automock.drafting.whole import leaf_key, whole_body, whole_page, whole_text
+from automock.drafting.whole import leaf_key, whole_body, whole_page, whole_record, whole_text
 from automock.plan.model import HttpStub
 
 __all__ = ["HttpShape", "infer_http", "infer_shapes"]
@@ -316,7 +316,7 @@ def _render(
     if path in ctx.links:  # a string the program requests: a URL the linked stub answers
         return f"{ctx.links[path]}{index + 1}"
     if hint == "dict":
-        return copy.deepcopy(known) if isinstance(known, dict) else {}
+        return copy.deepcopy(known) if isinstance(known, dict) else whole_record(ctx, path)
     if index == 0 and name in ctx.wanted and hint in (None, "str"):  # the value looked for
         return ctx.wanted[name]
     if _echoed(ctx, name, hint, known):  # the API answers about what was asked

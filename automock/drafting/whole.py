@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from automock.drafting.catalog import known_body
 from automock.drafting.values import plausible
 
-__all__ = ["leaf_key", "whole_body", "whole_json", "whole_page", "whole_text"]
+__all__ = ["leaf_key", "whole_body", "whole_json", "whole_page", "whole_record", "whole_text"]
 
 # resources whose records are titled documents rather than named things
 _TITLED = frozenset(
@@ -102,6 +102,21 @@ def whole_body(request: str, salt: int, pointer: str, guessed: list[str]) -> Any
         for key in r
     )
     return body
+
+
+def whole_record(ctx: Any, path: tuple[str, ...]) -> dict[str, Any]:
+    """A JSON body read only as an object (its keys listed, its items printed): one record of
+    the resource its URL names (``ctx``: the request, salt and guessed pointers being
+    drafted); an object inside the body the code never looks into stays empty."""
+    if path:
+        return {}
+    method, _, url = ctx.url.rpartition(" ")
+    body = whole_json(url, ctx.salt, method or "GET")
+    record = body[0] if isinstance(body, list) and body else body
+    if not isinstance(record, dict):
+        return {}
+    ctx.guessed.extend(f"/json/{key}" for key in record)
+    return record
 
 
 def whole_page(url: str, salt: int) -> str | None:

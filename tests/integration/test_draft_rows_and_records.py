@@ -9,7 +9,8 @@ is a number, ``shidu`` (humidity) written as text a percentage. The lines of a t
 code keeps for holding ``"http"`` hold a link; a text file iterated line by line has lines
 of several words. A text split into lines and each line on a tab (or a comma) is a table
 whose cells a ``float`` converts. A POST to a well-known API's collection, its body read
-whole, answers one record with 201, or 200 when the code compares the status with 200.
+whole, answers one record with 201, or 200 when the code compares the status with 200. A body read only as an object (its keys
+listed) is a record of what its URL names, not an empty object.
 """
 
 from __future__ import annotations
@@ -176,3 +177,24 @@ def test_a_post_whose_status_is_compared_with_200_answers_200(
     code, report = draft_run(here, capsys, "create.py", source)
     assert code == 0, report["stderr"]
     assert re.fullmatch(r"True\n\{.*'id': \d+.*\}\n", report["stdout"])
+
+
+KEYS = """\
+import requests
+
+
+def show_keys(obj):
+    print(obj.keys())
+
+
+response = requests.get("https://opendata.example.gov/api/v1/dataset/42/")
+show_keys(response.json())
+"""
+
+
+def test_a_body_whose_keys_are_listed_has_keys(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "keys.py", KEYS)
+    assert code == 0, report["stderr"]
+    assert re.fullmatch(r"dict_keys\(\['\w+'(, '\w+')*\]\)\n", report["stdout"])
