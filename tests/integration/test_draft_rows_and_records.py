@@ -10,7 +10,8 @@ code keeps for holding ``"http"`` hold a link; a text file iterated line by line
 of several words. A text split into lines and each line on a tab (or a comma) is a table
 whose cells a ``float`` converts. A POST to a well-known API's collection, its body read
 whole, answers one record with 201, or 200 when the code compares the status with 200. A body read only as an object (its keys
-listed) is a record of what its URL names, not an empty object.
+listed) is a record of what its URL names, not an empty object. A response's text handed
+to a class (``Board(await resp.text())``) is followed into its ``__init__``.
 """
 
 from __future__ import annotations
@@ -198,3 +199,38 @@ def test_a_body_whose_keys_are_listed_has_keys(
     code, report = draft_run(here, capsys, "keys.py", KEYS)
     assert code == 0, report["stderr"]
     assert re.fullmatch(r"dict_keys\(\['\w+'(, '\w+')*\]\)\n", report["stdout"])
+
+
+CLASS = """\
+import asyncio
+import json
+
+import aiohttp
+
+
+class Board:
+    def __init__(self, raw):
+        data = json.loads(raw)
+        self.rows = [(d["line"], d["minutes"]) for d in data["departures"]]
+
+
+async def main():
+    async with aiohttp.ClientSession() as session:
+        async with session.get("https://transit.example.net/v1/board") as resp:
+            board = Board(await resp.text())
+    for line, minutes in board.rows:
+        print(line, minutes + 1)
+
+
+asyncio.run(main())
+"""
+
+
+def test_a_text_handed_to_a_class_is_read_as_its_init_reads_it(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "board.py", CLASS)
+    assert code == 0, report["stderr"]
+    lines = report["stdout"].splitlines()
+    assert len(lines) == 2
+    assert all(line.split()[-1].isdigit() for line in lines)
