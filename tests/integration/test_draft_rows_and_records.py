@@ -3,7 +3,7 @@ names, through the CLI (single shot).
 
 A CSV row read by ``row[col["city"]]``, where ``col`` maps the header's names to their
 positions, or by ``row[header.index("city")]``, reads the column ``city``: the drafted
-header has it. A ``name`` in a body of people (``/api/people/``, ``/members``) is a first
+header has it; a row kept for a cell (``if row[1] == "Norway":``) has it. A ``name`` in a body of people (``/api/people/``, ``/members``) is a first
 and a last name. A key in another language is a key too: ``wendu`` (temperature in pinyin)
 is a number, ``shidu`` (humidity) written as text a percentage. The lines of a text the
 code keeps for holding ``"http"`` hold a link; a text file iterated line by line has lines
@@ -234,3 +234,22 @@ def test_a_text_handed_to_a_class_is_read_as_its_init_reads_it(
     lines = report["stdout"].splitlines()
     assert len(lines) == 2
     assert all(line.split()[-1].isdigit() for line in lines)
+
+
+KEPT_ROWS = """\
+import csv
+import requests
+
+text = requests.get("https://data.example.org/daily/report.csv").text
+for row in csv.reader(text.splitlines()):
+    if row[1] == "Norway":
+        print(row[1], int(row[3]))
+"""
+
+
+def test_rows_kept_for_a_cell_literal_hold_it(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "report.py", KEPT_ROWS)
+    assert code == 0, report["stderr"]
+    assert re.search(r"^Norway \d+$", report["stdout"], re.MULTILINE)
