@@ -3,7 +3,8 @@ names, through the CLI (single shot).
 
 A CSV row read by ``row[col["city"]]``, where ``col`` maps the header's names to their
 positions, or by ``row[header.index("city")]``, reads the column ``city``: the drafted
-header has it; a row kept for a cell (``if row[1] == "Norway":``) has it. A ``name`` in a body of people (``/api/people/``, ``/members``) is a first
+header has it; a row kept for a cell (``if row[1] == "Norway":``) has it; a row spread into a ``%`` template (``"%s at %s" % tuple(row)``) has a column per
+conversion. A ``name`` in a body of people (``/api/people/``, ``/members``) is a first
 and a last name. A key in another language is a key too: ``wendu`` (temperature in pinyin)
 is a number, ``shidu`` (humidity) written as text a percentage. The lines of a text the
 code keeps for holding ``"http"`` hold a link; a text file iterated line by line has lines
@@ -253,3 +254,22 @@ def test_rows_kept_for_a_cell_literal_hold_it(
     code, report = draft_run(here, capsys, "report.py", KEPT_ROWS)
     assert code == 0, report["stderr"]
     assert re.search(r"^Norway \d+$", report["stdout"], re.MULTILINE)
+
+
+SPREAD = """\
+import codecs
+import csv
+from urllib.request import urlopen
+
+u = urlopen("http://quotes.example.com/d/latest.csv?s=abc")
+row = next(csv.reader(codecs.iterdecode(u, "utf-8")))
+print("Last: %s (%s / %s) on %s at %s" % tuple(row))
+"""
+
+
+def test_a_row_spread_into_a_template_has_a_column_per_conversion(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "spread.py", SPREAD)
+    assert code == 0, report["stderr"]
+    assert re.fullmatch(r"Last: \S+ \(\S+ / \S+\) on \S+ at \S+\n", report["stdout"])
