@@ -319,4 +319,8 @@ def parse_module(source: str) -> Module:
             module.calls_on_self.setdefault(node.func.attr, []).append(node)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             module.functions.setdefault(node.name, node)
+        if isinstance(node, ast.ClassDef):  # ``Rates(body)`` runs ``Rates.__init__``
+            for init in node.body:
+                if isinstance(init, ast.FunctionDef) and init.name == "__init__":
+                    module.functions.setdefault(node.name, init)
     return module

@@ -135,6 +135,8 @@ def bind_call(
     """
     args, kwargs = passed
     target = flow.module.functions[name]
+    if target.name != name and isinstance(flow.module.parents.get(id(target)), ast.ClassDef):
+        skip = 1  # ``Rates(body)``: the class's ``__init__``, its ``self`` left out
     params = [a.arg for a in (*target.args.posonlyargs, *target.args.args)][skip:]
     for param, value, arg in zip(params, args, node.args, strict=False):
         if value is not None:

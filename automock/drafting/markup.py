@@ -332,7 +332,11 @@ def render_csv(
             or hints.get((site, ("csv", "index", f"pos:{at}")))  # ``float(row[2])``
             for at, n in enumerate(names)
         ]
-        kept = [(regexes or {}).get((site, ("csv", "index", f"key:{n}"))) for n in names]
+        kept = [
+            (regexes or {}).get((site, ("csv", "index", f"key:{n}")))
+            or (regexes or {}).get((site, ("csv", "index", f"pos:{at}")))  # ``row[1] == "X"``
+            for at, n in enumerate(names)
+        ]
         cells = zip(names, hint, kept, strict=True)
         writer.writerow([_text_for(n, h, i + salt, r) for n, h, r in cells])
     return out.getvalue()

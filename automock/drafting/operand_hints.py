@@ -3,7 +3,8 @@
 ``n + 1`` or ``total / n`` wants a number; ``"Temp: " + t`` and a chain that is text
 already (``str(day["high"]) + "°" + day["unit"]``, ``f"{a}" + b``) want text;
 ``"%d comments" % item["count"]`` wants what its conversion formats (``%d`` an integer,
-``%.1f`` a float, ``%s`` text), one conversion per value of a tuple on the right.
+``%.1f`` a float, ``%s`` text), one conversion per value of a tuple on the right, and
+``"%s at %s" % tuple(row)`` a row of as many items as conversions.
 ``"dragon" in item["model_id"]`` wants text of a field its name alone would make a number.
 """
 
@@ -66,6 +67,11 @@ def binop_hints(
     ):
         values = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
         kinds = _conversions(left.value)
+        spread = isinstance(node.right, ast.Call) and ast.unparse(node.right.func) == "tuple"
+        found = evaluate(node.right) if spread and len(kinds) > 1 else None
+        if isinstance(found, Ref):  # ``"%s (%s / %s)" % tuple(row)``: one item a conversion
+            note(found.child(f"count:{min(len(kinds), 24)}"), None)
+            return
         for i, value in enumerate(values):
             found = evaluate(value)
             if isinstance(found, Ref):

@@ -15,6 +15,7 @@ import string
 from typing import Any
 
 from automock.drafting._source import PLACEHOLDER
+from automock.drafting.csv_columns import note_cell, note_column
 from automock.drafting.literals import Lits, Ref, range_stop
 from automock.drafting.markup import TEXT_ATTRS, css_of_find, css_of_path
 from automock.drafting.regex_flow import compiled, note_regex, text_calls
@@ -221,10 +222,12 @@ def note_position(flow: Any, base: Any, key: ast.expr) -> None:
     walked = range_stop(flow.module, key)  # ``for i in range(14): items[i]``: fourteen
     if walked is not None and walked > 2 and base.path[:1] == ("json",):
         flow.note(base.child(f"count:{min(walked, 24)}"))
-    if not isinstance(key, ast.Constant) or type(key.value) is not int:
-        return
     read = flow.module.parents.get(id(key))  # ``float(row[2])``: that column holds numbers
     number = converted(flow, read) if isinstance(read, ast.Subscript) else None
+    note_column(flow, base, key, number)  # ``row[col["city"]]``: the column ``city``
+    note_cell(flow, base, key)  # ``if row[1] == "Norway":``: that cell holds ``Norway``
+    if not isinstance(key, ast.Constant) or type(key.value) is not int:
+        return
     if base.path[:1] == ("csv",) and base.path[-1] == "index" and number:
         flow.hints.setdefault((base.site, (*base.path, f"pos:{key.value}")), number)
     if key.value < 2:

@@ -23,6 +23,7 @@ from typing import Any
 from automock.drafting._source import Module, parse_module
 from automock.drafting.catalog import Known, around, fits, keys_of, known_body, sibling
 from automock.drafting.compared import wanted_values
+from automock.drafting.created import created
 from automock.drafting.flow import ResponseFlow
 from automock.drafting.joins import joined
 from automock.drafting.json_talk import speaks_json
@@ -32,11 +33,11 @@ from automock.drafting.markup import render_csv, render_feed, render_markup
 from automock.drafting.paging import end_value, is_paging_key, pages, served_url
 from automock.drafting.regex_sample import sample
 from automock.drafting.stub_requests import literal_query, sent_payload, variant_pattern
-from automock.drafting.text_probes import probe_records, probes_of
+from automock.drafting.text_probes import probes_of, searched_text
 from automock.drafting.twins import shared
 from automock.drafting.urls import UrlPattern, method_of, url_argument, url_pattern
-from automock.drafting.values import plausible
-from automock.drafting.whole import whole_body, whole_page
+from automock.drafting.values import as_text, plausible
+from automock.drafting.whole import leaf_key, whole_body, whole_page, whole_record, whole_text
 from automock.plan.model import HttpStub
 
 __all__ = ["HttpShape", "infer_http", "infer_shapes"]
@@ -99,8 +100,7 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
             if method == "*":  # a drafted stub never answers every method: guess, and say so
                 method = "GET"
                 guessed.append("/method")
-            # 7: coprime to word lists
-            request = f"{method} {pattern.url}"
+            request = f"{method} {pattern.url}"  # salts below: multiples of 7, coprime to words
             argument = url_argument(call)  # a prefix the code adds to: its tail is unknown
             tail = argument is not None and len(flow.module.render(argument).parts) > 1
             asked = {**sent_payload(flow.module, call).get("args", {}), **query}  # params=
@@ -231,11 +231,11 @@ def _plain_text(
         return headers, whole, None
     guessed.append("/text")
     text = "\n".join(lines) + "\n" if lines else ""
-    probed = "".join(probe_records(p, salt) for (w, _), p in probes_of(flow).items() if w == site)
+    probed = searched_text(flow, site, salt)
     page = None if probed or text else whole_page(request.rpartition(" ")[2], salt)
     if page is not None:  # a web page printed or saved whole
         headers["Content-Type"] = "text/html; charset=utf-8"
-    return headers, None, (probed + text) or page or "example response text"
+    return headers, None, (probed + text) or page or whole_text(salt)
 
 
 def _json_lines(flow: ResponseFlow, site: int, paths: list[tuple[str, ...]], salt: int) -> str:
@@ -316,7 +316,7 @@ def _render(
     if path in ctx.links:  # a string the program requests: a URL the linked stub answers
         return f"{ctx.links[path]}{index + 1}"
     if hint == "dict":
-        return copy.deepcopy(known) if isinstance(known, dict) else {}
+        return copy.deepcopy(known) if isinstance(known, dict) else whole_record(ctx, path)
     if index == 0 and name in ctx.wanted and hint in (None, "str"):  # the value looked for
         return ctx.wanted[name]
     if _echoed(ctx, name, hint, known):  # the API answers about what was asked
@@ -325,7 +325,7 @@ def _render(
         return end_value(name)
     if known is not _NONE and fits(known, hint):  # the well-known API's own value
         return copy.deepcopy(known)
-    return _plausible_leaf(name, index + ctx.salt, hint)
+    return _plausible_leaf(leaf_key(ctx.url, name), index + ctx.salt, hint)
 
 
 def _echoed(ctx: _Ctx, name: str, hint: str | None, known: Any) -> bool:
@@ -341,7 +341,7 @@ def _plausible_leaf(name: str, salt: int, hint: str | None) -> Any:
     if hint == "number" and (isinstance(value, bool) or not isinstance(value, int | float)):
         value = plausible(name or "value", salt, "float")
     if hint == "str" and not isinstance(value, str):
-        value = str(value)
+        value = as_text(name, value)
     return value
 
 
@@ -386,7 +386,7 @@ def infer_http(
                     interpreter.regexes.setdefault((ref.site, path), hint[3:])
                 elif hint is not None:
                     interpreter.hints.setdefault((ref.site, path), hint)
-    return [_paged(shape) for shape in _joined(shared(_shapes(interpreter)))]
+    return [_paged(created(s, module)) for s in _joined(shared(_shapes(interpreter)))]
 
 
 def _joined(shapes: list[HttpShape]) -> list[HttpShape]:

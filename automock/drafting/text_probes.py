@@ -31,6 +31,7 @@ from automock.drafting.text_filters import (
     length_test,
     note_filter,
 )
+from automock.drafting.text_tables import note_split, split_table
 from automock.drafting.values import plausible
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "note_probe",
     "probe_records",
     "probes_of",
+    "searched_text",
     "text_method",
 ]
 
@@ -101,6 +103,7 @@ def text_method(flow: Any, base: Ref, name: str, node: ast.Call, env: dict[str, 
     """``text.name(...)`` on a response's text: a probe for a literal it searches; the
     pieces of a ``split`` are texts of the same body (a list of them)."""
     literal = _literal_arg(flow, node, env)
+    note_split(flow, base, name, literal)  # ``text.split("\r\n")``, ``line.split("\t")``
     if name in _SEARCHES and literal is not None:
         note_probe(flow, base, literal, node)
     if name in _PIECES:
@@ -196,6 +199,18 @@ def _after(probe: Probe, index: int) -> str:
     return text.ljust(max(0, probe.after - len(probe.literal)))
 
 
+# a literal a link starts with: the line the code looks for holds a link
+_LINK_STARTS = ("http", "https", "http:", "https:", "http://", "https://", "www", "www.", "://")
+
+
+def _link_line(literal: str, index: int) -> str | None:
+    """``"http" in line``: a line holding a link (``See https://www.example.com/page/1``)."""
+    if literal not in _LINK_STARTS:
+        return None
+    scheme = "http://" if literal.startswith("http:") else "https://"
+    return f"See {scheme}www.example.com/page/{index + 1} for details"
+
+
 def probe_records(probes: Mapping[Probe, None] | None, salt: int = 0, count: int = 2) -> str:
     """``count`` records holding every probe in order (empty when there are none)."""
     if not probes:
@@ -206,9 +221,18 @@ def probe_records(probes: Mapping[Probe, None] | None, salt: int = 0, count: int
         for probe in probes:
             spaced = not probe.literal[:1].isspace()
             lead = _numbers(probe.before, i + salt, spaced) if probe.before else ""
-            parts.append(lead + probe.literal + _after(probe, i + salt))
+            link = None if probe.before else _link_line(probe.literal, i + salt)
+            parts.append(link or lead + probe.literal + _after(probe, i + salt))
         records.append("\n".join(parts))
     return "\n".join(records) + "\n"
+
+
+def searched_text(flow: Any, site: int, salt: int) -> str:
+    """The text of ``site`` drafted from how the code searches it: records holding its
+    probes, else the table it splits by hand (:mod:`.text_tables`), else empty."""
+    found = probes_of(flow).items()
+    probed = "".join(probe_records(p, salt) for (where, _), p in found if where == site)
+    return probed or split_table(flow, site, salt)
 
 
 def compared_literals(

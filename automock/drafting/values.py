@@ -4,7 +4,8 @@ Usually right, a reasonable mistake if not: ``*_at``/``date``/``updated`` get
 ISO dates, ``timestamp``/``dt``/``*_utc`` seconds since the epoch, ``id``/``*_id``/``count``/``total_*``/``population`` integers, ``url`` URLs,
 ``temp``/``price``/``windspeed`` and currency codes (``usd``, ``CHF``) floats, ``score``/``points``/``karma``/``wins``
 integers, ``rating``/``elo`` a rating in the thousands, ``eye_color`` a colour word, ``address`` a
-number and a street, ``purpose`` a sentence, ``is_*``/``has_*`` booleans, ``description`` a phrase, ``fact``/``joke``/``text``/``setup`` a
+number and a street, ``purpose`` a sentence, ``wendu``/``shidu`` (temperature and humidity in pinyin) floats, a
+humidity written as text a percentage, ``is_*``/``has_*`` booleans, ``description`` a phrase, ``fact``/``joke``/``text``/``setup`` a
 sentence, ``author``/``first``/``last`` a capitalised person's name, anything else
 a short string. A type seen in the code (a ``:.1f`` format, arithmetic, a
 comparison with a number) wins over the name. The same (name, index) always
@@ -17,7 +18,7 @@ import hashlib
 import re
 from typing import Any
 
-__all__ = ["headline", "plausible", "sample_key", "sentence", "sql_type_for", "word"]
+__all__ = ["as_text", "headline", "plausible", "sample_key", "sentence", "sql_type_for", "word"]
 
 _WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")
 _CITIES = ("Lisbon", "Oslo", "Nairobi", "Lima", "Osaka", "Perth")
@@ -59,8 +60,11 @@ _STREETS = ("Harbour Road", "Mill Lane", "Station Street", "Elm Avenue", "Quay S
 _FLOAT_RE = re.compile(
     r"(^|_)(temp|temperature|price|amount|balance|lat|latitude|lon|lng|longitude|rate|ratio"
     r"|pct|percent|speed|humidity|pressure|weight|height|value|cost|avg|mean|feels_like|wind"
-    r"|windspeed|windgust|gust|volume|change)$"
+    r"|windspeed|windgust|gust|volume|change|wendu|temperatura|temperatur|shidu|humedad|umidade"
+    r"|feuchte|luftfeuchtigkeit)$"
 )
+# a relative humidity written as text is a percentage (``"38%"``), in any language's word
+_HUMIDITY_RE = re.compile(r"(^|_)(humidity|shidu|humedad|umidade|feuchte|luftfeuchtigkeit)$")
 # a key that is a currency code holds an amount in it (``{"bitcoin": {"usd": ...}}``,
 # ``{"rates": {"CHF": ...}}``): the codes people key prices and rates by
 _CURRENCIES = frozenset(
@@ -206,6 +210,15 @@ def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
     if key in _FIXED:
         return _FIXED[key]
     return f"{key.replace('_', '-') or 'item'}-{_pick(_WORDS, key, index)}"
+
+
+def as_text(name: str, value: Any) -> str:
+    """``value`` of the key ``name`` as the text an API writes it: a humidity as a
+    percentage (``38%``), anything else as ``str`` gives it."""
+    key = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower().strip("_")
+    if _HUMIDITY_RE.search(key) and isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{round(value * 2.5)}%"
+    return str(value)
 
 
 def word(name: str, index: int = 0) -> str:

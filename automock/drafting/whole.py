@@ -4,7 +4,8 @@ Nothing in the code says what is inside such a body, but its URL usually names t
 resource: ``/posts/1`` is one post, ``/users`` a collection of users. A JSON body is then
 a record of that resource (a ``title`` for a document-like one, a ``name`` otherwise), a
 list of two records for a collection; a web page printed whole is a small HTML document
-with a ``<title>``, as every page has (a file with another extension stays plain text).
+with a ``<title>``, as every page has; a file with another extension is plain text, a few
+lines of words.
 """
 
 from __future__ import annotations
@@ -15,13 +16,27 @@ from urllib.parse import urlsplit
 from automock.drafting.catalog import known_body
 from automock.drafting.values import plausible
 
-__all__ = ["whole_body", "whole_json", "whole_page"]
+__all__ = ["leaf_key", "whole_body", "whole_json", "whole_page", "whole_record", "whole_text"]
 
 # resources whose records are titled documents rather than named things
 _TITLED = frozenset(
     ("post", "todo", "article", "book", "album", "photo", "story", "movie", "film", "song",
      "task", "note", "issue", "video", "episode", "recipe", "question", "product", "entry")
 )  # fmt: skip
+# resources whose records are people: a record's ``name`` is a first and a last name
+_PEOPLE = frozenset(
+    ("people", "person", "persons", "user", "users", "member", "members", "employee",
+     "employees", "author", "authors", "character", "characters", "customer", "customers",
+     "student", "students", "contact", "contacts", "player", "players", "actor", "actors",
+     "astronaut", "astronauts", "staff", "teacher", "teachers", "patient", "patients")
+)  # fmt: skip
+# a text file's lines: a few plain words each, as the lines of a poem or a notes file are
+_LINES = (
+    "The river turned silver before the storm came in",
+    "Every lighthouse on this coast has its own keeper",
+    "The old library keeps its maps in a cold room",
+    "Most of the town walks to the market on Saturdays",
+)
 # file extensions of a web page (any other names a file served as it is)
 _PAGES = ("", ".html", ".htm", ".php", ".asp", ".aspx", ".jsp", ".shtml")
 
@@ -39,7 +54,18 @@ def _singular(segment: str) -> str | None:
 
 def _record(noun: str, salt: int, index: int) -> dict[str, Any]:
     field = "title" if noun in _TITLED else "name"
-    return {"id": plausible("id", index), field: plausible(field, salt + index)}
+    value = plausible("realname" if noun in _PEOPLE else field, salt + index)
+    return {"id": plausible("id", index), field: value}
+
+
+def leaf_key(request: str, name: str) -> str:
+    """The name a leaf ``name`` of the body of ``request`` (``"GET https://..."``) is drafted
+    by: a ``name`` in a body of people (``/people/``, ``/users/3``) is a person's full name
+    (``realname``), any other key itself."""
+    if name != "name":
+        return name
+    last_two = _segments(request.rpartition(" ")[2])[-2:]
+    return "realname" if any(s.lower() in _PEOPLE for s in last_two) else name
 
 
 def whole_json(url: str, salt: int, method: str = "GET") -> Any:
@@ -78,6 +104,21 @@ def whole_body(request: str, salt: int, pointer: str, guessed: list[str]) -> Any
     return body
 
 
+def whole_record(ctx: Any, path: tuple[str, ...]) -> dict[str, Any]:
+    """A JSON body read only as an object (its keys listed, its items printed): one record of
+    the resource its URL names (``ctx``: the request, salt and guessed pointers being
+    drafted); an object inside the body the code never looks into stays empty."""
+    if path:
+        return {}
+    method, _, url = ctx.url.rpartition(" ")
+    body = whole_json(url, ctx.salt, method or "GET")
+    record = body[0] if isinstance(body, list) and body else body
+    if not isinstance(record, dict):
+        return {}
+    ctx.guessed.extend(f"/json/{key}" for key in record)
+    return record
+
+
 def whole_page(url: str, salt: int) -> str | None:
     """A web page read only whole: an HTML document with a title, or None when ``url``
     names a file of another kind (``words.txt``)."""
@@ -90,3 +131,9 @@ def whole_page(url: str, salt: int) -> str | None:
         f"<!DOCTYPE html>\n<html><head><title>{title}</title></head>"
         f"<body><p>example response text</p></body></html>\n"
     )
+
+
+def whole_text(salt: int) -> str:
+    """A plain-text file nothing in the code shapes (``notes.txt`` printed, iterated by line
+    or split into words): three lines of a few words each."""
+    return "".join(_LINES[(salt + i) % len(_LINES)] + "\n" for i in range(3))

@@ -4,7 +4,8 @@
 ``time.time_ns``, ``datetime.now/utcnow/today``, ``date.today``,
 ``time.localtime/gmtime/strftime`` defaults) with time-machine, which patches
 the C implementations, so ``from time import time`` done earlier is frozen
-too. time-machine has no virtual monotonic clock, so this module replaces
+too; ``time.ctime``/``asctime`` with no argument, which it leaves on the real clock, are
+replaced here. time-machine has no virtual monotonic clock, so this module replaces
 ``time.monotonic``, ``time.perf_counter`` (and ``_ns``) with a counter that
 advances by ``tick`` seconds on every read and ``time.sleep`` with a
 version that waits in virtual time; ``scheduler.py`` wakes sleeping threads
@@ -187,6 +188,19 @@ _real_monotonic_ns = _time.monotonic_ns
 _real_perf_counter = _time.perf_counter
 _real_perf_counter_ns = _time.perf_counter_ns
 _real_sleep = _time.sleep
+_real_ctime = _time.ctime
+_real_asctime = _time.asctime
+
+
+def _ctime(seconds: float | None = None) -> str:
+    """``time.ctime()`` with no argument reads the C clock, which time-machine leaves alone:
+    it reads the (frozen) ``time.time`` instead."""
+    return _real_ctime(_time.time() if seconds is None else seconds)
+
+
+def _asctime(when: Any = None) -> str:
+    """``time.asctime()`` with no argument: the (frozen) ``time.localtime()``."""
+    return _real_asctime(_time.localtime() if when is None else when)
 
 
 def _monotonic() -> float:
@@ -344,6 +358,8 @@ def _install(undo: Undo) -> None:
     undo.setattr(_time, "monotonic_ns", _monotonic_ns)
     undo.setattr(_time, "perf_counter_ns", _perf_counter_ns)
     undo.setattr(_time, "sleep", _sleep)
+    undo.setattr(_time, "ctime", _ctime)
+    undo.setattr(_time, "asctime", _asctime)
     # the scheduler: threads and event loops wake in virtual-time order (scheduler.py)
     undo.push(partial(scheduler.stop, scheduler.start(current_clock)))
     threads.install(undo, current_clock)
