@@ -56,6 +56,7 @@ from automock.drafting.scrape_flow import (
 from automock.drafting.text_filters import string_use
 from automock.drafting.text_probes import compared_literals, text_method
 from automock.drafting.unpacking import unpacked
+from automock.drafting.url_joins import format_hints, slash_joins
 
 __all__ = ["CLIENT_TYPES", "HTTP_MODULES", "Ref", "ResponseFlow", "import_aliases"]
 
@@ -260,19 +261,11 @@ class ResponseFlow:
                 return markup_attribute(self, base, node.attr)
             return None
         if isinstance(node, ast.JoinedStr):
-            for part in node.values:
-                if isinstance(part, ast.FormattedValue):
-                    value = self.eval(part.value, env)
-                    spec = ast.unparse(part.format_spec) if part.format_spec else ""
-                    if isinstance(value, Ref) and spec:
-                        kind = spec.rstrip("'\"")[-1:]
-                        self.note(
-                            value,
-                            "float" if kind in "fFeEg%" else "int" if kind in "dxob" else None,
-                        )
+            format_hints(self, node, env)
             return None
         if isinstance(node, ast.BinOp):  # ``n + 1``, ``"a" + s``, ``"%d" % n``
             binop_hints(node, lambda part: self.eval(part, env), self.note)
+            slash_joins(self, node, env)
             return None
         if isinstance(node, ast.Compare):
             sides = (node.left, *node.comparators)
@@ -330,8 +323,8 @@ class ResponseFlow:
             return Ref(record_variant(self, self.site(node), node, env).site, ("feed",))
         if self.is_http_call(node, env):
             return requested(self, node, env, record_variant(self, self.site(node), node, env))
-        if reads_text(qual):
-            return parse_call(self, qual, node, args)
+        if reads_text(qual):  # ``ElementTree(file=urlopen(u))``: the file is the source
+            return parse_call(self, qual, node, args or [kwargs.get("file", kwargs.get("source"))])
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant):
             string_method(self, func, node, args, env)
         if qual in CLIENT_TYPES:

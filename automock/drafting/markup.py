@@ -22,26 +22,16 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
+from automock.drafting.page_texts import HOLDERS, text_for
 from automock.drafting.regex_sample import sample
 from automock.drafting.text_probes import Probe, probe_records
-from automock.drafting.values import headline, plausible, sentence, word
+from automock.drafting.values import plausible
 
 __all__ = ["TEXT_ATTRS", "css_of_find", "css_of_path", "render_csv", "render_feed", "render_markup"]
 
 TEXT_ATTRS = ("text", "string", "get_text", "getText", "text_content", "strip", "tail")
 _COMPOUND = re.compile(r"([\w-]*)((?:[.#][\w-]+|\[[^\]]*\])*)")
 _COMBINATOR = re.compile(r"\s*[>+~]\s*|\s+(?=(?:[^\"']|\"[^\"]*\"|'[^']*')*$)")
-# an element named for money (``price_color``, ``item-cost``) holds an amount with cents
-_MONEY = re.compile(r"(^|[-_])(price|cost|amount|fee|subtotal|salary)s?([-_]|$)", re.IGNORECASE)
-# elements whose text is a few words on a real page (a link, a heading, a cell), and those
-# whose text is prose: their text is words or a sentence, not a tag-named placeholder
-_WORDY = frozenset((
-    "a", "h1", "h2", "h3", "h4", "h5", "h6", "li", "th", "td", "dt", "dd", "title", "option",
-    "label", "button", "strong", "b", "em", "cite", "caption", "figcaption", "legend", "span",
-))  # fmt: skip
-_PROSE = frozenset(("p", "blockquote"))
-_HEADED = frozenset(("h1", "h2", "h3", "h4", "title"))
-_HOLDERS = frozenset(["table", "thead", "tbody", "tfoot", "tr", "ul", "ol", "dl", "select"])
 # a path's steps: ``{http://www.w3.org/2005/Atom}entry`` is one step, its slashes the URI's
 _STEP = re.compile(r"(?:\{[^}]*\}|[^/])+")
 _PART = re.compile(
@@ -67,9 +57,16 @@ def css_of_find(name: Any, attrs: dict[str, Any]) -> str:
     return css or "div"
 
 
-def css_of_path(path: str) -> tuple[str, str | None]:
-    """An XPath or ElementTree path as CSS, and what it selects (``text``, ``@attr``, None)."""
+def css_of_path(path: str, namespaces: Any = None) -> tuple[str, str | None]:
+    """An XPath or ElementTree path as CSS, and what it selects (``text``, ``@attr``, None);
+    ``namespaces``: the prefixes the code maps (``{"ex": uri}``: ``ex:Cube`` is ``{uri}Cube``)."""
     path = path.strip()
+    if isinstance(namespaces, dict):
+        path = re.sub(
+            r"(?<![\w{.-])([A-Za-z_][\w.-]*):(?=[A-Za-z_*])",
+            lambda m: f"{{{namespaces[m[1]]}}}" if isinstance(namespaces.get(m[1]), str) else m[0],
+            path,
+        )
     take: str | None = None
     steps = [s for s in _STEP.findall(path) if s not in (".", "..")]
     if steps and steps[-1] == "text()":
@@ -124,32 +121,6 @@ def _open_tag(compound: str, attrs: dict[str, str], xml: bool) -> tuple[str, str
     return f"<{tag}{rendered}>", tag, (classes[0] if classes else ident or tag)
 
 
-def _text_for(
-    name: str, hint: str | None, index: int, regex: str | None, tag: str | None = None
-) -> str:
-    """The text of a field or element called ``name``; ``tag``: the element's tag on a page
-    (None for a CSV column or a feed's field, whose texts the code converts as they are)."""
-    if regex is not None:
-        found = sample(regex, index)
-        if found is not None:
-            return found
-    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
-    if hint in (None, "str") and _MONEY.search(snake):  # ``p.price_color``: an amount
-        amount = f"{plausible('price', index, 'float'):.2f}"
-        return amount if tag is None else "$" + amount  # a page shows its currency
-    value = plausible(name.replace("-", "_"), index, hint if hint in ("float", "int") else None)
-    if hint == "number" and not isinstance(value, int | float):
-        value = plausible(name, index, "float")
-    if tag and hint in (None, "str") and str(value).startswith(name.replace("_", "-") + "-"):
-        if tag in _HEADED:  # a heading or a page's title: a few words
-            return headline(name, index)
-        if tag in _WORDY:  # nothing in its name: ``<a>``/``<h2>``/``a.titlelink`` hold words
-            return word(name, index)
-        if tag in _PROSE:
-            return sentence(name, index)
-    return str(value)
-
-
 def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...], n: int) -> str:
     compounds = split_compounds(seg[seg.index(":") + 1 :])
     compounds = compounds or ["div"]
@@ -160,6 +131,8 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
     inner = {k: v for k, v in merged.items() if k != "index" or not listed}
     n = max([n] + [int(k[6:]) for k in subtree if k.startswith("count:") and k[6:].isdigit()])
     named = _tag_of(compounds[-1])  # the tag the selector names ("" for ``.cls`` alone)
+    if named == "title" and not ctx.xml:  # a page has one title, the one the code reads
+        n = 1
     inner_parts = []
     for i in range(n):
         attrs = {k[4:]: str(plausible(k[4:], i + ctx.salt)) for k in merged if k.startswith("key:")}
@@ -181,9 +154,11 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
         )
         regex = ctx.regexes.get((ctx.site, _unindexed(text_path)))
         probed = probe_records(ctx.probes.get((ctx.site, text_path)), i + ctx.salt, 1)
-        text = _text_for(name, hint, i + ctx.salt, regex, None if ctx.xml else tag)
+        text = text_for(name, hint, i + ctx.salt, regex, None if ctx.xml else tag)
+        ctx.salt += i * n  # each item's own children: distinct texts from item to item
         children = _children(ctx, inner, (*path, seg))
-        if children and not ctx.xml and tag in _HOLDERS and hint is None and regex is None:
+        ctx.salt -= i * n
+        if children and not ctx.xml and tag in HOLDERS and hint is None and regex is None:
             text = ""  # a row or a list holds its cells and items, no text of its own
         body = escape(probed.strip("\n") or text)
         if named in _FEED_ITEMS and not children and hint is None:
@@ -288,8 +263,12 @@ def render_markup(
             if k.startswith("key:")
         )
         return f'<?xml version="1.0"?>\n<root{attrs}>{body}</root>\n'
-    title = escape(_text_for("title", None, salt, None))
-    return f"<!DOCTYPE html>\n<html><head><title>{title}</title></head><body>{body}</body></html>\n"
+    title = escape(text_for("title", None, salt, None))
+    named = (c for k in tree if ":" in k for c in split_compounds(k[k.index(":") + 1 :]))
+    if any(_tag_of(c) == "title" for c in named):
+        title = ""  # the code's own ``title`` element is the page's title
+    head = f"<title>{title}</title>" if title else ""
+    return f"<!DOCTYPE html>\n<html><head>{head}</head><body>{body}</body></html>\n"
 
 
 def _own_text(ctx: Any, root: str) -> str:
@@ -334,7 +313,7 @@ def render_csv(
         ]
         kept = [(regexes or {}).get((site, ("csv", "index", f"key:{n}"))) for n in names]
         cells = zip(names, hint, kept, strict=True)
-        writer.writerow([_text_for(n, h, i + salt, r) for n, h, r in cells])
+        writer.writerow([text_for(n, h, i + salt, r) for n, h, r in cells])
     return out.getvalue()
 
 
@@ -370,7 +349,7 @@ def _feed_fields(tree: dict[str, Any], index: int) -> str:
         elif name == "link":
             value = f"https://feed.example/items/{index + 1}"
         else:
-            value = _text_for(name.split(":")[-1], None, index, None)
+            value = text_for(name.split(":")[-1], None, index, None)
         out.append(f"<{name}>{escape(value)}</{name}>")
     return "".join(out)
 

@@ -55,6 +55,9 @@ PARSERS = {
     "xml.etree.ElementTree.parse": "xml",
     "lxml.etree.parse": "xml",
     "xml.dom.minidom.parseString": "xml",
+    "xml.etree.ElementTree.ElementTree": "xml",  # ``ElementTree(file=urlopen(u))``
+    "lxml.objectify.fromstring": "xml",
+    "lxml.objectify.parse": "xml",
     "feedparser.parse": "feed",
 }
 # the roots whose reads are elements and attributes (``feed``: feedparser's result, whose
@@ -157,8 +160,10 @@ def markup_method(
         xml = base.path[0] == "xml"
         if name in ("select", "select_one"):
             css = first if isinstance(first, str) else "div"
-        elif xml or name in ("iter", "iterfind"):
-            css = css_of_path(first)[0] if isinstance(first, str) else "item"
+        elif xml or name in ("iter", "iterfind"):  # ``namespaces=NS``: the code's prefixes
+            ns = _kw(node, "namespaces") or (node.args[1] if len(node.args) > 1 else None)
+            ns = flow.module.constants.get(ns.id, ns) if isinstance(ns, ast.Name) else ns
+            css = css_of_path(first, _literal(ns))[0] if isinstance(first, str) else "item"
         else:
             css = _find_css(node, flow.module.constants)
         return _noted(flow, base.child(f"{'el' if name in _ONE else 'els'}:{css}"))
@@ -335,7 +340,7 @@ def parse_call(flow: Any, qual: str, node: ast.Call, args: list[Any]) -> Ref | N
     if qual in CSV_CALLS:
         return _csv_root(flow, qual, node, source)
     # a parser reads a file-like response itself: ``parse(urlopen(u))``, ``BeautifulSoup(page)``
-    file_like = qual.endswith((".parse", "BeautifulSoup"))
+    file_like = qual.endswith((".parse", "BeautifulSoup", ".ElementTree"))
     raw = isinstance(source, Ref) and source.path == () and file_like
     if isinstance(source, Ref) and (raw or source.path[:1] in (("attr:text",), ("attr:content",))):
         root = "html" if _html_parser(flow, node) else PARSERS.get(qual, "html")
