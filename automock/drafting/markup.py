@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from automock.drafting.page_texts import HOLDERS, text_for
 from automock.drafting.regex_sample import sample
 from automock.drafting.text_probes import Probe, probe_records
-from automock.drafting.values import plausible
+from automock.drafting.values import plausible, sentence
 
 __all__ = ["TEXT_ATTRS", "css_of_find", "css_of_path", "render_csv", "render_feed", "render_markup"]
 
@@ -103,7 +103,7 @@ def _open_tag(compound: str, attrs: dict[str, str], xml: bool) -> tuple[str, str
     """(opening tag, tag name, a name for its text) of one CSS compound selector."""
     match = _parsed(compound)
     tag = (match.group(1) if match else "") or ("item" if xml else "div")
-    classes, ident = [], ""
+    classes, ident, valued = [], "", ""
     for cls, id_, key, value in _PART.findall(match.group(2) if match else ""):
         if cls:
             classes.append(cls)
@@ -111,6 +111,7 @@ def _open_tag(compound: str, attrs: dict[str, str], xml: bool) -> tuple[str, str
             ident = id_
         elif key and value:  # the selector's value, over one drafted for a read of it
             attrs[key] = value
+            valued = valued or (value if re.fullmatch(r"[A-Za-z][\w-]*", value) else "")
         elif key:
             attrs.setdefault(key, str(plausible(key)))
     if classes:
@@ -118,7 +119,8 @@ def _open_tag(compound: str, attrs: dict[str, str], xml: bool) -> tuple[str, str
     if ident:
         attrs["id"] = ident
     rendered = "".join(f' {k}="{escape(str(v))}"' for k, v in attrs.items())
-    return f"<{tag}{rendered}>", tag, (classes[0] if classes else ident or tag)
+    # its text is named by its class, its id, else a value it is selected by (``[title=x]``)
+    return f"<{tag}{rendered}>", tag, (classes[0] if classes else ident or valued or tag)
 
 
 def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...], n: int) -> str:
@@ -335,7 +337,7 @@ _FEED_SKIP = ("links", "guidislink", "authors", "author_detail", "content")
 _DATES = ("Mon, 01 Jan 2024 09:00:00 GMT", "Tue, 02 Jan 2024 09:30:00 GMT")
 
 
-def _feed_fields(tree: dict[str, Any], index: int) -> str:
+def _feed_fields(tree: dict[str, Any], index: int, origin: str) -> str:
     keys = {
         k[4:] for k in {**tree, **tree.get("index", {})} if k.startswith("key:") and k != "key:*"
     }
@@ -343,24 +345,31 @@ def _feed_fields(tree: dict[str, Any], index: int) -> str:
         {_FEED_ELEMENTS.get(k, k) for k in keys if k not in _FEED_SKIP} | {"title", "link"}
     )
     out = []
+    if "content" in keys:  # ``entry.content[0].value``: the item's full text
+        out.append(f"<content:encoded>{escape(sentence('content', index))}</content:encoded>")
     for name in names:
         if name == "pubDate":
             value = _DATES[index % 2]
-        elif name == "link":
-            value = f"https://feed.example/items/{index + 1}"
+        elif name == "link":  # on the feed's own site
+            value = f"{origin}/items/{index + 1}"
         else:
             value = text_for(name.split(":")[-1], None, index, None)
         out.append(f"<{name}>{escape(value)}</{name}>")
     return "".join(out)
 
 
-def render_feed(tree: dict[str, Any], salt: int = 0) -> str:
+def render_feed(tree: dict[str, Any], salt: int = 0, page: str = "") -> str:
     """An RSS 2.0 feed for feedparser's result (``feed`` root): the channel fields read under
-    ``feed``, two items with the fields read of ``entries``/``items``."""
+    ``feed``, two items (or as many as the code indexes) with the fields read of
+    ``entries``/``items``; ``page``: the feed's URL, whose site its links are on."""
+    where = urlsplit(page)
+    origin = f"{where.scheme}://{where.netloc}" if where.netloc else "https://feed.example"
     entries = {**tree.get("key:entries", {}), **tree.get("key:items", {})}
-    items = "".join(f"<item>{_feed_fields(entries, salt + i)}</item>" for i in range(2))
-    channel = _feed_fields(tree.get("key:feed", {}), salt)
+    n = max([2, *(int(k[6:]) for k in entries if k.startswith("count:") and k[6:].isdigit())])
+    items = "".join(f"<item>{_feed_fields(entries, salt + i, origin)}</item>" for i in range(n))
+    channel = _feed_fields(tree.get("key:feed", {}), salt, origin)
     return (
-        '<?xml version="1.0"?>\n<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/">'
+        '<?xml version="1.0"?>\n<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"'
+        ' xmlns:content="http://purl.org/rss/1.0/modules/content/">'
         f"<channel>{channel}{items}</channel></rss>\n"
     )

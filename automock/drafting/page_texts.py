@@ -6,7 +6,7 @@ cell or a label, a sentence in a paragraph, an amount with its currency sign for
 and, for an element or a class named after what it holds (``h3.teaser__heading``,
 ``div.short-desc``, a sitemap's ``<loc>``), a text of that kind rather than one made of
 its name (``first-heading-beta``): a headline, a sentence, a URL; a day is printed as
-people write it (``December 21, 2023``).
+people write it (``December 21, 2023``), a ``buyer-name`` is a person's full name.
 """
 
 from __future__ import annotations
@@ -82,6 +82,9 @@ def text_for(
         value = plausible(name, index, "float")
     made = (name.replace("_", "-") + "-", snake.lower().replace("_", "-") + "-")
     placeholder = str(value).startswith(made)  # ``firstHeading``: ``first-heading-beta``
+    words = [w for w in re.split(r"[^a-z0-9]+", snake.lower()) if w]
+    if tag and hint in (None, "str") and len(words) > 1 and words[-1] == "name":
+        return str(plausible("author", index))  # ``div.buyer-name`` on a page: a full name
     if tag and hint in (None, "str") and _ISO_DAY.fullmatch(str(value)):
         return _page_date(str(value))  # a page prints a day as people write it
     if hint in (None, "str") and placeholder:

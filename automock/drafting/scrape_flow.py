@@ -65,21 +65,9 @@ PARSERS = {
 MARKUP_ROOTS = (("html",), ("xml",), ("feed",))
 # what feedparser's result says of itself, never an element of the feed
 _FEED_API = (
-    "bozo",
-    "bozo_exception",
-    "version",
-    "headers",
-    "status",
-    "href",
-    "encoding",
-    "namespaces",
-    "etag",
-    "modified",
-    "keys",
-    "get",
-    "items",
-    "values",
-)
+    "bozo", "bozo_exception", "version", "headers", "status", "href", "encoding", "namespaces",
+    "etag", "modified", "keys", "get", "items", "values",
+)  # fmt: skip
 # a CSV reader over the response's text, or a text buffer made of it, passed to one
 # wrappers that read a file-like response as text: ``csv.reader(codecs.iterdecode(u, "utf-8"))``
 _TEXT_WRAPPERS = ("io.TextIOWrapper", "codecs.iterdecode", "codecs.getreader")
@@ -118,8 +106,8 @@ def _find_css(node: ast.Call, constants: dict[str, ast.expr]) -> str:
     given = node.args[1] if len(node.args) > 1 else _kw(node, "attrs")
     if isinstance(given, ast.Name):  # ``find_all("table", TABLE_ATTRS)``
         given = constants.get(given.id, given)
-    attrs = _literal(given)
-    attrs = dict(attrs) if isinstance(attrs, dict) else {}
+    attrs = _literal(given)  # a string there is a class: ``find_all("div", "card")``
+    attrs = dict(attrs) if isinstance(attrs, dict) else {"class": attrs} if attrs else {}
     if isinstance(name, list | tuple) and name:
         name = name[0]
     for kw in node.keywords:
@@ -216,6 +204,8 @@ def note_position(flow: Any, base: Any, key: ast.expr) -> None:
     ``row[8]`` on a CSV row: at least nine columns; ``text.split()[2]``: three words."""
     if isinstance(base, Ref) and base.wrap == 1:
         split_piece(flow, base, key)
+        if base.path[:1] in MARKUP_ROOTS and base.path[-1:] == ("index",):  # ``[x for x in l]``
+            base = Ref(base.site, base.path[:-1])
     if not isinstance(base, Ref) or base.wrap:
         return
     if isinstance(key, ast.Slice) and base.path[:1] == ("json",):  # ``ids[:3]``: three
@@ -224,7 +214,7 @@ def note_position(flow: Any, base: Any, key: ast.expr) -> None:
             flow.note(base.child(f"count:{min(stop.value, 12)}"))
         return
     walked = range_stop(flow.module, key)  # ``for i in range(14): items[i]``: fourteen
-    if walked is not None and walked > 2 and base.path[:1] == ("json",):
+    if walked is not None and walked > 2 and base.path[:1] in (*MARKUP_ROOTS, ("json",)):
         flow.note(base.child(f"count:{min(walked, 24)}"))
     if not isinstance(key, ast.Constant) or type(key.value) is not int:
         return
