@@ -22,7 +22,7 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
-from automock.drafting.page_texts import HOLDERS, text_for
+from automock.drafting.page_texts import HOLDERS, rfc_date, text_for
 from automock.drafting.regex_sample import sample
 from automock.drafting.text_probes import Probe, probe_records
 from automock.drafting.values import plausible, sentence
@@ -156,7 +156,11 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
         )
         regex = ctx.regexes.get((ctx.site, _unindexed(text_path)))
         probed = probe_records(ctx.probes.get((ctx.site, text_path)), i + ctx.salt, 1)
+        if name == "name" and _parent_tag(path) in _PEOPLE:  # ``<author><name>``: a person
+            name = "author"
         text = text_for(name, hint, i + ctx.salt, regex, None if ctx.xml else tag)
+        if named == "link" and not hint and not regex and _in_feed_item(path, seg):
+            text = f"{ctx.origin}/items/{i + 1 + ctx.salt}"  # an RSS item's link: its page
         ctx.salt += i * n  # each item's own children: distinct texts from item to item
         children = _children(ctx, inner, (*path, seg))
         ctx.salt -= i * n
@@ -174,6 +178,14 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
 
 
 _FEED_ITEMS = ("item", "entry")
+_PEOPLE = ("author", "creator", "contributor", "person", "editor", "artist", "speaker")
+
+
+def _parent_tag(path: tuple[str, ...]) -> str:
+    """The tag of the innermost element of ``path`` ("" when there is none)."""
+    seg = next((s for s in reversed(path) if s.startswith(("el:", "els:"))), "")
+    compounds = split_compounds(seg[seg.index(":") + 1 :]) if seg else []
+    return _tag_of(compounds[-1]).split(":")[-1] if compounds else ""
 
 
 def _in_feed_item(path: tuple[str, ...], seg: str) -> bool:
@@ -334,7 +346,6 @@ _FEED_ELEMENTS = {
     "tags": "category",
 }
 _FEED_SKIP = ("links", "guidislink", "authors", "author_detail", "content")
-_DATES = ("Mon, 01 Jan 2024 09:00:00 GMT", "Tue, 02 Jan 2024 09:30:00 GMT")
 
 
 def _feed_fields(tree: dict[str, Any], index: int, origin: str) -> str:
@@ -349,7 +360,7 @@ def _feed_fields(tree: dict[str, Any], index: int, origin: str) -> str:
         out.append(f"<content:encoded>{escape(sentence('content', index))}</content:encoded>")
     for name in names:
         if name == "pubDate":
-            value = _DATES[index % 2]
+            value = rfc_date(index)
         elif name == "link":  # on the feed's own site
             value = f"{origin}/items/{index + 1}"
         else:

@@ -16,7 +16,15 @@ import re
 from automock.drafting.regex_sample import sample
 from automock.drafting.values import headline, plausible, sentence, word
 
-__all__ = ["HOLDERS", "text_for"]
+__all__ = ["HOLDERS", "rfc_date", "text_for"]
+
+
+def rfc_date(index: int) -> str:
+    """A feed's date as RSS writes it (RFC 822): ``Tue, 02 Jan 2024 09:00:00 GMT``."""
+    day = index % 28 + 1  # 1 January 2024 was a Monday
+    weekday = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")[(day - 1) % 7]
+    return f"{weekday}, {day:02d} Jan 2024 09:00:00 GMT"
+
 
 # an element named for money (``price_color``, ``item-cost``) holds an amount with cents
 _MONEY = re.compile(r"(^|[-_])(price|cost|amount|fee|subtotal|salary)s?([-_]|$)", re.IGNORECASE)
@@ -83,6 +91,12 @@ def text_for(
     made = (name.replace("_", "-") + "-", snake.lower().replace("_", "-") + "-")
     placeholder = str(value).startswith(made)  # ``firstHeading``: ``first-heading-beta``
     words = [w for w in re.split(r"[^a-z0-9]+", snake.lower()) if w]
+    if hint in (None, "str") and name.lower() in ("pubdate", "lastbuilddate"):
+        return rfc_date(index)  # RSS's own dates
+    if tag and hint in (None, "str") and words and words[-1] in ("posted", "published", "date"):
+        return _page_date(f"2023-12-{index % 27 + 1:02d}")  # ``span.listing-posted``
+    if tag and hint in (None, "str") and words[-1:] in (["location"], ["city"]):
+        return str(plausible("city", index))  # ``span.listing-location``
     if tag and hint in (None, "str") and len(words) > 1 and words[-1] == "name":
         return str(plausible("author", index))  # ``div.buyer-name`` on a page: a full name
     if tag and hint in (None, "str") and _ISO_DAY.fullmatch(str(value)):
