@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from automock.drafting._source import Module
+from automock.drafting.bound_names import note_bound
 from automock.drafting.call_flow import NOT_A_PASS, bind_call, passed_through, thunk_result
 from automock.drafting.cookie_flow import jar_lookup
 from automock.drafting.http_calls import (
@@ -179,6 +180,7 @@ class ResponseFlow:
 
     def bind(self, target: ast.expr, value: Any, env: dict[str, Any]) -> None:
         if isinstance(target, ast.Name):
+            note_bound(self, target.id, value)  # ``usd = cells[1].text``: the cell's name
             if value is None:
                 env.pop(target.id, None)
             else:

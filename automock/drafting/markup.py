@@ -22,7 +22,8 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
-from automock.drafting.page_texts import HOLDERS, rfc_date, text_for
+from automock.drafting.bound_names import BOUND
+from automock.drafting.page_texts import HOLDERS, rfc_date, says, text_for
 from automock.drafting.regex_sample import sample
 from automock.drafting.text_probes import Probe, probe_records
 from automock.drafting.values import plausible, sentence
@@ -158,6 +159,9 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
         probed = probe_records(ctx.probes.get((ctx.site, text_path)), i + ctx.salt, 1)
         if name == "name" and _parent_tag(path) in _PEOPLE:  # ``<author><name>``: a person
             name = "author"
+        bound = ctx.bound.get((ctx.site, _unindexed((*path, seg))), "")
+        if bound and not says(name) and says(bound):  # ``usd = cells[1].text``
+            name = bound
         text = text_for(name, hint, i + ctx.salt, regex, None if ctx.xml else tag)
         if named == "link" and not hint and not regex and _in_feed_item(path, seg):
             text = f"{ctx.origin}/items/{i + 1 + ctx.salt}"  # an RSS item's link: its page
@@ -245,6 +249,8 @@ class _Ctx:
         # keyed without ``index``: ``card.select_one("span.pay")`` in a loop over cards reads
         # (els:card, index, el:span.pay) while the element is drawn at (els:card, el:span.pay)
         self.regexes = {(s, _unindexed(p)): r for (s, p), r in regexes.items()}
+        bound = {(s, p[:-1]): n for (s, p), n in hints.items() if p[-1:] == (BOUND,)}
+        self.bound = {(s, _unindexed(p)): n for (s, p), n in bound.items()}
 
 
 def _unindexed(path: tuple[str, ...]) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ import re
 from automock.drafting.regex_sample import sample
 from automock.drafting.values import headline, plausible, sentence, word
 
-__all__ = ["HOLDERS", "rfc_date", "text_for"]
+__all__ = ["HOLDERS", "rfc_date", "says", "text_for"]
 
 
 def rfc_date(index: int) -> str:
@@ -113,3 +113,12 @@ def text_for(
         if tag in _PROSE:
             return sentence(name, index)
     return str(value)
+
+
+def says(name: str) -> bool:
+    """Whether ``name`` says what its text is (``price``, ``country``, ``storyTitle``), as
+    ``td``, ``div`` or ``item`` do not."""
+    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
+    value = str(plausible(snake.lower().replace("-", "_")))
+    made = value.startswith(snake.lower().replace("_", "-") + "-")
+    return not made or _MONEY.search(snake) is not None or _by_words(snake, 0, None) is not None

@@ -5,7 +5,8 @@ after what it holds (``firstHeading``, ``story-summary``, a sitemap's ``<loc>``)
 headline, a sentence, a URL; a day on a page reads as people write it; a link pasted after
 a base URL ending in ``/`` is a path without a leading slash; a page has one ``<title>``;
 an ElementTree path's prefixes are the namespaces the code maps, read from
-``ElementTree(file=urlopen(u))`` as well.
+``ElementTree(file=urlopen(u))`` as well; a cell's text bound to a name
+(``price = row.find("td").text``) holds what that name says.
 """
 
 from __future__ import annotations
@@ -122,3 +123,26 @@ def test_a_prefixed_path_is_read_in_the_namespace_the_code_maps(
 ) -> None:
     code, report = draft_run(here, capsys, "rates.py", PREFIXED)
     assert code == 0 and len(report["stdout"].splitlines()) == 2, report["stdout"]
+
+
+BOUND = """\
+import requests
+from bs4 import BeautifulSoup
+
+soup = BeautifulSoup(requests.get("https://shop.example.org/table").text, "html.parser")
+for row in soup.select("table.items tr"):
+    price = row.find("td").text.strip()
+    print("costs", price)
+countries = [s.text for s in soup.find_all("span", class_="c")]
+print(countries)
+"""
+
+
+def test_a_text_bound_to_a_name_holds_what_the_name_says(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "bound.py", BOUND)
+    lines = report["stdout"].splitlines()
+    assert code == 0 and len(lines) == 3, lines
+    assert all(re.fullmatch(r"costs \$\d+\.\d\d", x) for x in lines[:2]), lines
+    assert re.fullmatch(r"\['[A-Z][a-z]+', '[A-Z][a-z]+'\]", lines[2]), lines
