@@ -26,6 +26,7 @@ from automock.drafting.bound_names import BOUND
 from automock.drafting.page_texts import HOLDERS, rfc_date, says, text_for
 from automock.drafting.regex_sample import sample
 from automock.drafting.text_probes import Probe, probe_records
+from automock.drafting.url_joins import JOINED
 from automock.drafting.values import plausible, sentence
 
 __all__ = ["TEXT_ATTRS", "css_of_find", "css_of_path", "render_csv", "render_feed", "render_markup"]
@@ -147,6 +148,9 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
             attrs["id"] = str(i + 1 + ctx.salt)
         if not ctx.xml and named == "a":  # a page's links lead somewhere
             attrs.setdefault("href", f"{ctx.folder}items/{i + 1 + ctx.salt}")
+        href = (ctx.site, _unindexed((*path, seg, "key:href", JOINED)))
+        if i == 1 and seg == "els:a" and path == ("html",) and href not in ctx.joined:
+            attrs["href"] = f"{ctx.origin}{attrs['href']}"  # all a page's links: some absolute
         for key in attrs:  # ``if a["href"].startswith("http"):``: a value the filter keeps
             regex = ctx.regexes.get((ctx.site, _unindexed((*path, seg, f"key:{key}"))))
             attrs[key] = (sample(regex, i + ctx.salt) if regex else None) or attrs[key]
@@ -251,6 +255,7 @@ class _Ctx:
         self.regexes = {(s, _unindexed(p)): r for (s, p), r in regexes.items()}
         bound = {(s, p[:-1]): n for (s, p), n in hints.items() if p[-1:] == (BOUND,)}
         self.bound = {(s, _unindexed(p)): n for (s, p), n in bound.items()}
+        self.joined = {(s, _unindexed(p)) for (s, p) in hints if p[-1:] == (JOINED,)}
 
 
 def _unindexed(path: tuple[str, ...]) -> tuple[str, ...]:

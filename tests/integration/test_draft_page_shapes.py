@@ -146,3 +146,26 @@ def test_a_text_bound_to_a_name_holds_what_the_name_says(
     assert code == 0 and len(lines) == 3, lines
     assert all(re.fullmatch(r"costs \$\d+\.\d\d", x) for x in lines[:2]), lines
     assert re.fullmatch(r"\['[A-Z][a-z]+', '[A-Z][a-z]+'\]", lines[2]), lines
+
+
+ALL_LINKS = """\
+import requests
+from bs4 import BeautifulSoup
+
+soup = BeautifulSoup(requests.get("https://docs.example.org/guide/start").text, "html.parser")
+for a in soup.find_all("a"):
+    print(a.get("href"))
+"""
+PASTED = ALL_LINKS.replace('a.get("href")', '"https://docs.example.org" + a["href"]')
+
+
+def test_a_page_links_within_and_outside_unless_the_code_pastes_them(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "links.py", ALL_LINKS)
+    lines = report["stdout"].splitlines()
+    assert code == 0 and len(lines) == 2, lines
+    assert lines[0].startswith("/") and lines[1].startswith("https://docs.example.org/"), lines
+    code, report = draft_run(here, capsys, "pasted.py", PASTED)
+    lines = report["stdout"].splitlines()
+    assert code == 0 and len(lines) == 2 and all(x.count("://") == 1 for x in lines), lines
