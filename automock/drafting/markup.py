@@ -289,9 +289,9 @@ def render_markup(
         )
         return f'<?xml version="1.0"?>\n<root{attrs}>{body}</root>\n'
     title = escape(text_for("title", None, salt, None))
-    named = (c for k in tree if ":" in k for c in split_compounds(k[k.index(":") + 1 :]))
-    if any(_tag_of(c) == "title" for c in named):
-        title = ""  # the code's own ``title`` element is the page's title
+    named = (split_compounds(k[k.index(":") + 1 :]) for k in tree if ":" in k)
+    if any(len(c) == 1 and _tag_of(c[0]) == "title" for c in named):
+        title = ""  # the code's own ``title`` (``//title``) is the page's title
     head = f"<title>{title}</title>" if title else ""
     return f"<!DOCTYPE html>\n<html><head>{head}</head><body>{body}</body></html>\n"
 

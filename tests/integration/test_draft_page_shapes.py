@@ -105,6 +105,9 @@ print(etree.HTML(page).xpath("//title/text()"))
 def test_a_page_has_one_title(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, report = draft_run(here, capsys, "title.py", TITLE)
     assert code == 0 and re.fullmatch(r"\['[^'\n]+'\]\n", report["stdout"]), report["stdout"]
+    full = TITLE.replace("//title/text()", "/html/head/title/text()")  # the head's, by its path
+    code, report = draft_run(here, capsys, "head.py", full)
+    assert code == 0 and re.fullmatch(r"\['[^'\n]+'\]\n", report["stdout"]), report["stdout"]
 
 
 PREFIXED = """\
