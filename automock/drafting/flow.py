@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from automock.drafting._source import Module
+from automock.drafting.bound_names import note_bound
 from automock.drafting.call_flow import NOT_A_PASS, bind_call, passed_through, thunk_result
 from automock.drafting.cookie_flow import jar_lookup
 from automock.drafting.http_calls import (
@@ -56,6 +57,7 @@ from automock.drafting.scrape_flow import (
 from automock.drafting.text_filters import string_use
 from automock.drafting.text_probes import compared_literals, text_method
 from automock.drafting.unpacking import unpacked
+from automock.drafting.url_joins import format_hints, slash_joins
 
 __all__ = ["CLIENT_TYPES", "HTTP_MODULES", "Ref", "ResponseFlow", "import_aliases"]
 
@@ -178,6 +180,7 @@ class ResponseFlow:
 
     def bind(self, target: ast.expr, value: Any, env: dict[str, Any]) -> None:
         if isinstance(target, ast.Name):
+            note_bound(self, target.id, value)  # ``usd = cells[1].text``: the cell's name
             if value is None:
                 env.pop(target.id, None)
             else:
@@ -260,19 +263,11 @@ class ResponseFlow:
                 return markup_attribute(self, base, node.attr)
             return None
         if isinstance(node, ast.JoinedStr):
-            for part in node.values:
-                if isinstance(part, ast.FormattedValue):
-                    value = self.eval(part.value, env)
-                    spec = ast.unparse(part.format_spec) if part.format_spec else ""
-                    if isinstance(value, Ref) and spec:
-                        kind = spec.rstrip("'\"")[-1:]
-                        self.note(
-                            value,
-                            "float" if kind in "fFeEg%" else "int" if kind in "dxob" else None,
-                        )
+            format_hints(self, node, env)
             return None
         if isinstance(node, ast.BinOp):  # ``n + 1``, ``"a" + s``, ``"%d" % n``
             binop_hints(node, lambda part: self.eval(part, env), self.note)
+            slash_joins(self, node, env)
             return None
         if isinstance(node, ast.Compare):
             sides = (node.left, *node.comparators)
@@ -330,8 +325,8 @@ class ResponseFlow:
             return Ref(record_variant(self, self.site(node), node, env).site, ("feed",))
         if self.is_http_call(node, env):
             return requested(self, node, env, record_variant(self, self.site(node), node, env))
-        if reads_text(qual):
-            return parse_call(self, qual, node, args)
+        if reads_text(qual):  # ``ElementTree(file=urlopen(u))``: the file is the source
+            return parse_call(self, qual, node, args or [kwargs.get("file", kwargs.get("source"))])
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant):
             string_method(self, func, node, args, env)
         if qual in CLIENT_TYPES:

@@ -55,7 +55,8 @@ def import_aliases(tree: ast.Module) -> dict[str, str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             for alias in node.names:
                 aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-    return aliases
+    # ``cElementTree``: the old name of ElementTree's C version, the same functions
+    return {k: v.replace(".cElementTree", ".ElementTree") for k, v in aliases.items()}
 
 
 def qualname(node: ast.expr, aliases: dict[str, str]) -> str:

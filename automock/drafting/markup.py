@@ -22,26 +22,18 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
+from automock.drafting.bound_names import BOUND
+from automock.drafting.page_texts import HOLDERS, rfc_date, says, text_for
 from automock.drafting.regex_sample import sample
 from automock.drafting.text_probes import Probe, probe_records
-from automock.drafting.values import headline, plausible, sentence, word
+from automock.drafting.url_joins import JOINED
+from automock.drafting.values import plausible, sentence
 
 __all__ = ["TEXT_ATTRS", "css_of_find", "css_of_path", "render_csv", "render_feed", "render_markup"]
 
 TEXT_ATTRS = ("text", "string", "get_text", "getText", "text_content", "strip", "tail")
 _COMPOUND = re.compile(r"([\w-]*)((?:[.#][\w-]+|\[[^\]]*\])*)")
 _COMBINATOR = re.compile(r"\s*[>+~]\s*|\s+(?=(?:[^\"']|\"[^\"]*\"|'[^']*')*$)")
-# an element named for money (``price_color``, ``item-cost``) holds an amount with cents
-_MONEY = re.compile(r"(^|[-_])(price|cost|amount|fee|subtotal|salary)s?([-_]|$)", re.IGNORECASE)
-# elements whose text is a few words on a real page (a link, a heading, a cell), and those
-# whose text is prose: their text is words or a sentence, not a tag-named placeholder
-_WORDY = frozenset((
-    "a", "h1", "h2", "h3", "h4", "h5", "h6", "li", "th", "td", "dt", "dd", "title", "option",
-    "label", "button", "strong", "b", "em", "cite", "caption", "figcaption", "legend", "span",
-))  # fmt: skip
-_PROSE = frozenset(("p", "blockquote"))
-_HEADED = frozenset(("h1", "h2", "h3", "h4", "title"))
-_HOLDERS = frozenset(["table", "thead", "tbody", "tfoot", "tr", "ul", "ol", "dl", "select"])
 # a path's steps: ``{http://www.w3.org/2005/Atom}entry`` is one step, its slashes the URI's
 _STEP = re.compile(r"(?:\{[^}]*\}|[^/])+")
 _PART = re.compile(
@@ -67,9 +59,16 @@ def css_of_find(name: Any, attrs: dict[str, Any]) -> str:
     return css or "div"
 
 
-def css_of_path(path: str) -> tuple[str, str | None]:
-    """An XPath or ElementTree path as CSS, and what it selects (``text``, ``@attr``, None)."""
+def css_of_path(path: str, namespaces: Any = None) -> tuple[str, str | None]:
+    """An XPath or ElementTree path as CSS, and what it selects (``text``, ``@attr``, None);
+    ``namespaces``: the prefixes the code maps (``{"ex": uri}``: ``ex:Cube`` is ``{uri}Cube``)."""
     path = path.strip()
+    if isinstance(namespaces, dict):
+        path = re.sub(
+            r"(?<![\w{.-])([A-Za-z_][\w.-]*):(?=[A-Za-z_*])",
+            lambda m: f"{{{namespaces[m[1]]}}}" if isinstance(namespaces.get(m[1]), str) else m[0],
+            path,
+        )
     take: str | None = None
     steps = [s for s in _STEP.findall(path) if s not in (".", "..")]
     if steps and steps[-1] == "text()":
@@ -106,7 +105,7 @@ def _open_tag(compound: str, attrs: dict[str, str], xml: bool) -> tuple[str, str
     """(opening tag, tag name, a name for its text) of one CSS compound selector."""
     match = _parsed(compound)
     tag = (match.group(1) if match else "") or ("item" if xml else "div")
-    classes, ident = [], ""
+    classes, ident, valued = [], "", ""
     for cls, id_, key, value in _PART.findall(match.group(2) if match else ""):
         if cls:
             classes.append(cls)
@@ -114,6 +113,7 @@ def _open_tag(compound: str, attrs: dict[str, str], xml: bool) -> tuple[str, str
             ident = id_
         elif key and value:  # the selector's value, over one drafted for a read of it
             attrs[key] = value
+            valued = valued or (value if re.fullmatch(r"[A-Za-z][\w-]*", value) else "")
         elif key:
             attrs.setdefault(key, str(plausible(key)))
     if classes:
@@ -121,33 +121,8 @@ def _open_tag(compound: str, attrs: dict[str, str], xml: bool) -> tuple[str, str
     if ident:
         attrs["id"] = ident
     rendered = "".join(f' {k}="{escape(str(v))}"' for k, v in attrs.items())
-    return f"<{tag}{rendered}>", tag, (classes[0] if classes else ident or tag)
-
-
-def _text_for(
-    name: str, hint: str | None, index: int, regex: str | None, tag: str | None = None
-) -> str:
-    """The text of a field or element called ``name``; ``tag``: the element's tag on a page
-    (None for a CSV column or a feed's field, whose texts the code converts as they are)."""
-    if regex is not None:
-        found = sample(regex, index)
-        if found is not None:
-            return found
-    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
-    if hint in (None, "str") and _MONEY.search(snake):  # ``p.price_color``: an amount
-        amount = f"{plausible('price', index, 'float'):.2f}"
-        return amount if tag is None else "$" + amount  # a page shows its currency
-    value = plausible(name.replace("-", "_"), index, hint if hint in ("float", "int") else None)
-    if hint == "number" and not isinstance(value, int | float):
-        value = plausible(name, index, "float")
-    if tag and hint in (None, "str") and str(value).startswith(name.replace("_", "-") + "-"):
-        if tag in _HEADED:  # a heading or a page's title: a few words
-            return headline(name, index)
-        if tag in _WORDY:  # nothing in its name: ``<a>``/``<h2>``/``a.titlelink`` hold words
-            return word(name, index)
-        if tag in _PROSE:
-            return sentence(name, index)
-    return str(value)
+    # its text is named by its class, its id, else a value it is selected by (``[title=x]``)
+    return f"<{tag}{rendered}>", tag, (classes[0] if classes else ident or valued or tag)
 
 
 def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...], n: int) -> str:
@@ -160,6 +135,8 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
     inner = {k: v for k, v in merged.items() if k != "index" or not listed}
     n = max([n] + [int(k[6:]) for k in subtree if k.startswith("count:") and k[6:].isdigit()])
     named = _tag_of(compounds[-1])  # the tag the selector names ("" for ``.cls`` alone)
+    if named == "title" and not ctx.xml:  # a page has one title, the one the code reads
+        n = 1
     inner_parts = []
     for i in range(n):
         attrs = {k[4:]: str(plausible(k[4:], i + ctx.salt)) for k in merged if k.startswith("key:")}
@@ -171,6 +148,9 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
             attrs["id"] = str(i + 1 + ctx.salt)
         if not ctx.xml and named == "a":  # a page's links lead somewhere
             attrs.setdefault("href", f"{ctx.folder}items/{i + 1 + ctx.salt}")
+        href = (ctx.site, _unindexed((*path, seg, "key:href", JOINED)))
+        if i == 1 and seg == "els:a" and path == ("html",) and href not in ctx.joined:
+            attrs["href"] = f"{ctx.origin}{attrs['href']}"  # all a page's links: some absolute
         for key in attrs:  # ``if a["href"].startswith("http"):``: a value the filter keeps
             regex = ctx.regexes.get((ctx.site, _unindexed((*path, seg, f"key:{key}"))))
             attrs[key] = (sample(regex, i + ctx.salt) if regex else None) or attrs[key]
@@ -181,9 +161,18 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
         )
         regex = ctx.regexes.get((ctx.site, _unindexed(text_path)))
         probed = probe_records(ctx.probes.get((ctx.site, text_path)), i + ctx.salt, 1)
-        text = _text_for(name, hint, i + ctx.salt, regex, None if ctx.xml else tag)
+        if name == "name" and _parent_tag(path) in _PEOPLE:  # ``<author><name>``: a person
+            name = "author"
+        bound = ctx.bound.get((ctx.site, _unindexed((*path, seg))), "")
+        if bound and not says(name) and says(bound):  # ``usd = cells[1].text``
+            name = bound
+        text = text_for(name, hint, i + ctx.salt, regex, None if ctx.xml else tag)
+        if named == "link" and not hint and not regex and _in_feed_item(path, seg):
+            text = f"{ctx.origin}/items/{i + 1 + ctx.salt}"  # an RSS item's link: its page
+        ctx.salt += i * n  # each item's own children: distinct texts from item to item
         children = _children(ctx, inner, (*path, seg))
-        if children and not ctx.xml and tag in _HOLDERS and hint is None and regex is None:
+        ctx.salt -= i * n
+        if children and not ctx.xml and tag in HOLDERS and hint is None and regex is None:
             text = ""  # a row or a list holds its cells and items, no text of its own
         body = escape(probed.strip("\n") or text)
         if named in _FEED_ITEMS and not children and hint is None:
@@ -197,6 +186,14 @@ def _element(ctx: Any, seg: str, subtree: dict[str, Any], path: tuple[str, ...],
 
 
 _FEED_ITEMS = ("item", "entry")
+_PEOPLE = ("author", "creator", "contributor", "person", "editor", "artist", "speaker")
+
+
+def _parent_tag(path: tuple[str, ...]) -> str:
+    """The tag of the innermost element of ``path`` ("" when there is none)."""
+    seg = next((s for s in reversed(path) if s.startswith(("el:", "els:"))), "")
+    compounds = split_compounds(seg[seg.index(":") + 1 :]) if seg else []
+    return _tag_of(compounds[-1]).split(":")[-1] if compounds else ""
 
 
 def _in_feed_item(path: tuple[str, ...], seg: str) -> bool:
@@ -256,6 +253,9 @@ class _Ctx:
         # keyed without ``index``: ``card.select_one("span.pay")`` in a loop over cards reads
         # (els:card, index, el:span.pay) while the element is drawn at (els:card, el:span.pay)
         self.regexes = {(s, _unindexed(p)): r for (s, p), r in regexes.items()}
+        bound = {(s, p[:-1]): n for (s, p), n in hints.items() if p[-1:] == (BOUND,)}
+        self.bound = {(s, _unindexed(p)): n for (s, p), n in bound.items()}
+        self.joined = {(s, _unindexed(p)) for (s, p) in hints if p[-1:] == (JOINED,)}
 
 
 def _unindexed(path: tuple[str, ...]) -> tuple[str, ...]:
@@ -288,8 +288,12 @@ def render_markup(
             if k.startswith("key:")
         )
         return f'<?xml version="1.0"?>\n<root{attrs}>{body}</root>\n'
-    title = escape(_text_for("title", None, salt, None))
-    return f"<!DOCTYPE html>\n<html><head><title>{title}</title></head><body>{body}</body></html>\n"
+    title = escape(text_for("title", None, salt, None))
+    named = (split_compounds(k[k.index(":") + 1 :]) for k in tree if ":" in k)
+    if any(len(c) == 1 and _tag_of(c[0]) == "title" for c in named):
+        title = ""  # the code's own ``title`` (``//title``) is the page's title
+    head = f"<title>{title}</title>" if title else ""
+    return f"<!DOCTYPE html>\n<html><head>{head}</head><body>{body}</body></html>\n"
 
 
 def _own_text(ctx: Any, root: str) -> str:
@@ -338,7 +342,7 @@ def render_csv(
             for at, n in enumerate(names)
         ]
         cells = zip(names, hint, kept, strict=True)
-        writer.writerow([_text_for(n, h, i + salt, r) for n, h, r in cells])
+        writer.writerow([text_for(n, h, i + salt, r) for n, h, r in cells])
     return out.getvalue()
 
 
@@ -357,10 +361,9 @@ _FEED_ELEMENTS = {
     "tags": "category",
 }
 _FEED_SKIP = ("links", "guidislink", "authors", "author_detail", "content")
-_DATES = ("Mon, 01 Jan 2024 09:00:00 GMT", "Tue, 02 Jan 2024 09:30:00 GMT")
 
 
-def _feed_fields(tree: dict[str, Any], index: int) -> str:
+def _feed_fields(tree: dict[str, Any], index: int, origin: str) -> str:
     keys = {
         k[4:] for k in {**tree, **tree.get("index", {})} if k.startswith("key:") and k != "key:*"
     }
@@ -368,24 +371,31 @@ def _feed_fields(tree: dict[str, Any], index: int) -> str:
         {_FEED_ELEMENTS.get(k, k) for k in keys if k not in _FEED_SKIP} | {"title", "link"}
     )
     out = []
+    if "content" in keys:  # ``entry.content[0].value``: the item's full text
+        out.append(f"<content:encoded>{escape(sentence('content', index))}</content:encoded>")
     for name in names:
         if name == "pubDate":
-            value = _DATES[index % 2]
-        elif name == "link":
-            value = f"https://feed.example/items/{index + 1}"
+            value = rfc_date(index)
+        elif name == "link":  # on the feed's own site
+            value = f"{origin}/items/{index + 1}"
         else:
-            value = _text_for(name.split(":")[-1], None, index, None)
+            value = text_for(name.split(":")[-1], None, index, None)
         out.append(f"<{name}>{escape(value)}</{name}>")
     return "".join(out)
 
 
-def render_feed(tree: dict[str, Any], salt: int = 0) -> str:
+def render_feed(tree: dict[str, Any], salt: int = 0, page: str = "") -> str:
     """An RSS 2.0 feed for feedparser's result (``feed`` root): the channel fields read under
-    ``feed``, two items with the fields read of ``entries``/``items``."""
+    ``feed``, two items (or as many as the code indexes) with the fields read of
+    ``entries``/``items``; ``page``: the feed's URL, whose site its links are on."""
+    where = urlsplit(page)
+    origin = f"{where.scheme}://{where.netloc}" if where.netloc else "https://feed.example"
     entries = {**tree.get("key:entries", {}), **tree.get("key:items", {})}
-    items = "".join(f"<item>{_feed_fields(entries, salt + i)}</item>" for i in range(2))
-    channel = _feed_fields(tree.get("key:feed", {}), salt)
+    n = max([2, *(int(k[6:]) for k in entries if k.startswith("count:") and k[6:].isdigit())])
+    items = "".join(f"<item>{_feed_fields(entries, salt + i, origin)}</item>" for i in range(n))
+    channel = _feed_fields(tree.get("key:feed", {}), salt, origin)
     return (
-        '<?xml version="1.0"?>\n<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/">'
+        '<?xml version="1.0"?>\n<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"'
+        ' xmlns:content="http://purl.org/rss/1.0/modules/content/">'
         f"<channel>{channel}{items}</channel></rss>\n"
     )

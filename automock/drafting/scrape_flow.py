@@ -56,6 +56,9 @@ PARSERS = {
     "xml.etree.ElementTree.parse": "xml",
     "lxml.etree.parse": "xml",
     "xml.dom.minidom.parseString": "xml",
+    "xml.etree.ElementTree.ElementTree": "xml",  # ``ElementTree(file=urlopen(u))``
+    "lxml.objectify.fromstring": "xml",
+    "lxml.objectify.parse": "xml",
     "feedparser.parse": "feed",
 }
 # the roots whose reads are elements and attributes (``feed``: feedparser's result, whose
@@ -63,21 +66,9 @@ PARSERS = {
 MARKUP_ROOTS = (("html",), ("xml",), ("feed",))
 # what feedparser's result says of itself, never an element of the feed
 _FEED_API = (
-    "bozo",
-    "bozo_exception",
-    "version",
-    "headers",
-    "status",
-    "href",
-    "encoding",
-    "namespaces",
-    "etag",
-    "modified",
-    "keys",
-    "get",
-    "items",
-    "values",
-)
+    "bozo", "bozo_exception", "version", "headers", "status", "href", "encoding", "namespaces",
+    "etag", "modified", "keys", "get", "items", "values",
+)  # fmt: skip
 # a CSV reader over the response's text, or a text buffer made of it, passed to one
 # wrappers that read a file-like response as text: ``csv.reader(codecs.iterdecode(u, "utf-8"))``
 _TEXT_WRAPPERS = ("io.TextIOWrapper", "codecs.iterdecode", "codecs.getreader")
@@ -116,8 +107,8 @@ def _find_css(node: ast.Call, constants: dict[str, ast.expr]) -> str:
     given = node.args[1] if len(node.args) > 1 else _kw(node, "attrs")
     if isinstance(given, ast.Name):  # ``find_all("table", TABLE_ATTRS)``
         given = constants.get(given.id, given)
-    attrs = _literal(given)
-    attrs = dict(attrs) if isinstance(attrs, dict) else {}
+    attrs = _literal(given)  # a string there is a class: ``find_all("div", "card")``
+    attrs = dict(attrs) if isinstance(attrs, dict) else {"class": attrs} if attrs else {}
     if isinstance(name, list | tuple) and name:
         name = name[0]
     for kw in node.keywords:
@@ -158,8 +149,10 @@ def markup_method(
         xml = base.path[0] == "xml"
         if name in ("select", "select_one"):
             css = first if isinstance(first, str) else "div"
-        elif xml or name in ("iter", "iterfind"):
-            css = css_of_path(first)[0] if isinstance(first, str) else "item"
+        elif xml or name in ("iter", "iterfind"):  # ``namespaces=NS``: the code's prefixes
+            ns = _kw(node, "namespaces") or (node.args[1] if len(node.args) > 1 else None)
+            ns = flow.module.constants.get(ns.id, ns) if isinstance(ns, ast.Name) else ns
+            css = css_of_path(first, _literal(ns))[0] if isinstance(first, str) else "item"
         else:
             css = _find_css(node, flow.module.constants)
         return _noted(flow, base.child(f"{'el' if name in _ONE else 'els'}:{css}"))
@@ -212,6 +205,8 @@ def note_position(flow: Any, base: Any, key: ast.expr) -> None:
     ``row[8]`` on a CSV row: at least nine columns; ``text.split()[2]``: three words."""
     if isinstance(base, Ref) and base.wrap == 1:
         split_piece(flow, base, key)
+        if base.path[:1] in MARKUP_ROOTS and base.path[-1:] == ("index",):  # ``[x for x in l]``
+            base = Ref(base.site, base.path[:-1])
     if not isinstance(base, Ref) or base.wrap:
         return
     if isinstance(key, ast.Slice) and base.path[:1] == ("json",):  # ``ids[:3]``: three
@@ -220,7 +215,7 @@ def note_position(flow: Any, base: Any, key: ast.expr) -> None:
             flow.note(base.child(f"count:{min(stop.value, 12)}"))
         return
     walked = range_stop(flow.module, key)  # ``for i in range(14): items[i]``: fourteen
-    if walked is not None and walked > 2 and base.path[:1] == ("json",):
+    if walked is not None and walked > 2 and base.path[:1] in (*MARKUP_ROOTS, ("json",)):
         flow.note(base.child(f"count:{min(walked, 24)}"))
     read = flow.module.parents.get(id(key))  # ``float(row[2])``: that column holds numbers
     number = converted(flow, read) if isinstance(read, ast.Subscript) else None
@@ -338,7 +333,7 @@ def parse_call(flow: Any, qual: str, node: ast.Call, args: list[Any]) -> Ref | N
     if qual in CSV_CALLS:
         return _csv_root(flow, qual, node, source)
     # a parser reads a file-like response itself: ``parse(urlopen(u))``, ``BeautifulSoup(page)``
-    file_like = qual.endswith((".parse", "BeautifulSoup"))
+    file_like = qual.endswith((".parse", "BeautifulSoup", ".ElementTree"))
     raw = isinstance(source, Ref) and source.path == () and file_like
     if isinstance(source, Ref) and (raw or source.path[:1] in (("attr:text",), ("attr:content",))):
         root = "html" if _html_parser(flow, node) else PARSERS.get(qual, "html")

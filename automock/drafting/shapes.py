@@ -165,7 +165,7 @@ def _body(
     if feed:
         guessed.append("/text")
         headers["Content-Type"] = "application/rss+xml; charset=utf-8"
-        return headers, None, render_feed(_build_tree(feed), salt)
+        return headers, None, render_feed(_build_tree(feed), salt, request.rpartition(" ")[2])
     rows = [p[1:] for p in paths if p[:1] == ("csv",)]
     if rows:
         guessed.append("/text")

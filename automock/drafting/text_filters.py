@@ -172,6 +172,8 @@ def split_piece(flow: Any, base: Ref, key: ast.expr) -> None:
     text: a text of that many pieces, the one read a number when the code converts it."""
     read = flow.module.parents.get(id(key))
     split = read.value if isinstance(read, ast.Subscript) else None
+    if isinstance(split, ast.Name):  # ``parts = a.text.split("/")``, then ``parts[1]``
+        split = _assigned_once(flow, split.id)
     if not (isinstance(key, ast.Constant) and type(key.value) is int and 0 < key.value < 8):
         return
     if not isinstance(split, ast.Call) or not isinstance(split.func, ast.Attribute):
@@ -184,6 +186,16 @@ def split_piece(flow: Any, base: Ref, key: ast.expr) -> None:
     piece = r"\d{1,3}" if converted(flow, read) else "[a-z]{3,7}"
     words = ["[A-Z][a-z]{2,6}", *(["[a-z]{3,7}"] * (key.value - 1)), piece]
     note_regex(flow, base, "^" + re.escape(sep).join(words) + "$")
+
+
+def _assigned_once(flow: Any, name: str) -> ast.expr | None:
+    """The value of the module's one assignment to ``name`` (None if not exactly one)."""
+    found = [
+        node.value
+        for node in flow.module.walk()
+        if isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == [name]
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 def length_test(flow: Any, node: ast.Compare, env: dict[str, Any]) -> None:
