@@ -330,17 +330,13 @@ def render_csv(
     out = io.StringIO()
     writer = csv.writer(out, delimiter=sep, lineterminator="\n")
     writer.writerow(names)
+    # each column's hint and kept text by its name, else its position (``float(row[2])``)
+    keys = [(f"key:{n}", f"pos:{at}") for at, n in enumerate(names)]
+    hint, kept = (
+        [m.get((site, ("csv", "index", k))) or m.get((site, ("csv", "index", p))) for k, p in keys]
+        for m in (hints, regexes or {})
+    )
     for i in range(2):
-        hint = [
-            hints.get((site, ("csv", "index", f"key:{n}")))
-            or hints.get((site, ("csv", "index", f"pos:{at}")))  # ``float(row[2])``
-            for at, n in enumerate(names)
-        ]
-        kept = [
-            (regexes or {}).get((site, ("csv", "index", f"key:{n}")))
-            or (regexes or {}).get((site, ("csv", "index", f"pos:{at}")))  # ``row[1] == "X"``
-            for at, n in enumerate(names)
-        ]
         cells = zip(names, hint, kept, strict=True)
         writer.writerow([text_for(n, h, i + salt, r) for n, h, r in cells])
     return out.getvalue()
