@@ -13,7 +13,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["parameter_names", "signature_of"]
+__all__ = ["parameter_names", "required_parameters", "signature_of"]
 
 
 @functools.lru_cache(maxsize=256)
@@ -40,3 +40,17 @@ def parameter_names(fn: Callable[..., Any]) -> tuple[str, ...]:
     """The names of ``fn``'s parameters in order; empty when its signature cannot be read."""
     signature = signature_of(fn)
     return tuple(signature.parameters) if signature is not None else ()
+
+
+def required_parameters(fn: Callable[..., Any]) -> tuple[str, ...]:
+    """The positional parameters of ``fn`` without a default, in order; empty when its
+    signature cannot be read (ask :func:`signature_of` to tell the two apart)."""
+    signature = signature_of(fn)
+    if signature is None:
+        return ()
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return tuple(
+        p.name
+        for p in signature.parameters.values()
+        if p.kind in kinds and p.default is inspect.Parameter.empty
+    )
