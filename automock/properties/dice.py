@@ -17,13 +17,12 @@ distribution of the sum (chi-square, tails pooled below five expected counts).
 from __future__ import annotations
 
 import ast
-import inspect
 import re
-import textwrap
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from automock.properties._signature import function_tree
 from automock.properties.distribution import (
     DistributionResult,
     Raised,
@@ -56,9 +55,8 @@ def _words(name: str) -> tuple[list[str], list[int]]:
 
 def _draw_count(fn: Callable[..., Any]) -> int | None:
     """How many draws ``fn``'s code makes, each once per call; None if one is in a loop."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(fn))))
-    except (OSError, TypeError, SyntaxError, ValueError):
+    tree = function_tree(fn)
+    if tree is None:
         return None
     count = 0
 

@@ -15,7 +15,6 @@ import ast
 import copy
 import functools
 import inspect
-import textwrap
 import traceback
 import types
 import typing
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from automock.errors import CallTimeout, InputError
-from automock.properties._signature import signature_of
+from automock.properties._signature import function_tree, signature_of
 from automock.properties.assumed import broken_assumption
 from automock.properties.checks import (
     PropertyResult,
@@ -207,9 +206,8 @@ def rejected(exc: BaseException, fn: Callable[..., Any]) -> bool:
 def _none_on_purpose(code: Any) -> bool:
     """Does the function of this code object say ``return None`` itself (its answer for an
     input outside its domain, like ``quick_select(items, len(items))``)?"""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(code)))
-    except (OSError, TypeError, SyntaxError, ValueError):
+    tree = function_tree(code)
+    if tree is None:
         return False
     return any(
         isinstance(node, ast.Return)

@@ -41,13 +41,12 @@ import ast
 import inspect
 import math
 import re
-import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from automock.properties._signature import parameter_names, signature_of
+from automock.properties._signature import function_tree, parameter_names, signature_of
 from automock.properties.dice import rolled_dice
 from automock.properties.fraction import counted_fraction
 from automock.properties.infer import AppliedProperty, name_tokens
@@ -273,9 +272,8 @@ def _module_words(fn: Callable[..., Any]) -> list[str]:
 
 def _returned_words(fn: Callable[..., Any]) -> set[str]:
     """The words of the variables ``fn`` returns (``return pi_hat`` -> pi, hat)."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(fn))))
-    except (OSError, TypeError, SyntaxError, ValueError):
+    tree = function_tree(fn)
+    if tree is None:
         return set()
     return {
         word
