@@ -42,7 +42,11 @@ from automock.properties.runner import (
 )
 from automock.properties.spelled import spelled_out
 from automock.properties.testcases import TestCase, distinct_args
-from automock.properties.tournament import tournament_fairness
+from automock.properties.tournament import (
+    TOURNAMENT_MEMBERS,
+    TOURNAMENT_SIZE,
+    tournament_fairness,
+)
 
 __all__ = ["CheckReport", "check_function", "contradicted_by_tests"]
 
@@ -259,8 +263,8 @@ def _uniformity(
     if isinstance(contest, Mapping):  # {"list": ..., "weights": ..., "size": "k"}
         return tournament_fairness(
             _contest(fn, contest),
-            n=n,
-            size=int(options.get("k", 2)),
+            n=int(options.get("n", TOURNAMENT_MEMBERS)),
+            size=int(options.get("k", TOURNAMENT_SIZE)),
             runs=runs,
             seed=seed,
             alpha=alpha,
