@@ -41,11 +41,11 @@ __all__ = [
     "winning_odds",
 ]
 
-# the check's tournament: 3 of 5 members. Of 2, a tournament whose later entrants are
+# the check's tournament: 3 of 4 members. Of 2, a tournament whose later entrants are
 # drawn from all members but the last wins exactly as a fair one drawn without
 # replacement does (first any of n, then any other); of 3 its odds differ from all four
-# schemes, which 1000 runs tell apart, and 5 members keep each cell's count large
-TOURNAMENT_MEMBERS = 5
+# schemes, by the most on 4 members (chi-square 57 expected over 1000 runs, 38 on 5)
+TOURNAMENT_MEMBERS = 4
 TOURNAMENT_SIZE = 3
 # a tournament's size: `k` as most write it, `tournament_size`, `t`
 _SIZE_NAMES = frozenset({"k", "t", "size", "tournament_size", "tournament_k", "tsize"})
