@@ -27,6 +27,7 @@ from automock.properties._signature import function_tree, signature_of
 from automock.properties.assumed import broken_assumption
 from automock.properties.checks import (
     PropertyResult,
+    has_length,
     idempotent,
     is_sorted,
     order_statistic,
@@ -58,6 +59,7 @@ PROPERTIES: Mapping[str, str] = {
     "subset": "every output element (or the one element returned) comes from the input sequence",
     "bounds": "every output value lies within [low, high] (options: low, high, each a number or a parameter's name)",
     "unique": "no output element repeats",
+    "length": "the output has as many items as a count asked for (option n: the count parameter's name; none for a negative count)",
     "idempotent": "f(f(x)) == f(x)",
     "round_trip": "inverse(f(x)) == x (option: inverse = the decoding function)",
     "uniform": "over many seeded runs every element lands in every position equally often (chi-square); a dice roller's values fit the sum of fair dice (options: dice, faces)",
@@ -334,6 +336,8 @@ def evaluate(
         k = _resolve_k(fn, args, opts.get("k"))
         base, largest = int(opts.get("base", 0)), bool(opts.get("largest"))
         result = order_statistic(output, original, k, base=base, largest=largest)
+    elif name == "length":
+        result = has_length(output, _resolve_k(fn, args, opts.get("n")))
     elif name == "sorted":
         result = is_sorted(
             output, reverse=bool(opts.get("reverse")), strict=bool(opts.get("strict"))
