@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from automock.properties._signature import function_tree, parameter_names, signature_of
-from automock.properties.dice import rolled_dice
+from automock.properties.dice import die_faces, rolled_dice
 from automock.properties.fraction import counted_fraction
 from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observations
@@ -222,6 +222,11 @@ def stated(
     numbered = _numbered_from_one(observed, have) if drawn and sequences and not given else None
     if numbered is not None and not any(a.property == "bounds" for a in out):
         out.append(numbered)
+    faces = (
+        None if given or any(a.property == "bounds" for a in out) else die_faces(fn, observed, have)
+    )
+    if faces is not None:
+        out.append(faces)
     return out
 
 
