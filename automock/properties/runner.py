@@ -195,38 +195,13 @@ def rejected(exc: BaseException, fn: Callable[..., Any]) -> bool:
         own = inspect.getsourcefile(inspect.unwrap(fn))
     except (TypeError, ValueError):
         own = None
-    if _from_random(exc):
+    drawn = isinstance(exc, ValueError | TypeError | IndexError)
+    if drawn and Path(last.filename).name == "random.py" and "automock" not in last.filename:
         name = getattr(inspect.unwrap(fn), "__name__", "")
         calls = [f for f in frames if f.name == name and own and Path(f.filename) == Path(own)]
         return len(calls) <= 1
     line = (last.line or "").lstrip()
     return own is not None and Path(last.filename) == Path(own) and line.startswith("raise ")
-
-
-def _from_random(exc: BaseException) -> bool:
-    """Did ``random`` itself raise ``exc`` (its error for an empty or too small population)?"""
-    frames = traceback.extract_tb(exc.__traceback__)
-    last = frames[-1] if frames else None
-    drawn = isinstance(exc, ValueError | TypeError | IndexError)
-    return (
-        drawn
-        and last is not None
-        and Path(last.filename).name == "random.py"
-        and "automock" not in last.filename
-    )
-
-
-def _refused(
-    exc: BaseException, fn: Callable[..., Any], refuses: Callable[[BaseException], bool] | None
-) -> bool:
-    """Is ``exc`` ``fn``'s refusal of an input outside its domain? ``refuses`` (when given)
-    says whether the input raises it whatever is drawn. ``random``'s error for too small a
-    population is a refusal only then: when the population's size was drawn too
-    (``sample(xs, randint(3, 6))``), the same input is taken under other seeds, and the
-    error is a bug on an input the function accepts."""
-    if rejected(exc, fn) and (refuses is None or not _from_random(exc)):
-        return True
-    return refuses is not None and refuses(exc)
 
 
 @functools.lru_cache(maxsize=256)
@@ -308,7 +283,7 @@ def evaluate(
     except (CallTimeout, MemoryError, OverflowError):  # too long or big: the caller's verdict
         raise
     except Exception as exc:
-        if preconditions and _refused(exc, fn, refuses):
+        if preconditions and (rejected(exc, fn) or (refuses is not None and refuses(exc))):
             return PropertyResult(name, True, f"{call} {REJECTED}: {_what(exc)}")
         return PropertyResult(name, False, f"{call} raised {_what(exc)}", list(args))
     if name == "returns":
