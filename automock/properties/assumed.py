@@ -19,11 +19,10 @@ import ast
 import functools
 import inspect
 import re
-import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from automock.properties._signature import parameter_names
+from automock.properties._signature import function_tree, parameter_names
 
 __all__ = ["assumed_lows", "broken_assumption"]
 
@@ -73,9 +72,8 @@ def _assumed(fn: Callable[..., Any]) -> tuple[tuple[str, int | None], ...]:
 
 def _trial_counts(fn: Callable[..., Any], names: tuple[str, ...]) -> dict[str, int]:
     """Each parameter ``fn`` both loops over (``range(p)``) and divides by: at least 1."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
-    except (OSError, TypeError, SyntaxError, ValueError):
+    tree = function_tree(fn)
+    if tree is None:
         return {}
     looped: set[str] = set()
     divided: set[str] = set()

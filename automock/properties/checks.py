@@ -23,6 +23,7 @@ from automock._serialize import JsonMixin, to_jsonable
 
 __all__ = [
     "PropertyResult",
+    "has_length",
     "idempotent",
     "is_sorted",
     "order_statistic",
@@ -243,6 +244,20 @@ def within_bounds(
                 value if single else {"index": index, "element": value},
             )
     return _ok(name, f"{len(values)} value(s) within [{low}, {high}]")
+
+
+def has_length(output: Any, n: int | None) -> PropertyResult:
+    """``output`` has ``max(0, n)`` items: as many as a count asked for (none for a
+    negative count, as ``range(n)`` gives); passes when there is no count to compare."""
+    if n is None:
+        return _ok("length", "no count given")
+    items = _as_list(output, "length")
+    if isinstance(items, PropertyResult):
+        return items
+    want = max(0, n)
+    if len(items) == want:
+        return _ok("length")
+    return _fail("length", f"expected {want} items, got {len(items)}", output)
 
 
 def order_statistic(

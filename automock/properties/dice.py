@@ -17,13 +17,12 @@ distribution of the sum (chi-square, tails pooled below five expected counts).
 from __future__ import annotations
 
 import ast
-import inspect
 import re
-import textwrap
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from automock.properties._signature import function_tree, parameter_names
 from automock.properties.distribution import (
     DistributionResult,
     Raised,
@@ -35,7 +34,7 @@ from automock.properties.distribution import (
 from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observations
 
-__all__ = ["dice_fairness", "rolled_dice", "sum_distribution"]
+__all__ = ["dice_fairness", "die_faces", "rolled_dice", "sum_distribution"]
 
 _DIE_WORDS = frozenset({"die", "dice", "dices"})
 _DRAWS = frozenset({"randint", "randrange", "choice"})
@@ -56,9 +55,8 @@ def _words(name: str) -> tuple[list[str], list[int]]:
 
 def _draw_count(fn: Callable[..., Any]) -> int | None:
     """How many draws ``fn``'s code makes, each once per call; None if one is in a loop."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(fn))))
-    except (OSError, TypeError, SyntaxError, ValueError):
+    tree = function_tree(fn)
+    if tree is None:
         return None
     count = 0
 
@@ -97,6 +95,41 @@ def rolled_dice(fn: Callable[..., Any], observed: Observations) -> AppliedProper
         return None
     evidence = f"name: a roll of dice; {dice} draw(s) in its code: the sum of {dice} fair d{FACES}"
     return AppliedProperty("uniform", {"dice": dice, "faces": FACES}, "stated", evidence)
+
+
+def _faces_named(fn: Callable[..., Any]) -> int | None:
+    """The faces of the die ``fn``'s name or parameters speak of: ``N`` for a ``dN`` word
+    (``roll_d6``, ``d20``), :data:`FACES` for a die or dice word (``num_dice``); else None."""
+    names = [getattr(fn, "__name__", ""), *parameter_names(fn)]
+    tokens = [t for name in names for t in name_tokens(name)]
+    sized = [int(t[1:]) for t in tokens if re.fullmatch(r"d\d+", t) and int(t[1:]) >= 2]
+    if sized:
+        return sized[0]
+    return FACES if any(t in _DIE_WORDS for t in tokens) else None
+
+
+def die_faces(
+    fn: Callable[..., Any], observed: Observations, have: Sequence[AppliedProperty]
+) -> AppliedProperty | None:
+    """``bounds [1, N]`` for a list of rolls of a die whose name says its faces (``roll_d6``,
+    ``roll(num_dice)``: a die's faces are numbered 1 to N, 6 when nothing names them), where
+    every value seen is an int within one of that range (a list of sums of several dice
+    is not one die's faces); None when the bounds inferred already say so."""
+    faces = _faces_named(fn)
+    outputs = [o.output for o in observed.accepted]
+    if faces is None or not outputs or not all(isinstance(v, list) for v in outputs):
+        return None
+    values = [v for out in outputs for v in out]
+    if not values or any(type(v) is not int or not 0 <= v <= faces + 1 for v in values):
+        return None
+    inferred = next((a for a in have if a.property == "bounds"), None)
+    if inferred is not None and (inferred.options.get("low"), inferred.options.get("high")) == (
+        1,
+        faces,
+    ):
+        return None
+    evidence = f"name: a die of {faces} faces, numbered 1 to {faces}"
+    return AppliedProperty("bounds", {"low": 1, "high": faces}, "stated", evidence)
 
 
 def sum_distribution(dice: int, faces: int) -> dict[int, float]:

@@ -118,6 +118,8 @@ def chi_square_p_value(statistic: float, dof: int) -> float:
         raise InputError(f"chi-square needs at least 1 degree of freedom, got {dof}")
     if statistic <= 0:
         return 1.0
+    if math.isinf(statistic):  # a count where the hypothesis allows none: ruled out
+        return 0.0
     a, x = dof / 2.0, statistic / 2.0
     if x < a + 1.0:
         return max(0.0, min(1.0, 1.0 - _lower_series(a, x)))

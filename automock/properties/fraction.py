@@ -14,11 +14,10 @@ and one ``count += 1`` inside a single loop (not nested) over ``range(...)`` of
 from __future__ import annotations
 
 import ast
-import inspect
-import textwrap
 from collections.abc import Callable
 from typing import Any
 
+from automock.properties._signature import function_tree
 from automock.properties.infer import AppliedProperty
 from automock.properties.observe import Observations
 
@@ -103,9 +102,8 @@ def counted_fraction(fn: Callable[..., Any], observed: Observations) -> AppliedP
     """``bounds [0, c]`` for ``[c *] count / trials`` (see the module), else None."""
     if not observed.accepted or any(type(o.output) not in (int, float) for o in observed.accepted):
         return None
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(fn))))
-    except (OSError, TypeError, SyntaxError, ValueError):
+    tree = function_tree(fn)
+    if tree is None:
         return None
     body = tree.body[0] if tree.body else None
     if not isinstance(body, ast.FunctionDef):

@@ -38,6 +38,7 @@ from typing import Any
 from automock.plan.model import PropertySpec
 from automock.properties._signature import signature_of
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
+from automock.properties.counted import counted_length
 from automock.properties.distribution import SHUFFLE_LENGTH
 from automock.properties.documented import example_count
 from automock.properties.infer import (
@@ -279,6 +280,7 @@ def propose(
     inferred += _weighted_hint(found, observed, fname, fn)
     inferred += tournament_hint(found, observed, fname, fn)
     inferred += _raising(observed)
+    inferred += counted_length(found, observed)
     have = {a.property for a in inferred}
     for hint in hinted:  # a name's guess stays a hint: kept where it applies
         if hint.property in have or not _consistent(hint.property, found, observed):

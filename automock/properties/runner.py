@@ -15,7 +15,6 @@ import ast
 import copy
 import functools
 import inspect
-import textwrap
 import traceback
 import types
 import typing
@@ -24,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from automock.errors import CallTimeout, InputError
-from automock.properties._signature import signature_of
+from automock.properties._signature import function_tree, signature_of
 from automock.properties.assumed import broken_assumption
 from automock.properties.checks import (
     PropertyResult,
+    has_length,
     idempotent,
     is_sorted,
     order_statistic,
@@ -59,6 +59,7 @@ PROPERTIES: Mapping[str, str] = {
     "subset": "every output element (or the one element returned) comes from the input sequence",
     "bounds": "every output value lies within [low, high] (options: low, high, each a number or a parameter's name)",
     "unique": "no output element repeats",
+    "length": "the output has as many items as a count asked for (option n: the count parameter's name; none for a negative count)",
     "idempotent": "f(f(x)) == f(x)",
     "round_trip": "inverse(f(x)) == x (option: inverse = the decoding function)",
     "uniform": "over many seeded runs every element lands in every position equally often (chi-square); a dice roller's values fit the sum of fair dice (options: dice, faces)",
@@ -207,9 +208,8 @@ def rejected(exc: BaseException, fn: Callable[..., Any]) -> bool:
 def _none_on_purpose(code: Any) -> bool:
     """Does the function of this code object say ``return None`` itself (its answer for an
     input outside its domain, like ``quick_select(items, len(items))``)?"""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(code)))
-    except (OSError, TypeError, SyntaxError, ValueError):
+    tree = function_tree(code)
+    if tree is None:
         return False
     return any(
         isinstance(node, ast.Return)
@@ -311,6 +311,8 @@ def evaluate(
         k = _resolve_k(fn, args, opts.get("k"))
         base, largest = int(opts.get("base", 0)), bool(opts.get("largest"))
         result = order_statistic(output, original, k, base=base, largest=largest)
+    elif name == "length":
+        result = has_length(output, _resolve_k(fn, args, opts.get("n")))
     elif name == "sorted":
         result = is_sorted(
             output, reverse=bool(opts.get("reverse")), strict=bool(opts.get("strict"))

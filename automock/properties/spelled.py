@@ -12,12 +12,11 @@ never run as some other check.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from automock.errors import InputError
-from automock.properties._signature import parameter_names, signature_of
+from automock.properties._signature import parameter_names, required_parameters
 
 _NEEDS: Mapping[str, str] = {
     "proportional": "--option weights=PARAM (the weights parameter's name)",
@@ -46,7 +45,7 @@ def _weighted(fn: Callable[..., Any], weights: Any, options: Mapping[str, Any]) 
     if not isinstance(weights, str) or not weights:
         raise _lacking(fn, "proportional")
     _named(fn, "weights", weights)
-    rest = [p for p in _required(fn) if p != weights]
+    rest = [p for p in required_parameters(fn) if p != weights]
     items = options.get("list") or (rest[0] if rest else "")
     if not isinstance(items, str) or not items:
         raise InputError(
@@ -79,16 +78,6 @@ def _named(fn: Callable[..., Any], role: str, name: str) -> str:
             f"(its parameters: {listed})"
         )
     return name
-
-
-def _required(fn: Callable[..., Any]) -> list[str]:
-    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    signature = signature_of(fn)
-    return [
-        p.name
-        for p in (signature or inspect.Signature()).parameters.values()
-        if p.kind in kinds and p.default is inspect.Parameter.empty
-    ]
 
 
 def _lacking(fn: Callable[..., Any], prop: str) -> InputError:

@@ -41,14 +41,13 @@ import ast
 import inspect
 import math
 import re
-import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from automock.properties._signature import parameter_names, signature_of
-from automock.properties.dice import rolled_dice
+from automock.properties._signature import function_tree, parameter_names, signature_of
+from automock.properties.dice import die_faces, rolled_dice
 from automock.properties.fraction import counted_fraction
 from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observations
@@ -223,6 +222,11 @@ def stated(
     numbered = _numbered_from_one(observed, have) if drawn and sequences and not given else None
     if numbered is not None and not any(a.property == "bounds" for a in out):
         out.append(numbered)
+    faces = (
+        None if given or any(a.property == "bounds" for a in out) else die_faces(fn, observed, have)
+    )
+    if faces is not None:
+        out.append(faces)
     return out
 
 
@@ -273,9 +277,8 @@ def _module_words(fn: Callable[..., Any]) -> list[str]:
 
 def _returned_words(fn: Callable[..., Any]) -> set[str]:
     """The words of the variables ``fn`` returns (``return pi_hat`` -> pi, hat)."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(fn))))
-    except (OSError, TypeError, SyntaxError, ValueError):
+    tree = function_tree(fn)
+    if tree is None:
         return set()
     return {
         word

@@ -18,7 +18,7 @@ from typing import Any
 from automock import _schemas as schemas
 from automock._serialize import JsonMixin, to_jsonable
 from automock.errors import InputError
-from automock.properties._signature import signature_of
+from automock.properties._signature import required_parameters, signature_of
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, repeated_property
 from automock.properties.checks import PropertyResult
 from automock.properties.dice import dice_fairness
@@ -42,7 +42,11 @@ from automock.properties.runner import (
 )
 from automock.properties.spelled import spelled_out
 from automock.properties.testcases import TestCase, distinct_args
-from automock.properties.tournament import tournament_fairness
+from automock.properties.tournament import (
+    TOURNAMENT_MEMBERS,
+    TOURNAMENT_SIZE,
+    tournament_fairness,
+)
 
 __all__ = ["CheckReport", "check_function", "contradicted_by_tests"]
 
@@ -164,14 +168,8 @@ def _drop_contradicted(
 
 
 def _required(fn: Callable[..., Any]) -> bool:
-    signature = signature_of(fn)
-    if signature is None:
-        return True
-    params = signature.parameters.values()
-    return any(
-        p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-        for p in params
-    )
+    """Whether ``fn`` needs an input (an unreadable signature is taken to need one)."""
+    return signature_of(fn) is None or bool(required_parameters(fn))
 
 
 def _hardcoding(
@@ -265,8 +263,8 @@ def _uniformity(
     if isinstance(contest, Mapping):  # {"list": ..., "weights": ..., "size": "k"}
         return tournament_fairness(
             _contest(fn, contest),
-            n=n,
-            size=int(options.get("k", 2)),
+            n=int(options.get("n", TOURNAMENT_MEMBERS)),
+            size=int(options.get("k", TOURNAMENT_SIZE)),
             runs=runs,
             seed=seed,
             alpha=alpha,

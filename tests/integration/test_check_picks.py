@@ -78,6 +78,12 @@ def tournament_short(population, fitnesses, k):
     return population[max(entrants, key=lambda i: fitnesses[i])]
 
 
+def tournament_late(population, fitnesses, k):
+    first = random.randrange(len(population))
+    rest = [random.randrange(len(population) - 1) for _ in range(k - 1)]  # never the last
+    return population[min([first, *rest], key=lambda i: fitnesses[i])]  # a cost
+
+
 def _split(xs, lo, hi, first):
     p = random.randint(lo, hi)
     xs[p], xs[hi] = xs[hi], xs[p]
@@ -162,10 +168,12 @@ def module(tmp_path: Path) -> Path:
     return path
 
 
-def _check(capsys: pytest.CaptureFixture[str], module: Path, function: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+def _check(
+    capsys: pytest.CaptureFixture[str], module: Path, function: str, runs: int = 600
+) -> tuple[int, dict]:  # type: ignore[type-arg]
     from automock.cli import main
 
-    argv = ["check", f"{module}::{function}", "--examples", "30", "--runs", "600", "--json"]
+    argv = ["check", f"{module}::{function}", "--examples", "30", "--runs", str(runs), "--json"]
     code = main(argv)
     return code, json.loads(capsys.readouterr().out)
 
@@ -212,6 +220,16 @@ def test_a_tournament_wins_as_the_best_of_its_entrants(
     assert "tournament" in _names(report)
     assert code == 0, report["results"]
     code, report = _check(capsys, module, "tournament_short")
+    assert code == 1, report["results"]
+
+
+def test_a_tournament_whose_later_entrants_skip_the_last_member_fails(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # of two entrants it wins as a fair tournament drawn without replacement does; of three
+    # its odds fit none of the four schemes
+    code, report = _check(capsys, module, "tournament_late", runs=1000)
+    assert "tournament" in _names(report)
     assert code == 1, report["results"]
 
 

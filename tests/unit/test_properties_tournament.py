@@ -30,3 +30,14 @@ def test_a_least_cost_tournament_passes_and_a_fair_choice_does_not() -> None:
 
     assert tournament_fairness(cheapest, runs=600, alpha=1e-4).passed
     assert not tournament_fairness(anyone, runs=600, alpha=1e-4).passed
+
+
+def test_a_pick_no_scheme_allows_fails_however_far_off_every_scheme_is() -> None:
+    # of 3 of 5 drawn without replacement the two weakest never win; a plain choice lets
+    # them win, and fits the schemes with replacement so badly its p-values underflow to 0
+    def anyone(items: list[int], weights: list[float], size: int) -> int:
+        return random.choice(items)
+
+    result = tournament_fairness(anyone, n=5, size=3, runs=600, alpha=1e-4)
+    assert not result.passed
+    assert result.p_value == 0.0

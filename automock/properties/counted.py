@@ -1,0 +1,71 @@
+"""Outputs whose length a count parameter gives: ``roll(num_dice)``, ``random_list(size)``.
+
+A generator of ``n`` draws (``[randint(1, 6) for _ in range(n)]``) returns ``n`` items
+whatever it draws; Daikon would report ``len(output) == n``, and :func:`counted_length`
+proposes it as ``length`` with option ``n`` (the parameter's name). A count parameter
+(``n``, ``size``, ``num_dice``, ``number_of_dice``) that the output misses by exactly one on
+every call, the one-short of ``range(n - 1)``, is the same expectation broken: it is
+proposed too, and its check fails. Only for outputs that vary with the seed, of a function
+that takes no sequence the output is drawn from by size (a sample's ``k`` is
+``length_k``'s), and never for a one-past length (a walk of ``steps`` steps visits
+``steps + 1`` places).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from automock.properties.infer import AppliedProperty, name_tokens
+from automock.properties.observe import Observation, Observations
+from automock.properties.relations import Relation, as_sequence
+
+__all__ = ["counted_length"]
+
+# words of a parameter that counts the items it asks for
+_COUNT_WORDS = frozenset({"n", "m", "size", "count", "num", "number", "length", "amount"})
+_LEAST_COUNTS = 3  # different counts seen before a length is taken to follow them
+
+
+def _items(output: Any) -> list[Any] | None:
+    if isinstance(output, set | frozenset):
+        return list(output)
+    return as_sequence(output)
+
+
+def _follows(obs: tuple[Observation, ...], at: int, short: int) -> bool:
+    """Did every output of a sequence have ``count - short`` items, ``count`` the argument at
+    ``at``, over :data:`_LEAST_COUNTS` different counts at least, two of them asking for
+    some items (a count of 0 gives nothing either way)?"""
+    counts: set[int] = set()
+    for o in obs:
+        items = _items(o.output)
+        count = o.args[at] if len(o.args) > at else None
+        if items is None or type(count) is not int:
+            return False
+        if count < short:
+            continue
+        if len(items) != count - short:
+            return False
+        counts.add(count)
+    asking = [c for c in counts if c > short]
+    return len(counts) >= _LEAST_COUNTS and len(asking) >= 2
+
+
+def counted_length(found: Mapping[str, Relation], observed: Observations) -> list[AppliedProperty]:
+    """``length`` for an output whose length a count parameter gives (see the module)."""
+    obs = observed.accepted
+    taken = ("length_k", "permutation", "member")
+    if not obs or "varies" not in found or observed.in_place or any(t in found for t in taken):
+        return []
+    for at, name in enumerate(observed.parameters):
+        if _follows(obs, at, 0):
+            evidence = f"len(output) == {name} on all {len(obs)} accepted calls"
+            return [AppliedProperty("length", {"n": name}, "inferred", evidence)]
+        if set(name_tokens(name)) & _COUNT_WORDS and _follows(obs, at, 1):
+            evidence = (
+                f"len(output) == {name} - 1 on all {len(obs)} accepted calls: "
+                f"{name} counts the items asked for, one is missing"
+            )
+            return [AppliedProperty("length", {"n": name}, "inferred", evidence)]
+    return []

@@ -1,0 +1,74 @@
+"""``automock check`` on outputs whose length a count parameter gives (issue 30).
+
+``rolls(count)`` returns ``count`` draws: ``length`` is inferred and holds. The same
+generator looping ``range(count - 1)`` drops one draw on every call; it passed every
+check inferred before (its values stay in bounds). A fence of ``gaps`` gaps has
+``gaps + 1`` posts: one past a count is not taken for a missing item."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+SOURCE = """
+import random
+
+
+def rolls(count):
+    return [random.randint(1, 6) for _ in range(count)]
+
+
+def rolls_short(count):
+    return [random.randint(1, 6) for _ in range(count - 1)]
+
+
+def fence(gaps):
+    return [random.choice("ab") for _ in range(gaps + 1)]  # a post at both ends of each gap
+"""
+
+
+@pytest.fixture
+def module(tmp_path: Path) -> Path:
+    path = tmp_path / "counted.py"
+    path.write_text(SOURCE, encoding="utf-8")
+    return path
+
+
+def _check(capsys: pytest.CaptureFixture[str], module: Path, function: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+    from automock.cli import main
+
+    code = main(["check", f"{module}::{function}", "--examples", "30", "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def _names(report: dict) -> set[str]:  # type: ignore[type-arg]
+    return {p["property"] for p in report["properties"]}
+
+
+def test_a_list_of_count_draws_has_count_items(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _check(capsys, module, "rolls")
+    assert "length" in _names(report)
+    assert code == 0, report["results"]
+
+
+def test_a_generator_one_item_short_of_its_count_fails(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _check(capsys, module, "rolls_short")
+    assert "length" in _names(report)
+    assert code == 1, report["results"]
+    assert "expected 1 items, got 0" in json.dumps(report["results"])
+
+
+def test_one_item_past_a_count_is_no_missing_item(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from automock.cli import main
+
+    code = main(["check", f"{module}::fence", "--examples", "30", "--json"])
+    assert code == 2  # nothing held that a check could hold it to, a length least of all
+    assert "no property is known for fence()" in capsys.readouterr().err
