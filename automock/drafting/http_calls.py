@@ -34,6 +34,8 @@ CLIENT_TYPES = (
     "httpx.AsyncClient",
     "aiohttp.ClientSession",
     "urllib3.PoolManager",
+    "http.client.HTTPConnection",
+    "http.client.HTTPSConnection",
 )
 # a client's state: ``s.headers.get(...)``, ``s.cookies.get(...)`` read it, they send nothing
 CLIENT_STATE = frozenset(("headers", "cookies", "params", "auth", "adapters", "hooks", "proxies"))

@@ -102,3 +102,22 @@ def test_a_denied_call_turned_stub_serves_the_body_drafted_from_its_reads(
     assert main([*argv, "--", "https://api.example.org/me"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["stdout"].startswith("profile {") and "failed" not in report["stdout"]
+
+
+def test_a_connection_is_a_client_whatever_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``link = http.client.HTTPSConnection(host)`` binds a client: its ``request`` is drafted
+    as a stub in one shot (only names like ``conn`` used to be recognised)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "link.py").write_text(
+        "import http.client\nimport json\n\n"
+        "link = http.client.HTTPSConnection('api.example.org')\n"
+        "link.request('GET', '/v2/weather?city=Oslo')\n"
+        "report = json.loads(link.getresponse().read().decode('utf-8'))\n"
+        "print('summary:', report['summary'])\n"
+    )
+    argv = ["run", "link.py", "--json", "--timeout", "20", "--no-save", "--draft-rounds", "0"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["stdout"].startswith("summary: ") and report["stdout"] != "summary: \n"
