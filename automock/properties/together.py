@@ -11,8 +11,9 @@ inputs built for observation (:mod:`~automock.properties.observe`) and for the s
 - :func:`weights_of`: a list of weights beside a list (``population`` and
   ``fitnesses``, ``items`` and ``weights``) has one positive weight per element;
 - :func:`index_pair`: two ints beside a list named as the ends of a stretch of it
-  (``p``/``r`` as in CLRS, ``lo``/``hi``, ``left``/``right``, ``start``/``end``) span
-  the whole list: ``0`` and ``len - 1``;
+  (``p``/``r`` as in CLRS, ``lo``/``hi``, ``left``/``right``, ``start``/``end``, with or
+  without an index suffix: ``start_ind``, ``lo_idx``) span the whole list: ``0`` and
+  ``len - 1``;
 - :func:`length_of`: an int named as a list's length (``population`` and
   ``population_size``, ``items`` and ``n_items``) is that list's length.
 """
@@ -78,11 +79,24 @@ def weights_of(names: Sequence[str], lists: Sequence[int]) -> tuple[int, int] | 
     return None
 
 
+_INDEX_SUFFIXES = ("_index", "_ind", "_idx", "_pos", "index", "idx")
+
+
+def _end_name(name: str) -> str:
+    """``name`` less an index suffix: ``start_ind``, ``lo_idx``, ``leftIndex`` are ends too."""
+    lowered = name.lower()
+    for suffix in _INDEX_SUFFIXES:
+        if lowered.endswith(suffix) and len(lowered) > len(suffix):
+            return lowered[: -len(suffix)].rstrip("_")
+    return lowered
+
+
 def index_pair(names: Sequence[str], lists: Sequence[int]) -> tuple[int, int, int] | None:
-    """``(list, low, high)``: a list and two parameters named as the ends of a stretch of it."""
+    """``(list, low, high)``: a list and two parameters named as the ends of a stretch of it
+    (an index suffix allowed: ``start_ind``/``end_ind``)."""
     if not lists:
         return None
-    lowered = [n.lower() for n in names]
+    lowered = [_end_name(n) for n in names]
     for low, high in _ENDS:
         if low in lowered and high in lowered:
             return lists[0], lowered.index(low), lowered.index(high)

@@ -50,6 +50,10 @@ def roulette(population, fitnesses):
     return population[-1]
 
 
+def pick_between(items, start_ind, end_ind):
+    return items[random.randint(start_ind, end_ind)]
+
+
 def draws(population, k):
     pool = list(population)
     for _ in range(min(k, len(pool))):
@@ -91,4 +95,13 @@ def test_a_generator_of_draws_is_checked_as_the_sample_it_yields(
 ) -> None:
     code, report = check_json(capsys, module, "draws")
     assert "sample" in _names(report)
+    assert code == 0, report["results"]
+
+
+def test_ends_with_an_index_suffix_span_the_list(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # start_ind/end_ind are a stretch's ends like start/end: generated apart, the end ran
+    # past the list and the correct pick was reported failing
+    code, report = check_json(capsys, module, "pick_between")
     assert code == 0, report["results"]
