@@ -138,8 +138,13 @@ def _kind(param: inspect.Parameter, hint: Any) -> str:
         or name.endswith("size")
     ):
         return "int"
-    if name in _INDEX_WORDS or name.endswith(("_index", "_idx", "_position", "_rank")):
-        return "int"  # a position in the list (`item_index`), not a list
+    if name in _INDEX_WORDS or name.endswith(
+        ("_index", "_idx", "_ind", "_pos", "_position", "_rank")
+    ):
+        return "int"  # a position in the list (`item_index`, `start_ind`), not a list
+    first, _, rest = name.partition("_")
+    if first in ("i", "k", "idx", "index", "pos", "nth", "kth") and rest and rest[-1] != "s":
+        return "int"  # `i_order_to_find`, `k_smallest`: an index or a count named first
     if name in _PROBABILITY_WORDS or name.endswith(("_rate", "_prob", "_probability")):
         return "probability"
     if name in ("low", "lo", "min", "start", "a_min", "lower", "first", "begin"):
