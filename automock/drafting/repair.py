@@ -27,7 +27,6 @@ plan edit's shape); a repaired entry records what and why in ``provenance``, and
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import json
 import re
@@ -37,6 +36,7 @@ from typing import Any
 
 from automock.drafting.paging import end_value, ends_page, pages_of
 from automock.drafting.repair_markup import describe_selector, repair_selector
+from automock.drafting.repair_parsed import parsed_value, repair_in_text
 from automock.drafting.repair_polls import HIGH, is_high, numbers_to, text_pages_end
 from automock.drafting.repaired import noted
 from automock.drafting.values import plausible
@@ -140,21 +140,15 @@ def _repair_index(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
 
 
 def _repair_parse(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
-    at, parser = record.get("at", ""), record.get("parser")
+    at = record.get("at", "")
     parts = _split(at) if isinstance(at, str) else []
     root = _body_root(data, record)
-    if not parts or root is None or parser not in ("int", "float", "strptime"):
+    number = parsed_value(record.get("parser"), record.get("format"))
+    if root is None or number is None:
         return []
+    if not parts:  # a text body: the string has no path in it
+        return repair_in_text(root[0], root[1], record) if at == "" else []
     *head, last = parts
-    number = "42" if parser == "int" else "42.5"
-    if parser == "strptime":  # a date in the program's own format (the plan's default day)
-        from datetime import datetime
-
-        fmt = record.get("format")
-        with contextlib.suppress(ValueError, TypeError):
-            number = datetime(2023, 12, 1, 12, 0, 0).strftime(str(fmt))
-        if number == "42.5":
-            return []
     changed = False
     for node in _nodes(root[0].get("json"), head):
         if isinstance(node, dict) and isinstance(node.get(last), str):
@@ -296,7 +290,7 @@ def describe(record: Mapping[str, Any]) -> str:
     if kind == "index":
         return f"read {record.get('wanted')} items of {at or '/'} (it had {record.get('length')})"
     if kind == "parse":
-        return f"{record.get('parser')}() of {record.get('value')!r} at {at} failed"
+        return f"{record.get('parser')}() of {record.get('value')!r} at {at or 'the text'} failed"
     if kind == "type" and record.get("wanted"):
         use = record.get("use")
         found = record.get("found")

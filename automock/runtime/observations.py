@@ -14,7 +14,8 @@
   loop that the draft never lets finish), so the trial is short and says why;
 - each stub that is never served because a higher-ranked one serves its request;
 - the exception that ended the program, its frames inside the program's own directory,
-  and (for ``int()``/``float()`` on a string) the stub leaves that hold that string.
+  and (for ``int()``/``float()``/``strptime`` on a string) the stub leaves, or text bodies,
+  that hold that string (:mod:`automock.runtime.observations_parse`).
 
 Everything here runs inside the program's process, so the parent treats
 :func:`snapshot` as the program's word: it steers drafting, never a verdict.
@@ -44,11 +45,6 @@ __all__ = [
 REPEAT_LIMIT = 40  # one stub served more often than this in a trial run: a loop it never ends
 _MAX_MISSES = 200
 _ENTRY = re.compile(r"entries\[(\d+)\]")
-_PARSE = re.compile(
-    r"^(?:could not convert string to (float): |invalid literal for (int)\(\) with base \d+: )"
-    r"(?P<value>'.*'|\".*\")$"
-)
-_STRPTIME = re.compile(r"^time data (?P<value>'.*'|\".*\") does not match format (?P<format>'.*')$")
 
 
 class RepeatedRequest(BaseException):
@@ -301,40 +297,6 @@ def _loads(original: Any) -> Any:
     return loads
 
 
-def _leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _leaves(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _leaves(v, (*path, i))
-    else:
-        yield path, value
-
-
-def _parse_misses(state: _State, exc: BaseException) -> None:
-    """``int("abc")``, ``float("abc")``, ``strptime("abc", fmt)``: the served stub leaves that
-    hold ``"abc"``."""
-    import ast
-
-    message = str(exc) if isinstance(exc, ValueError) else ""
-    found, dated = _PARSE.match(message), _STRPTIME.match(message)
-    if found is None and dated is None:
-        return
-    with contextlib.suppress(ValueError, SyntaxError):
-        value = ast.literal_eval((found or dated)["value"])  # type: ignore[index]
-        extra = {"parser": found[1] or found[2]} if found else {"parser": "strptime"}
-        if dated is not None:
-            extra["format"] = ast.literal_eval(dated["format"])
-        for text, (entry, response) in list(state.bodies.items()):
-            with contextlib.suppress(ValueError):
-                for path, leaf in _leaves(state.loads(text)):
-                    if type(leaf) is str and str.__eq__(leaf, value):
-                        record = {"kind": "parse", "entry": entry, "response": response}
-                        record.update(at=_pointer(path), value=value, **extra)
-                        state.miss(record)
-
-
 def note_exception(exc: BaseException, root: str) -> dict[str, Any]:
     """Note the exception that ended the program, its frames inside ``root`` (the program's
     directory) and the stub values it failed to parse; then :func:`snapshot`."""
@@ -352,8 +314,10 @@ def note_exception(exc: BaseException, root: str) -> dict[str, Any]:
         tb = tb.tb_next
     state.exception = {"type": type(exc).__name__, "message": str(exc)[:300]}
     state.exception["frames"] = frames[-20:]
-    _parse_misses(state, exc)
     from automock.runtime.observations_frames import failed_reads
+    from automock.runtime.observations_parse import parse_misses
+
+    parse_misses(exc, state.bodies, state.loads, _pointer, state.miss)
 
     failed_reads(exc, state.bodies, _pointer, state.miss)
     return snapshot()

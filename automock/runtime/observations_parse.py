@@ -1,0 +1,71 @@
+"""A drafted value the program failed to parse, traced back to the stub body that held it.
+
+``int("abc")``, ``float("abc")`` and ``strptime("abc", fmt)`` raise a ``ValueError`` that
+quotes ``"abc"``. In a JSON body each leaf holding that string is noted (its pointer is
+``at``); in a text body (XML, HTML, CSV: no leaves) the body itself, with ``at`` empty, when
+the string is long enough not to be markup syntax. The record carries the parser and, for
+``strptime``, the format, so the repair writes a value of the shape the program wanted
+(:func:`automock.drafting.repair_parsed.parsed_value`).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+__all__ = ["parse_misses"]
+
+_PARSE = re.compile(
+    r"^(?:could not convert string to (float): |invalid literal for (int)\(\) with base \d+: )"
+    r"(?P<value>'.*'|\".*\")$"
+)
+_STRPTIME = re.compile(r"^time data (?P<value>'.*'|\".*\") does not match format (?P<format>'.*')$")
+_SHORTEST_IN_TEXT = 4  # a shorter string may be a tag or attribute name in markup
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _leaves(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _leaves(v, (*path, i))
+    else:
+        yield path, value
+
+
+def _found_at(text: str, value: str, loads: Callable[[str], Any], pointer: Any) -> list[str]:
+    try:
+        leaves = list(_leaves(loads(text)))
+    except ValueError:  # not JSON: the value has no path in it
+        return [""] if len(value) >= _SHORTEST_IN_TEXT and value in text else []
+    return [pointer(p) for p, v in leaves if type(v) is str and str.__eq__(v, value)]
+
+
+def parse_misses(
+    exc: BaseException,
+    bodies: Mapping[str, tuple[int, int]],
+    loads: Callable[[str], Any],
+    pointer: Callable[[tuple[Any, ...]], str],
+    note: Callable[[dict[str, Any]], None],
+) -> None:
+    """Note (``note``) a ``parse`` record for each served body (``bodies``: text -> entry,
+    response) that holds the string ``exc`` says could not be parsed."""
+    message = str(exc) if isinstance(exc, ValueError) else ""
+    found, dated = _PARSE.match(message), _STRPTIME.match(message)
+    if found is None and dated is None:
+        return
+    with contextlib.suppress(ValueError, SyntaxError):
+        value = ast.literal_eval((found or dated)["value"])  # type: ignore[index]
+        extra = {"parser": found[1] or found[2]} if found else {"parser": "strptime"}
+        if dated is not None:
+            extra["format"] = ast.literal_eval(dated["format"])
+        if not isinstance(value, str):
+            return
+        for text, (entry, response) in list(bodies.items()):
+            for at in _found_at(text, value, loads, pointer):
+                record = {"kind": "parse", "entry": entry, "response": response, "at": at}
+                note({**record, "value": value, **extra})
