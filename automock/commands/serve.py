@@ -40,11 +40,11 @@ import os
 import select
 import signal
 import socket
-import stat
 import sys
 import time
 from typing import Any, NoReturn
 
+from automock.commands import stale
 from automock.commands.channel import HANDLER_ENV, Connection, identity, leave_nothing
 from automock.sandbox.run.watch import defer_removal, run_deferred
 
@@ -52,37 +52,6 @@ __all__ = ["serve"]
 
 _PARSERS: dict[str, argparse.ArgumentParser] = {}  # built once, before the first connection
 _IDENTITY = "AUTOMOCK_SERVER_IDENTITY"  # the starting client's identity (automock server start)
-
-
-def _watched() -> list[str]:
-    """automock's source files and directories, every directory on ``sys.path`` (a package
-    installed or removed changes it) and the interpreter: what a stale server would miss."""
-    import automock
-
-    package = os.path.dirname(os.path.abspath(automock.__file__))
-    paths = [sys.executable, *(p for p in sys.path if p)]
-    for top, dirs, files in os.walk(package):
-        dirs[:] = [d for d in dirs if d != "__pycache__"]
-        paths += [top, *(os.path.join(top, name) for name in files if name.endswith(".py"))]
-    return paths
-
-
-def _stamp(paths: list[str]) -> list[object]:
-    """What could change an import at each of ``paths``: a file's (mtime, size); a directory's
-    entries by name, less ``__pycache__`` and dot-names (its mtime moves when a fresh checkout
-    writes ``__pycache__`` or tests add ``.hypothesis``: no import changes); None: gone."""
-    found: list[object] = []
-    for path in paths:
-        try:
-            info = os.stat(path)
-            if stat.S_ISDIR(info.st_mode):
-                names = os.listdir(path)
-                found.append(sorted(n for n in names if not n.startswith((".", "__pycache__"))))
-            else:
-                found.append((info.st_mtime_ns, info.st_size))
-        except OSError:
-            found.append(None)
-    return found
 
 
 def _warm() -> None:
@@ -222,8 +191,8 @@ def serve(path: str, *, idle: float, seed: int = 0) -> int:
     """Serve commands on ``path`` until idle, stopped, stale or replaced; the exit code."""
     expected = json.loads(os.environ.pop(_IDENTITY, "null")) or identity(os.environ)
     _warm()
-    watched = _watched()
-    stamp = _stamp(watched)
+    watched = stale.watched()
+    stamp = stale.stamp(watched)
     stopping: list[int] = []
     signal.signal(signal.SIGTERM, lambda signum, frame: stopping.append(signum))
     listener = _listen(path)
@@ -243,7 +212,9 @@ def serve(path: str, *, idle: float, seed: int = 0) -> int:
                 continue
             sock, _ = listener.accept()
             last = time.monotonic()
-            if _stamp(watched) != stamp:  # automock or a package changed: never run stale code
+            changed = stale.changed(watched, stamp)
+            if changed:  # automock or a package changed: never run stale code
+                print(f"automock server: ending, {changed} changed", file=sys.stderr, flush=True)
                 with sock:
                     Connection(sock).send({"refuse": "automock changed since the server started"})
                 break
@@ -256,6 +227,8 @@ def serve(path: str, *, idle: float, seed: int = 0) -> int:
                 spare.watch(pid)
             sock.close()
             served += 1
+        if not stopping and not _still_ours(path, inode):
+            print(f"automock server: ending, {path} was replaced", file=sys.stderr, flush=True)
     finally:
         spare.close()
         listener.close()

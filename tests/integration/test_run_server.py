@@ -223,6 +223,8 @@ def test_a_changed_automock_is_never_served(tmp_path: Path, runtime_dir: Path) -
 
     assert done.returncode == 0 and done.stdout == "hi\n", done.stderr
     assert _connections(tmp_path, runtime_dir, **env) == -1  # the stale server is gone
+    (log,) = (runtime_dir / "automock").glob("*.log")  # kept: it says why the server ended
+    assert f"ending, {module} changed" in log.read_text()
 
 
 def test_caches_written_beside_automock_do_not_end_the_server(
