@@ -21,6 +21,7 @@ from automock.errors import UnmockedAccessError
 from automock.plan.model import StubResponse
 from automock.runtime._base import Undo
 from automock.runtime.http_aiohttp import patch_aiohttp
+from automock.runtime.http_passthrough import passing_through
 from automock.runtime.http_session import (
     header_pairs,
     passthrough_error,
@@ -30,6 +31,7 @@ from automock.runtime.http_session import (
     response_body,
     stub_headers,
 )
+from automock.runtime.http_urllib3 import patch_urllib3
 
 __all__ = ["patchers"]
 
@@ -41,13 +43,15 @@ def patchers(undo: Undo) -> dict[str, Callable[[ModuleType], None]]:
         "requests": lambda m: _patch_requests(undo, m),
         "httpx": lambda m: _patch_httpx(undo, m),
         "aiohttp": lambda m: patch_aiohttp(undo, m),
+        "urllib3": lambda m: patch_urllib3(undo, m),
     }
 
 
 def _call_through(method: str, url: str, api: str, call: Callable[[], Any]) -> Any:
     __tracebackhide__ = True
     try:
-        return call()
+        with passing_through():
+            return call()
     except Exception as exc:
         if passthrough_error(exc):
             raise require_session().cassette_miss(method, url, api) from None

@@ -31,6 +31,7 @@ _CLIENT_ERRORS = {
     "httpx": ("httpx", "ConnectError"),
     "http.client": ("urllib.error", "URLError"),  # urllib.request's, an OSError
     "aiohttp": ("aiohttp", "ClientConnectionError"),
+    "urllib3": ("urllib3.exceptions", "HTTPError"),  # the root of what its pools raise
 }
 _made: dict[str, type[UnmockedAccessError]] = {}
 

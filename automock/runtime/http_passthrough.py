@@ -18,14 +18,18 @@ Two exceptions to "a request no stub serves is refused", both for tests run in-p
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 __all__ = [
     "allowed_hosts",
     "foreign_mock",
     "foreign_mocks_at_start",
     "host_allowed",
+    "passing_through",
+    "through",
     "url_host_allowed",
 ]
 
@@ -36,7 +40,27 @@ _CLIENT_METHODS = {
     "requests": ("requests.adapters", "HTTPAdapter", "send"),
     "httpx": ("httpx", "HTTPTransport", "handle_request"),
     "aiohttp": ("aiohttp", "ClientSession", "_request"),
+    "urllib3": ("urllib3.connectionpool", "HTTPConnectionPool", "urlopen"),
 }
+
+# set while a client's request that was resolved already goes on to the library below it
+# (requests' passthrough sends through urllib3, whose patch must not resolve it again)
+_THROUGH: contextvars.ContextVar[bool] = contextvars.ContextVar("automock_through", default=False)
+
+
+@contextlib.contextmanager
+def passing_through() -> Iterator[None]:
+    """A resolved request passed on to the real client: no inner patch resolves it again."""
+    token = _THROUGH.set(True)
+    try:
+        yield
+    finally:
+        _THROUGH.reset(token)
+
+
+def through() -> bool:
+    """Whether the request being sent now was resolved already (see :func:`passing_through`)."""
+    return _THROUGH.get()
 
 
 def allowed_hosts(hosts: Iterable[str]) -> frozenset[str]:
