@@ -1,0 +1,77 @@
+"""Bodies printed whole whose URL names a common REST resource, through the CLI (single shot).
+
+A body read only whole tells nothing of its fields, but ``/quotes``, ``/events`` or
+``/posts/7`` name what it holds, and records of such resources carry much the same fields
+everywhere: a quote its author and its text, an event its ``...Event`` type and the
+repository it touched, a post its title, body and date, a user a username and an email.
+A resource the vocabulary does not know keeps its generic record (an id and a name).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import draft_run
+
+QUOTES = """\
+import pprint
+import requests
+
+pprint.pprint(requests.get("https://sayings.example.net/v2/quotes").json())
+"""
+
+EVENTS = """\
+import asyncio
+import aiohttp
+
+
+async def main():
+    async with aiohttp.ClientSession() as session:
+        async with session.get("https://api.hub.example.dev/feed/events") as resp:
+            print(await resp.text())
+
+asyncio.run(main())
+"""
+
+POSTS_AND_USERS = """\
+import json
+from urllib.request import urlopen
+
+print(json.loads(urlopen("http://127.0.0.1:9000/posts/7").read()))
+print(json.loads(urlopen("http://127.0.0.1:9000/users").read()))
+print(json.loads(urlopen("http://127.0.0.1:9000/gadgets").read()))
+"""
+
+
+def test_quotes_printed_whole_have_an_author_and_a_sentence(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "quotes.py", QUOTES)
+    assert code == 0, report["stderr"]
+    assert re.search(r"'author': '[A-Z][a-z]+ [A-Z][a-z]+'", report["stdout"])
+    assert re.search(r"'body': '\S+( \S+){3,}'", report["stdout"])
+
+
+def test_events_printed_whole_have_a_type_and_a_repository(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "events.py", EVENTS)
+    assert code == 0, report["stderr"]
+    assert re.search(r'"type": "[A-Z][a-z]+Event"', report["stdout"])
+    assert re.search(r'"repo": \{[^{}]*"name": "[\w-]+/[\w-]+"', report["stdout"])
+
+
+def test_posts_and_users_have_their_usual_fields_other_nouns_a_name(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "blog.py", POSTS_AND_USERS)
+    assert code == 0, report["stderr"]
+    post, users, gadgets = report["stdout"].splitlines()
+    assert re.search(r"'body': '\S+( \S+){3,}'", post)
+    assert re.search(r"'created_at': '\d{4}-\d\d-\d\d", post)
+    assert re.search(r"'username': '\w+'", users)
+    assert re.search(r"'email': '[\w.]+@[\w.]+'", users)
+    assert re.fullmatch(r"\[\{'id': 1, 'name': '\w+'\}, \{'id': 2, 'name': '\w+'\}\]", gadgets)
