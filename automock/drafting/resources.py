@@ -62,10 +62,6 @@ def resource_noun(segment: str) -> str | None:
     return noun if noun in _FIELDS or noun == "event" else None
 
 
-def _year(key: str, index: int) -> int:
-    return 1950 + int(plausible(key, index, "int")) % 74
-
-
 def resource_fields(noun: str, salt: int, index: int) -> dict[str, Any] | None:
     """The fields (all but ``id``) of the ``index``-th record of the resource ``noun``, or
     None when it is not a common one."""
@@ -81,9 +77,7 @@ def resource_fields(noun: str, salt: int, index: int) -> dict[str, Any] | None:
         return None
     record: dict[str, Any] = {}
     for field, key in fields:
-        if key.endswith("year"):
-            record[field] = _year(key, salt + index)
-        elif key == "score_rating":  # a film's or a book's rating: out of ten, one decimal
+        if key == "score_rating":  # a film's or a book's rating: out of ten, one decimal
             record[field] = round(5 + int(plausible(key, salt + index, "int")) % 45 / 10, 1)
         elif key.endswith("_id"):
             record[field] = 1 + (salt + index) % 10

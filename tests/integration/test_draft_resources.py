@@ -75,3 +75,46 @@ def test_posts_and_users_have_their_usual_fields_other_nouns_a_name(
     assert re.search(r"'username': '\w+'", users)
     assert re.search(r"'email': '[\w.]+@[\w.]+'", users)
     assert re.fullmatch(r"\[\{'id': 1, 'name': '\w+'\}, \{'id': 2, 'name': '\w+'\}\]", gadgets)
+
+
+QUANTITIES = """\
+import requests
+
+data = requests.get("https://api.example.org/v1/fx/latest").json()
+for q in data["quotes"]:
+    print("mid", q["mid"], "close", q["close"])
+print("Built in", data["year"])
+print("Key", data["uuid"])
+"""
+
+FORECAST = """\
+import xml.etree.ElementTree as ET
+from urllib.request import urlopen
+
+root = ET.fromstring(urlopen("https://wx.example.org/forecast.xml").read())
+for day in root.iter("day"):
+    print("low", day.find("tmn").text, "high", day.find("tmx").text)
+t = root.find("temperature")
+print("now", t.get("value"), t.get("unit"))
+"""
+
+
+def test_quotes_years_and_uuids_have_their_shape(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "fx.py", QUANTITIES)
+    assert code == 0, report["stderr"]
+    out = report["stdout"]
+    assert re.search(r"^mid \d+\.\d+ close \d+\.\d+$", out, re.MULTILINE), out
+    assert re.search(r"^Built in (19|20)\d\d$", out, re.MULTILINE), out
+    assert re.search(r"^Key [0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$", out, re.MULTILINE), out
+
+
+def test_a_forecasts_lows_and_highs_are_degrees_and_a_unit_a_word(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "forecast.py", FORECAST)
+    assert code == 0, report["stderr"]
+    out = report["stdout"]
+    assert re.search(r"^low -?\d+ high -?\d+$", out, re.MULTILINE), out
+    assert re.search(r"^now -?\d+(\.\d+)? [a-z]+$", out, re.MULTILINE), out
