@@ -118,3 +118,26 @@ def test_a_forecasts_lows_and_highs_are_degrees_and_a_unit_a_word(
     out = report["stdout"]
     assert re.search(r"^low -?\d+ high -?\d+$", out, re.MULTILINE), out
     assert re.search(r"^now -?\d+(\.\d+)? [a-z]+$", out, re.MULTILINE), out
+
+
+SCHEMELESS = """\
+import requests
+import bs4
+
+page = requests.get("https://wiki.example.org/wiki/Lighthouses")
+soup = bs4.BeautifulSoup(page.text, "html.parser")
+for n, img in enumerate(soup.select(".thumbimage")):
+    print(img["src"])
+    data = requests.get("https:" + img["src"]).content
+    with open(f"image_{n}.jpg", "wb") as f:
+        f.write(data)
+"""
+
+
+def test_a_link_pasted_after_a_scheme_alone_is_protocol_relative(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "imgs.py", SCHEMELESS, "--draft-rounds", "3")
+    assert code == 0, report["stderr"]
+    lines = report["stdout"].splitlines()
+    assert lines and all(re.fullmatch(r"//[\w.-]+\.\w+/\S+", line) for line in lines), lines
