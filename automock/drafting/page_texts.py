@@ -43,6 +43,9 @@ _NAMED_PROSE = frozenset((
     "desc", "description", "summary", "teaser", "excerpt", "snippet", "blurb", "abstract",
     "content", "body", "text", "lead", "intro",
 ))  # fmt: skip
+# those of the words above that still say it glued after another word (``toctext``)
+_GLUED_HEADLINE = ("title", "heading", "headline")
+_GLUED_PROSE = ("text", "summary", "description", "excerpt", "snippet")
 _NAMED_URL = frozenset(("loc", "url", "uri", "href", "link", "permalink"))
 
 
@@ -68,6 +71,11 @@ def _by_words(name: str, index: int, tag: str | None) -> str | None:
     if any(w in _NAMED_HEADLINE for w in words):
         return headline(name, index)
     if any(w in _NAMED_PROSE for w in words):
+        return sentence(name, index)
+    glued = words[-1] if words else ""  # ``toctext``, ``cardtitle``: a word glued before it
+    if any(glued.endswith(w) and len(glued) > len(w) + 1 for w in _GLUED_HEADLINE):
+        return headline(name, index)
+    if any(glued.endswith(w) and len(glued) > len(w) + 1 for w in _GLUED_PROSE):
         return sentence(name, index)
     return None
 

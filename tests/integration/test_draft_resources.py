@@ -141,3 +141,24 @@ def test_a_link_pasted_after_a_scheme_alone_is_protocol_relative(
     assert code == 0, report["stderr"]
     lines = report["stdout"].splitlines()
     assert lines and all(re.fullmatch(r"//[\w.-]+\.\w+/\S+", line) for line in lines), lines
+
+
+GLUED = """\
+import requests
+from bs4 import BeautifulSoup
+
+soup = BeautifulSoup(requests.get("https://wiki.example.org/wiki/Tides").text, "html.parser")
+for item in soup.select(".toctext"):
+    print(item.text)
+for item in soup.select("div.cardtitle"):
+    print(item.get_text())
+"""
+
+
+def test_a_class_named_text_or_title_glued_to_a_word_holds_words(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "toc.py", GLUED)
+    assert code == 0, report["stderr"]
+    lines = report["stdout"].splitlines()
+    assert lines and all(re.fullmatch(r"[A-Z]\w*( \w+)+\.?", line) for line in lines), lines
