@@ -162,3 +162,23 @@ def test_a_class_named_text_or_title_glued_to_a_word_holds_words(
     assert code == 0, report["stderr"]
     lines = report["stdout"].splitlines()
     assert lines and all(re.fullmatch(r"[A-Z]\w*( \w+)+\.?", line) for line in lines), lines
+
+
+POSTED = """\
+import json
+import urllib.request
+
+payload = json.dumps({"note": "hello"}).encode("utf8")
+req = urllib.request.Request("http://127.0.0.1:8085/api/notes", payload)
+req.add_header("Content-Type", "application/json")
+with urllib.request.urlopen(req) as res:
+    print(res.status, json.loads(res.read()))
+"""
+
+
+def test_a_request_object_carrying_data_is_drafted_as_a_post(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "post.py", POSTED)
+    assert code == 0, report["stderr"]
+    assert re.match(r"20[01] \{'id': 1", report["stdout"]), report["stdout"]
