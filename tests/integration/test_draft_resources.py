@@ -182,3 +182,24 @@ def test_a_request_object_carrying_data_is_drafted_as_a_post(
     code, report = draft_run(here, capsys, "post.py", POSTED)
     assert code == 0, report["stderr"]
     assert re.match(r"20[01] \{'id': 1", report["stdout"]), report["stdout"]
+
+
+RATED = """\
+import requests
+from bs4 import BeautifulSoup
+
+soup = BeautifulSoup(requests.get("https://films.example.org/chart/best").text, "html.parser")
+for row in soup.find("tbody", {"class": "chart-rows"}).find_all("tr"):
+    name = row.find("td", {"class": "filmTitle"}).find("a").string
+    rating = row.find("td", {"class": "scoreCell"}).find("strong").string
+    print(f"{name}: {rating}")
+"""
+
+
+def test_a_rating_shown_on_a_page_is_a_score_with_one_decimal(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "chart.py", RATED)
+    assert code == 0, report["stderr"]
+    lines = report["stdout"].splitlines()
+    assert lines and all(re.fullmatch(r"\S.*: \d\.\d", line) for line in lines), lines
