@@ -203,3 +203,25 @@ def test_a_rating_shown_on_a_page_is_a_score_with_one_decimal(
     assert code == 0, report["stderr"]
     lines = report["stdout"].splitlines()
     assert lines and all(re.fullmatch(r"\S.*: \d\.\d", line) for line in lines), lines
+
+
+HOURLY = """\
+import time
+import requests
+
+
+def now_temperature(url, hour=time.gmtime().tm_hour):
+    series = requests.get(url).json()["hourly"]["temp"]
+    return series[hour]
+
+
+print("now:", now_temperature("https://api.example.org/v1/hourly?lat=1&lon=2"))
+"""
+
+
+def test_a_series_indexed_by_an_hour_is_a_list(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = draft_run(here, capsys, "hourly.py", HOURLY)
+    assert code == 0, report["stderr"]
+    assert re.fullmatch(r"now: -?\d+(\.\d+)?\n", report["stdout"]), report["stdout"]
