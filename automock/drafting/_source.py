@@ -134,6 +134,12 @@ class Module:
             return self._render_call(node, _depth)
         return Rendered(PLACEHOLDER)
 
+    def bound_value(self, node: ast.Name) -> ast.expr | None:
+        """The one value the name ``node`` is assigned in its scope, else None."""
+        func = self.enclosing_function(node)
+        local = _assignments(func if func is not None else self.tree, node.id)
+        return local[0] if len(local) == 1 else None
+
     def _render_name(self, node: ast.Name, _depth: int) -> Rendered:
         """A name: its constant, its one assignment, the one just above, or the one value
         every assignment and caller agrees on."""

@@ -28,6 +28,8 @@ __all__ = [
 
 KEY_SEP = "\x1f"  # separates the keys of one ``key:`` path segment that stands for several
 _INDEX_NAMES = ("i", "j", "k", "n", "idx", "index", "pos", "position", "num", "count")
+# a position in a series by time or place (``temps[hour]``: an hourly list), never a key
+_SERIES_NAMES = ("hour", "minute", "second", "offset", "nth")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +110,7 @@ def looks_like_index(node: ast.expr) -> bool:
         return node.func.id in ("len", "int", "min", "max", "abs")
     if isinstance(node, ast.Name):
         name = node.id.lower()
-        return name in _INDEX_NAMES or name.endswith(("_index", "_idx", "_i"))
+        return name in _INDEX_NAMES + _SERIES_NAMES or name.endswith(("_index", "_idx", "_i"))
     return False
 
 

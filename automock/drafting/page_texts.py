@@ -28,6 +28,9 @@ def rfc_date(index: int) -> str:
 
 # an element named for money (``price_color``, ``item-cost``) holds an amount with cents
 _MONEY = re.compile(r"(^|[-_])(price|cost|amount|fee|subtotal|salary)s?([-_]|$)", re.IGNORECASE)
+# a rating shown on a page is a score out of ten or five with one decimal (``8.3``), where
+# an API's ``rating`` is a player's (Elo-like) number in the thousands
+_SCORE = re.compile(r"(^|[-_])(rating|imdb_rating|score_rating)$")
 # elements whose text is a few words on a real page (a heading, a page's title, a link),
 # a word (a cell, a label) or prose: their text is that, not a tag-named placeholder
 _HEADED = frozenset(("h1", "h2", "h3", "h4", "title", "a"))
@@ -43,6 +46,9 @@ _NAMED_PROSE = frozenset((
     "desc", "description", "summary", "teaser", "excerpt", "snippet", "blurb", "abstract",
     "content", "body", "text", "lead", "intro",
 ))  # fmt: skip
+# those of the words above that still say it glued after another word (``toctext``)
+_GLUED_HEADLINE = ("title", "heading", "headline")
+_GLUED_PROSE = ("text", "summary", "description", "excerpt", "snippet")
 _NAMED_URL = frozenset(("loc", "url", "uri", "href", "link", "permalink"))
 
 
@@ -69,6 +75,11 @@ def _by_words(name: str, index: int, tag: str | None) -> str | None:
         return headline(name, index)
     if any(w in _NAMED_PROSE for w in words):
         return sentence(name, index)
+    glued = words[-1] if words else ""  # ``toctext``, ``cardtitle``: a word glued before it
+    if any(glued.endswith(w) and len(glued) > len(w) + 1 for w in _GLUED_HEADLINE):
+        return headline(name, index)
+    if any(glued.endswith(w) and len(glued) > len(w) + 1 for w in _GLUED_PROSE):
+        return sentence(name, index)
     return None
 
 
@@ -85,6 +96,8 @@ def text_for(
     if hint in (None, "str") and _MONEY.search(snake):  # ``p.price_color``: an amount
         amount = f"{plausible('price', index, 'float'):.2f}"
         return amount if tag is None else "$" + amount  # a page shows its currency
+    if tag and hint in (None, "str", "float") and _SCORE.search(snake.lower()):
+        return f"{7 + index % 3}.{(3 + index * 7) % 10}"  # a film's or a product's score
     value = plausible(name.replace("-", "_"), index, hint if hint in ("float", "int") else None)
     if hint == "number" and not isinstance(value, int | float):
         value = plausible(name, index, "float")

@@ -35,7 +35,7 @@ from automock.drafting.regex_sample import sample
 from automock.drafting.stub_requests import literal_query, sent_payload, variant_pattern
 from automock.drafting.text_probes import probes_of, searched_text
 from automock.drafting.twins import shared
-from automock.drafting.urls import UrlPattern, method_of, url_argument, url_pattern
+from automock.drafting.urls import UrlPattern, request_method, url_argument, url_pattern
 from automock.drafting.values import as_text, plausible
 from automock.drafting.whole import leaf_key, whole_body, whole_page, whole_record, whole_text
 from automock.plan.model import HttpStub
@@ -96,7 +96,7 @@ def _shapes(flow: ResponseFlow) -> list[HttpShape]:
             if site in flow.links:  # it sends to a string of another response: its links
                 pattern = UrlPattern(_link_prefix(flow, flow.links[site]), "prefix")
             guessed: list[str] = ["/url"] if pattern.guessed else []
-            method = method_of(call)
+            method = request_method(flow.module, call)
             if method == "*":  # a drafted stub never answers every method: guess, and say so
                 method = "GET"
                 guessed.append("/method")

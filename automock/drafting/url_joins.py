@@ -5,7 +5,8 @@ already ends in ``/``: the page's links are then paths without a leading slash
 (``items/1``), or the printed URL would hold ``//``. The attribute read there is drafted
 so (a regex on it, :func:`automock.drafting.regex_flow.note_regex`); links the code uses
 as they are keep the page's own form (``/items/1``); a link pasted after any site
-(``"https://host" + href``) is marked so (:data:`JOINED`): a path, never absolute.
+(``"https://host" + href``) is marked so (:data:`JOINED`): a path, never absolute; one
+pasted after a scheme alone (``"https:" + img["src"]``) is protocol-relative (``//host/x``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ __all__ = ["JOINED", "format_hints", "slash_joins"]
 
 JOINED = "joined"  # beside a link's path in the hints: the code pastes it after a site
 _RELATIVE = r"^items/[1-9]\d?$"
+# a link pasted after a scheme alone (``"https:" + img["src"]``) is protocol-relative
+_SCHEMELESS = r"^//static\.example\.com/items/[1-9]\d?$"
 
 
 def _base(node: ast.expr | None) -> bool:
@@ -37,7 +40,12 @@ def _site(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and "://" in str(node.value)
 
 
-def _note(flow: Any, value: Any, slash: bool) -> None:
+def _scheme(node: ast.expr | None) -> bool:
+    """Whether ``node`` is a literal scheme alone (``"https:"``): what follows is ``//host/...``."""
+    return isinstance(node, ast.Constant) and str(node.value).lower() in ("http:", "https:")
+
+
+def _note(flow: Any, value: Any, slash: bool, regex: str = _RELATIVE) -> None:
     if (
         isinstance(value, Ref)
         and not value.wrap
@@ -46,13 +54,15 @@ def _note(flow: Any, value: Any, slash: bool) -> None:
     ):
         flow.hints[(value.site, (*value.path, JOINED))] = "joined"  # a path, never absolute
         if slash:
-            note_regex(flow, value, _RELATIVE)
+            note_regex(flow, value, regex)
 
 
 def slash_joins(flow: Any, node: ast.BinOp, env: dict[str, Any]) -> None:
     """``"https://host/" + a["href"]``: that attribute is a path without a leading slash."""
     if isinstance(node.op, ast.Add) and _site(node.left):
         _note(flow, flow.eval(node.right, env), _base(node.left))
+    elif isinstance(node.op, ast.Add) and _scheme(node.left):
+        _note(flow, flow.eval(node.right, env), True, _SCHEMELESS)
 
 
 def format_hints(flow: Any, node: ast.JoinedStr, env: dict[str, Any]) -> None:

@@ -18,7 +18,14 @@ from dataclasses import dataclass
 
 from automock.drafting._source import PLACEHOLDER, Module
 
-__all__ = ["UrlPattern", "method_of", "pattern_of_parts", "url_argument", "url_pattern"]
+__all__ = [
+    "UrlPattern",
+    "method_of",
+    "pattern_of_parts",
+    "request_method",
+    "url_argument",
+    "url_pattern",
+]
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "head", "options")
 _CONNECTIONS = {"HTTPConnection": "http", "HTTPSConnection": "https"}  # http.client
@@ -48,6 +55,23 @@ def method_of(call: ast.Call) -> str:
         ):
             return kw.value.value.upper()
     return "GET" if name in ("urlopen", "Request") else "*"
+
+
+def request_method(module: Module, call: ast.Call) -> str:
+    """:func:`method_of`, and for ``urlopen(req)`` the method of the ``Request`` it opens:
+    its ``method=``, else POST when it carries data (``Request(url, data)``), as urllib sends."""
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+    name = name or (call.func.id if isinstance(call.func, ast.Name) else "")
+    if name != "urlopen" or not call.args:
+        return method_of(call)
+    first = call.args[0]
+    built = module.bound_value(first) if isinstance(first, ast.Name) else first
+    if not isinstance(built, ast.Call) or not ast.unparse(built.func).endswith("Request"):
+        return method_of(call)
+    if any(kw.arg == "method" for kw in built.keywords):
+        return method_of(built)
+    data = len(built.args) > 1 or any(kw.arg == "data" for kw in built.keywords)
+    return "POST" if data else method_of(call)
 
 
 def url_argument(call: ast.Call) -> ast.expr | None:

@@ -1,8 +1,8 @@
 """Plausible, deterministic values for a JSON key or SQL column, chosen by its name.
 
 Usually right, a reasonable mistake if not: ``*_at``/``date``/``updated`` get
-ISO dates, ``timestamp``/``dt``/``*_utc`` seconds since the epoch, ``id``/``*_id``/``count``/``total_*``/``population`` integers, ``url`` URLs,
-``temp``/``price``/``windspeed`` and currency codes (``usd``, ``CHF``) floats, ``score``/``points``/``karma``/``wins``
+ISO dates, ``timestamp``/``dt``/``*_utc`` seconds since the epoch, ``id``/``*_id``/``count``/``total_*``/``population`` integers, ``year`` a four-digit year, ``tmn``/``tmx`` (a forecast's lowest and highest) whole degrees, ``uuid`` a UUID, ``unit`` a unit's word, ``url`` URLs,
+``temp``/``price``/``windspeed``, a quote's ``mid``/``bid``/``close`` and currency codes (``usd``, ``CHF``) floats, ``score``/``points``/``karma``/``wins``
 integers, ``rating``/``elo`` a rating in the thousands, ``eye_color`` a colour word, ``address`` a
 number and a street, ``purpose`` a sentence, ``wendu``/``shidu`` (temperature and humidity in pinyin) floats, a
 humidity written as text a percentage, ``is_*``/``has_*`` booleans, ``description`` a phrase, ``fact``/``joke``/``text``/``setup`` a
@@ -40,7 +40,7 @@ _DATE_RE = re.compile(
     r"|published|birthday|birthdate|deadline|expires|expiry)$"
 )
 _INT_RE = re.compile(
-    r"(^|_)(id|count|total|size|age|number|num|qty|quantity|year|port|rank|index|page|limit|offset"
+    r"(^|_)(id|count|total|size|age|number|num|qty|quantity|port|rank|index|page|limit|offset"
     r"|votes|stars|length|duration|seconds|minutes|hours|days|version|code|n|population|followers"
     r"|following|subscribers|views|likes|descendants|passengers|score|points|karma|ups|downs|upvotes"
     r"|downvotes|forks|watchers|repos|gists|wins|losses|draws|ties|games|played|goals|assists"
@@ -61,8 +61,15 @@ _FLOAT_RE = re.compile(
     r"(^|_)(temp|temperature|price|amount|balance|lat|latitude|lon|lng|longitude|rate|ratio"
     r"|pct|percent|speed|humidity|pressure|weight|height|value|cost|avg|mean|feels_like|wind"
     r"|windspeed|windgust|gust|volume|change|wendu|temperatura|temperatur|shidu|humedad|umidade"
-    r"|feuchte|luftfeuchtigkeit)$"
+    r"|feuchte|luftfeuchtigkeit|mid|bid|ask|buy|sell|close|high|low|vol)$"
+    r"|^(temp|temperature)_(min|max)$|^(min|max)_temp(erature)?$"
 )
+# a calendar year (``year``, ``birth_year``, ``yr``): four digits, as people write one
+_YEAR_RE = re.compile(r"(^|_)(year|yr)$")
+# a day's lowest or highest temperature in a forecast's short names: whole degrees
+_EXTREME_RE = re.compile(r"^(tmn|tmx|tmin|tmax|mintemp|maxtemp)$")
+# the unit a quantity is given in: a unit's word, lower case as APIs write it
+_UNIT_RE = re.compile(r"(^|_)units?$")
 # a relative humidity written as text is a percentage (``"38%"``), in any language's word
 _HUMIDITY_RE = re.compile(r"(^|_)(humidity|shidu|humedad|umidade|feuchte|luftfeuchtigkeit)$")
 # a key that is a currency code holds an amount in it (``{"bitcoin": {"usd": ...}}``,
@@ -151,11 +158,20 @@ def _small_int(name: str, index: int, low: int, high: int) -> int:
     return low + digest % (high - low + 1)
 
 
+def _uuid(name: str, index: int) -> str:
+    digest = hashlib.sha256(f"{name}:{index}".encode()).hexdigest()
+    return f"{digest[:8]}-{digest[8:12]}-4{digest[13:16]}-a{digest[17:20]}-{digest[20:32]}"
+
+
 def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
     """A value for a field called ``name`` (the ``index``-th of a list)."""
     key = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower().strip("_")
     if hint == "float" or (hint is None and (_FLOAT_RE.search(key) or key in _CURRENCIES)):
         return round(_small_int(key, index, 50, 350) / 10, 1)
+    if hint in (None, "int") and _YEAR_RE.search(key):
+        return _small_int(key, index, 1950, 2023)
+    if hint in (None, "int") and _EXTREME_RE.match(key):
+        return _small_int(key, index, 4, 31)
     if hint in (None, "int") and _RATING_RE.search(key):
         return _small_int(key, index, 1000, 2400)
     if hint == "int" or (hint is None and _INT_RE.search(key)):
@@ -197,6 +213,10 @@ def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
         return _pick(_CITIES, key, index)
     if key in ("account", "category"):
         return _pick(_ACCOUNTS, key, index)
+    if _UNIT_RE.search(key):
+        return "metric" if key.endswith("units") else "celsius"
+    if key == "uuid" or key.endswith("_uuid"):
+        return _uuid(key, index)
     if key == "email":
         return f"user{index + 1}@example.com"
     if key == "full_name":

@@ -2,8 +2,9 @@
 
 Nothing in the code says what is inside such a body, but its URL usually names the
 resource: ``/posts/1`` is one post, ``/users`` a collection of users. A JSON body is then
-a record of that resource (a ``title`` for a document-like one, a ``name`` otherwise), a
-list of two records for a collection; a web page printed whole is a small HTML document
+a record of that resource (the fields a common one usually has, :mod:`resources`; else a
+``title`` for a document-like one, a ``name`` otherwise), a list of two records for a
+collection; a web page printed whole is a small HTML document
 with a ``<title>``, as every page has; a file with another extension is plain text, a few
 lines of words.
 """
@@ -14,6 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from automock.drafting.catalog import known_body
+from automock.drafting.resources import resource_fields, resource_noun
 from automock.drafting.values import plausible
 
 __all__ = ["leaf_key", "whole_body", "whole_json", "whole_page", "whole_record", "whole_text"]
@@ -48,11 +50,17 @@ def _segments(url: str) -> list[str]:
 def _singular(segment: str) -> str | None:
     """The resource a plural path segment names (``todos``: ``todo``), else None
     (``status``, ``news``, ``analysis``)."""
+    known = resource_noun(segment)
+    if known is not None:
+        return known
     plural = segment.isalpha() and segment.endswith("s") and len(segment) > 3
     return segment[:-1] if plural and not segment.endswith(("ss", "us", "is", "ws")) else None
 
 
 def _record(noun: str, salt: int, index: int) -> dict[str, Any]:
+    fields = resource_fields(noun, salt, index)
+    if fields is not None:  # a common resource: the fields its records usually have
+        return {"id": plausible("id", index), **fields}
     field = "title" if noun in _TITLED else "name"
     value = plausible("realname" if noun in _PEOPLE else field, salt + index)
     return {"id": plausible("id", index), field: value}

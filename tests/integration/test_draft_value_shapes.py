@@ -108,10 +108,9 @@ def test_bodies_printed_whole_are_what_their_url_names(
     code, report = draft_run(here, capsys, "whole.py", WHOLE)
     one, many, *page = report["stdout"].splitlines()
     assert code == 0
-    assert re.fullmatch(r"\{'id': \d+, 'title': '\w[\w ]*'\}", one), one
-    assert re.fullmatch(
-        r"\[\{'id': 1, 'title': '\w[\w ]*'\}, \{'id': 2, 'title': '\w[\w ]*'\}\]", many
-    )
+    record = r"\{'id': %s, [^{}]*'title': '\w[\w ]*'[^{}]*\}"
+    assert re.fullmatch(record % r"\d+", one), one
+    assert re.fullmatch(rf"\[{record % '1'}, {record % '2'}\]", many), many
     assert re.search(r"<title>\w[\w ]*</title>", "\n".join(page))
 
 
@@ -144,7 +143,8 @@ def test_a_body_read_whole_at_a_url_known_only_at_run_time_is_what_the_url_names
     code, report = draft_run(here, capsys, "gathered.py", GATHERED, "--draft-rounds", "3")
     lines = report["stdout"].splitlines()
     assert code == 0 and len(lines) == 2
-    assert all(re.fullmatch(r"\{'id': \d+, 'title': '\w[\w ]*'\}", line) for line in lines), lines
+    record = r"\{'id': \d+, [^{}]*'title': '\w[\w ]*'[^{}]*\}"
+    assert all(re.fullmatch(record, line) for line in lines), lines
 
 
 BOARD = """\
