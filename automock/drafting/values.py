@@ -199,6 +199,14 @@ def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
         return _pick(_SENTENCES, key, index)
     if _TEXT_RE.search(key):
         return _pick(_DESCRIPTIONS, key, index)
+    named = _named(key, index)
+    if named is not None:
+        return named
+    return f"{key.replace('_', '-') or 'item'}-{_pick(_WORDS, key, index)}"
+
+
+def _named(key: str, index: int) -> Any:
+    """The value a key's name alone gives (a person, a colour, a city, a UUID...), or None."""
     if _PERSON_RE.match(key):
         return _pick(_PEOPLE, key, index)
     if _FIRST_RE.match(key):
@@ -229,7 +237,7 @@ def plausible(name: str, index: int = 0, hint: str | None = None) -> Any:
         return _pick(_WORDS, key, index).capitalize()
     if key in _FIXED:
         return _FIXED[key]
-    return f"{key.replace('_', '-') or 'item'}-{_pick(_WORDS, key, index)}"
+    return None
 
 
 def as_text(name: str, value: Any) -> str:
