@@ -27,11 +27,10 @@ import re
 import time
 import tokenize
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from automock.errors import AutomockError
-from automock.properties._signature import signature_of
+from automock.properties._signature import module_source, signature_of
 from automock.properties.bounded import bounded
 from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observations
@@ -108,13 +107,8 @@ def _spread(values: Sequence[float]) -> tuple[float, float]:
 def _words(fn: Callable[..., Any]) -> str:
     """The function's name, docstring, and its module's comments, strings and file name."""
     parts = [" ".join(name_tokens(getattr(fn, "__name__", ""))), inspect.getdoc(fn) or ""]
-    code = getattr(fn, "__code__", None)
-    path = Path(code.co_filename) if code is not None else None
-    try:
-        source = path.read_text(encoding="utf-8") if path is not None else ""
-    except (OSError, UnicodeDecodeError):
-        return " ".join(parts)
-    parts.append(path.name if path is not None else "")
+    filename, source = module_source(fn)
+    parts.append(filename)
     try:
         for token in tokenize.generate_tokens(io.StringIO(source).readline):
             if token.type in (tokenize.COMMENT, tokenize.STRING):

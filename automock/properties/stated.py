@@ -46,7 +46,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from automock.properties._signature import function_tree, parameter_names, signature_of
+from automock.properties._signature import (
+    function_tree,
+    lone_heading,
+    parameter_names,
+    signature_of,
+)
 from automock.properties.dice import die_faces, rolled_dice
 from automock.properties.fraction import counted_fraction
 from automock.properties.infer import AppliedProperty, name_tokens
@@ -208,7 +213,7 @@ def stated(
         isinstance(o.output, list | tuple) for o in observed.accepted
     )
     given = any(isinstance(a, list | tuple) for o in observed.calls for a in o.args)
-    doc = (inspect.getdoc(fn) or "").lower()
+    doc = f"{inspect.getdoc(fn) or ''} {lone_heading(fn)}".lower()
     words = ((_UNIQUE_WORDS, "unique"), (_SORTED_WORDS, "sorted"))
     for pattern, prop in words if sequences else ():
         match = pattern.search(doc)
