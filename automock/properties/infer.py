@@ -11,7 +11,9 @@ permutation, ``sample``/``sampling``/``reservoir``/``draw``/``pick`` -> sample (
 its size ``k`` the one ``int`` parameter, else an untyped one named ``k``,
 ``sample_size``...), ``dedup``/``unique`` -> unique, ``normalize``/``canonical`` ->
 idempotent, ``encode``/``dumps``/``to_x`` -> round_trip with the inverse
-found by name (``decode``/``loads``/``from_x``) in the same module. A name that says
+found by name (``decode``/``loads``/``from_x``) in the same module; a function of a
+deck of cards (``deck``, ``cards``) and a count only -> sample of that count (cards dealt
+are not put back). A name that says
 the permutation is cyclic (``sattolo``, ``cycle``, ``derangement``) or a mutation drops
 ``uniform``.
 """
@@ -70,6 +72,8 @@ _TOUR_MUTATIONS = frozenset({"inversion", "insertion", "displacement", "reversal
 # a draw said to put back what it draws is no sample without replacement
 _WITH_REPLACEMENT = frozenset({"replacement", "replace", "bootstrap", "choices", "resample"})
 _SIZE_NAMES = ("k", "n_samples", "num_samples", "sample_size")
+# cards are dealt from a deck, never put back: a draw of a count of them is a sample
+_DECKS = frozenset({"deck", "cards", "shoe"})
 _INVERSES = (
     ("encode", "decode"),
     ("serialize", "deserialize"),
@@ -125,6 +129,16 @@ def _int_parameter(fn: Callable[..., Any]) -> str | None:
     return next((n for n in _SIZE_NAMES if n in untyped), None)  # `k`, by its usual name
 
 
+def _dealt_count(fn: Callable[..., Any]) -> str | None:
+    """The count parameter of a function of a deck of cards and a count only (``deal(deck,
+    num)``): the number of cards dealt from it."""
+    signature = signature_of(fn)
+    params = [] if signature is None else list(signature.parameters)
+    if len(params) != 2 or not any(p.lower() in _DECKS for p in params):
+        return None
+    return next(p for p in params if p.lower() not in _DECKS)
+
+
 def infer_properties(
     fn: Callable[..., Any],
     *,
@@ -159,6 +173,10 @@ def infer_properties(
         k = _int_parameter(fn)
         if k:
             options["sample"] = {"k": k}
+    dealt = _dealt_count(fn)
+    if dealt and not tokens & _WITH_REPLACEMENT:
+        names += [] if "sample" in names else ["sample"]
+        options.setdefault("sample", {"k": dealt})
     inverse = _inverse_name(fname, namespace or {})
     if inverse and "round_trip" not in names:
         names.append("round_trip")
