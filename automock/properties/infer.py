@@ -6,8 +6,8 @@ win. Otherwise the function's name decides: ``shuffle`` -> permutation and
 uniform, ``swap``/``sattolo``/``derangement`` -> permutation (never a uniform
 one), ``sort`` -> sorted and permutation, a tour crossover (``ox``, ``pmx``,
 ``order_crossover``, ``cycle_crossover``) -> permutation (another crossover:
-nothing), a tour mutation (``inversion_mutation``, ``insertion``/``displacement``) ->
-permutation, ``sample``/``sampling``/``reservoir``/``draw``/``pick`` -> sample (not when the name says ``replacement``/``bootstrap``;
+nothing), a tour mutation (``inversion_mutation``, ``insertion``/``displacement``) or a 2-opt,
+3-opt or or-opt move (``two_opt``, ``twoOpt``) -> permutation, ``sample``/``sampling``/``reservoir``/``draw``/``pick`` -> sample (not when the name says ``replacement``/``bootstrap``;
 its size ``k`` the one ``int`` parameter, else an untyped one named ``k``,
 ``sample_size``...), ``dedup``/``unique`` -> unique, ``normalize``/``canonical`` ->
 idempotent, ``encode``/``dumps``/``to_x`` -> round_trip with the inverse
@@ -69,6 +69,9 @@ _TOUR_CROSSOVERS = frozenset({"ox", "pmx", "cx", "ox1", "order", "cycle", "parti
 # a mutation that reverses a stretch of a tour, or moves one city or a stretch elsewhere, is a
 # tour again (a bit flip or a reset of a gene is not, and says none of these words)
 _TOUR_MUTATIONS = frozenset({"inversion", "insertion", "displacement", "reversal"})
+# a 2-opt, 3-opt or or-opt move of local search reverses or moves stretches of a tour
+_K_OPT = frozenset({"two", "three", "or", "2", "3"})
+_K_OPT_WORDS = frozenset({"2opt", "3opt", "twoopt", "threeopt", "oropt"})
 # a draw said to put back what it draws is no sample without replacement
 _WITH_REPLACEMENT = frozenset({"replacement", "replace", "bootstrap", "choices", "resample"})
 _SIZE_NAMES = ("k", "n_samples", "num_samples", "sample_size")
@@ -164,6 +167,9 @@ def infer_properties(
     if "crossover" in tokens:  # `order_crossover` orders nothing: its child is a tour
         names = ["permutation"] if tokens & _TOUR_CROSSOVERS else []
     if tokens & {"mutation", "mutate"} and tokens & _TOUR_MUTATIONS and "permutation" not in names:
+        names.append("permutation")
+    k_opt = tokens & _K_OPT_WORDS or ("opt" in tokens and tokens & _K_OPT)
+    if k_opt and "permutation" not in names:
         names.append("permutation")
     if tokens & _WITH_REPLACEMENT:
         names = [n for n in names if n != "sample"]
