@@ -9,7 +9,7 @@ converges to:
 - a well-known constant (pi, e, the square root of 2 or 3, the golden ratio, ln 2, 1/e,
   Euler's gamma) that the large-count mean resolves (within four standard errors and 2%)
   -> ``estimates`` that constant (behaviour);
-- else the one such constant the function's own words name (its name, its docstring, its
+- else the one such constant within a factor of 2.5 that the function's own words name (its name, its docstring, its
   module's comments, strings and file name: "Buffon's needle pi approximation", "eulers
   number") -> ``estimates`` that constant (words): a converging output far from the constant
   its code says it estimates is a biased estimator.
@@ -39,6 +39,7 @@ from automock.properties.runner import materialized
 __all__ = ["CONSTANTS", "converging_estimate"]
 
 CONSTANTS: tuple[tuple[str, float, re.Pattern[str]], ...] = (
+    ("pi / 4", math.pi / 4, re.compile(r"quarter\s+circle", re.IGNORECASE)),
     ("pi", math.pi, re.compile(r"(?<![a-z])pi(?![a-z])|\u03c0", re.IGNORECASE)),
     (
         "e",
@@ -57,6 +58,9 @@ CONSTANTS: tuple[tuple[str, float, re.Pattern[str]], ...] = (
 )
 SMALL, LARGE, SEEDS = 100, 1600, 24
 _CHEAP_SECONDS = 0.05
+# a converging output this close to the constant its words name estimates it (badly, if
+# off); one further off (a fraction of hits, a coin's share) estimates something else
+_NEAR = 2.5
 
 
 def _count_parameters(fn: Callable[..., Any], observed: Observations) -> list[str]:
@@ -121,8 +125,10 @@ def _words(fn: Callable[..., Any]) -> str:
 def converging_estimate(fn: Callable[..., Any], observed: Observations) -> AppliedProperty | None:
     """``estimates`` of the constant ``fn``'s output converges to (see the module)."""
     outputs = [o.output for o in observed.accepted if o.output is not None]
-    if not outputs or not all(isinstance(v, float) for v in outputs):
-        return None
+    numbers = [v for v in outputs if isinstance(v, int | float) and not isinstance(v, bool)]
+    floats = [v for v in numbers if isinstance(v, float)]
+    if not outputs or len(numbers) < len(outputs) or len(floats) * 2 < len(outputs):
+        return None  # a number each call, mostly a fraction (0 or 4 from one throw aside)
     for count in _count_parameters(fn, observed)[:2]:
         small = _runs(fn, count, SMALL)
         large = _runs(fn, count, LARGE) if small else None
@@ -143,7 +149,11 @@ def converging_estimate(fn: Callable[..., Any], observed: Observations) -> Appli
             evidence = f"converges to {name} as {count} grows ({seen})"
         else:
             text = _words(fn)
-            named = [(n, v) for n, v, pattern in CONSTANTS if pattern.search(text)]
+            named = [
+                (n, v)
+                for n, v, pattern in CONSTANTS
+                if pattern.search(text) and v / _NEAR <= mean <= v * _NEAR
+            ]
             if len(named) != 1:
                 continue
             name, value = named[0]
