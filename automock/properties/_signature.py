@@ -16,6 +16,7 @@ import functools
 import inspect
 import textwrap
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 __all__ = ["function_tree", "parameter_names", "required_parameters", "signature_of"]
@@ -81,3 +82,37 @@ def function_tree(fn: Any) -> ast.Module | None:
         return _cached_tree(fn)
     except TypeError:  # an unhashable callable: parse it each time
         return _parse(fn)
+
+
+def module_source(fn: Any) -> tuple[str, str]:
+    """The name and text of the file ``fn`` was defined in (``("", "")`` where unreadable)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return "", ""
+    path = Path(code.co_filename)
+    try:
+        return path.name, path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return path.name, ""
+
+
+def lone_heading(fn: Any) -> str:
+    """The heading (docstring, else leading comment lines) of the module ``fn`` was defined
+    in, when it defines no other top-level function or class: the function's doc then."""
+    _, source = module_source(fn)
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return ""
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    if sum(isinstance(node, kinds) for node in tree.body) != 1:
+        return ""
+    doc = ast.get_docstring(tree)
+    if doc:
+        return doc
+    lines = []
+    for line in source.splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            break
+        lines.append(line.lstrip("# ").strip())
+    return " ".join(lines)

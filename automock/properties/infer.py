@@ -6,12 +6,14 @@ win. Otherwise the function's name decides: ``shuffle`` -> permutation and
 uniform, ``swap``/``sattolo``/``derangement`` -> permutation (never a uniform
 one), ``sort`` -> sorted and permutation, a tour crossover (``ox``, ``pmx``,
 ``order_crossover``, ``cycle_crossover``) -> permutation (another crossover:
-nothing), a tour mutation (``inversion_mutation``, ``insertion``/``displacement``) ->
-permutation, ``sample``/``sampling``/``reservoir``/``draw``/``pick`` -> sample (not when the name says ``replacement``/``bootstrap``;
+nothing), a tour mutation (``inversion_mutation``, ``insertion``/``displacement``) or a 2-opt,
+3-opt or or-opt move (``two_opt``, ``twoOpt``) -> permutation, ``sample``/``sampling``/``reservoir``/``draw``/``pick`` -> sample (not when the name says ``replacement``/``bootstrap``;
 its size ``k`` the one ``int`` parameter, else an untyped one named ``k``,
 ``sample_size``...), ``dedup``/``unique`` -> unique, ``normalize``/``canonical`` ->
 idempotent, ``encode``/``dumps``/``to_x`` -> round_trip with the inverse
-found by name (``decode``/``loads``/``from_x``) in the same module. A name that says
+found by name (``decode``/``loads``/``from_x``) in the same module; a function of a
+deck of cards (``deck``, ``cards``) and a count only -> sample of that count (cards dealt
+are not put back). A name that says
 the permutation is cyclic (``sattolo``, ``cycle``, ``derangement``) or a mutation drops
 ``uniform``.
 """
@@ -67,9 +69,14 @@ _TOUR_CROSSOVERS = frozenset({"ox", "pmx", "cx", "ox1", "order", "cycle", "parti
 # a mutation that reverses a stretch of a tour, or moves one city or a stretch elsewhere, is a
 # tour again (a bit flip or a reset of a gene is not, and says none of these words)
 _TOUR_MUTATIONS = frozenset({"inversion", "insertion", "displacement", "reversal"})
+# a 2-opt, 3-opt or or-opt move of local search reverses or moves stretches of a tour
+_K_OPT = frozenset({"two", "three", "or", "2", "3"})
+_K_OPT_WORDS = frozenset({"2opt", "3opt", "twoopt", "threeopt", "oropt"})
 # a draw said to put back what it draws is no sample without replacement
 _WITH_REPLACEMENT = frozenset({"replacement", "replace", "bootstrap", "choices", "resample"})
 _SIZE_NAMES = ("k", "n_samples", "num_samples", "sample_size")
+# cards are dealt from a deck, never put back: a draw of a count of them is a sample
+_DECKS = frozenset({"deck", "cards", "shoe"})
 _INVERSES = (
     ("encode", "decode"),
     ("serialize", "deserialize"),
@@ -125,6 +132,16 @@ def _int_parameter(fn: Callable[..., Any]) -> str | None:
     return next((n for n in _SIZE_NAMES if n in untyped), None)  # `k`, by its usual name
 
 
+def _dealt_count(fn: Callable[..., Any]) -> str | None:
+    """The count parameter of a function of a deck of cards and a count only (``deal(deck,
+    num)``): the number of cards dealt from it."""
+    signature = signature_of(fn)
+    params = [] if signature is None else list(signature.parameters)
+    if len(params) != 2 or not any(p.lower() in _DECKS for p in params):
+        return None
+    return next(p for p in params if p.lower() not in _DECKS)
+
+
 def infer_properties(
     fn: Callable[..., Any],
     *,
@@ -151,6 +168,9 @@ def infer_properties(
         names = ["permutation"] if tokens & _TOUR_CROSSOVERS else []
     if tokens & {"mutation", "mutate"} and tokens & _TOUR_MUTATIONS and "permutation" not in names:
         names.append("permutation")
+    k_opt = tokens & _K_OPT_WORDS or ("opt" in tokens and tokens & _K_OPT)
+    if k_opt and "permutation" not in names:
+        names.append("permutation")
     if tokens & _WITH_REPLACEMENT:
         names = [n for n in names if n != "sample"]
     if tokens & _NOT_UNIFORM:
@@ -159,6 +179,10 @@ def infer_properties(
         k = _int_parameter(fn)
         if k:
             options["sample"] = {"k": k}
+    dealt = _dealt_count(fn)
+    if dealt and not tokens & _WITH_REPLACEMENT:
+        names += [] if "sample" in names else ["sample"]
+        options.setdefault("sample", {"k": dealt})
     inverse = _inverse_name(fname, namespace or {})
     if inverse and "round_trip" not in names:
         names.append("round_trip")

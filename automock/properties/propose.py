@@ -38,6 +38,7 @@ from typing import Any
 from automock.plan.model import PropertySpec
 from automock.properties._signature import signature_of
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
+from automock.properties.converge import converging_estimate
 from automock.properties.counted import counted_length
 from automock.properties.distribution import SHUFFLE_LENGTH
 from automock.properties.documented import example_count
@@ -281,6 +282,9 @@ def propose(
     inferred += tournament_hint(found, observed, fname, fn)
     inferred += _raising(observed)
     inferred += counted_length(found, observed)
+    estimate = converging_estimate(fn, observed) if "varies" in found else None
+    if estimate is not None:
+        inferred.append(estimate)
     have = {a.property for a in inferred}
     for hint in hinted:  # a name's guess stays a hint: kept where it applies
         if hint.property in have or not _consistent(hint.property, found, observed):

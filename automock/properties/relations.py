@@ -288,7 +288,18 @@ def _fixed_bounds(
         options["low"] = 0
     if reached(high, max):
         options["high"] = high
-    return options
+    return _bytes(seen, low, high) or options
+
+
+def _bytes(seen: list[float], low: float, high: float) -> dict[str, Any]:
+    """Integers spanning most of 0..255 (an RGB channel, a byte) are held to [0, 255]; one
+    past it (256) is the byte's off-by-one, not a wider range."""
+    integral = bool(seen) and all(float(x).is_integer() for x in seen)
+    return (
+        {"low": 0, "high": 255}
+        if integral and low >= 0 and high <= 256 and high - low >= 200
+        else {}
+    )
 
 
 def _ranked(

@@ -22,7 +22,8 @@ taken for a promise about the output:
 - "permutation", "distinct", "unique", "without replacement" -> ``unique`` for a
   function given no sequence (a permutation of a given list keeps its repeats), and so
   does a name that says it draws a lottery (``lotto``, ``lottery``, ``raffle``,
-  ``bingo``: distinct numbers by the game's rules), and
+  ``bingo``: distinct numbers by the game's rules), or a deck made (``new_deck()``,
+  ``newdeck``: each card once), and
   "returns ... sorted" / "in ascending order" -> ``sorted``, both for a function seen
   returning sequences only;
 - a name that says the function estimates pi (``estimate_pi``, ``monte_carlo_pi``,
@@ -46,7 +47,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from automock.properties._signature import function_tree, parameter_names, signature_of
+from automock.properties._signature import (
+    function_tree,
+    lone_heading,
+    parameter_names,
+    signature_of,
+)
 from automock.properties.dice import die_faces, rolled_dice
 from automock.properties.fraction import counted_fraction
 from automock.properties.infer import AppliedProperty, name_tokens
@@ -208,17 +214,24 @@ def stated(
         isinstance(o.output, list | tuple) for o in observed.accepted
     )
     given = any(isinstance(a, list | tuple) for o in observed.calls for a in o.args)
-    doc = (inspect.getdoc(fn) or "").lower()
+    doc = f"{inspect.getdoc(fn) or ''} {lone_heading(fn)}".lower()
     words = ((_UNIQUE_WORDS, "unique"), (_SORTED_WORDS, "sorted"))
     for pattern, prop in words if sequences else ():
         match = pattern.search(doc)
         rearranged = prop == "unique" and given  # a permutation of a list keeps its repeats
         if match and prop not in names and not rearranged:
             out.append(AppliedProperty(prop, {}, "stated", f"docstring: {match.group(0)!r}"))
-    drawn = set(name_tokens(getattr(fn, "__name__", ""))) & _LOTTERY
-    if drawn and sequences and not given and "unique" not in {a.property for a in out} | names:
-        evidence = f"name: a {min(drawn)} draws distinct numbers"
-        out.append(AppliedProperty("unique", {}, "stated", evidence))
+    tokens = set(name_tokens(getattr(fn, "__name__", "")))
+    drawn = tokens & _LOTTERY
+    decks = {t for t in tokens if t.startswith("deck") or t.endswith("deck")}
+    if (
+        (drawn or decks)
+        and sequences
+        and not given
+        and "unique" not in {a.property for a in out} | names
+    ):
+        said = f"a {min(drawn)} draws distinct numbers" if drawn else "a deck holds each card once"
+        out.append(AppliedProperty("unique", {}, "stated", f"name: {said}"))
     numbered = _numbered_from_one(observed, have) if drawn and sequences and not given else None
     if numbered is not None and not any(a.property == "bounds" for a in out):
         out.append(numbered)
