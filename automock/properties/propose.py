@@ -303,16 +303,7 @@ def propose(
         inferred.append(
             AppliedProperty("examples", {}, "stated", f"{documented} examples in the docstring")
         )
-    if observed.slowest > call_seconds / 50:  # costly on small inputs: search no larger ones
-        size = max(
-            (len(a) for o in observed.accepted for a in o.args if isinstance(a, list)), default=0
-        )
-        inferred = [
-            AppliedProperty(a.property, {**a.options, "max_size": size}, a.source, a.evidence)
-            if a.source == "inferred" and a.property not in DISTRIBUTION_PROPERTIES
-            else a
-            for a in inferred
-        ]
+    inferred = _sized(inferred, observed, call_seconds)
     spread = [a for a in inferred if a.property in DISTRIBUTION_PROPERTIES]
     alpha = ALPHA / max(1, len(spread))
     return tuple(
@@ -321,6 +312,23 @@ def propose(
         else a
         for a in inferred
     ), observed
+
+
+def _sized(
+    inferred: list[AppliedProperty], observed: Observations, call_seconds: float
+) -> list[AppliedProperty]:
+    """Costly on small inputs: the inferred checks search no larger lists than observed."""
+    if observed.slowest <= call_seconds / 50:
+        return inferred
+    size = max(
+        (len(a) for o in observed.accepted for a in o.args if isinstance(a, list)), default=0
+    )
+    return [
+        AppliedProperty(a.property, {**a.options, "max_size": size}, a.source, a.evidence)
+        if a.source == "inferred" and a.property not in DISTRIBUTION_PROPERTIES
+        else a
+        for a in inferred
+    ]
 
 
 def given(
