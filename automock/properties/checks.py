@@ -248,10 +248,11 @@ def within_bounds(
 
 def has_length(output: Any, n: int | None) -> PropertyResult:
     """``output`` has ``max(0, n)`` items: as many as a count asked for (none for a
-    negative count, as ``range(n)`` gives); passes when there is no count to compare."""
+    negative count, as ``range(n)`` gives); a string or bytes counts its characters (a
+    password or token of ``n``); passes when there is no count to compare."""
     if n is None:
         return _ok("length", "no count given")
-    items = _as_list(output, "length")
+    items = list(output) if isinstance(output, str | bytes) else _as_list(output, "length")
     if isinstance(items, PropertyResult):
         return items
     want = max(0, n)

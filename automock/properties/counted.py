@@ -28,7 +28,7 @@ _LEAST_COUNTS = 3  # different counts seen before a length is taken to follow th
 
 
 def _items(output: Any) -> list[Any] | None:
-    if isinstance(output, set | frozenset):
+    if isinstance(output, set | frozenset | str | bytes):  # a string: its characters
         return list(output)
     return as_sequence(output)
 
