@@ -46,7 +46,12 @@ CALL_NAMES = (*HTTP_METHODS, "request", "stream", "urlopen")
 def import_aliases(tree: ast.Module) -> dict[str, str]:
     """Local name -> qualified name for every absolute import in ``tree``."""
     aliases: dict[str, str] = {}
+    starred: list[str] = []
     for node in ast.walk(tree):
+        star = isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+        if star and isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            starred.append(node.module)
+            continue
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -57,8 +62,31 @@ def import_aliases(tree: ast.Module) -> dict[str, str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             for alias in node.names:
                 aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    if len(starred) == 1:  # ``from M import *``: a name used but bound nowhere else is M's
+        aliases.update({name: f"{starred[0]}.{name}" for name in _unbound(tree, aliases)})
     # ``cElementTree``: the old name of ElementTree's C version, the same functions
     return {k: v.replace(".cElementTree", ".ElementTree") for k, v in aliases.items()}
+
+
+def _unbound(tree: ast.Module, imported: dict[str, str]) -> set[str]:
+    """Names read in ``tree`` that nothing in it binds: not assigned, defined, a parameter,
+    imported or a builtin (what a lone star import must have brought in)."""
+    import builtins
+
+    bound = set(imported) | set(dir(builtins))
+    read: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            bound.update(node.names)
+    return read - bound
 
 
 def qualname(node: ast.expr, aliases: dict[str, str]) -> str:
