@@ -9,13 +9,18 @@ holds a URL the same stub answers, a token, ``true``), the second, with the same
 says none does (``null``, ``false``), and every later request gets the second.
 
 Keys inside a list are left alone: ``items[i].next`` is data, not the body's page.
+
+A program that reads the link by subscript inside ``try`` and ends on ``KeyError``
+(``try: url = res["next_url"] except KeyError: break``) follows a ``null`` link as a URL
+(``Invalid URL 'None'``): for such a key (:func:`caught_keys`), the last page has no key.
 """
 
 from __future__ import annotations
 
+import ast
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from automock.drafting.regex_sample import sample
@@ -23,6 +28,7 @@ from automock.drafting.regex_sample import sample
 __all__ = [
     "MORE",
     "NEXT",
+    "caught_keys",
     "end_value",
     "ends_page",
     "is_paging_key",
@@ -75,26 +81,50 @@ def _more_value(name: str, here: str) -> Any:
     return here or "page-2"
 
 
-def pages(body: Any, here: str) -> tuple[Any, Any] | None:
-    """(first, last) bodies for a body holding an ended paging key outside any list (the
-    first says a page follows, at ``here`` for a link); ``None`` when it holds none."""
-    first = copy.deepcopy(body)
-    found = False
+_MISSING = frozenset({"KeyError", "LookupError", "Exception", "BaseException"})
 
-    def walk(node: Any) -> None:
-        nonlocal found
+
+def caught_keys(tree: ast.AST) -> frozenset[str]:
+    """Paging keys read by subscript (``res["next"]``) inside a ``try`` whose handler takes
+    a missing key (``KeyError``, ``LookupError``, ``Exception``, a bare ``except``)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Try) or not any(_takes_missing(h) for h in node.handlers):
+            continue
+        for inner in (n for stmt in node.body for n in ast.walk(stmt)):
+            key = inner.slice if isinstance(inner, ast.Subscript) else None
+            if isinstance(key, ast.Constant) and is_paging_key(str(key.value)):
+                found.add(str(key.value))
+    return frozenset(found)
+
+
+def _takes_missing(handler: ast.ExceptHandler) -> bool:
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(k is None or (isinstance(k, ast.Name) and k.id in _MISSING) for k in kinds)
+
+
+def pages(body: Any, here: str, absent: Iterable[str] = ()) -> tuple[Any, Any] | None:
+    """(first, last) bodies for a body holding an ended paging key outside any list (the
+    first says a page follows, at ``here`` for a link; the last has no key for one in
+    ``absent``, see :func:`caught_keys`); ``None`` when it holds none."""
+    first, last = copy.deepcopy(body), copy.deepcopy(body)
+    found: list[str] = []
+
+    def walk(node: Any, ended: Any) -> None:
         if not isinstance(node, dict):
             return
         for key, value in node.items():
             if isinstance(key, str) and is_paging_key(key) and value == end_value(key):
                 if value is None or isinstance(value, bool):
                     node[key] = _more_value(key, here)
-                    found = True
+                    found.append(key)
+                    if key in absent:
+                        del ended[key]
             else:
-                walk(value)
+                walk(value, ended[key] if isinstance(ended, dict) else None)
 
-    walk(first)
-    return (first, body) if found else None
+    walk(first, last)
+    return (first, last) if found else None
 
 
 def pages_of(data: dict[str, Any], record: Mapping[str, Any]) -> list[Mapping[str, Any]]:

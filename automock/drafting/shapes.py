@@ -30,7 +30,7 @@ from automock.drafting.json_talk import speaks_json
 from automock.drafting.link_flow import link_prefix
 from automock.drafting.literals import KEY_SEP, Ref
 from automock.drafting.markup import render_csv, render_feed, render_markup
-from automock.drafting.paging import end_value, is_paging_key, pages, served_url
+from automock.drafting.paging import caught_keys, end_value, is_paging_key, pages, served_url
 from automock.drafting.regex_sample import sample
 from automock.drafting.stub_requests import literal_query, sent_payload, variant_pattern
 from automock.drafting.text_probes import probes_of, searched_text
@@ -353,9 +353,10 @@ def _whole(ctx: _Ctx, pointer: str) -> Any:
     return whole_body(ctx.url, ctx.salt, pointer, ctx.guessed)
 
 
-def _paged(shape: HttpShape) -> HttpShape:
+def _paged(shape: HttpShape, module: Module) -> HttpShape:
     """A body with a paging key becomes two pages (:mod:`automock.drafting.paging`)."""
-    found = pages(shape.json, served_url(shape.url, shape.match, shape.query))
+    here, absent = served_url(shape.url, shape.match, shape.query), caught_keys(module.tree)
+    found = pages(shape.json, here, absent)
     if found is None:
         return shape
     guessed = [g for g in shape.guessed if not g.startswith("/json")]
@@ -386,7 +387,7 @@ def infer_http(
                     interpreter.regexes.setdefault((ref.site, path), hint[3:])
                 elif hint is not None:
                     interpreter.hints.setdefault((ref.site, path), hint)
-    return [_paged(created(s, module)) for s in _joined(shared(_shapes(interpreter)))]
+    return [_paged(created(s, module), module) for s in _joined(shared(_shapes(interpreter)))]
 
 
 def _joined(shapes: list[HttpShape]) -> list[HttpShape]:
@@ -396,5 +397,4 @@ def _joined(shapes: list[HttpShape]) -> list[HttpShape]:
 
 
 def infer_shapes(source: str, touch_lines: Iterable[int] = ()) -> list[HttpShape]:
-    """Convenience wrapper over :func:`infer_http` for a source string."""
-    return infer_http(parse_module(source), touch_lines)
+    return infer_http(parse_module(source), touch_lines)  # infer_http over a source string
