@@ -175,14 +175,13 @@ def _repair_type(data: dict[str, Any], record: Mapping[str, Any]) -> list[str]:
     *head, last = parts or [""]
     changed = False
     for node in _nodes(root[0].get("json"), head):
-        slot: Any = last if isinstance(node, dict) and last in node else None
+        slots: list[Any] = [last] if isinstance(node, dict) and last in node else []
         if isinstance(node, list) and last.isdigit() and int(last) < len(node):
-            slot = int(last)
-        if slot is None:
-            continue
-        # a number the code treats as text (``.replace(",", "")``): the number as a string
-        value = _reshaped(node[slot], shape) if shape is not None else _as_text(node[slot])
-        node[slot], changed = value, True
+            slots = list(range(len(node)))  # a list's items are alike: each one, in one round
+        for slot in slots:
+            # a number the code treats as text (``.replace(",", "")``): the number as a string
+            value = _reshaped(node[slot], shape) if shape is not None else _as_text(node[slot])
+            node[slot], changed = value, True
     return [f"{root[1]}/json{at}"] if changed else []
 
 
