@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from automock.properties.fixed_bounds import fixed_bounds
 from automock.properties.observe import Observation, Observations
 
 __all__ = ["Relation", "as_sequence", "order_agreement", "relations"]
@@ -152,7 +153,9 @@ def _shape_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
         ("member", member),
     ):
         support, ok = _count(obs, holds)
-        lucky = (name == "sorted" and not _beyond_luck(obs)) or (name == "unique" and _record(obs))
+        lucky = (name == "sorted" and not _beyond_luck(obs)) or (
+            name == "unique" and (_record(obs) or _distinct_by_luck(obs))
+        )
         if ok and support and not lucky:
             found.append(Relation(name, support, len(obs)))
     found += _length_relations(obs, params, in_out)
@@ -165,6 +168,23 @@ def _record(obs: tuple[Observation, ...]) -> bool:
     differing says nothing of the function (``unique`` is not proposed for it)."""
     lengths = {len(o.output) if isinstance(o.output, tuple) else -1 for o in obs}
     return len(obs) > 1 and len(lengths) == 1 and -1 not in lengths
+
+
+def _distinct_by_luck(obs: tuple[Observation, ...]) -> bool:
+    """Could draws with replacement have come out without a repeat this often (1 in 1000
+    or likelier)? An id of 4 characters from 36 has no repeat 84% of the time, so short
+    ids that never repeated one say nothing of ``unique``. Each different output of ``n``
+    items from the ``m`` values seen in all outputs counts ``prod(1 - i/m, i < n)``."""
+    outputs = {(repr(o.args), repr(o.output)): o.output for o in obs}
+    items = [list(x) if isinstance(x, str) else as_sequence(x) or [] for x in outputs.values()]
+    seen = len({_key(v) for each in items for v in each})
+    chance = 1.0
+    for each in items:
+        for i in range(len(each)):
+            chance *= max(0.0, 1 - i / seen)
+        if chance < 1e-3:
+            return False
+    return True
 
 
 def _beyond_luck(obs: tuple[Observation, ...]) -> bool:
@@ -257,49 +277,10 @@ def _bound_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
     if ok and support:
         found.append(Relation("within_input", support, len(obs)))
     elif not any(_source(o) for o in obs):
-        options = _fixed_bounds(values, low, high)
+        options = fixed_bounds(values, low, high)
         if options:
             found.append(Relation("bounds", len(values), len(obs), options))
     return found
-
-
-def _fixed_bounds(
-    values: list[tuple[Observation, list[float] | None]], low: float, high: float
-) -> dict[str, Any]:
-    """The fixed bounds seen: a side is a bound only if several inputs reached it (a die's 1
-    and 6 under many side counts; a function of no input: several calls); a lowest value
-    one input gave is no bound (an estimate that came out 2.4 on 5 points), though never
-    negative is (low 0); a highest value one input gave is none. A function of no input
-    has one input only: its extremes are bounds when its values are few and each was seen
-    often (a die's faces over 60 calls), not the lowest of many estimates (2.84 of an
-    estimate of pi over 100 points, beaten by 2.76 on a later run)."""
-    inputs = len({repr(o.args) for o, _ in values})
-    seen = [x for _, v in values if v for x in v]
-    saturated = len(set(seen)) * 4 <= len(seen)  # few values, each seen often: a die's faces
-
-    def reached(side: float, pick: Callable[[list[float]], float]) -> bool:
-        hits = [repr(o.args) for o, v in values if v and pick(v) == side]
-        return len(set(hits)) > 1 or (inputs == 1 and len(hits) > 1 and saturated)
-
-    options: dict[str, Any] = {}
-    if reached(low, min):
-        options["low"] = low
-    elif low >= 0:
-        options["low"] = 0
-    if reached(high, max):
-        options["high"] = high
-    return _bytes(seen, low, high) or options
-
-
-def _bytes(seen: list[float], low: float, high: float) -> dict[str, Any]:
-    """Integers spanning most of 0..255 (an RGB channel, a byte) are held to [0, 255]; one
-    past it (256) is the byte's off-by-one, not a wider range."""
-    integral = bool(seen) and all(float(x).is_integer() for x in seen)
-    return (
-        {"low": 0, "high": 255}
-        if integral and low >= 0 and high <= 256 and high - low >= 200
-        else {}
-    )
 
 
 def _ranked(
