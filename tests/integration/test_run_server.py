@@ -45,6 +45,11 @@ def _connections(cwd: Path, runtime_dir: Path, **env: str) -> int:
     return int(found[1]) if found else -1
 
 
+def _logs(runtime_dir: Path) -> dict[str, str]:
+    """The end of each server log kept (a server says there why it ended): for a failure."""
+    return {p.name: p.read_text()[-1500:] for p in (runtime_dir / "automock").glob("*.log")}
+
+
 def _run(cwd: Path, runtime_dir: Path, *argv: str, **env: str) -> subprocess.CompletedProcess[str]:
     return automock_command(
         ["run", *argv], cwd=cwd, XDG_RUNTIME_DIR=str(runtime_dir), TZ="America/New_York", **env
@@ -193,7 +198,7 @@ def test_a_plan_with_another_seed_is_refused_and_run_here(
 
     done = _run(tmp_path, runtime_dir, "--json", "--no-stable-addresses", "sets.py")
 
-    assert _connections(tmp_path, runtime_dir) == before + 2  # asked, refused
+    assert _connections(tmp_path, runtime_dir) == before + 2, _logs(runtime_dir)  # asked, refused
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["seed"] == 5 and [r["start"] for r in report["runs"]] == ["fork"]
@@ -243,7 +248,8 @@ def test_caches_written_beside_automock_do_not_end_the_server(
     done = _run(tmp_path, runtime_dir, "app.py", **env)
 
     assert done.returncode == 0 and done.stdout == "hi\n", done.stderr
-    assert _connections(tmp_path, runtime_dir, **env) == before + 2  # served, still running
+    served = _connections(tmp_path, runtime_dir, **env)
+    assert served == before + 2, _logs(runtime_dir)  # served, still running
 
 
 def test_a_runtime_dir_too_long_for_a_socket_is_named_at_once(tmp_path: Path) -> None:
@@ -277,8 +283,7 @@ def test_a_socket_directory_others_can_enter_is_not_used(tmp_path: Path, runtime
     (runtime_dir / "automock").chmod(0o700)
     assert done.returncode == 0 and done.stdout == "hi\n"
     after = _connections(tmp_path, runtime_dir)
-    logs = {p.name: p.read_text()[-1500:] for p in (runtime_dir / "automock").glob("*.log")}
-    assert after == before + 1, logs  # only this status: the run was local
+    assert after == before + 1, _logs(runtime_dir)  # only this status: the run was local
     assert refused.returncode == 2 and refused.stderr.startswith(
         "automock: error: no private socket"
     )
