@@ -48,10 +48,6 @@ def import_aliases(tree: ast.Module) -> dict[str, str]:
     aliases: dict[str, str] = {}
     starred: list[str] = []
     for node in ast.walk(tree):
-        star = isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
-        if star and isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            starred.append(node.module)
-            continue
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -61,7 +57,10 @@ def import_aliases(tree: ast.Module) -> dict[str, str]:
                     aliases[top] = top
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             for alias in node.names:
-                aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                if alias.name == "*":
+                    starred.append(node.module)
+                else:
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
     if len(starred) == 1:  # ``from M import *``: a name used but bound nowhere else is M's
         aliases.update({name: f"{starred[0]}.{name}" for name in _unbound(tree, aliases)})
     # ``cElementTree``: the old name of ElementTree's C version, the same functions
