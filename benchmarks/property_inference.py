@@ -122,7 +122,7 @@ def _explicit(entry: dict[str, Any]) -> Any:
 
 def _given(fn: Any, entry: dict[str, Any]) -> tuple[Any, Any]:
     """What ``--property`` checks (in place when seen so) and the inputs it saw."""
-    from automock.properties.propose import given
+    from automock.properties.given import given
 
     applied, observed = given(fn, _explicit(entry), call_seconds=2.0)
     return applied, [o.args for o in observed.accepted]

@@ -265,8 +265,9 @@ def _check_one(
     # to clock functions taken at import time.
     import hypothesis  # noqa: F401
 
+    from automock.properties.given import given
     from automock.properties.infer import AppliedProperty
-    from automock.properties.propose import given, propose
+    from automock.properties.propose import propose
     from automock.properties.runner import canonical_property
     from automock.properties.suite import check_function
 

@@ -7,7 +7,8 @@ least 1"``, ``"size (int > 0)"``: a person calling the function would not pass
 named in the sentence is bound, and only by a sign (positive, non-negative, at least 0 or
 1): a docstring's looser words (``"a list of numbers"``) assume nothing here.
 
-The code says as much of a count of trials: a parameter the function loops over
+The code says as much of a count a ``while n:`` loop counts down (``n -= 1``): at least
+0, since a negative one never reaches 0 and the call never returns. And of a count of trials: a parameter the function loops over
 (``range(n)``, its only argument) and divides by (``heads / n``) is a number of trials, at
 least 1. Called with ``-1`` it loops zero times and returns ``-0.0`` shares, an answer to
 no question.
@@ -66,7 +67,8 @@ def _assumed(fn: Callable[..., Any]) -> tuple[tuple[str, int | None], ...]:
     names = parameter_names(target)
     if not names:
         return ()
-    lows = _trial_counts(target, names) | (_lows(doc, names) if doc else {})
+    lows = _countdowns(target, names) | _trial_counts(target, names)
+    lows |= _lows(doc, names) if doc else {}
     return tuple((name, lows.get(name)) for name in names) if lows else ()
 
 
@@ -85,6 +87,35 @@ def _trial_counts(fn: Callable[..., Any], names: tuple[str, ...]) -> dict[str, i
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div | ast.FloorDiv):
             divided |= {node.right.id} if isinstance(node.right, ast.Name) else set()
     return {name: 1 for name in names if name in looped and name in divided}
+
+
+def _countdowns(fn: Callable[..., Any], names: tuple[str, ...]) -> dict[str, int]:
+    """Each parameter a ``while p:`` (or ``while p != 0:``) loop counts down by one: at least
+    0. A negative count never reaches 0 there, so the call never returns."""
+    tree = function_tree(fn)
+    loops = [n for n in ast.walk(tree) if isinstance(n, ast.While)] if tree is not None else []
+    found: dict[str, int] = {}
+    for loop in loops:
+        name = _counted(loop.test)
+        if name not in names:
+            continue
+        for node in ast.walk(loop):
+            if (
+                isinstance(node, ast.AugAssign)
+                and isinstance(node.op, ast.Sub)
+                and isinstance(node.target, ast.Name)
+                and node.target.id == name
+            ):
+                found[name] = 0
+    return found
+
+
+def _counted(test: ast.expr) -> str | None:
+    """The name a loop's test reads as a count: ``while n:`` or ``while n != 0:``."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq):
+        zero = test.comparators[0]
+        test = test.left if isinstance(zero, ast.Constant) and zero.value == 0 else test
+    return test.id if isinstance(test, ast.Name) else None
 
 
 def assumed_lows(fn: Callable[..., Any]) -> dict[str, int]:

@@ -12,7 +12,8 @@ every observation into properties to check, each with its evidence:
   with the seed); else a sub-multiset or subset -> ``subset``; one element of the one
   list given (or a list of one of them, as ``choices`` returns), varying with the seed ->
   ``subset`` and ``uniform`` over its elements (a fair choice), unless the name says the
-  pick is weighted (``roulette``, ``tournament``...);
+  pick is weighted (``roulette``, ``tournament``...); ``k`` of the list put back (more than
+  it holds, at times) -> ``uniform`` over each draw (:mod:`~automock.properties.fair_draws`);
 - the k-th smallest (or largest) of the list, ``k`` an int parameter -> ``order_statistic``;
 - ``sorted``, ``unique``; numbers within parameters (``low``/``high``) or within
   fixed bounds seen -> ``bounds``;
@@ -42,6 +43,7 @@ from automock.properties.converge import converging_estimate
 from automock.properties.counted import counted_length
 from automock.properties.distribution import SHUFFLE_LENGTH
 from automock.properties.documented import example_count
+from automock.properties.fair_draws import drawing, put_back, wrapped_choice
 from automock.properties.infer import (
     AppliedProperty,
     infer_properties,
@@ -49,18 +51,26 @@ from automock.properties.infer import (
     name_tokens,
 )
 from automock.properties.observe import Observations, observe
-from automock.properties.relations import Relation, as_sequence, order_agreement, relations
+from automock.properties.relations import (
+    Relation,
+    as_sequence,
+    drawn_back,
+    order_agreement,
+    relations,
+)
 from automock.properties.runner import DISTRIBUTION_PROPERTIES
 from automock.properties.stated import stated
 from automock.properties.together import WEIGHT_NAMES, length_of
 from automock.properties.tournament import tournament_hint
 
-__all__ = ["ALPHA", "given", "propose", "seed_dependent"]
+__all__ = ["ALPHA", "propose", "seed_dependent"]
 
 # family-wise significance level of one function's inferred distribution tests: nobody chose
 # them, and a corpus checks many functions (150 checks see a chance alarm about 1.5% of
 # the time at 1e-4, 14% at 1e-3); the biased shuffles and samplers measured fail far below it
 ALPHA = 1e-4
+# the words that say "without replacement"; a draw, pick or deal may put back what it drew
+_SAMPLE_WORDS = frozenset({"sample", "sampling", "reservoir"})
 
 
 def _evidence(rel: Relation, observed: Observations) -> str:
@@ -108,43 +118,18 @@ def _from_relations(
     )
     fair = "varies" in found and one_list and not meant_uneven(name)
     chose_nothing = any(o.output is None and any(o.args[:1]) for o in observed.accepted)
-    drawing = _drawing(found, observed, name)
+    sampling = drawing(found, observed, name)
     if fair and "permutation" in found and "mixes" in found:
         add("uniform", found["varies"], {"n": SHUFFLE_LENGTH})
-    elif drawing is not None:  # k of the list, varying with the seed: fair to every element
-        add("uniform", found["varies"], {"n": 6, "k": 3, "sample": drawing})
+    elif sampling is not None:  # k of the list, varying with the seed: fair to every element
+        add("uniform", found["varies"], {"n": 6, "k": 3, "sample": sampling})
     elif fair and "member" in found and not chose_nothing:  # None from [] only
         add("uniform", found["varies"], {"n": 5, "choice": True})
-    elif fair and "submultiset" in found and _wrapped_choice(observed):
+    elif fair and "submultiset" in found and wrapped_choice(observed):
         add("uniform", found["varies"], {"n": 5, "choice": True, "wrapped": True})
+    elif (draws := put_back(found, observed, name)) is not None:  # each draw a fair choice
+        add("uniform", found["varies"], {"n": 5, "choice": True, "draws": draws})
     return out
-
-
-def _wrapped_choice(observed: Observations) -> bool:
-    """Did every call return a list of one element, on lists of two or more at least once
-    (``choices(population, k=1)``: a choice handed back in a list)?"""
-    outputs = [o.output for o in observed.accepted]
-    longer = any(isinstance(o.args[0], list) and len(o.args[0]) > 1 for o in observed.accepted)
-    return longer and all(isinstance(out, list | tuple) and len(out) == 1 for out in outputs)
-
-
-def _drawing(
-    found: Mapping[str, Relation], observed: Observations, name: str
-) -> dict[str, str] | None:
-    """``{"list": ..., "size": ...}`` for a fair sample's check: a function of a list and its
-    size ``k`` only, seen drawing ``k`` of the list without replacement, varying with the seed."""
-    rel = found.get("length_k")
-    needed = ("varies", "submultiset", "length_k")
-    if rel is None or not all(r in found for r in needed) or meant_uneven(name):
-        return None
-    size = rel.options.get("k")
-    others = [p for p in observed.parameters if p != size]
-    if not isinstance(size, str) or len(others) != 1 or len(observed.parameters) != 2:
-        return None
-    at = observed.parameters.index(others[0])
-    if not all(isinstance(o.args[at], list) for o in observed.calls if len(o.args) > at):
-        return None
-    return {"list": others[0], "size": size}
 
 
 _SELECTION = frozenset({"quickselect", "select", "kth", "nth", "median"})
@@ -196,7 +181,7 @@ def _weighted_hint(
     weight when its name says so (``roulette_wheel_selection(population, fitnesses)``) or
     its weights parameter is plainly called so (``choice(population, weights)``, or an
     optional ``weights=None`` beside the list, as ``choices`` takes, called with them)."""
-    wrapped = "member" not in found and "submultiset" in found and _wrapped_choice(observed)
+    wrapped = "member" not in found and "submultiset" in found and wrapped_choice(observed)
     if "member" not in found and not wrapped:
         return []
     tokens = set(name_tokens(name))
@@ -287,7 +272,7 @@ def propose(
         inferred.append(estimate)
     have = {a.property for a in inferred}
     for hint in hinted:  # a name's guess stays a hint: kept where it applies
-        if hint.property in have or not _consistent(hint.property, found, observed):
+        if hint.property in have or not _consistent(hint.property, found, observed, fname):
             continue
         if observed.in_place and hint.property not in DISTRIBUTION_PROPERTIES:
             options = {**hint.options, "in_place": True}
@@ -331,37 +316,9 @@ def _sized(
     ]
 
 
-def given(
-    fn: Callable[..., Any],
-    applied: Sequence[AppliedProperty],
-    *,
-    examples: Sequence[Sequence[Any]] = (),
-    call_seconds: float = DEFAULT_CALL_SECONDS,
-) -> tuple[tuple[AppliedProperty, ...], Observations]:
-    """Properties given by flag, with what observing ``fn`` tells about them.
-
-    A function seen returning ``None`` after changing its sequence argument is in
-    place: each given per-input property then reads that argument as the output,
-    changed or not (an in-place sort of ``[]`` returns ``None`` and changes
-    nothing; it is not a failure). ``uniform`` of a function seen returning one
-    element, not a list, is a fair choice. The observations' inputs tell the
-    search the types of untyped parameters.
-    """
-    observed = observe(fn, examples=examples, call_seconds=call_seconds)
-    outputs = [o.output for o in observed.accepted]
-    picks = bool(outputs) and not any(isinstance(v, list | tuple) for v in outputs)
-    out = []
-    for a in applied:
-        extra: dict[str, Any] = {}
-        if a.property == "uniform" and picks:  # one element per call: a fair choice
-            extra = {"choice": True}
-        elif a.property != "uniform" and observed.in_place:
-            extra = {"in_place": True}
-        out.append(AppliedProperty(a.property, {**extra, **a.options}, a.source, a.evidence))
-    return tuple(out), observed
-
-
-def _consistent(prop: str, found: Mapping[str, Relation], observed: Observations) -> bool:
+def _consistent(
+    prop: str, found: Mapping[str, Relation], observed: Observations, fname: str
+) -> bool:
     """A name's guess is kept unless it cannot apply to what the function returns.
 
     A guess that applies but did not hold is kept: a function named ``sort`` whose
@@ -373,13 +330,16 @@ def _consistent(prop: str, found: Mapping[str, Relation], observed: Observations
     needs more than its list (``shuffle(a, seed)``: its runs are decided by the seed).
     Only what it returned on lists of two or more elements counts: ``sattoloCycle``
     that refuses every longer list and returns ``None`` for ``[]`` keeps its guess, and
-    the check reports the failure.
+    the check reports the failure. A ``draw``, ``pick`` or deal seen returning more items
+    than it was given puts them back: only a name that says ``sample`` is held to it then.
     """
     drawn = "length_k" in found and "permutation" not in found  # k of the input, k a parameter
     if drawn and prop in ("permutation", "sorted", "uniform"):
         return False
     if prop == "sample" and observed.in_place and "permutation" in found:
         return False  # it draws in place: its list keeps every item (EPI's random_sampling(k, A))
+    if prop == "sample" and not set(name_tokens(fname)) & _SAMPLE_WORDS and drawn_back(observed):
+        return False
     if prop == "uniform" and len(observed.parameters) != 1:  # run on the list alone, it cannot
         return False  # be (`shuffle(a, seed)` needs its seed and is decided by it)
     takes_sequence = any(isinstance(a, list | tuple) for o in observed.calls for a in o.args)

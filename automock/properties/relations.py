@@ -58,6 +58,18 @@ def _source(o: Observation) -> list[Any] | None:
     return next((list(a) for a in o.args if isinstance(a, list | tuple)), None)
 
 
+def drawn_back(observed: Observations) -> bool:
+    """Did a call return more items than its sequence argument holds, every one of them from
+    it? Only a draw that puts back what it draws can (``draw([x], 2) == [x, x]``): a sample
+    without replacement never returns more than it was given."""
+    for o in observed.accepted:
+        src, out = _source(o), as_sequence(o.output)
+        longer = bool(src) and out is not None and len(out) > len(src or ())
+        if longer and set(map(_key, out or ())) <= set(map(_key, src or ())):
+            return True
+    return False
+
+
 def _members(o: Observation, values: list[float] | None) -> bool:
     items = _source(o)
     source = _numbers(items) if items else None

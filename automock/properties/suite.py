@@ -241,7 +241,8 @@ def _uniformity(
     fn: Callable[..., Any], options: Mapping[str, Any], runs: int, seed: int
 ) -> DistributionResult:
     """The distribution check that fits: a shuffle's, a choice's (``wrapped``: handed back
-    in a one-element list), a sample's (``sample``
+    in a one-element list; ``draws``: one of ``k`` put back, ``{"list": ..., "size": ...}``),
+    a sample's (``sample``
     names the parameters that take the list and the size: ``{"list": "xs", "size": "k"}``)
     or a weighted choice's (``weights``: ``{"list": "population", "weights": "fitness"}``)."""
     n, alpha = int(options.get("n", 5)), float(options.get("alpha", 1e-3))
@@ -278,6 +279,11 @@ def _uniformity(
         draw = _by_name(fn, str(drawing["list"]), str(drawing["size"]))
         k = int(options.get("k", n // 2))
         return sample_uniformity(draw, n=n, k=k, runs=runs, seed=seed, alpha=alpha)
+    draws = options.get("draws")
+    if isinstance(draws, Mapping):  # {"list": "deck", "size": "k"}: one draw a run, put back
+        draw = _by_name(fn, str(draws["list"]), str(draws["size"]))
+        choose = _unwrapped(lambda items: draw(items, 1))
+        return choice_uniformity(choose, n=n, runs=runs, seed=seed, alpha=alpha)
     if options.get("choice"):
         return choice_uniformity(fn, n=n, runs=runs, seed=seed, alpha=alpha)
     n = int(options.get("n", SHUFFLE_LENGTH))  # a shuffle: a longer list, more power

@@ -140,3 +140,32 @@ def test_positions_that_happen_to_hold_the_items_are_not_their_bounds(
     path.write_text(STRETCH, encoding="utf-8")
     code, report = _check(capsys, path, "select_between")
     assert code == 0, report["results"]
+
+
+COUNTDOWN = """
+import random
+import string
+
+
+def token(length: int):
+    out = ""
+    while length:
+        out += random.choice(string.ascii_letters)
+        length -= 1
+    return out
+"""
+
+
+def test_a_count_a_loop_counts_down_to_zero_is_never_negative(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``while n: ... n -= 1`` never ends for a negative ``n``: that input is outside the
+    function's domain (batch l's password generator), not a hang to report."""
+    from automock.cli import main
+
+    path = tmp_path / "tokens.py"
+    path.write_text(COUNTDOWN, encoding="utf-8")
+    code = main(["check", f"{path}::token", "--examples", "40", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0, report["results"]
+    assert "length" in {p["property"] for p in report["properties"]}
