@@ -5,11 +5,12 @@ from 2 to 12, so bounds cannot see it; what it breaks is the shape of the sum (o
 even values, 2 and 12 six times too often). A careful engineer checks a dice roller
 against the obvious model: ``k`` six-sided dice (a die's faces when nothing names them)
 summed. :func:`rolled_dice` proposes that model for a function of no arguments whose
-name says it rolls a die or dice (``roll_die``, ``roll2dice``, ``rollDice``), that
+name says it rolls a die or dice (``roll_die``, ``roll2dice``, ``rollDice``; ``roll_d20``
+names a die of 20 faces), that
 draws ``k`` times outside any loop (``randint``, ``randrange``, ``choice``: the number
 of dice is read from the code, never its ranges, which are what an off-by-one moves),
 whose name's number, if any, is ``k``, and whose values seen lie within one of
-``[k, 6k]`` and meet one of its ends: a d20 or a zero-based die is left alone.
+``[k, N k]`` and meet one of its ends: a zero-based die is left alone.
 :func:`dice_fairness` then compares the values of many seeded runs with the
 distribution of the sum (chi-square, tails pooled below five expected counts).
 """
@@ -79,8 +80,13 @@ def rolled_dice(fn: Callable[..., Any], observed: Observations) -> AppliedProper
     """``uniform`` of the sum of ``k`` fair dice, for a dice roller (see the module)."""
     if observed.parameters or not observed.accepted:
         return None
-    words, numbers = _words(getattr(fn, "__name__", ""))
-    if not _DIE_WORDS & set(words):
+    name = getattr(fn, "__name__", "")
+    words, numbers = _words(name)
+    sized = [int(t[1:]) for t in name_tokens(name) if re.fullmatch(r"d\d+", t)]
+    faces = sized[0] if sized and sized[0] >= 2 else FACES
+    if sized:  # roll_d20: its number is the faces, not a count of dice
+        numbers.remove(sized[0])
+    elif not _DIE_WORDS & set(words):
         return None
     dice = _draw_count(fn)
     if not dice or any(n != dice for n in numbers):
@@ -88,13 +94,13 @@ def rolled_dice(fn: Callable[..., Any], observed: Observations) -> AppliedProper
     values = [o.output for o in observed.accepted]
     if not all(type(v) is int for v in values):
         return None
-    low, high = dice, dice * FACES
+    low, high = dice, dice * faces
     if min(values) < low - 1 or max(values) > high + 1:
         return None
     if low not in values and high not in values:
         return None
-    evidence = f"name: a roll of dice; {dice} draw(s) in its code: the sum of {dice} fair d{FACES}"
-    return AppliedProperty("uniform", {"dice": dice, "faces": FACES}, "stated", evidence)
+    evidence = f"name: a roll of dice; {dice} draw(s) in its code: the sum of {dice} fair d{faces}"
+    return AppliedProperty("uniform", {"dice": dice, "faces": faces}, "stated", evidence)
 
 
 def _faces_named(fn: Callable[..., Any]) -> int | None:

@@ -7,7 +7,8 @@ distribution check chosen by what it was seen drawing:
 * :func:`drawing`: ``k`` of the list without replacement (a sample: each element in
   ``k / n`` of the runs);
 * :func:`put_back`: ``k`` of the list with replacement, more than it holds at times (a
-  blackjack draw from an endless deck, ``random.choices``): each draw a fair choice.
+  blackjack draw from an endless deck, ``random.choices``), or as many as it holds with
+  repeats (a bootstrap resample): each draw a fair choice.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from automock.properties.infer import meant_uneven
-from automock.properties.observe import Observations
+from automock.properties.observe import Observation, Observations
 from automock.properties.relations import Relation, as_sequence, drawn_back
 
 __all__ = ["drawing", "put_back", "wrapped_choice"]
@@ -55,9 +56,11 @@ def put_back(
     that many of the list's elements, more than it holds at times (it puts them back, as
     ``random.choices`` does), varying with the seed: each item drawn is a fair choice."""
     params, obs = observed.parameters, observed.accepted
-    if len(params) != 2 or not {"varies", "subset"} <= set(found) or meant_uneven(name):
+    if not {"varies", "subset"} <= set(found) or meant_uneven(name):
         return None
-    if not drawn_back(observed):
+    if len(params) == 1 and "submultiset" not in found and _resampled(obs):
+        return {"list": params[0]}  # a bootstrap: as many draws as the list holds
+    if len(params) != 2 or not drawn_back(observed):
         return None
     for at in (0, 1):
         counted = all(
@@ -69,3 +72,16 @@ def put_back(
         if counted:
             return {"list": params[1 - at], "size": params[at]}
     return None
+
+
+def _resampled(obs: tuple[Observation, ...]) -> bool:
+    """Did every call return as many items as its one list holds, two or more at least once
+    (with more repeats than the list has somewhere: the caller saw no sub-multiset)?"""
+    sized = [
+        (len(o.args[0]), len(as_sequence(o.output) or ()))
+        for o in obs
+        if isinstance(o.args[0], list) and as_sequence(o.output) is not None
+    ]
+    return (
+        len(sized) == len(obs) and any(n >= 2 for n, _ in sized) and all(n == m for n, m in sized)
+    )

@@ -13,7 +13,7 @@ its size ``k`` the one ``int`` parameter, else an untyped one named ``k``,
 idempotent, ``encode``/``dumps``/``to_x`` -> round_trip with the inverse
 found by name (``decode``/``loads``/``from_x``) in the same module; a function of a
 deck of cards (``deck``, ``cards``) and a count only -> sample of that count (cards dealt
-are not put back). A name that says
+are not put back); a bootstrap (``bootstrap``, ``resample``, with no other nouns) -> subset. A name that says
 the permutation is cyclic (``sattolo``, ``cycle``, ``derangement``) or a mutation drops
 ``uniform``.
 """
@@ -74,6 +74,10 @@ _K_OPT = frozenset({"two", "three", "or", "2", "3"})
 _K_OPT_WORDS = frozenset({"2opt", "3opt", "twoopt", "threeopt", "oropt"})
 # a draw said to put back what it draws is no sample without replacement
 _WITH_REPLACEMENT = frozenset({"replacement", "replace", "bootstrap", "choices", "resample"})
+# a bootstrap (resample) of a list draws from it; a name with other words (bootstrap_means)
+# may return anything computed from the draws
+_RESAMPLES = frozenset({"bootstrap", "resample", "resampling"})
+_RESAMPLE_NAME = _RESAMPLES | {"sample", "samples", "with", "replacement", "random", "get", "make"}
 _SIZE_NAMES = ("k", "n_samples", "num_samples", "sample_size")
 # cards are dealt from a deck, never put back: a draw of a count of them is a sample
 _DECKS = frozenset({"deck", "cards", "shoe"})
@@ -173,6 +177,8 @@ def infer_properties(
         names.append("permutation")
     if tokens & _WITH_REPLACEMENT:
         names = [n for n in names if n != "sample"]
+    if tokens & _RESAMPLES and tokens <= _RESAMPLE_NAME and "subset" not in names:
+        names.append("subset")  # a bootstrap resample draws from its data, nothing else
     if tokens & _NOT_UNIFORM:
         names = [n for n in names if n != "uniform"]
     if "sample" in names:

@@ -281,13 +281,23 @@ def _uniformity(
         return sample_uniformity(draw, n=n, k=k, runs=runs, seed=seed, alpha=alpha)
     draws = options.get("draws")
     if isinstance(draws, Mapping):  # {"list": "deck", "size": "k"}: one draw a run, put back
-        draw = _by_name(fn, str(draws["list"]), str(draws["size"]))
-        choose = _unwrapped(lambda items: draw(items, 1))
-        return choice_uniformity(choose, n=n, runs=runs, seed=seed, alpha=alpha)
+        first = _first_draw(fn, str(draws["list"]), str(draws.get("size", "")))
+        return choice_uniformity(first, n=n, runs=runs, seed=seed, alpha=alpha)
     if options.get("choice"):
         return choice_uniformity(fn, n=n, runs=runs, seed=seed, alpha=alpha)
     n = int(options.get("n", SHUFFLE_LENGTH))  # a shuffle: a longer list, more power
     return shuffle_uniformity(fn, n=n, runs=runs, seed=seed, alpha=alpha)
+
+
+def _first_draw(fn: Callable[..., Any], items: str, size: str) -> Callable[[Any], Any]:
+    """A draw with replacement as one choice: ``fn`` asked for one item (``size`` named),
+    else the first of its resample of the whole list."""
+
+    def choose(values: Any) -> Any:
+        out = materialized(fn(**{items: values}, **({size: 1} if size else {})))
+        return out[0] if isinstance(out, list | tuple) and out else out
+
+    return choose
 
 
 def _unwrapped(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -27,6 +27,10 @@ def roll_two_dice_twice_the_first():
 
 def roll_d20():
     return random.randint(1, 20)
+
+
+def roll_d20_odd_faces():
+    return random.randint(0, 9) * 2 + 1
 """
 
 
@@ -58,12 +62,18 @@ def test_a_roll_of_two_dice_is_the_sum_of_two_fair_dice(
     assert any(r["name"] == "uniform" and not r["passed"] for r in report["results"])
 
 
-def test_a_die_of_twenty_faces_is_not_held_to_six(
+def test_a_die_of_twenty_faces_is_held_to_twenty_not_six(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """``d20`` in the name is the die's faces: a fair d20 passes, and one that shows only
+    its odd faces (within 1..20, so bounds cannot see it) fails."""
     code, report = _check(capsys, module, "roll_d20")
-    assert "uniform" not in {p["property"] for p in report["properties"]}
+    fair = [p for p in report["properties"] if p["property"] == "uniform"]
+    assert [(p["options"]["dice"], p["options"]["faces"]) for p in fair] == [(1, 20)]
     assert code == 0, report["results"]
+    code, report = _check(capsys, module, "roll_d20_odd_faces")
+    assert code == 1, report["results"]
+    assert any(r["name"] == "uniform" and not r["passed"] for r in report["results"])
 
 
 def test_the_sum_of_dice_model() -> None:
