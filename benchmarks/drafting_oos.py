@@ -41,6 +41,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks._perturb import perturbed_plan
+
 HERE = Path(__file__).resolve().parent / "drafting_corpus"
 MODES = ("hand", "single", "loop", "control")
 TARGET = 0.90
@@ -102,9 +106,9 @@ def control_plan(hand: Path, dest: Path) -> Path:
     return dest
 
 
-def command(entry: dict[str, Any], mode: str, plan: Path | None) -> list[str]:
+def command(entry: dict[str, Any], mode: str, plan: Path | None, save: bool = False) -> list[str]:
     cmd = [sys.executable, "-m", "automock", "run", entry["entry"], "--repeat", "2"]
-    cmd += ["--json", "--no-save"]
+    cmd += ["--json"] if save else ["--json", "--no-save"]
     if mode in ("hand", "control") and plan is not None:
         cmd += ["--plan", str(plan)]
     elif mode == "single":
@@ -113,8 +117,45 @@ def command(entry: dict[str, Any], mode: str, plan: Path | None) -> list[str]:
     return cmd + (["--", *args] if args else [])
 
 
-def run_mode(corpus: Path, entry: dict[str, Any], mode: str, timeout: float) -> dict[str, Any]:
-    """One mode on a fresh copy of the program's folder."""
+def _stdout(proc: subprocess.CompletedProcess[str]) -> tuple[bool, str]:
+    """Clean (exit 0, both runs the same) and the program's stdout, from ``--json``."""
+    try:
+        report = json.loads(proc.stdout)
+    except ValueError:
+        return False, ""
+    clean = proc.returncode == 0 and report.get("deterministic") is True
+    return clean, str(report.get("stdout", ""))
+
+
+def flow(
+    entry: dict[str, Any], work: Path, plan: Path | None, before: str, timeout: float
+) -> dict[str, Any]:
+    """Run again on ``plan`` with every response value changed to another of the same shape
+    (:mod:`_perturb`): the output came from the responses when it changes."""
+    if plan is None or not plan.is_file():
+        return {"flows": False, "flow_why": "no plan to change"}
+    changed = work.parent / "perturbed.automock.json"
+    changed.write_text(json.dumps(perturbed_plan(json.loads(plan.read_text())), indent=1))
+    try:
+        proc = subprocess.run(
+            command(entry, "hand", changed), cwd=work, capture_output=True, text=True,
+            timeout=timeout,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return {"flows": False, "flow_why": "the changed plan's run timed out"}
+    clean, after = _stdout(proc)
+    if not clean:
+        return {"flows": False, "flow_why": "the changed plan's run was not clean"}
+    out = {"flows": after != before, "flow_fires": fires(entry, after)}
+    out["flow_why"] = "output changed" if after != before else "output the same"
+    return out
+
+
+def run_mode(
+    corpus: Path, entry: dict[str, Any], mode: str, timeout: float, with_flow: bool = False
+) -> dict[str, Any]:
+    """One mode on a fresh copy of the program's folder (``with_flow``: then the flow check
+    on the plan it ran, the hand plan or the loop's saved draft)."""
     plan = hand_plan(corpus, entry["id"])
     if mode in ("hand", "control") and plan is None:
         return {
@@ -129,10 +170,11 @@ def run_mode(corpus: Path, entry: dict[str, Any], mode: str, timeout: float) -> 
         shutil.copytree(corpus / entry["id"], work, ignore=shutil.ignore_patterns(*OURS))
         if mode == "control" and plan is not None:
             plan = control_plan(plan, Path(tmp) / CONTROL_PLAN)
+        save = with_flow and mode == "loop"
         start = time.perf_counter()
         try:
             proc = subprocess.run(
-                command(entry, mode, plan),
+                command(entry, mode, plan, save),
                 cwd=work,
                 capture_output=True,
                 text=True,
@@ -143,7 +185,12 @@ def run_mode(corpus: Path, entry: dict[str, Any], mode: str, timeout: float) -> 
             return {"mode": mode, "clean": False, "reaches": False, "seconds": seconds,
                     "why": f"automock run took over {timeout:.0f}s"}  # fmt: skip
         seconds = time.perf_counter() - start
-    return judge(entry, mode, proc, seconds)
+        result = judge(entry, mode, proc, seconds)
+        if with_flow and mode in ("hand", "loop") and result["clean"]:
+            drafted = next(iter(sorted((work / "fixtures").glob("*.automock.json"))), None)
+            used = plan if mode == "hand" else drafted
+            result.update(flow(entry, work, used, _stdout(proc)[1], timeout))
+    return result
 
 
 def judge(
@@ -178,20 +225,30 @@ def judge(
 
 
 def measure(
-    corpus: Path, entry: dict[str, Any], modes: tuple[str, ...], timeout: float
+    corpus: Path,
+    entry: dict[str, Any],
+    modes: tuple[str, ...],
+    timeout: float,
+    with_flow: bool = False,
 ) -> dict[str, Any]:
     row: dict[str, Any] = {"id": entry["id"], "kind": entry.get("kind", "?")}
     if not (corpus / entry["id"] / entry["entry"]).is_file():
         row["missing"] = True
         return row
     for mode in modes:
-        row[mode] = run_mode(corpus, entry, mode, timeout)
+        row[mode] = run_mode(corpus, entry, mode, timeout, with_flow)
     return row
 
 
 def served(row: dict[str, Any], mode: str) -> bool:
     got = row.get(mode) or {}
     return bool(got.get("clean") and got.get("reaches"))
+
+
+def flows(row: dict[str, Any], mode: str) -> bool:
+    """Clean, and its output changed when every response value did (the flow measure)."""
+    got = row.get(mode) or {}
+    return bool(got.get("clean") and got.get("flows"))
 
 
 def usable(row: dict[str, Any], modes: tuple[str, ...]) -> bool:
@@ -227,6 +284,12 @@ def summary(rows: list[dict[str, Any]], modes: tuple[str, ...]) -> dict[str, Any
     for mode in ("single", "loop"):
         if mode in modes:
             out[mode] = sum(served(r, mode) for r in counted)
+    for mode in ("hand", "loop"):
+        if mode in modes and any("flows" in (r.get(mode) or {}) for r in counted):
+            out[f"{mode}_flows"] = sum(flows(r, mode) for r in counted)
+            out[f"{mode}_flow_fires"] = sum(
+                bool((r.get(mode) or {}).get("flow_fires")) for r in counted
+            )
     if "single" in modes and "loop" in modes and counted:
         pairs = [(r["loop"]["seconds"], r["single"]["seconds"]) for r in counted]
         ratios = [loop / single for loop, single in pairs if single > 0]
@@ -261,6 +324,13 @@ def report(rows: list[dict[str, Any]], modes: tuple[str, ...], totals: dict[str,
         if mode in totals and n:
             share = totals[mode] / n
             print(f"{mode:<7} {totals[mode]}/{n} = {share:.0%} clean and reaching their data")
+    for mode in ("hand", "loop"):
+        if f"{mode}_flows" in totals and n:
+            print(
+                f"{mode:<7} {totals[f'{mode}_flows']}/{n} = {totals[f'{mode}_flows'] / n:.0%} "
+                "clean with output drawn from the responses (flow: it changed when every "
+                f"value did; expectation still fired on {totals[f'{mode}_flow_fires']})"
+            )
     if "loop_cost_total" in totals:
         print(
             f"loop cost: median {totals['loop_cost_median']}x a single-shot run, total "
@@ -279,6 +349,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per automock run")
     parser.add_argument("--out", type=Path, default=None, help="write the results JSON here")
+    parser.add_argument(
+        "--flow",
+        action="store_true",
+        help="also rerun hand and loop plans with every response value changed (the flow measure)",
+    )
     args = parser.parse_args(argv)
     modes = tuple(m for m in args.modes.split(",") if m)
     if not args.corpus.is_dir() or any(m not in MODES for m in modes):
@@ -287,7 +362,9 @@ def main(argv: list[str] | None = None) -> int:
     entries = [e for e in load_manifests() if not args.ids or e["id"] in args.ids]
     entries = [e for e in entries if args.kind is None or e.get("kind") == args.kind]
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        rows = list(pool.map(lambda e: measure(args.corpus, e, modes, args.timeout), entries))
+        rows = list(
+            pool.map(lambda e: measure(args.corpus, e, modes, args.timeout, args.flow), entries)
+        )
     totals = summary(rows, modes)
     report(rows, modes, totals)
     if args.out:
