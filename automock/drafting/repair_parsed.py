@@ -1,7 +1,8 @@
 """The value a repair writes where the program failed to parse a drafted string.
 
 ``int()`` gets a whole number, ``float()`` a decimal, ``strptime`` the plan's default day in
-the program's own format. In a JSON body the leaf is replaced
+the program's own format, ``fromisoformat`` that day in ISO 8601 with its offset, and
+``ip_address`` a documentation address. In a JSON body the leaf is replaced
 (:func:`automock.drafting.repair._repair_parse`); in a text body (XML, HTML, CSV), where the
 string has no path, every whole-word occurrence of it is (:func:`repair_in_text`).
 """
@@ -22,6 +23,10 @@ def parsed_value(parser: object, fmt: object = None) -> str | None:
         return "42"
     if parser == "float":
         return "42.5"
+    if parser == "isoformat":  # datetime.fromisoformat, dateutil: the plan's default day
+        return "2023-12-01T12:00:00+00:00"
+    if parser == "ip_address":
+        return "192.0.2.10"  # an address kept for documentation (RFC 5737)
     if parser == "strptime" and isinstance(fmt, str):
         try:
             return datetime(2023, 12, 1, 12, 0, 0).strftime(fmt)

@@ -1,7 +1,7 @@
 """A drafted value the program failed to parse, traced back to the stub body that held it.
 
-``int("abc")``, ``float("abc")`` and ``strptime("abc", fmt)`` raise a ``ValueError`` that
-quotes ``"abc"``. In a JSON body each leaf holding that string is noted (its pointer is
+``int("abc")``, ``float("abc")``, ``strptime("abc", fmt)``, ``datetime.fromisoformat("abc")``
+and ``ipaddress.ip_address("abc")`` raise a ``ValueError`` that quotes ``"abc"``. In a JSON body each leaf holding that string is noted (its pointer is
 ``at``); in a text body (XML, HTML, CSV: no leaves) the body itself, with ``at`` empty, when
 the string is long enough not to be markup syntax. The record carries the parser and, for
 ``strptime``, the format, so the repair writes a value of the shape the program wanted
@@ -23,6 +23,16 @@ _PARSE = re.compile(
     r"(?P<value>'.*'|\".*\")$"
 )
 _STRPTIME = re.compile(r"^time data (?P<value>'.*'|\".*\") does not match format (?P<format>'.*')$")
+# the other parsers of a leaf whose message quotes it: ``datetime.fromisoformat`` (and
+# ``date``/``time``'s), ``ipaddress.ip_address``, dateutil's ``parse``
+_OTHERS = (
+    (re.compile(r"^Invalid isoformat string: (?P<value>'.*'|\".*\")$"), "isoformat"),
+    (
+        re.compile(r"^(?P<value>'.*'|\".*\") does not appear to be an IPv[46]( or IPv6)? address$"),
+        "ip_address",
+    ),
+    (re.compile(r"^Unknown string format: (?P<value>.+)$"), "isoformat"),
+)
 _SHORTEST_IN_TEXT = 4  # a shorter string may be a tag or attribute name in markup
 
 
@@ -56,11 +66,15 @@ def parse_misses(
     response) that holds the string ``exc`` says could not be parsed."""
     message = str(exc) if isinstance(exc, ValueError) else ""
     found, dated = _PARSE.match(message), _STRPTIME.match(message)
-    if found is None and dated is None:
+    other = next(((m, name) for rx, name in _OTHERS if (m := rx.match(message))), None)
+    if found is None and dated is None and other is None:
         return
     with contextlib.suppress(ValueError, SyntaxError):
-        value = ast.literal_eval((found or dated)["value"])  # type: ignore[index]
+        quoted = (found or dated or other[0])["value"]  # type: ignore[index]
+        value = ast.literal_eval(quoted) if quoted[:1] in "'\"" else quoted
         extra = {"parser": found[1] or found[2]} if found else {"parser": "strptime"}
+        if other is not None and found is None and dated is None:
+            extra = {"parser": other[1]}
         if dated is not None:
             extra["format"] = ast.literal_eval(dated["format"])
         if not isinstance(value, str):

@@ -10,6 +10,7 @@ what was repaired and why.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -261,3 +262,28 @@ def test_a_drafted_string_strptime_rejects_becomes_a_date_in_its_format(
     assert any("strptime() of" in m for r in report["drafting"]["rounds"] for m in r["missed"])
     (stub,) = _stubs(_saved(here, "when.py"))
     assert stub["data"]["json"]["published"] == "01/12/2023 12:00"
+
+
+ARRIVALS = """\
+from datetime import datetime
+import requests
+
+board = requests.get("https://api.example.com/stops/42/arrivals").json()
+for arrival in board:
+    when = datetime.fromisoformat(arrival["expectedArrival"])
+    print(arrival["lineName"], when.hour >= 0)
+"""
+
+
+def test_a_drafted_string_fromisoformat_rejects_becomes_an_iso_time(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``datetime.fromisoformat`` on a drafted placeholder raised; the loop reads the value
+    from its message and writes a time in ISO 8601 there (batch x's arrivals board)."""
+    code, report = _report(here, capsys, "arrivals.py", ARRIVALS)
+    assert code == 0, report["runs"][0].get("exception")
+    missed = [m for r in report["drafting"]["rounds"] for m in r["missed"]]
+    assert any("isoformat() of" in m for m in missed)
+    (stub,) = _stubs(_saved(here, "arrivals.py"))
+    stamps = [item["expectedArrival"] for item in stub["data"]["json"]]
+    assert stamps and all(datetime.fromisoformat(s) for s in stamps)
