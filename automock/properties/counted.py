@@ -5,10 +5,11 @@ whatever it draws; Daikon would report ``len(output) == n``, and :func:`counted_
 proposes it as ``length`` with option ``n`` (the parameter's name). A count parameter
 (``n``, ``size``, ``num_dice``, ``number_of_dice``) that the output misses by exactly one on
 every call, the one-short of ``range(n - 1)``, is the same expectation broken: it is
-proposed too, and its check fails. Only for outputs that vary with the seed, of a function
-that takes no sequence the output is drawn from by size (a sample's ``k`` is
-``length_k``'s), and never for a one-past length (a walk of ``steps`` steps visits
-``steps + 1`` places).
+proposed too, and its check fails. So is one past a parameter whose name says it is the
+output's size (``length``, ``num_chars``, ``quantity``: ``range(length + 1)``), except in a
+walk or path (a walk of ``n`` steps visits ``n + 1`` places). Only for outputs that vary
+with the seed, of a function that takes no sequence the output is drawn from by size (a
+sample's ``k`` is ``length_k``'s).
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ __all__ = ["counted_length"]
 
 # words of a parameter that counts the items it asks for
 _COUNT_WORDS = frozenset({"n", "m", "size", "count", "num", "number", "length", "amount"})
+# words of a parameter that names the output's own size: one past it is a bug too
+_SIZE_WORDS = frozenset({"length", "len", "size", "count", "num", "number", "amount", "quantity"})
+_WALK_WORDS = frozenset({"walk", "walks", "path", "paths", "trajectory", "steps", "positions"})
 _LEAST_COUNTS = 3  # different counts seen before a length is taken to follow them
 
 
@@ -52,7 +56,9 @@ def _follows(obs: tuple[Observation, ...], at: int, short: int) -> bool:
     return len(counts) >= _LEAST_COUNTS and len(asking) >= 2
 
 
-def counted_length(found: Mapping[str, Relation], observed: Observations) -> list[AppliedProperty]:
+def counted_length(
+    found: Mapping[str, Relation], observed: Observations, fname: str = ""
+) -> list[AppliedProperty]:
     """``length`` for an output whose length a count parameter gives (see the module)."""
     obs = observed.accepted
     taken = ("length_k", "permutation", "member")
@@ -68,4 +74,21 @@ def counted_length(found: Mapping[str, Relation], observed: Observations) -> lis
                 f"{name} counts the items asked for, one is missing"
             )
             return [AppliedProperty("length", {"n": name}, "inferred", evidence)]
+        if _sized(name) and _follows(obs, at, -1) and not _walk(fname):
+            evidence = (
+                f"len(output) == {name} + 1 on all {len(obs)} accepted calls: "
+                f"{name} names the output's size, one is too many"
+            )
+            return [AppliedProperty("length", {"n": name}, "inferred", evidence)]
     return []
+
+
+def _sized(name: str) -> bool:
+    """Does the parameter's name say it is the output's size (``length``, ``num_chars``,
+    ``quantity``), not a count of something else (a bare ``n`` may count steps)?"""
+    return bool(set(name_tokens(name)) & _SIZE_WORDS)
+
+
+def _walk(fname: str) -> bool:
+    """Is the function a walk or path (its places are its steps and the start)?"""
+    return bool(set(name_tokens(fname)) & _WALK_WORDS)

@@ -37,7 +37,8 @@ from automock.properties.observe import Observations
 
 __all__ = ["dice_fairness", "die_faces", "rolled_dice", "sum_distribution"]
 
-_DIE_WORDS = frozenset({"die", "dice", "dices"})
+# a die in English, and in Portuguese, Spanish and Italian (``simular_dado``)
+_DIE_WORDS = frozenset({"die", "dice", "dices", "dado", "dados", "dadi"})
 _DRAWS = frozenset({"randint", "randrange", "choice"})
 _LOOPS: tuple[type[ast.AST], ...] = (ast.For, ast.While, ast.AsyncFor, ast.ListComp)
 _LOOPS += (ast.SetComp, ast.GeneratorExp, ast.DictComp)

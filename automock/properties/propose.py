@@ -266,7 +266,7 @@ def propose(
     inferred += _weighted_hint(found, observed, fname, fn)
     inferred += tournament_hint(found, observed, fname, fn)
     inferred += _raising(observed)
-    inferred += counted_length(found, observed)
+    inferred += counted_length(found, observed, fname)
     estimate = converging_estimate(fn, observed) if "varies" in found else None
     if estimate is not None:
         inferred.append(estimate)

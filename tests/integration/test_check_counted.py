@@ -3,7 +3,10 @@
 ``rolls(count)`` returns ``count`` draws: ``length`` is inferred and holds. The same
 generator looping ``range(count - 1)`` drops one draw on every call; it passed every
 check inferred before (its values stay in bounds). A fence of ``gaps`` gaps has
-``gaps + 1`` posts: one past a count is not taken for a missing item."""
+``gaps + 1`` posts: one past a count is not taken for a missing item. But one past a
+parameter named for the output's size (a token of ``length`` characters, built over
+``range(length + 1)``) is one too many, unless the function is a walk (a walk of
+``length`` steps visits ``length + 1`` places)."""
 
 from __future__ import annotations
 
@@ -26,6 +29,17 @@ def rolls_short(count):
 
 def fence(gaps):
     return [random.choice("ab") for _ in range(gaps + 1)]  # a post at both ends of each gap
+
+
+def token(length):
+    return "".join(random.choice("abcdef") for _ in range(length + 1))
+
+
+def random_walk(length):
+    places = [0]
+    for _ in range(length):
+        places.append(places[-1] + random.choice((-1, 1)))
+    return places
 """
 
 
@@ -72,3 +86,19 @@ def test_one_item_past_a_count_is_no_missing_item(
     code = main(["check", f"{module}::fence", "--examples", "30", "--json"])
     assert code == 2  # nothing held that a check could hold it to, a length least of all
     assert "no property is known for fence()" in capsys.readouterr().err
+
+
+def test_one_item_past_a_size_named_parameter_is_one_too_many(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _check(capsys, module, "token")
+    assert "length" in _names(report)
+    assert code == 1, report["results"]
+    assert "one is too many" in json.dumps(report["properties"])
+
+
+def test_a_walk_visits_one_place_more_than_its_length(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, report = _check(capsys, module, "random_walk")
+    assert "length" not in _names(report)

@@ -27,6 +27,14 @@ def roll_from_zero(num_dice):
     return [random.randint(0, 6) for _ in range(num_dice)]
 
 
+def lancar_dado(vezes):
+    return [random.randint(1, 6) for _ in range(vezes)]
+
+
+def lancar_dado_do_zero(vezes):
+    return [random.randint(0, 6) for _ in range(vezes)]
+
+
 def roll_pair_sums(num_dice):
     return [random.randint(1, 6) + random.randint(1, 6) for _ in range(num_dice)]
 """
@@ -66,3 +74,14 @@ def test_a_face_past_the_die_fails(
     code, report = _check(capsys, module, function)
     assert code == 1, report["results"]
     assert f"= {value} is outside [1, " in json.dumps(report["results"])
+
+
+@pytest.mark.parametrize(("function", "expected"), [("lancar_dado", 0), ("lancar_dado_do_zero", 1)])
+def test_a_die_named_in_portuguese_has_six_faces(
+    module: Path, capsys: pytest.CaptureFixture[str], function: str, expected: int
+) -> None:
+    """``dado`` is a die in Portuguese, Spanish and Italian (batch m's ``simular_dado``)."""
+    code, report = _check(capsys, module, function)
+    assert code == expected, report["results"]
+    bounds = [p for p in report["properties"] if p["property"] == "bounds"]
+    assert [(p["options"]["low"], p["options"]["high"]) for p in bounds] == [(1, 6)]
