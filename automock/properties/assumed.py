@@ -8,9 +8,9 @@ named in the sentence is bound, and only by a sign (positive, non-negative, at l
 1): a docstring's looser words (``"a list of numbers"``) assume nothing here.
 
 The code says as much of a count a ``while n:`` loop counts down (``n -= 1``): at least
-0, since a negative one never reaches 0 and the call never returns. And of a count of trials: a parameter the function loops over
-(``range(n)``, its only argument) and divides by (``heads / n``) is a number of trials, at
-least 1. Called with ``-1`` it loops zero times and returns ``-0.0`` shares, an answer to
+0, since a negative one never reaches 0 and the call never returns. And of a count of
+trials: a parameter the function loops over (``range(n)``, its only argument) and divides
+by (``heads / n``) is a number of trials, at least 1. Called with ``-1`` it loops zero times and returns ``-0.0`` shares, an answer to
 no question.
 """
 

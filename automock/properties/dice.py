@@ -83,7 +83,7 @@ def rolled_dice(fn: Callable[..., Any], observed: Observations) -> AppliedProper
         return None
     name = getattr(fn, "__name__", "")
     words, numbers = _words(name)
-    sized = [int(t[1:]) for t in name_tokens(name) if re.fullmatch(r"d\d+", t)]
+    sized = _die_numbers(name_tokens(name))
     faces = sized[0] if sized and sized[0] >= 2 else FACES
     if sized:  # roll_d20: its number is the faces, not a count of dice
         numbers.remove(sized[0])
@@ -104,12 +104,17 @@ def rolled_dice(fn: Callable[..., Any], observed: Observations) -> AppliedProper
     return AppliedProperty("uniform", {"dice": dice, "faces": faces}, "stated", evidence)
 
 
+def _die_numbers(tokens: list[str]) -> list[int]:
+    """The ``N`` of each ``dN`` word among ``tokens`` (``roll_d20``: 20), in order."""
+    return [int(t[1:]) for t in tokens if re.fullmatch(r"d\d+", t)]
+
+
 def _faces_named(fn: Callable[..., Any]) -> int | None:
     """The faces of the die ``fn``'s name or parameters speak of: ``N`` for a ``dN`` word
     (``roll_d6``, ``d20``), :data:`FACES` for a die or dice word (``num_dice``); else None."""
     names = [getattr(fn, "__name__", ""), *parameter_names(fn)]
     tokens = [t for name in names for t in name_tokens(name)]
-    sized = [int(t[1:]) for t in tokens if re.fullmatch(r"d\d+", t) and int(t[1:]) >= 2]
+    sized = [n for n in _die_numbers(tokens) if n >= 2]
     if sized:
         return sized[0]
     return FACES if any(t in _DIE_WORDS for t in tokens) else None

@@ -22,10 +22,14 @@ _PARSE = re.compile(
     r"^(?:could not convert string to (float): |invalid literal for (int)\(\) with base \d+: )"
     r"(?P<value>'.*'|\".*\")$"
 )
-_STRPTIME = re.compile(r"^time data (?P<value>'.*'|\".*\") does not match format (?P<format>'.*')$")
-# the other parsers of a leaf whose message quotes it: ``datetime.fromisoformat`` (and
-# ``date``/``time``'s), ``ipaddress.ip_address``, dateutil's ``parse``
+# the other parsers of a leaf whose message quotes it: ``strptime`` (with its format),
+# ``datetime.fromisoformat`` (and ``date``/``time``'s), ``ipaddress.ip_address``, dateutil's
+# ``parse``
 _OTHERS = (
+    (
+        re.compile(r"^time data (?P<value>'.*'|\".*\") does not match format (?P<format>'.*')$"),
+        "strptime",
+    ),
     (re.compile(r"^Invalid isoformat string: (?P<value>'.*'|\".*\")$"), "isoformat"),
     (
         re.compile(r"^(?P<value>'.*'|\".*\") does not appear to be an IPv[46]( or IPv6)? address$"),
@@ -55,6 +59,18 @@ def _found_at(text: str, value: str, loads: Callable[[str], Any], pointer: Any) 
     return [pointer(p) for p, v in leaves if type(v) is str and str.__eq__(v, value)]
 
 
+def _matched(message: str) -> tuple[re.Match[str], str] | None:
+    """The match of the message that quotes an unparsed string, and the parser it names."""
+    found = _PARSE.match(message)
+    if found is not None:
+        return found, found[1] or found[2]
+    for pattern, parser in _OTHERS:
+        match = pattern.match(message)
+        if match is not None:
+            return match, parser
+    return None
+
+
 def parse_misses(
     exc: BaseException,
     bodies: Mapping[str, tuple[int, int]],
@@ -64,19 +80,16 @@ def parse_misses(
 ) -> None:
     """Note (``note``) a ``parse`` record for each served body (``bodies``: text -> entry,
     response) that holds the string ``exc`` says could not be parsed."""
-    message = str(exc) if isinstance(exc, ValueError) else ""
-    found, dated = _PARSE.match(message), _STRPTIME.match(message)
-    other = next(((m, name) for rx, name in _OTHERS if (m := rx.match(message))), None)
-    if found is None and dated is None and other is None:
+    matched = _matched(str(exc) if isinstance(exc, ValueError) else "")
+    if matched is None:
         return
+    match, parser = matched
     with contextlib.suppress(ValueError, SyntaxError):
-        quoted = (found or dated or other[0])["value"]  # type: ignore[index]
+        quoted = match["value"]
         value = ast.literal_eval(quoted) if quoted[:1] in "'\"" else quoted
-        extra = {"parser": found[1] or found[2]} if found else {"parser": "strptime"}
-        if other is not None and found is None and dated is None:
-            extra = {"parser": other[1]}
-        if dated is not None:
-            extra["format"] = ast.literal_eval(dated["format"])
+        extra = {"parser": parser}
+        if parser == "strptime":
+            extra["format"] = ast.literal_eval(match["format"])
         if not isinstance(value, str):
             return
         for text, (entry, response) in list(bodies.items()):
