@@ -89,12 +89,18 @@ def draft_run(
 
 
 def check_json(
-    capsys: pytest.CaptureFixture[str], module: Path, function: str, examples: int = 60
+    capsys: pytest.CaptureFixture[str],
+    module: Path,
+    function: str,
+    examples: int = 60,
+    *flags: str,
 ) -> tuple[int, dict[str, Any]]:
-    """``automock check MODULE::FUNCTION --examples N --json`` in this process: code, report."""
+    """``automock check MODULE::FUNCTION --examples N FLAGS --json`` in this process: code,
+    report."""
     from automock.cli import main
 
-    code = main(["check", f"{module}::{function}", "--examples", str(examples), "--json"])
+    argv = ["check", f"{module}::{function}", "--examples", str(examples), *flags, "--json"]
+    code = main(argv)
     report: dict[str, Any] = json.loads(capsys.readouterr().out)
     return code, report
 

@@ -4,10 +4,11 @@ returns what nobody asked of it; an input inside what it assumes still catches i
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import check_json
 
 SOURCE = '''
 import random
@@ -44,10 +45,7 @@ def module(tmp_path: Path) -> Path:
 def _check(
     capsys: pytest.CaptureFixture[str], module: Path, function: str, *extra: str
 ) -> tuple[int, dict]:  # type: ignore[type-arg]
-    from automock.cli import main
-
-    code = main(["check", f"{module}::{function}", "--examples", "40", "--json", *extra])
-    return code, json.loads(capsys.readouterr().out)
+    return check_json(capsys, module, function, 40, *extra)
 
 
 @pytest.mark.parametrize("seed", ["0", "1"])
@@ -161,11 +159,8 @@ def test_a_count_a_loop_counts_down_to_zero_is_never_negative(
 ) -> None:
     """``while n: ... n -= 1`` never ends for a negative ``n``: that input is outside the
     function's domain (batch l's password generator), not a hang to report."""
-    from automock.cli import main
-
     path = tmp_path / "tokens.py"
     path.write_text(COUNTDOWN, encoding="utf-8")
-    code = main(["check", f"{path}::token", "--examples", "40", "--json"])
-    report = json.loads(capsys.readouterr().out)
+    code, report = _check(capsys, path, "token")
     assert code == 0, report["results"]
     assert "length" in {p["property"] for p in report["properties"]}

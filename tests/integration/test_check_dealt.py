@@ -9,10 +9,11 @@ what it does, a subset of that count."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import check_json
 
 SOURCE = """
 import random
@@ -40,12 +41,9 @@ def hand_first_twice(deck, num):
 def test_cards_dealt_from_a_deck_are_a_sample(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], function: str, expected: int
 ) -> None:
-    from automock.cli import main
-
     path = tmp_path / "cards.py"
     path.write_text(SOURCE, encoding="utf-8")
-    code = main(["check", f"{path}::{function}", "--examples", "40", "--runs", "300", "--json"])
-    report = json.loads(capsys.readouterr().out)
+    code, report = check_json(capsys, path, function, 40, "--runs", "300")
     assert code == expected, report["results"]
     assert {"property": "sample", "k": "num"} in [
         {"property": p["property"], "k": p["options"].get("k")} for p in report["properties"]
@@ -58,12 +56,9 @@ def test_a_deal_that_puts_cards_back_is_checked_for_what_it_does(
 ) -> None:
     """Each card of a deal that puts them back is a fair choice of the deck: one that never
     deals the first card fails that, though it is a subset of the right length."""
-    from automock.cli import main
-
     path = tmp_path / "cards.py"
     path.write_text(SOURCE, encoding="utf-8")
-    code = main(["check", f"{path}::{function}", "--examples", "40", "--runs", "600", "--json"])
-    report = json.loads(capsys.readouterr().out)
+    code, report = check_json(capsys, path, function, 40, "--runs", "600")
     assert code == expected, report["results"]
     checked = {p["property"]: p["options"] for p in report["properties"]}
     assert "sample" not in checked

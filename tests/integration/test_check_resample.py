@@ -6,10 +6,11 @@ says nothing of the output's elements."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import check_json
 
 BODIES = {
     "fair": "return choices(data, k=len(data))",
@@ -29,15 +30,12 @@ def test_a_bootstrap_draws_fairly_from_its_data(
     expected: int,
     failing: set[str],
 ) -> None:
-    from automock.cli import main
-
     path = tmp_path / f"resample_{body}.py"
     path.write_text(
         f"from random import choices\n\n\ndef bootstrap(data):\n    {BODIES[body]}\n",
         encoding="utf-8",
     )
-    code = main(["check", f"{path}::bootstrap", "--examples", "40", "--runs", "600", "--json"])
-    report = json.loads(capsys.readouterr().out)
+    code, report = check_json(capsys, path, "bootstrap", 40, "--runs", "600")
     assert code == expected, report["results"]
     failed = {r["name"] for r in report["results"] if not r["passed"]}
     assert failing <= failed, report["results"]
@@ -47,15 +45,12 @@ def test_a_bootstrap_draws_fairly_from_its_data(
 def test_a_bootstrap_of_means_is_not_held_to_its_data(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from automock.cli import main
-
     path = tmp_path / "means.py"
     path.write_text(
         "from random import choices\n\n\ndef bootstrap_means(data, n: int):\n"
         "    return [sum(choices(data, k=len(data))) / max(1, len(data)) for _ in range(n)]\n",
         encoding="utf-8",
     )
-    code = main(["check", f"{path}::bootstrap_means", "--examples", "40", "--json"])
-    report = json.loads(capsys.readouterr().out)
+    code, report = check_json(capsys, path, "bootstrap_means", 40)
     assert code == 0, report["results"]
     assert "subset" not in {p["property"] for p in report["properties"]}

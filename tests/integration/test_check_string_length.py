@@ -7,10 +7,11 @@ counts its characters now: the correct generator passes, one a character short f
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import check_json
 
 SOURCE = """
 import random
@@ -32,12 +33,9 @@ def token_short(length):
 def test_a_string_of_a_count_is_held_to_that_many_characters(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], function: str, expected: int
 ) -> None:
-    from automock.cli import main
-
     path = tmp_path / "tokens.py"
     path.write_text(SOURCE, encoding="utf-8")
-    code = main(["check", f"{path}::{function}", "--examples", "40", "--runs", "200", "--json"])
-    report = json.loads(capsys.readouterr().out)
+    code, report = check_json(capsys, path, function, 40, "--runs", "200")
     assert code == expected, report["results"]
     assert {"property": "length", "n": "length"} in [
         {"property": p["property"], "n": p["options"].get("n")} for p in report["properties"]
@@ -47,11 +45,8 @@ def test_a_string_of_a_count_is_held_to_that_many_characters(
 def test_a_given_length_counts_a_strings_characters(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from automock.cli import main
-
     path = tmp_path / "tokens.py"
     path.write_text(SOURCE, encoding="utf-8")
-    argv = ["check", f"{path}::token", "--property", "length", "--option", "n=length"]
-    code = main([*argv, "--examples", "30", "--json"])
-    report = json.loads(capsys.readouterr().out)
+    flags = ("--property", "length", "--option", "n=length")
+    code, report = check_json(capsys, path, "token", 30, *flags)
     assert code == 0, report["results"]
