@@ -68,9 +68,7 @@ def _token(token: str, stubbed: tuple[str, ...]) -> str:
         return token
     word = _WORD.match(token)
     if word:
-        if word.group(2).lower() in _CALENDAR:
-            return token
-        return word.group(1) + _rotate(word.group(2)) + word.group(3)
+        return word.group(1) + _keep_calendar(word.group(2)) + word.group(3)
     if _JOINED.match(token):  # placeholder-like words joined by - or _ (pt-gamma)
         return re.sub(r"[A-Za-z]{4,}", lambda m: _keep_calendar(m.group(0)), token)
     runs = list(_DIGITS.finditer(token))

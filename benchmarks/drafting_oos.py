@@ -117,14 +117,15 @@ def command(entry: dict[str, Any], mode: str, plan: Path | None, save: bool = Fa
     return cmd + (["--", *args] if args else [])
 
 
-def _stdout(proc: subprocess.CompletedProcess[str]) -> tuple[bool, str]:
-    """Clean (exit 0, both runs the same) and the program's stdout, from ``--json``."""
+def read(proc: subprocess.CompletedProcess[str]) -> tuple[dict[str, Any] | None, bool, str]:
+    """``automock run --json``'s report (None when it printed none), whether the run was
+    clean (exit 0, both runs the same), and the program's stdout."""
     try:
         report = json.loads(proc.stdout)
     except ValueError:
-        return False, ""
+        return None, False, ""
     clean = proc.returncode == 0 and report.get("deterministic") is True
-    return clean, str(report.get("stdout", ""))
+    return report, clean, str(report.get("stdout", ""))
 
 
 def flow(
@@ -143,7 +144,7 @@ def flow(
         )  # fmt: skip
     except subprocess.TimeoutExpired:
         return {"flows": False, "flow_why": "the changed plan's run timed out"}
-    clean, after = _stdout(proc)
+    _, clean, after = read(proc)
     if not clean:
         return {"flows": False, "flow_why": "the changed plan's run was not clean"}
     out = {"flows": after != before, "flow_fires": fires(entry, after)}
@@ -185,26 +186,29 @@ def run_mode(
             return {"mode": mode, "clean": False, "reaches": False, "seconds": seconds,
                     "why": f"automock run took over {timeout:.0f}s"}  # fmt: skip
         seconds = time.perf_counter() - start
-        result = judge(entry, mode, proc, seconds)
+        ran = read(proc)
+        result = judge(entry, mode, proc, seconds, ran)
         if with_flow and mode in ("hand", "loop") and result["clean"]:
             drafted = next(iter(sorted((work / "fixtures").glob("*.automock.json"))), None)
             used = plan if mode == "hand" else drafted
-            result.update(flow(entry, work, used, _stdout(proc)[1], timeout))
+            result.update(flow(entry, work, used, ran[2], timeout))
     return result
 
 
 def judge(
-    entry: dict[str, Any], mode: str, proc: subprocess.CompletedProcess[str], seconds: float
+    entry: dict[str, Any],
+    mode: str,
+    proc: subprocess.CompletedProcess[str],
+    seconds: float,
+    ran: tuple[dict[str, Any] | None, bool, str],
 ) -> dict[str, Any]:
-    """Clean, reaches its data, and a short reason, from ``automock run --json``."""
+    """Clean, reaches its data, and a short reason, from ``automock run --json`` (``ran``:
+    its :func:`read`)."""
     result: dict[str, Any] = {"mode": mode, "seconds": round(seconds, 2), "exit": proc.returncode}
-    try:
-        report = json.loads(proc.stdout)
-    except ValueError:
+    report, clean, stdout = ran
+    if report is None:
         tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
         return {**result, "clean": False, "reaches": False, "why": f"no report: {tail[:160]}"}
-    stdout = report.get("stdout", "")
-    clean = proc.returncode == 0 and report.get("deterministic") is True
     reaches = fires(entry, stdout)
     rounds = (report.get("drafting") or {}).get("rounds") or []
     result.update(clean=clean, reaches=reaches, rounds=len(rounds))
