@@ -182,13 +182,17 @@ def _record(obs: tuple[Observation, ...]) -> bool:
     return len(obs) > 1 and len(lengths) == 1 and -1 not in lengths
 
 
+def _different(obs: tuple[Observation, ...]) -> list[Any]:
+    """Each different output once: repeats of one call (same input, same output) count once."""
+    return list({(repr(o.args), repr(o.output)): o.output for o in obs}.values())
+
+
 def _distinct_by_luck(obs: tuple[Observation, ...]) -> bool:
     """Could draws with replacement have come out without a repeat this often (1 in 1000
     or likelier)? An id of 4 characters from 36 has no repeat 84% of the time, so short
     ids that never repeated one say nothing of ``unique``. Each different output of ``n``
     items from the ``m`` values seen in all outputs counts ``prod(1 - i/m, i < n)``."""
-    outputs = {(repr(o.args), repr(o.output)): o.output for o in obs}
-    items = [list(x) if isinstance(x, str) else as_sequence(x) or [] for x in outputs.values()]
+    items = [list(x) if isinstance(x, str) else as_sequence(x) or [] for x in _different(obs)]
     seen = len({_key(v) for each in items for v in each})
     chance = 1.0
     for each in items:
@@ -208,8 +212,7 @@ def _beyond_luck(obs: tuple[Observation, ...]) -> bool:
     (the same input under the same seed) count once.
     """
     chance = 1.0
-    outputs = {(repr(o.args), repr(o.output)): o.output for o in obs}
-    for output in outputs.values():
+    for output in _different(obs):
         values = as_sequence(output) or []
         chance /= math.factorial(min(len({repr(v) for v in values}), 20))
         if chance < 1e-3:
