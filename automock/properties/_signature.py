@@ -14,12 +14,28 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import re
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["function_tree", "parameter_names", "required_parameters", "signature_of"]
+__all__ = [
+    "driven_parameters",
+    "function_tree",
+    "parameter_names",
+    "signature_of",
+    "size_named",
+]
+
+# a parameter's words that say it counts what the function makes (its output's size)
+_SIZE_WORDS = frozenset({"length", "len", "size", "count", "num", "number", "amount", "quantity"})
+# ... and words that say it counts the trials an estimate averages over instead
+_TRIAL_WORDS = frozenset(
+    {"samples", "trials", "iterations", "iters", "simulations", "sims", "points", "darts"}
+    | {"throws", "runs", "rounds", "games", "steps", "epochs", "generations", "tries"}
+)
+_MAX_COUNT = 1000  # a default count above this is a workload, not a size
 
 
 @functools.lru_cache(maxsize=256)
@@ -48,18 +64,46 @@ def parameter_names(fn: Callable[..., Any]) -> tuple[str, ...]:
     return tuple(signature.parameters) if signature is not None else ()
 
 
-def required_parameters(fn: Callable[..., Any]) -> tuple[str, ...]:
-    """The positional parameters of ``fn`` without a default, in order; empty when its
-    signature cannot be read (ask :func:`signature_of` to tell the two apart)."""
+def driven_parameters(fn: Callable[..., Any]) -> tuple[inspect.Parameter, ...]:
+    """The positional parameters the checker gives values to, in order; empty when ``fn``'s
+    signature cannot be read (ask :func:`signature_of` to tell the two apart).
+
+    Those without a default, and then each next one whose default is a count of what the
+    function makes (``generate_token(length=30)``, ``roll(num_dice=1, num_sides=6)``): left
+    at its default, a token one character short would be one short at every call, a bug
+    consistent with itself. A default of 0 (often "none" or "all"), a count of trials or
+    iterations (what an estimate averages over: fewer is only noisier) and any parameter
+    after one left at its default are left at their defaults."""
     signature = signature_of(fn)
     if signature is None:
         return ()
     kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return tuple(
-        p.name
-        for p in signature.parameters.values()
-        if p.kind in kinds and p.default is inspect.Parameter.empty
+    driven = []
+    for p in signature.parameters.values():
+        if p.kind not in kinds or not (p.default is inspect.Parameter.empty or _made_count(p)):
+            break
+        driven.append(p)
+    return tuple(driven)
+
+
+def _made_count(p: inspect.Parameter) -> bool:
+    return (
+        type(p.default) is int
+        and 1 <= p.default <= _MAX_COUNT
+        and size_named(p.name)
+        and not _words(p.name) & _TRIAL_WORDS
     )
+
+
+def size_named(name: str) -> bool:
+    """Does a parameter's name say it is the size of what the function makes (``length``,
+    ``num_chars``, ``quantity``), not a count of something else (a bare ``n`` may count
+    steps)?"""
+    return bool(_words(name) & _SIZE_WORDS)
+
+
+def _words(name: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()))
 
 
 @functools.lru_cache(maxsize=256)

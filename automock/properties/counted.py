@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from automock.properties._signature import size_named
 from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observation, Observations
 from automock.properties.relations import Relation, as_sequence
@@ -25,8 +26,6 @@ __all__ = ["counted_length"]
 
 # words of a parameter that counts the items it asks for
 _COUNT_WORDS = frozenset({"n", "m", "size", "count", "num", "number", "length", "amount"})
-# words of a parameter that names the output's own size: one past it is a bug too
-_SIZE_WORDS = frozenset({"length", "len", "size", "count", "num", "number", "amount", "quantity"})
 _WALK_WORDS = frozenset({"walk", "walks", "path", "paths", "trajectory", "steps", "positions"})
 _LEAST_COUNTS = 3  # different counts seen before a length is taken to follow them
 
@@ -74,19 +73,13 @@ def counted_length(
                 f"{name} counts the items asked for, one is missing"
             )
             return [AppliedProperty("length", {"n": name}, "inferred", evidence)]
-        if _sized(name) and _follows(obs, at, -1) and not _walk(fname):
+        if size_named(name) and _follows(obs, at, -1) and not _walk(fname):
             evidence = (
                 f"len(output) == {name} + 1 on all {len(obs)} accepted calls: "
                 f"{name} names the output's size, one is too many"
             )
             return [AppliedProperty("length", {"n": name}, "inferred", evidence)]
     return []
-
-
-def _sized(name: str) -> bool:
-    """Does the parameter's name say it is the output's size (``length``, ``num_chars``,
-    ``quantity``), not a count of something else (a bare ``n`` may count steps)?"""
-    return bool(set(name_tokens(name)) & _SIZE_WORDS)
 
 
 def _walk(fname: str) -> bool:

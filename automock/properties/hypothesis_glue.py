@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from automock._cache import user_cache_dir
 from automock.errors import InputError
-from automock.properties._signature import signature_of
+from automock.properties._signature import driven_parameters, signature_of
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.calls import Calls, large, shown
 from automock.properties.checks import PropertyResult
@@ -135,12 +135,10 @@ _ABSTRACT_SEQUENCES = (
 )
 
 
-def _parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
-    signature = signature_of(fn)
-    if signature is None:
+def _parameters(fn: Callable[..., Any]) -> tuple[inspect.Parameter, ...]:
+    if signature_of(fn) is None:
         raise InputError(f"cannot read the signature of {fn!r}")
-    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return [p for p in signature.parameters.values() if p.kind in kinds and p.default is p.empty]
+    return driven_parameters(fn)
 
 
 def strategy_for(

@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from automock.errors import CallTimeout
-from automock.properties._signature import signature_of
+from automock.properties._signature import driven_parameters, signature_of
 from automock.properties.assumed import broken_assumption
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, bounded, call_seed
 from automock.properties.runner import materialized, rejected
 from automock.properties.together import fitted
 
-__all__ = ["Observation", "Observations", "observe", "sample_inputs"]
+__all__ = ["Observation", "Observations", "ignores_lists", "observe", "sample_inputs"]
 
 _SEQUENCE_WORDS = frozenset(
     [
@@ -118,6 +118,20 @@ class Observations:
         return tuple(o for o in self.calls if not o.raised)
 
 
+def ignores_lists(calls: Sequence[Observation]) -> bool:
+    """Did no item of a list argument ever come out, over ``calls`` that returned items?
+    (``deal_hand(players)`` deals from a deck of its own: it draws nothing from its list.)"""
+    drawn = [
+        (
+            {repr(x) for a in o.args if isinstance(a, list | tuple) for x in a},
+            {repr(x) for x in o.output} if isinstance(o.output, list | tuple) else set(),
+        )
+        for o in calls
+    ]
+    drawn = [(given, out) for given, out in drawn if given and out]
+    return bool(drawn) and not any(given & out for given, out in drawn)
+
+
 def _kind(param: inspect.Parameter, hint: Any) -> str:
     origin = typing.get_origin(hint) or hint
     if hint is not None and hint is not inspect.Parameter.empty:
@@ -159,19 +173,13 @@ def _kind(param: inspect.Parameter, hint: Any) -> str:
 
 
 def _parameters(fn: Callable[..., Any]) -> list[tuple[inspect.Parameter, str]]:
-    signature = signature_of(fn)
-    if signature is None:
+    if signature_of(fn) is None:
         raise TypeError(f"cannot read the signature of {fn!r}")
     try:
         hints = typing.get_type_hints(fn)
     except (TypeError, ValueError, NameError):
         hints = {}
-    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return [
-        (p, _kind(p, hints.get(p.name)))
-        for p in signature.parameters.values()
-        if p.kind in kinds and p.default is p.empty
-    ]
+    return [(p, _kind(p, hints.get(p.name))) for p in driven_parameters(fn)]
 
 
 def sample_inputs(

@@ -50,7 +50,7 @@ from automock.properties.infer import (
     meant_uneven,
     name_tokens,
 )
-from automock.properties.observe import Observations, observe
+from automock.properties.observe import Observations, ignores_lists, observe
 from automock.properties.relations import (
     Relation,
     as_sequence,
@@ -350,6 +350,8 @@ def _consistent(
     # what it returned on inputs of two or more elements says; a function that took only
     # empty or one-element lists (refusing every longer one) says nothing against the guess
     telling = [o for o in observed.accepted if _telling(o.args)]
+    if prop in ("permutation", "sample", "subset") and ignores_lists(telling):
+        return False  # `deal_hand(players)` deals from a deck of its own, not from `players`
     return all(as_sequence(o.output) is not None for o in telling)
 
 

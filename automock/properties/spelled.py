@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from automock.errors import InputError
-from automock.properties._signature import parameter_names, required_parameters
+from automock.properties._signature import driven_parameters, parameter_names
 
 _NEEDS: Mapping[str, str] = {
     "proportional": "--option weights=PARAM (the weights parameter's name)",
@@ -45,7 +45,7 @@ def _weighted(fn: Callable[..., Any], weights: Any, options: Mapping[str, Any]) 
     if not isinstance(weights, str) or not weights:
         raise _lacking(fn, "proportional")
     _named(fn, "weights", weights)
-    rest = [p for p in required_parameters(fn) if p != weights]
+    rest = [p.name for p in driven_parameters(fn) if p.name != weights]
     items = options.get("list") or (rest[0] if rest else "")
     if not isinstance(items, str) or not items:
         raise InputError(

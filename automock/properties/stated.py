@@ -15,15 +15,15 @@ taken for a promise about the output:
   within one of it: an off-by-one is then the failure to report, while values far
   outside say the sentence was about something else;
 - a bound from parameters' names (weak evidence: a convention, not a promise):
-  ``low``/``high`` (``lo``/``hi``, ``min_value``/``max_value``...) as ``randint``
-  reads them, and 1 to ``sides`` (``num_sides``, ``faces``) for a die, is adopted only
+  ``low``/``high`` (``lo``/``hi``, ``min``/``max``, ``min_value``/``max_value``...) as
+  ``randint`` reads them, and 1 to ``sides`` (``num_sides``, ``faces``) for a die, is adopted only
   when, in addition, one of its sides was met exactly (a die seen reaching ``sides``,
   or 1): a zero-based die (0 to ``sides - 1``) is off on both sides and is left alone;
 - "permutation", "distinct", "unique", "without replacement" -> ``unique`` for a
   function given no sequence (a permutation of a given list keeps its repeats), and so
   does a name that says it draws a lottery (``lotto``, ``lottery``, ``raffle``,
-  ``bingo``: distinct numbers by the game's rules), or a deck made (``new_deck()``,
-  ``newdeck``: each card once), and
+  ``bingo``: distinct numbers by the game's rules) or a ticket's numbers, a deck made
+  (``new_deck()``, ``newdeck``: each card once) or a hand dealt from one (``deal_cards``), and
   "returns ... sorted" / "in ascending order" -> ``sorted``, both for a function seen
   returning sequences only;
 - a name that says the function estimates pi (``estimate_pi``, ``monte_carlo_pi``,
@@ -56,19 +56,20 @@ from automock.properties._signature import (
 from automock.properties.dice import die_faces, rolled_dice
 from automock.properties.fraction import counted_fraction
 from automock.properties.infer import AppliedProperty, name_tokens
-from automock.properties.observe import Observations
+from automock.properties.observe import Observations, ignores_lists
 
 __all__ = ["StatedBound", "stated", "stated_bounds"]
 
 _DIE_FACES = frozenset({"sides", "faces", "side", "face", "dice", "die"})  # d4: `dice=4`
-# parameters that name the two ends of the range drawn from, as `randint` reads them
+# words that name the two ends of the range drawn from, as `randint` reads them: two
+# parameters whose names differ in these words alone (`min`/`max`, `min_value`/`max_value`,
+# `lower_bound`/`upper_bound`, `minNum`/`maxNum`)
 _RANGE_ENDS = (
     ("low", "high"),
     ("lo", "hi"),
     ("lower", "upper"),
-    ("min_value", "max_value"),
+    ("min", "max"),
     ("minimum", "maximum"),
-    ("min_val", "max_val"),
 )
 _BOUND = r"(-?\d+|[A-Za-z_]\w*)"
 _BOUND_PATTERNS = (
@@ -80,7 +81,9 @@ _BOUND_PATTERNS = (
 )
 # "each having `d` sides", "a 20-sided die", "with n faces": a die's faces, 1 to that many
 _DIE_WORDS = re.compile(rf"`?{_BOUND}`?[ -](?:sides|faces|sided)\b")
-_LOTTERY = frozenset({"lotto", "lottery", "raffle", "bingo"})
+_LOTTERY = frozenset({"lotto", "lottery", "raffle", "bingo", "loteria", "keno"})
+_DEALT = frozenset({"deal", "dealt", "deals", "dealing"})  # of a deck made inside: no list given
+_TICKET = frozenset({"ticket", "tickets"})  # distinct, but not numbered from 1 as a lottery's
 # a function's name that says it estimates something its module's name may then name
 _ESTIMATING = frozenset({"estimate", "estimation", "approx", "approximate", "approximation"})
 _ESTIMATING |= {"monte", "carlo", "montecarlo", "simulate", "simulation", "mc"}
@@ -119,9 +122,8 @@ def stated_bounds(fn: Callable[..., Any]) -> tuple[StatedBound, ...]:
             low, high = (_side(g, params) for g in match.groups())
             if low is not None and high is not None and low != high:
                 found.append(StatedBound(low, high, f"docstring: {match.group(0)!r}", True))
-    for low, high in _RANGE_ENDS:
-        if low in params and high in params:
-            found.append(StatedBound(low, high, f"parameters {low!r} and {high!r}", False))
+    for low, high in _range_ends(params):
+        found.append(StatedBound(low, high, f"parameters {low!r} and {high!r}", False))
     for name in params:
         if set(re.split(r"_+", name.lower())) & _DIE_FACES:
             found.append(
@@ -133,6 +135,18 @@ def stated_bounds(fn: Callable[..., Any]) -> tuple[StatedBound, ...]:
             evidence = f"docstring: {match.group(0)!r}: a die's faces 1..{faces}"
             found.append(StatedBound(1, faces, evidence, False))
     return tuple(found)
+
+
+def _range_ends(params: Sequence[str]) -> list[tuple[str, str]]:
+    """The pairs of ``params`` that name a range's low and high ends (``_RANGE_ENDS``)."""
+    pairs = []
+    for low_word, high_word in _RANGE_ENDS:
+        for low in params:
+            words = name_tokens(low)
+            wanted = [high_word if w == low_word else w for w in words]
+            if low_word in words:
+                pairs += [(low, p) for p in params if p != low and name_tokens(p) == wanted]
+    return pairs
 
 
 def _value(side: int | str, args: dict[str, Any]) -> int | None:
@@ -214,6 +228,7 @@ def stated(
         isinstance(o.output, list | tuple) for o in observed.accepted
     )
     given = any(isinstance(a, list | tuple) for o in observed.calls for a in o.args)
+    given = given and not ignores_lists(observed.accepted)  # a list it draws nothing from
     doc = f"{inspect.getdoc(fn) or ''} {lone_heading(fn)}".lower()
     words = ((_UNIQUE_WORDS, "unique"), (_SORTED_WORDS, "sorted"))
     for pattern, prop in words if sequences else ():
@@ -223,14 +238,8 @@ def stated(
             out.append(AppliedProperty(prop, {}, "stated", f"docstring: {match.group(0)!r}"))
     tokens = set(name_tokens(getattr(fn, "__name__", "")))
     drawn = tokens & _LOTTERY
-    decks = {t for t in tokens if t.startswith("deck") or t.endswith("deck")}
-    if (
-        (drawn or decks)
-        and sequences
-        and not given
-        and "unique" not in {a.property for a in out} | names
-    ):
-        said = f"a {min(drawn)} draws distinct numbers" if drawn else "a deck holds each card once"
+    said = _distinct_by_name(tokens)
+    if said and sequences and not given and "unique" not in {a.property for a in out} | names:
         out.append(AppliedProperty("unique", {}, "stated", f"name: {said}"))
     numbered = _numbered_from_one(observed, have) if drawn and sequences and not given else None
     if numbered is not None and not any(a.property == "bounds" for a in out):
@@ -241,6 +250,21 @@ def stated(
     if faces is not None:
         out.append(faces)
     return out
+
+
+def _distinct_by_name(tokens: set[str]) -> str | None:
+    """Why a name says its items are distinct (a lottery's draw, a deck, a hand dealt from
+    one, a ticket's numbers), else ``None``."""
+    drawn = tokens & _LOTTERY
+    if drawn:
+        return f"a {min(drawn)} draws distinct numbers"
+    if any(t.startswith("deck") or t.endswith("deck") for t in tokens):
+        return "a deck holds each card once"
+    if tokens & _DEALT:
+        return "a hand dealt from a deck holds each card once"
+    if tokens & _TICKET:
+        return "a ticket's numbers are drawn without repeats"
+    return None
 
 
 def _numbered_from_one(

@@ -18,7 +18,7 @@ from typing import Any
 from automock import _schemas as schemas
 from automock._serialize import JsonMixin, to_jsonable
 from automock.errors import InputError
-from automock.properties._signature import required_parameters, signature_of
+from automock.properties._signature import driven_parameters, signature_of
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, repeated_property
 from automock.properties.checks import PropertyResult
 from automock.properties.dice import dice_fairness
@@ -169,7 +169,7 @@ def _drop_contradicted(
 
 def _required(fn: Callable[..., Any]) -> bool:
     """Whether ``fn`` needs an input (an unreadable signature is taken to need one)."""
-    return signature_of(fn) is None or bool(required_parameters(fn))
+    return signature_of(fn) is None or bool(driven_parameters(fn))
 
 
 def _hardcoding(
