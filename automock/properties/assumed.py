@@ -7,11 +7,12 @@ least 1"``, ``"size (int > 0)"``: a person calling the function would not pass
 named in the sentence is bound, and only by a sign (positive, non-negative, at least 0 or
 1): a docstring's looser words (``"a list of numbers"``) assume nothing here.
 
-The code says as much of a count a ``while n:`` loop counts down (``n -= 1``): at least
-0, since a negative one never reaches 0 and the call never returns. And of a count of
-trials: a parameter the function loops over (``range(n)``, its only argument) and divides
-by (``heads / n``) is a number of trials, at least 1. Called with ``-1`` it loops zero times and returns ``-0.0`` shares, an answer to
-no question.
+The code says as much of a count it reads only as ``range()``'s end (``range(n)``: a
+negative count loops as 0 does), and of a count a ``while n:`` loop counts down
+(``n -= 1``): at least 0, since a negative one never reaches 0 and the call never returns.
+And of a count of trials: a parameter the function loops over (``range(n)``, its only
+argument) and divides by (``heads / n``) is a number of trials, at least 1. Called with
+``-1`` it loops zero times and returns ``-0.0`` shares, an answer to no question.
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ def _assumed(fn: Callable[..., Any]) -> tuple[tuple[str, int | None], ...]:
     names = parameter_names(target)
     if not names:
         return ()
-    lows = _countdowns(target, names) | _trial_counts(target, names)
+    lows = _range_counts(target, names) | _countdowns(target, names)
+    lows |= _trial_counts(target, names)
     lows |= _lows(doc, names) if doc else {}
     return tuple((name, lows.get(name)) for name in names) if lows else ()
 
@@ -87,6 +89,33 @@ def _trial_counts(fn: Callable[..., Any], names: tuple[str, ...]) -> dict[str, i
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div | ast.FloorDiv):
             divided |= {node.right.id} if isinstance(node.right, ast.Name) else set()
     return {name: 1 for name in names if name in looped and name in divided}
+
+
+def _range_counts(fn: Callable[..., Any], names: tuple[str, ...]) -> dict[str, int]:
+    """Each parameter ``fn`` reads only as ``range()``'s end (``range(n)``, ``range(1, n + 1)``):
+    at least 0. A negative one loops as 0 does, an input no caller means."""
+    tree = function_tree(fn)
+    if tree is None:
+        return {}
+    ends: set[int] = set()  # the Name nodes inside a range() call's end
+    for node in ast.walk(tree):
+        if _calls_range(node) and isinstance(node, ast.Call):
+            end = node.args[0] if len(node.args) == 1 else node.args[1]
+            ends |= {id(n) for n in ast.walk(end) if isinstance(n, ast.Name)}
+    reads: dict[str, list[bool]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in names:
+            reads.setdefault(node.id, []).append(id(node) in ends)
+    return {name: 0 for name, inside in reads.items() if all(inside)}
+
+
+def _calls_range(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "range"
+        and bool(node.args)
+    )
 
 
 def _countdowns(fn: Callable[..., Any], names: tuple[str, ...]) -> dict[str, int]:

@@ -66,9 +66,12 @@ _NOT_UNIFORM = frozenset(
     | {"weighted", "weight", "weights", "roulette", "tournament", "fittest", "best"}
 )
 _TOUR_CROSSOVERS = frozenset({"ox", "pmx", "cx", "ox1", "order", "cycle", "partially", "mapped"})
-# a mutation that reverses a stretch of a tour, or moves one city or a stretch elsewhere, is a
-# tour again (a bit flip or a reset of a gene is not, and says none of these words)
-_TOUR_MUTATIONS = frozenset({"inversion", "insertion", "displacement", "reversal"})
+# a mutation that reverses a stretch of a tour, or moves (shifts, rotates) one city or a
+# stretch elsewhere, is a tour again (a bit flip or a reset of a gene is not, and says none
+# of these words)
+_TOUR_MUTATIONS = frozenset(
+    {"inversion", "insertion", "displacement", "reversal", "shift", "rotation", "rotate"}
+)
 # a 2-opt, 3-opt or or-opt move of local search reverses or moves stretches of a tour
 _K_OPT = frozenset({"two", "three", "or", "2", "3"})
 _K_OPT_WORDS = frozenset({"2opt", "3opt", "twoopt", "threeopt", "oropt"})

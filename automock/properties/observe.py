@@ -215,7 +215,9 @@ def sample_inputs(
                 rng.shuffle(items)
                 row.append(items)
             elif kind == "int":
-                turn = index + 3 * position  # two counts of one call differ (dice, sides)
+                # every count 0..5 on odd calls, 1..4 on even ones (both parities: a walk of
+                # odd steps only never ends at 0); two counts of one call differ (dice, sides)
+                turn = index // 2 + 3 * position
                 row.append(turn % 6 if index % 2 else 1 + turn % 4)
             elif kind == "int_high":
                 row.append(row[-1] + 1 + index % 7 if row and isinstance(row[-1], int) else 6)

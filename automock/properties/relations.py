@@ -270,9 +270,11 @@ def _bound_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
             )
             return found
 
-    # the fixed low of a parameter-high bound: only if several inputs reached it (a die's 1)
+    # the fixed low of a parameter-high bound: only if several inputs reached it, and half
+    # of them at least (a die's 1; a walk's -2 is reached by its longer walks only)
     at_low = {repr(o.args) for o, v in values if v and min(v) == low}
-    fixed_low = low if len(at_low) > 1 else None
+    inputs = {repr(o.args) for o, v in values if v}
+    fixed_low = low if len(at_low) > 1 and 2 * len(at_low) >= len(inputs) else None
     sourced = any(_source(o) for o in obs)  # values from a list argument: bounded by it, not k
     for hi_name in () if sourced else params:  # a fixed low, a parameter high: `sides` sides
         if all(

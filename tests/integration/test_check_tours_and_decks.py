@@ -1,8 +1,9 @@
-"""``automock check`` knows a 2-opt move and a new deck by name (issue 30).
+"""``automock check`` knows a 2-opt move, a shift mutation and a new deck by name (issue 30).
 
 A 2-opt move (``twoOpt``, ``two_opt``) of local search reverses a stretch of a tour: its
 output is a permutation of the tour, so one that drops the stretch's last city fails;
-behaviour alone saw a sub-list and proposed a subset. A deck made by the function
+behaviour alone saw a sub-list and proposed a subset. A shift mutation moves one gene
+elsewhere: one that overwrites a gene with another is no tour. A deck made by the function
 (``new_deck()``) holds each card once: one with a card repeated fails ``unique``, where
 behaviour alone saw a fixed multiset in varying order and proposed nothing it breaks."""
 
@@ -32,6 +33,24 @@ def two_opt(tour):
     return t[:i] + t[i:j + 1][::-1] + t[j + 1:]
 
 
+def shift_mutation(genes):
+    g = list(genes)
+    if len(g) < 2:
+        return g
+    i, j = random.sample(range(len(g)), 2)
+    g[j] = g[i]
+    return g
+
+
+def mutation_shift(genes):
+    g = list(genes)
+    if len(g) < 2:
+        return g
+    i, j = random.sample(range(len(g)), 2)
+    g.insert(j, g.pop(i))
+    return g
+
+
 def new_deck():
     cards = [suit + value for suit in "CSDH" for value in "A23456789TJQK"]
     cards[5] = cards[4]
@@ -51,6 +70,8 @@ def newdeck():
     [
         ("twoOpt", 1, "permutation"),
         ("two_opt", 0, "permutation"),
+        ("shift_mutation", 1, "permutation"),
+        ("mutation_shift", 0, "permutation"),
         ("new_deck", 1, "unique"),
         ("newdeck", 0, "unique"),
     ],
