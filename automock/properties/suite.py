@@ -18,7 +18,7 @@ from typing import Any
 from automock import _schemas as schemas
 from automock._serialize import JsonMixin, to_jsonable
 from automock.errors import InputError
-from automock.properties._signature import driven_parameters, signature_of
+from automock.properties._signature import driven_parameters, signature_of, size_named
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, repeated_property
 from automock.properties.checks import PropertyResult
 from automock.properties.dice import dice_fairness
@@ -283,10 +283,20 @@ def _uniformity(
     if isinstance(draws, Mapping):  # {"list": "deck", "size": "k"}: one draw a run, put back
         first = _first_draw(fn, str(draws["list"]), str(draws.get("size", "")))
         return choice_uniformity(first, n=n, runs=runs, seed=seed, alpha=alpha)
+    fn = _with_its_length(fn)
     if options.get("choice"):
         return choice_uniformity(fn, n=n, runs=runs, seed=seed, alpha=alpha)
     n = int(options.get("n", SHUFFLE_LENGTH))  # a shuffle: a longer list, more power
     return shuffle_uniformity(fn, n=n, runs=runs, seed=seed, alpha=alpha)
+
+
+def _with_its_length(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` of a list and its length (``randomize(arr, n)``, ``shuffle(xs, size)``) as a
+    function of the list alone, the length its len(); any other ``fn`` as it is."""
+    rest = [p.name for p in driven_parameters(fn)][1:]
+    if not rest or not all(name == "n" or size_named(name) for name in rest):
+        return fn
+    return lambda items: fn(items, *[len(items)] * len(rest))
 
 
 def _first_draw(fn: Callable[..., Any], items: str, size: str) -> Callable[[Any], Any]:
