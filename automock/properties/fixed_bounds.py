@@ -25,18 +25,31 @@ def fixed_bounds(
     negative is (low 0); a highest value one input gave is none. A function of no input
     has one input only: its extremes are bounds when its values are few and each was seen
     often (a die's faces over 60 calls), not the lowest of many estimates (2.84 of an
-    estimate of pi over 100 points, beaten by 2.76 on a later run)."""
+    estimate of pi over 100 points, beaten by 2.76 on a later run). Under many inputs too a
+    side reached needs the values saturated so, or far more calls at it than at a usual
+    value (a clamp's end): not the 47 of draws from 1 to 49 seen a few times each."""
     inputs = len({repr(o.args) for o, _ in values})
-    seen = [x for _, v in values if v for x in v]
+    # one call per input and seed: the same input under the same seed draws the same values
+    # again (a call's seed comes from its input), and counting them twice fakes saturation
+    calls = {(repr(o.args), o.seed): v for o, v in values if v}
+    seen = [x for v in calls.values() if v for x in v]
     # few values, each seen often (a die's faces), and none seen only once: by Good-Turing
     # the values not seen yet weigh about as much as those seen once (the 6 and 7 of the
     # best three of four dice, whose rarer 3, 4 and 5 a later call shows)
-    counts = Counter(seen).values()
+    tally = Counter(seen)
+    counts = tally.values()
     saturated = len(counts) * 4 <= len(seen) and 1 not in counts
+    usual = sorted(counts)[len(counts) // 2]  # the median value's count
 
     def reached(side: float, pick: Callable[[list[float]], float]) -> bool:
         hits = [repr(o.args) for o, v in values if v and pick(v) == side]
-        return len(set(hits)) > 1 or (inputs == 1 and len(hits) > 1 and saturated)
+        if inputs == 1:
+            return len(hits) > 1 and saturated
+        # several inputs reached it, and the values are few and each seen often, or the side
+        # holds far more than its share (a clamp's end): the highest of 49 lottery numbers
+        # seen a few times each is no bound, however many inputs reached it
+        heavy = tally[side] >= 2 * usual and tally[side] > 2
+        return len(set(hits)) > 1 and (saturated or heavy)
 
     options: dict[str, Any] = {}
     if reached(low, min):
