@@ -30,6 +30,9 @@ __all__ = [
 
 # a parameter's words that say it counts what the function makes (its output's size)
 _SIZE_WORDS = frozenset({"length", "len", "size", "count", "num", "number", "amount", "quantity"})
+_SIZE_WORDS |= {"qty", "nb", "nbr", "nombre", "cantidad", "quantidade", "anzahl"}  # nb_elements
+# a die's faces (``sides=6``), varied as a count is: its bound is the parameter
+_FACE_WORDS = frozenset({"sides", "faces", "side", "face"})
 # ... and words that say it counts the trials an estimate averages over instead
 _TRIAL_WORDS = frozenset(
     {"samples", "trials", "iterations", "iters", "simulations", "sims", "points", "darts"}
@@ -69,7 +72,8 @@ def driven_parameters(fn: Callable[..., Any]) -> tuple[inspect.Parameter, ...]:
     signature cannot be read (ask :func:`signature_of` to tell the two apart).
 
     Those without a default, and then each next one whose default is a count of what the
-    function makes (``generate_token(length=30)``, ``roll(num_dice=1, num_sides=6)``): left
+    function makes or a die's faces (``generate_token(length=30)``, ``dice(sides=6,
+    number=1)``, ``roll(num_dice=1, num_sides=6)``): left
     at its default, a token one character short would be one short at every call, a bug
     consistent with itself. A default of 0 (often "none" or "all"), a count of trials or
     iterations (what an estimate averages over: fewer is only noisier) and any parameter
@@ -90,7 +94,7 @@ def _made_count(p: inspect.Parameter) -> bool:
     return (
         type(p.default) is int
         and 1 <= p.default <= _MAX_COUNT
-        and size_named(p.name)
+        and (size_named(p.name) or bool(_words(p.name) & _FACE_WORDS))
         and not _words(p.name) & _TRIAL_WORDS
     )
 

@@ -102,7 +102,8 @@ def _short(value: Any, limit: int = 120) -> str:
 def permutation_of(output: Any, original: Iterable[Any]) -> PropertyResult:
     """``output`` holds exactly the elements of ``original``, each as often."""
     name = "permutation"
-    out = _as_list(output, name)
+    lettered = isinstance(output, str) and isinstance(original, str)  # a word's letters
+    out = list(output) if lettered else _as_list(output, name)
     if isinstance(out, PropertyResult):
         return out
     expected = list(original)

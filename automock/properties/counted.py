@@ -6,8 +6,9 @@ proposes it as ``length`` with option ``n`` (the parameter's name). A count para
 (``n``, ``size``, ``num_dice``, ``number_of_dice``) that the output misses by exactly one on
 every call, the one-short of ``range(n - 1)``, is the same expectation broken: it is
 proposed too, and its check fails. So is one past a parameter whose name says it is the
-output's size (``length``, ``num_chars``, ``quantity``: ``range(length + 1)``), except in a
-walk or path (a walk of ``n`` steps visits ``n + 1`` places). Only for outputs that vary
+output's size (``length``, ``num_chars``, ``quantity``: ``range(length + 1)``; or a bare
+``n``: ``choices(data, k=n + 1)``), except in a walk, path or history (a walk of ``n`` steps
+visits ``n + 1`` places). Only for outputs that vary
 with the seed, of a function that takes no sequence the output is drawn from by size (a
 sample's ``k`` is ``length_k``'s).
 """
@@ -26,7 +27,9 @@ __all__ = ["counted_length"]
 
 # words of a parameter that counts the items it asks for
 _COUNT_WORDS = frozenset({"n", "m", "size", "count", "num", "number", "length", "amount"})
+_COUNT_WORDS |= {"qty", "nb", "nbr", "nombre", "cantidad", "quantidade", "anzahl"}
 _WALK_WORDS = frozenset({"walk", "walks", "path", "paths", "trajectory", "steps", "positions"})
+_WALK_WORDS |= {"history", "series", "row", "trace"}  # n steps and the start: n + 1 items
 _LEAST_COUNTS = 3  # different counts seen before a length is taken to follow them
 
 
@@ -73,7 +76,7 @@ def counted_length(
                 f"{name} counts the items asked for, one is missing"
             )
             return [AppliedProperty("length", {"n": name}, "inferred", evidence)]
-        if size_named(name) and _follows(obs, at, -1) and not _walk(fname):
+        if (size_named(name) or name == "n") and _follows(obs, at, -1) and not _walk(fname):
             evidence = (
                 f"len(output) == {name} + 1 on all {len(obs)} accepted calls: "
                 f"{name} names the output's size, one is too many"

@@ -41,7 +41,11 @@ __all__ = [
 ]
 
 _NAME_RULES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
-    (frozenset({"shuffle", "shuffled", "permute", "scramble"}), ("permutation", "uniform")),
+    (
+        frozenset({"shuffle", "shuffled", "permute", "scramble", "mix", "mixed"})
+        | {"melanger", "mezclar", "barajar", "embaralhar", "mischen"},
+        ("permutation", "uniform"),
+    ),
     (frozenset({"swap", "sattolo", "derangement", "derange"}), ("permutation",)),
     (frozenset({"sort", "sorted", "order", "ordered", "rank"}), ("sorted", "permutation")),
     # a crossover of two tours (order, partially mapped, cycle crossover) is a tour again
@@ -168,6 +172,8 @@ def infer_properties(
     tokens = set(name_tokens(fname))
     if any(t.endswith("sort") for t in tokens):  # quicksort, bogosort, mergesort: one word
         tokens.add("sort")
+    if any(t.startswith("shuf") for t in tokens):  # shufflelist, shuffleit, a `shufle` typo
+        tokens.add("shuffle")
     for words, props in _NAME_RULES:
         if tokens & words:
             names.extend(p for p in props if p not in names)

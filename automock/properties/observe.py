@@ -90,6 +90,9 @@ _SIZE_WORDS = frozenset(
     ]
 )
 _INDEX_WORDS = frozenset(["index", "idx", "pos", "position", "rank", "nth", "kth", "i"])
+_TEXT_WORDS = frozenset(
+    {"string", "text", "word", "str", "sentence", "phrase", "txt", "mot", "palabra", "cadena"}
+)
 _PROBABILITY_WORDS = frozenset(["p", "prob", "probability", "rate", "chance", "fraction", "frac"])
 _SEQUENCE_ENDINGS = ("list", "array", "stream", "seq", "sequence")  # populationList, big_stream
 
@@ -159,6 +162,8 @@ def _kind(param: inspect.Parameter, hint: Any) -> str:
     first, _, rest = name.partition("_")
     if first in ("i", "k", "idx", "index", "pos", "nth", "kth") and rest and rest[-1] != "s":
         return "int"  # `i_order_to_find`, `k_smallest`: an index or a count named first
+    if name in _TEXT_WORDS:
+        return "str"  # `shuffle_word(word)`, `scramble(text)`: the characters are the items
     if name in _PROBABILITY_WORDS or name.endswith(("_rate", "_prob", "_probability")):
         return "probability"
     if name in ("low", "lo", "min", "start", "a_min", "lower", "first", "begin"):

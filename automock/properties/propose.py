@@ -343,6 +343,8 @@ def _consistent(
     if prop == "uniform" and len(observed.parameters) != 1:  # run on the list alone, it cannot
         return False  # be (`shuffle(a, seed)` needs its seed and is decided by it)
     takes_sequence = any(isinstance(a, list | tuple) for o in observed.calls for a in o.args)
+    if prop == "permutation" and not takes_sequence:  # a word's letters rearranged
+        takes_sequence = _rewords(observed)
     if prop in ("permutation", "sample", "subset", "uniform") and not takes_sequence:
         return False  # `draw_lotto()` draws, but from nothing it is given
     if prop not in ("permutation", "sorted", "unique", "sample", "subset", "uniform"):
@@ -352,7 +354,18 @@ def _consistent(
     telling = [o for o in observed.accepted if _telling(o.args)]
     if prop in ("permutation", "sample", "subset") and ignores_lists(telling):
         return False  # `deal_hand(players)` deals from a deck of its own, not from `players`
-    return all(as_sequence(o.output) is not None for o in telling)
+    lettered = prop == "permutation" and _rewords(observed)
+    return all(as_sequence(o.output) is not None or lettered for o in telling)
+
+
+def _rewords(observed: Observations) -> bool:
+    """Does ``observed`` take a string and return strings (``shuffle_word(word)``)?"""
+    texts = any(isinstance(a, str) for o in observed.calls for a in o.args)
+    return (
+        texts
+        and bool(observed.accepted)
+        and all(isinstance(o.output, str) for o in observed.accepted)
+    )
 
 
 def _telling(args: Sequence[Any]) -> bool:

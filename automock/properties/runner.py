@@ -292,6 +292,8 @@ def evaluate(
     if output is None and preconditions and code is not None and _none_on_purpose(code):
         return PropertyResult(name, True, f"{call} {REJECTED}: it says `return None` for it")
     _, original = _first_sequence(args)
+    if name == "permutation" and original is None and isinstance(output, str):
+        original = next((a for a in args if isinstance(a, str)), None)  # a word's letters
     if name in ("permutation", "sample", "subset", "order_statistic") and original is None:
         raise InputError(
             f"property {name!r} needs a function that takes a sequence; {call} has none"

@@ -25,7 +25,8 @@ taken for a promise about the output:
   ``bingo``: distinct numbers by the game's rules) or a ticket's numbers, a deck made
   (``new_deck()``, ``newdeck``: each card once) or a hand dealt from one (``deal_cards``), and
   "returns ... sorted" / "in ascending order" -> ``sorted``, both for a function seen
-  returning sequences only;
+  returning sequences only; "``len() = d``" -> ``length`` of ``d``, where every output
+  seen was within one item of it;
 - a name that says the function estimates pi (``estimate_pi``, ``monte_carlo_pi``,
   ``mcpi`` with a docstring or comment that speaks of pi, or a ``return pi``; or a name
   that says it estimates, ``estimate``, in a file named for pi, ``estimate_pi.py``)
@@ -78,8 +79,14 @@ _BOUND_PATTERNS = (
     re.compile(rf"\bfrom\s+{_BOUND}\s+(?:to|through)\s+{_BOUND}\b"),
     re.compile(rf"\[\s*{_BOUND}\s*,\s*{_BOUND}\s*\]"),
     re.compile(rf"\b{_BOUND}\s*<=\s*\w+\s*<=\s*{_BOUND}\b"),
+    # "del 1 al 6", "de 1 a 6", "entre 1 y 6" (Spanish, Portuguese), "de 1 à 6", "entre 1
+    # et 6" (French), "da 1 a 6" (Italian), "von 1 bis 6" (German)
+    re.compile(rf"\b(?:del|de|da|dal|von)\s+{_BOUND}\s+(?:al|a|à|ao|até|bis)\s+{_BOUND}\b"),
+    re.compile(rf"\bentre\s+{_BOUND}\s+(?:y|e|et)\s+{_BOUND}\b"),
 )
 # "each having `d` sides", "a 20-sided die", "with n faces": a die's faces, 1 to that many
+# "len() = d", "len(result) == n": the output's length is the parameter named
+_LENGTH_WORDS = re.compile(r"\blen\(\s*\w*\s*\)\s*={1,2}\s*`?([A-Za-z_]\w*)`?")
 _DIE_WORDS = re.compile(rf"`?{_BOUND}`?[ -](?:sides|faces|sided)\b")
 _LOTTERY = frozenset({"lotto", "lottery", "raffle", "bingo", "loteria", "keno"})
 _DEALT = frozenset({"deal", "dealt", "deals", "dealing"})  # of a deck made inside: no list given
@@ -224,6 +231,9 @@ def stated(
     rolled = rolled_dice(fn, observed)
     if rolled is not None:
         out.append(rolled)
+    length = _stated_length(fn, observed)
+    if length is not None and "length" not in names:
+        out.append(length)
     sequences = bool(observed.accepted) and all(
         isinstance(o.output, list | tuple) for o in observed.accepted
     )
@@ -250,6 +260,24 @@ def stated(
     if faces is not None:
         out.append(faces)
     return out
+
+
+def _stated_length(fn: Callable[..., Any], observed: Observations) -> AppliedProperty | None:
+    """``length`` of the parameter a docstring says the output's length is (``len() = d``,
+    ``len(result) == n``), adopted where every output seen was within one of it."""
+    match = _LENGTH_WORDS.search(inspect.getdoc(fn) or "")
+    name = match.group(1) if match else ""
+    if name not in observed.parameters or not observed.accepted:
+        return None
+    at = observed.parameters.index(name)
+    for o in observed.accepted:
+        count = o.args[at] if len(o.args) > at else None
+        if not isinstance(o.output, list | tuple | str) or type(count) is not int:
+            return None
+        if count >= 0 and abs(len(o.output) - count) > 1:
+            return None  # the sentence was about something else
+    evidence = f"docstring: {match.group(0)!r}" if match else ""
+    return AppliedProperty("length", {"n": name}, "stated", evidence)
 
 
 def _distinct_by_name(tokens: set[str]) -> str | None:
