@@ -92,21 +92,29 @@ def _trial_counts(fn: Callable[..., Any], names: tuple[str, ...]) -> dict[str, i
 
 
 def _range_counts(fn: Callable[..., Any], names: tuple[str, ...]) -> dict[str, int]:
-    """Each parameter ``fn`` reads only as ``range()``'s end (``range(n)``, ``range(1, n + 1)``):
-    at least 0. A negative one loops as 0 does, an input no caller means."""
+    """Each parameter ``fn`` reads only as ``range()``'s end (``range(n)``, ``range(1, n + 1)``)
+    or a slice's bound beside one (``picked[:k]``): at least 0. A negative one loops as 0
+    does, an input no caller means."""
     tree = function_tree(fn)
     if tree is None:
         return {}
     ends: set[int] = set()  # the Name nodes inside a range() call's end
+    cuts: set[int] = set()  # ... and inside a slice's bounds (`picked[:k]`)
     for node in ast.walk(tree):
         if _calls_range(node) and isinstance(node, ast.Call):
             end = node.args[0] if len(node.args) == 1 else node.args[1]
             ends |= {id(n) for n in ast.walk(end) if isinstance(n, ast.Name)}
-    reads: dict[str, list[bool]] = {}
+        if isinstance(node, ast.Slice):
+            cuts |= {id(n) for n in ast.walk(node) if isinstance(n, ast.Name)}
+    reads: dict[str, list[int]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in names:
-            reads.setdefault(node.id, []).append(id(node) in ends)
-    return {name: 0 for name, inside in reads.items() if all(inside)}
+            reads.setdefault(node.id, []).append(id(node))
+    return {
+        name: 0
+        for name, seen in reads.items()
+        if all(r in ends or r in cuts for r in seen) and any(r in ends for r in seen)
+    }
 
 
 def _calls_range(node: ast.AST) -> bool:

@@ -286,10 +286,11 @@ def observe(
         sample_inputs(fn, lists_as_ints="all"),
     )
     for retry in retries:
-        if not (calls and all(c.raised for c in calls)):
+        if not (calls and _refused(calls)):
             break
         if retry != inputs:
-            calls = [_call(fn, args, seed, call_seconds) for args in retry for seed in seeds]
+            tried = [_call(fn, args, seed, call_seconds) for args in retry for seed in seeds]
+            calls = tried if _taken(tried) > _taken(calls) else calls
     marked = any(_marked(c.output) for c in calls)
     in_place = marked and all(c.output is None or _marked(c.output) for c in calls if not c.raised)
     fixed = []
@@ -301,6 +302,16 @@ def observe(
             output = next((a for a in c.args if isinstance(a, list)), None)
         fixed.append(Observation(c.args, c.seed, output, c.raised))
     return Observations(params, tuple(fixed), in_place, max(_COSTS.values(), default=0.0))
+
+
+def _taken(calls: Sequence[Observation]) -> int:
+    return sum(1 for c in calls if not c.raised)
+
+
+def _refused(calls: Sequence[Observation]) -> bool:
+    """Were most calls refused: every guess of a kind wrong, or right only where the argument
+    went unread (``throw(n, d)`` given a list for ``d`` answers ``n = 0`` alone)?"""
+    return 2 * _taken(calls) < len(calls)
 
 
 class _InPlace:
