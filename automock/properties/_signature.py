@@ -23,6 +23,7 @@ from typing import Any
 __all__ = [
     "driven_parameters",
     "function_tree",
+    "name_tokens",
     "parameter_names",
     "signature_of",
     "size_named",
@@ -94,8 +95,8 @@ def _made_count(p: inspect.Parameter) -> bool:
     return (
         type(p.default) is int
         and 1 <= p.default <= _MAX_COUNT
-        and (size_named(p.name) or bool(_words(p.name) & _FACE_WORDS))
-        and not _words(p.name) & _TRIAL_WORDS
+        and (size_named(p.name) or bool(set(name_tokens(p.name)) & _FACE_WORDS))
+        and not set(name_tokens(p.name)) & _TRIAL_WORDS
     )
 
 
@@ -103,11 +104,13 @@ def size_named(name: str) -> bool:
     """Does a parameter's name say it is the size of what the function makes (``length``,
     ``num_chars``, ``quantity``), not a count of something else (a bare ``n`` may count
     steps)?"""
-    return bool(_words(name) & _SIZE_WORDS)
+    return bool(set(name_tokens(name)) & _SIZE_WORDS)
 
 
-def _words(name: str) -> set[str]:
-    return set(re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()))
+def name_tokens(name: str) -> list[str]:
+    """The lower-case words of a snake_case or camelCase name."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
+    return [t for t in spaced.lower().split("_") if t]
 
 
 @functools.lru_cache(maxsize=256)

@@ -22,7 +22,7 @@ import functools
 import inspect
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from automock.properties._signature import function_tree, parameter_names
 
@@ -82,10 +82,8 @@ def _trial_counts(fn: Callable[..., Any], names: tuple[str, ...]) -> dict[str, i
     looped: set[str] = set()
     divided: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            bare = node.func.id == "range" and len(node.args) == 1
-            if bare and isinstance(node.args[0], ast.Name):
-                looped.add(node.args[0].id)
+        if _calls_range(node) and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+            looped.add(node.args[0].id)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div | ast.FloorDiv):
             divided |= {node.right.id} if isinstance(node.right, ast.Name) else set()
     return {name: 1 for name in names if name in looped and name in divided}
@@ -101,7 +99,7 @@ def _range_counts(fn: Callable[..., Any], names: tuple[str, ...]) -> dict[str, i
     ends: set[int] = set()  # the Name nodes inside a range() call's end
     cuts: set[int] = set()  # ... and inside a slice's bounds (`picked[:k]`)
     for node in ast.walk(tree):
-        if _calls_range(node) and isinstance(node, ast.Call):
+        if _calls_range(node):
             end = node.args[0] if len(node.args) == 1 else node.args[1]
             ends |= {id(n) for n in ast.walk(end) if isinstance(n, ast.Name)}
         if isinstance(node, ast.Slice):
@@ -117,7 +115,8 @@ def _range_counts(fn: Callable[..., Any], names: tuple[str, ...]) -> dict[str, i
     }
 
 
-def _calls_range(node: ast.AST) -> bool:
+def _calls_range(node: ast.AST) -> TypeGuard[ast.Call]:
+    """Is ``node`` a call of ``range`` with arguments?"""
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)

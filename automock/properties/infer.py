@@ -21,7 +21,6 @@ the permutation is cyclic (``sattolo``, ``cycle``, ``derangement``) or a mutatio
 from __future__ import annotations
 
 import inspect
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,7 +28,7 @@ from typing import Any
 from automock._serialize import JsonMixin
 from automock.errors import InputError
 from automock.plan.model import PropertySpec
-from automock.properties._signature import signature_of
+from automock.properties._signature import name_tokens, signature_of
 from automock.properties.runner import canonical_property
 
 __all__ = [
@@ -110,12 +109,6 @@ class AppliedProperty(JsonMixin):
     options: Mapping[str, Any] = field(default_factory=dict)
     source: str = "name"  # "plan", "name", "flag" or "inferred" (from observed behaviour)
     evidence: str = ""  # inferred: what was observed
-
-
-def name_tokens(name: str) -> list[str]:
-    """The lower-case words of a snake_case or camelCase name."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
-    return [t for t in spaced.lower().split("_") if t]
 
 
 def _inverse_name(name: str, namespace: Mapping[str, Any]) -> str | None:
