@@ -105,6 +105,11 @@ def check_json(
     return code, report
 
 
+def verdicts(report: dict[str, Any]) -> dict[str, bool]:
+    """Each checked property of a ``check --json`` report, and whether it passed."""
+    return {r["name"]: r["passed"] for r in report["results"]}
+
+
 @pytest.fixture
 def examples_dir() -> Path:
     return EXAMPLES

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import check_json
+from tests.conftest import check_json, verdicts
 
 SOURCE = '''
 import random
@@ -105,5 +105,5 @@ def test_what_a_function_says_is_checked(
 ) -> None:
     got, report = check_json(capsys, module, function, 60)
     assert got == code, report
-    verdicts = {r["name"]: r["passed"] for r in report["results"]}
-    assert verdicts.get(prop) is (code == 0), report
+    passed = verdicts(report)
+    assert passed.get(prop) is (code == 0), report

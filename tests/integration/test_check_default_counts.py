@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import check_json
+from tests.conftest import check_json, verdicts
 
 SOURCE = """
 import random
@@ -62,8 +62,8 @@ def test_a_count_with_a_default_is_varied(
     assert got == code, report
     lengths = [a for a in report["properties"] if a["property"] == "length"]
     assert lengths and lengths[0]["options"] == {"n": count}, report
-    verdicts = {r["name"]: r["passed"] for r in report["results"]}
-    assert verdicts["length"] is (code == 0), report
+    passed = verdicts(report)
+    assert passed["length"] is (code == 0), report
 
 
 def test_a_count_of_trials_keeps_its_default(

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import check_json
+from tests.conftest import check_json, verdicts
 
 SOURCE = """
 import random
@@ -80,8 +80,8 @@ def test_a_name_states_what_behaviour_learned_wrong(
 ) -> None:
     got, report = check_json(capsys, module, function, 60)
     assert got == code, report
-    verdicts = {r["name"]: r["passed"] for r in report["results"]}
-    assert verdicts.get(prop) is (code == 0), report
+    passed = verdicts(report)
+    assert passed.get(prop) is (code == 0), report
     sources = {a["source"] for a in report["properties"] if a["property"] == prop}
     # the bug's own behaviour never showed the property: the name put it there
     assert sources == ({"stated"} if code else sources) and sources, report
