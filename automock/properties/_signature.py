@@ -27,6 +27,7 @@ __all__ = [
     "parameter_names",
     "signature_of",
     "size_named",
+    "sizes_output",
 ]
 
 # a parameter's words that say it counts what the function makes (its output's size)
@@ -105,6 +106,11 @@ def size_named(name: str) -> bool:
     ``num_chars``, ``quantity``), not a count of something else (a bare ``n`` may count
     steps)?"""
     return bool(set(name_tokens(name)) & _SIZE_WORDS)
+
+
+def sizes_output(name: str) -> bool:
+    """Is ``name`` the size of the output: :func:`size_named`, or a bare ``n``?"""
+    return name == "n" or size_named(name)
 
 
 def name_tokens(name: str) -> list[str]:

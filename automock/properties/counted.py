@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from automock.properties._signature import size_named
+from automock.properties._signature import sizes_output
 from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observation, Observations
 from automock.properties.relations import Relation, as_sequence
@@ -76,7 +76,7 @@ def counted_length(
                 f"{name} counts the items asked for, one is missing"
             )
             return [AppliedProperty("length", {"n": name}, "inferred", evidence)]
-        if (size_named(name) or name == "n") and _follows(obs, at, -1) and not _walk(fname):
+        if sizes_output(name) and _follows(obs, at, -1) and not _walk(fname):
             evidence = (
                 f"len(output) == {name} + 1 on all {len(obs)} accepted calls: "
                 f"{name} names the output's size, one is too many"

@@ -23,6 +23,7 @@ Two views of a shuffle:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import math
 import random
@@ -36,6 +37,7 @@ from automock._serialize import JsonMixin
 from automock.errors import InputError
 
 __all__ = [
+    "REPLICATION_ALPHA",
     "SHUFFLE_LENGTH",
     "DistributionResult",
     "Raised",
@@ -44,6 +46,7 @@ __all__ = [
     "choice_uniformity",
     "observe_runs",
     "raised_result",
+    "replicated",
     "shuffle_uniformity",
     "uniformity",
     "verdict",
@@ -356,3 +359,35 @@ def choice_uniformity(
     return uniformity(
         lambda: choose(list(range(n))), list(range(n)), runs=runs, seed=seed, alpha=alpha
     )
+
+
+# a chance rejection must recur on fresh seeds at this level before it is taken for a bias
+REPLICATION_ALPHA = 0.01
+
+
+def replicated(
+    check: Callable[[float, int], DistributionResult], alpha: float, seed: int
+) -> DistributionResult:
+    """``check(alpha, seed)``, whose rejection stands only if it recurs on fresh seeds.
+
+    A fair function fails a test at ``alpha`` once in ``1 / alpha`` checks by chance, and
+    a corpus checked over several seeds meets that (two fair weighted picks built on the
+    same bisect drew the same unlucky runs under one seed). A rejection is therefore run
+    again on fresh seeds and kept only if that run rejects too, at
+    :data:`REPLICATION_ALPHA` or ``alpha`` if larger: chance then fails a fair function
+    with probability about ``alpha / 100``, while a real bias, whose p-values are small
+    on every sample, still fails. A value outside the categories or a raise is no chance
+    and is not run again.
+    """
+    first = check(alpha, seed)
+    if first.passed or not math.isfinite(first.statistic):
+        return first
+    level = max(alpha, REPLICATION_ALPHA)
+    again = check(level, derive(seed, "replication", 0, bits=32))
+    if again.passed:
+        detail = (
+            f"rejected once by chance (p={first.p_value:.3g}), not on fresh seeds: {again.detail}"
+        )
+        return dataclasses.replace(again, detail=detail)
+    said = f"again on fresh seeds: p={again.p_value:.3g} at alpha={level:g}"
+    return dataclasses.replace(first, detail=f"{first.detail}; {said}")

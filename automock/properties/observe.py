@@ -120,6 +120,11 @@ class Observations:
     def accepted(self) -> tuple[Observation, ...]:
         return tuple(o for o in self.calls if not o.raised)
 
+    @property
+    def takes_lists(self) -> bool:
+        """Was any call given a list or tuple argument?"""
+        return any(isinstance(a, list | tuple) for o in self.calls for a in o.args)
+
 
 def ignores_lists(calls: Sequence[Observation]) -> bool:
     """Did no item of a list argument ever come out, over ``calls`` that returned items?

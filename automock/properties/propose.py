@@ -342,7 +342,7 @@ def _consistent(
         return False
     if prop == "uniform" and len(observed.parameters) != 1:  # run on the list alone, it cannot
         return False  # be (`shuffle(a, seed)` needs its seed and is decided by it)
-    takes_sequence = any(isinstance(a, list | tuple) for o in observed.calls for a in o.args)
+    takes_sequence = observed.takes_lists
     if prop == "permutation" and not takes_sequence:  # a word's letters rearranged
         takes_sequence = _rewords(observed)
     if prop in ("permutation", "sample", "subset", "uniform") and not takes_sequence:

@@ -237,8 +237,9 @@ def stated(
     sequences = bool(observed.accepted) and all(
         isinstance(o.output, list | tuple) for o in observed.accepted
     )
-    given = any(isinstance(a, list | tuple) for o in observed.calls for a in o.args)
-    given = given and not ignores_lists(observed.accepted)  # a list it draws nothing from
+    given = observed.takes_lists and not ignores_lists(
+        observed.accepted
+    )  # a list it draws nothing from
     doc = f"{inspect.getdoc(fn) or ''} {lone_heading(fn)}".lower()
     words = ((_UNIQUE_WORDS, "unique"), (_SORTED_WORDS, "sorted"))
     for pattern, prop in words if sequences else ():

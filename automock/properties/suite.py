@@ -18,7 +18,7 @@ from typing import Any
 from automock import _schemas as schemas
 from automock._serialize import JsonMixin, to_jsonable
 from automock.errors import InputError
-from automock.properties._signature import driven_parameters, signature_of, size_named
+from automock.properties._signature import driven_parameters, signature_of, sizes_output
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, repeated_property
 from automock.properties.checks import PropertyResult
 from automock.properties.dice import dice_fairness
@@ -26,6 +26,7 @@ from automock.properties.distribution import (
     SHUFFLE_LENGTH,
     DistributionResult,
     choice_uniformity,
+    replicated,
     shuffle_uniformity,
 )
 from automock.properties.documented import documented_examples
@@ -290,11 +291,22 @@ def _uniformity(
     return shuffle_uniformity(fn, n=n, runs=runs, seed=seed, alpha=alpha)
 
 
+def _replicated(
+    fn: Callable[..., Any], options: Mapping[str, Any], runs: int, seed: int
+) -> DistributionResult:
+    """The distribution check of ``fn``, a chance rejection not taken for a bias
+    (:func:`~automock.properties.distribution.replicated`)."""
+    alpha = float(options.get("alpha", 1e-3))
+    return replicated(
+        lambda level, at: _uniformity(fn, {**options, "alpha": level}, runs, at), alpha, seed
+    )
+
+
 def _with_its_length(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn`` of a list and its length (``randomize(arr, n)``, ``shuffle(xs, size)``) as a
     function of the list alone, the length its len(); any other ``fn`` as it is."""
     rest = [p.name for p in driven_parameters(fn)][1:]
-    if not rest or not all(name == "n" or size_named(name) for name in rest):
+    if not rest or not all(sizes_output(name) for name in rest):
         return fn
     return lambda items: fn(items, *[len(items)] * len(rest))
 
@@ -350,7 +362,7 @@ def check_function(
     for applied in properties:
         options = resolve_options(applied.options, names)
         if applied.property in DISTRIBUTION_PROPERTIES:
-            results.append(_uniformity(fn, spelled_out(fn, applied.property, options), runs, seed))
+            results.append(_replicated(fn, spelled_out(fn, applied.property, options), runs, seed))
             continue
         if applied.property == "examples":  # the docstring's claims, run as a doctest
             results.append(documented_examples(fn, seed=seed, call_seconds=call_seconds))
