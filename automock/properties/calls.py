@@ -10,11 +10,14 @@ costly and skipped; a hang ends the search with its own verdict.
 
 from __future__ import annotations
 
+import ast
+import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from automock.errors import CallTimeout, CallTooCostly
+from automock.properties._signature import function_tree
 from automock.properties.bounded import bounded, call_seed, replay_seed, seeded
 from automock.properties.checks import PropertyResult
 from automock.properties.runner import REJECTED, call_output, evaluate
@@ -39,6 +42,37 @@ _DOMAIN_ERRORS = (
     RecursionError,
 )
 _REPLAYS = 2  # other seeds an input that raised is re-run under
+_UNBOUND = re.compile(r"local variable '(\w+)'")
+
+
+def _reads_itself(exc: BaseException) -> bool:
+    """Is ``exc`` an ``UnboundLocalError`` for a name that its function only ever assigns
+    from itself (``roll = roll.randint(1, 6)``, ``total += x`` with no ``total = 0``)? No
+    input can bind it first: a defect on every input that reaches it, never a limit of the
+    domain (unlike ``return last`` after a loop that ran zero times)."""
+    if not isinstance(exc, UnboundLocalError) or not (found := _UNBOUND.search(str(exc))):
+        return False
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    tree = function_tree(tb.tb_frame.f_code) if tb is not None else None
+    if tree is None:
+        return False
+    name = found.group(1)
+    binds = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign | ast.AugAssign)
+        and any(
+            isinstance(t, ast.Name) and t.id == name
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        )
+    ]
+    return bool(binds) and all(
+        isinstance(node, ast.AugAssign)
+        or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value))
+        for node in binds
+    )
 
 
 class Calls:
@@ -103,7 +137,7 @@ class Calls:
         """Does the input raise ``exc``'s type whatever the function draws? Then it is outside
         the domain (``estimate_pi(0)`` dividing by zero); an error under some seeds only is a
         bug on an input the function otherwise accepts (an index drawn one past the end)."""
-        if not isinstance(exc, _DOMAIN_ERRORS):
+        if not isinstance(exc, _DOMAIN_ERRORS) or _reads_itself(exc):
             return False
         for replay in range(1, _REPLAYS + 1):
             try:

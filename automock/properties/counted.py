@@ -8,7 +8,9 @@ every call, the one-short of ``range(n - 1)``, is the same expectation broken: i
 proposed too, and its check fails. So is one past a parameter whose name says it is the
 output's size (``length``, ``num_chars``, ``quantity``: ``range(length + 1)``; or a bare
 ``n``: ``choices(data, k=n + 1)``), except in a walk, path or history (a walk of ``n`` steps
-visits ``n + 1`` places). Only for outputs that vary
+visits ``n + 1`` places). And so is twice a count, each item twice in a row
+(``choice(alphabet) * 2 for _ in range(length)``): every item repeated is no draw of
+``length`` items. Only for outputs that vary
 with the seed, of a function that takes no sequence the output is drawn from by size (a
 sample's ``k`` is ``length_k``'s).
 """
@@ -31,6 +33,7 @@ _COUNT_WORDS |= {"qty", "nb", "nbr", "nombre", "cantidad", "quantidade", "anzahl
 _WALK_WORDS = frozenset({"walk", "walks", "path", "paths", "trajectory", "steps", "positions"})
 _WALK_WORDS |= {"history", "series", "row", "trace"}  # n steps and the start: n + 1 items
 _LEAST_COUNTS = 3  # different counts seen before a length is taken to follow them
+_LEAST_PAIRS = 12  # pairs seen repeated before a doubling is no luck (1 in 4096 for a coin)
 
 
 def _items(output: Any) -> list[Any] | None:
@@ -76,6 +79,12 @@ def counted_length(
                 f"{name} counts the items asked for, one is missing"
             )
             return [AppliedProperty("length", {"n": name}, "inferred", evidence)]
+        if set(name_tokens(name)) & _COUNT_WORDS and _doubled(obs, at):
+            evidence = (
+                f"len(output) == 2 * {name} on all {len(obs)} accepted calls, each item twice "
+                f"in a row: {name} counts the items, each is repeated"
+            )
+            return [AppliedProperty("length", {"n": name}, "inferred", evidence)]
         if sizes_output(name) and _follows(obs, at, -1) and not _walk(fname):
             evidence = (
                 f"len(output) == {name} + 1 on all {len(obs)} accepted calls: "
@@ -83,6 +92,25 @@ def counted_length(
             )
             return [AppliedProperty("length", {"n": name}, "inferred", evidence)]
     return []
+
+
+def _doubled(obs: tuple[Observation, ...], at: int) -> bool:
+    """Did every output have twice the count at ``at`` items, each pair the same item twice
+    (``aabbcc``), over :data:`_LEAST_COUNTS` counts and :data:`_LEAST_PAIRS` different pairs?"""
+    counts: set[int] = set()
+    pairs: set[str] = set()
+    for o in obs:
+        items = _items(o.output)
+        count = o.args[at] if len(o.args) > at else None
+        if items is None or type(count) is not int or count < 0:
+            return False
+        if len(items) != 2 * count or any(
+            a != b for a, b in zip(items[::2], items[1::2], strict=True)
+        ):
+            return False
+        counts.add(count)
+        pairs |= {f"{o.args!r} {o.seed} {i}" for i in range(count)}
+    return len(counts) >= _LEAST_COUNTS and len(pairs) >= _LEAST_PAIRS
 
 
 def _walk(fname: str) -> bool:
