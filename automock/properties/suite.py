@@ -298,7 +298,10 @@ def _replicated(
     (:func:`~automock.properties.distribution.replicated`)."""
     alpha = float(options.get("alpha", 1e-3))
     return replicated(
-        lambda level, at: _uniformity(fn, {**options, "alpha": level}, runs, at), alpha, seed
+        lambda level, at, many: _uniformity(fn, {**options, "alpha": level}, many, at),
+        alpha,
+        seed,
+        runs,
     )
 
 
