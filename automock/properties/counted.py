@@ -42,16 +42,28 @@ def _items(output: Any) -> list[Any] | None:
     return as_sequence(output)
 
 
-def _follows(obs: tuple[Observation, ...], at: int, short: int) -> bool:
-    """Did every output of a sequence have ``count - short`` items, ``count`` the argument at
-    ``at``, over :data:`_LEAST_COUNTS` different counts at least, two of them asking for
-    some items (a count of 0 gives nothing either way)?"""
-    counts: set[int] = set()
+def _counted(obs: tuple[Observation, ...], at: int) -> list[tuple[list[Any], int]] | None:
+    """Each output's items with the count argument at ``at``; ``None`` unless every output is
+    a sequence (or string) and every such argument an int."""
+    pairs = []
     for o in obs:
         items = _items(o.output)
         count = o.args[at] if len(o.args) > at else None
         if items is None or type(count) is not int:
-            return False
+            return None
+        pairs.append((items, count))
+    return pairs
+
+
+def _follows(obs: tuple[Observation, ...], at: int, short: int) -> bool:
+    """Did every output of a sequence have ``count - short`` items, ``count`` the argument at
+    ``at``, over :data:`_LEAST_COUNTS` different counts at least, two of them asking for
+    some items (a count of 0 gives nothing either way)?"""
+    counted = _counted(obs, at)
+    if counted is None:
+        return False
+    counts: set[int] = set()
+    for items, count in counted:
         if count < short:
             continue
         if len(items) != count - short:
@@ -96,21 +108,18 @@ def counted_length(
 
 def _doubled(obs: tuple[Observation, ...], at: int) -> bool:
     """Did every output have twice the count at ``at`` items, each pair the same item twice
-    (``aabbcc``), over :data:`_LEAST_COUNTS` counts and :data:`_LEAST_PAIRS` different pairs?"""
-    counts: set[int] = set()
-    pairs: set[str] = set()
-    for o in obs:
-        items = _items(o.output)
-        count = o.args[at] if len(o.args) > at else None
-        if items is None or type(count) is not int or count < 0:
-            return False
-        if len(items) != 2 * count or any(
-            a != b for a, b in zip(items[::2], items[1::2], strict=True)
-        ):
-            return False
-        counts.add(count)
-        pairs |= {f"{o.args!r} {o.seed} {i}" for i in range(count)}
-    return len(counts) >= _LEAST_COUNTS and len(pairs) >= _LEAST_PAIRS
+    (``aabbcc``), over :data:`_LEAST_COUNTS` counts and :data:`_LEAST_PAIRS` pairs of
+    different calls (a call repeated under its seed repeats its output)?"""
+    counted = _counted(obs, at)
+    if counted is None or any(
+        count < 0
+        or len(items) != 2 * count
+        or any(a != b for a, b in zip(items[::2], items[1::2], strict=True))
+        for items, count in counted
+    ):
+        return False
+    calls = {(repr(o.args), o.seed): count for o, (_, count) in zip(obs, counted, strict=True)}
+    return len(set(calls.values())) >= _LEAST_COUNTS and sum(calls.values()) >= _LEAST_PAIRS
 
 
 def _walk(fname: str) -> bool:
