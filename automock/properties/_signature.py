@@ -16,6 +16,7 @@ import functools
 import inspect
 import re
 import textwrap
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ __all__ = [
     "signature_of",
     "size_named",
     "sizes_output",
+    "type_hints",
 ]
 
 # a parameter's words that say it counts what the function makes (its output's size)
@@ -98,6 +100,35 @@ def _made_count(p: inspect.Parameter) -> bool:
         and 1 <= p.default <= _MAX_COUNT
         and (size_named(p.name) or bool(set(name_tokens(p.name)) & _FACE_WORDS))
         and not set(name_tokens(p.name)) & _TRIAL_WORDS
+    )
+
+
+def type_hints(fn: Callable[..., Any]) -> dict[str, Any]:
+    """``fn``'s annotations that are types, by parameter name (``"return"`` for the return).
+
+    ``typing.get_type_hints`` where it can resolve them all; else, annotation by annotation,
+    those already objects (string ones unresolved are left out). An annotation that is no
+    type at all (``def bogo_sort(arr: [])``, ``n: 5``) is left out too: the parameter is then
+    read as unannotated, from its name and use, instead of being refused by Hypothesis.
+    """
+    try:
+        hints = typing.get_type_hints(fn)
+    except Exception:  # an unresolvable or unparsable string annotation
+        raw = getattr(fn, "__annotations__", None)
+        hints = (
+            {k: v for k, v in raw.items() if not isinstance(v, str)}
+            if isinstance(raw, dict)
+            else {}
+        )
+    return {name: hint for name, hint in hints.items() if _is_type_hint(hint)}
+
+
+def _is_type_hint(hint: Any) -> bool:
+    return (
+        isinstance(hint, type | typing.TypeVar)
+        or typing.get_origin(hint) is not None
+        or hint is typing.Any
+        or hasattr(hint, "__supertype__")  # a NewType
     )
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from automock._cache import user_cache_dir
 from automock.errors import InputError
-from automock.properties._signature import driven_parameters, signature_of
+from automock.properties._signature import driven_parameters, signature_of, type_hints
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.calls import Calls, large, shown
 from automock.properties.checks import PropertyResult
@@ -201,11 +201,7 @@ def _is_sequence_hint(hint: Any) -> bool:
 
 def _hints(fn: Callable[..., Any], examples: Sequence[Sequence[Any]]) -> list[Any]:
     """Each required parameter's type hint, else the type of its values in ``examples``."""
-
-    try:
-        hints = typing.get_type_hints(fn)
-    except Exception:  # unresolvable forward references: fall back to examples
-        hints = {}
+    hints = type_hints(fn)  # an unresolvable or non-type annotation: from examples
     found = []
     name = getattr(fn, "__name__", "function")
     for index, param in enumerate(_parameters(fn)):

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from automock.errors import CallTimeout
-from automock.properties._signature import driven_parameters, signature_of
+from automock.properties._signature import driven_parameters, signature_of, type_hints
 from automock.properties.assumed import broken_assumption
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, bounded, call_seed
 from automock.properties.runner import materialized, rejected
@@ -185,10 +185,7 @@ def _kind(param: inspect.Parameter, hint: Any) -> str:
 def _parameters(fn: Callable[..., Any]) -> list[tuple[inspect.Parameter, str]]:
     if signature_of(fn) is None:
         raise TypeError(f"cannot read the signature of {fn!r}")
-    try:
-        hints = typing.get_type_hints(fn)
-    except (TypeError, ValueError, NameError):
-        hints = {}
+    hints = type_hints(fn)
     return [(p, _kind(p, hints.get(p.name))) for p in driven_parameters(fn)]
 
 

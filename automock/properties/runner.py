@@ -17,13 +17,12 @@ import functools
 import inspect
 import traceback
 import types
-import typing
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from automock.errors import CallTimeout, InputError
-from automock.properties._signature import function_tree, signature_of
+from automock.properties._signature import function_tree, signature_of, type_hints
 from automock.properties.assumed import broken_assumption
 from automock.properties.checks import (
     PropertyResult,
@@ -131,11 +130,7 @@ def _changed(before: Any, after: Any) -> bool:
 
 def _declared_in_place(fn: Callable[..., Any]) -> bool:
     """Declared ``-> None``: a ``None`` return is then always the in-place convention."""
-    try:
-        hints = typing.get_type_hints(fn)
-    except Exception:
-        return False
-    return hints.get("return", object) is type(None)
+    return type_hints(fn).get("return", object) is type(None)
 
 
 def materialized(value: Any) -> Any:
