@@ -105,6 +105,20 @@ def check_json(
     return code, report
 
 
+def written_module(name: str, source: str) -> Any:
+    """A ``module`` fixture for a test file: ``source`` written to ``tmp_path / name``, its path.
+
+    ``module = written_module("dice.py", SOURCE)`` at a test module's top level."""
+
+    @pytest.fixture
+    def module(tmp_path: Path) -> Path:
+        path = tmp_path / name
+        path.write_text(source, encoding="utf-8")
+        return path
+
+    return module
+
+
 def verdicts(report: dict[str, Any]) -> dict[str, bool]:
     """Each checked property of a ``check --json`` report, and whether it passed."""
     return {r["name"]: r["passed"] for r in report["results"]}

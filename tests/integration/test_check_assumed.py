@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import check_json
+from tests.conftest import check_json, written_module
 
 SOURCE = '''
 import random
@@ -35,11 +35,7 @@ def share_of_sixes_scaled(rolls):
 '''
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "dice.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("dice.py", SOURCE)
 
 
 def _check(

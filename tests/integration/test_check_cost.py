@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import check_json
+from tests.conftest import check_json, written_module
 
 SOURCE = """
 import random
@@ -29,11 +29,7 @@ def pick_with_a_pause(items):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "costs.py"
-    path.write_text(SOURCE)
-    return path
+module = written_module("costs.py", SOURCE)
 
 
 def _options(report: dict) -> dict[str, dict]:  # type: ignore[type-arg]

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import written_module
+
 SOURCE = """
 import random
 
@@ -43,11 +45,7 @@ def random_walk(length):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "counted.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("counted.py", SOURCE)
 
 
 def _check(capsys: pytest.CaptureFixture[str], module: Path, function: str) -> tuple[int, dict]:  # type: ignore[type-arg]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import check_json, verdicts
+from tests.conftest import check_json, verdicts, written_module
 
 SOURCE = '''
 import random
@@ -78,11 +78,7 @@ def shuffle_word_short(word):
 '''
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "worded.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("worded.py", SOURCE)
 
 
 @pytest.mark.parametrize(

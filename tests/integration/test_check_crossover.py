@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import check_json
+from tests.conftest import check_json, written_module
 
 SOURCE = """
 import random
@@ -47,11 +47,7 @@ def one_point_crossover(parent1, parent2):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "crossover.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("crossover.py", SOURCE)
 
 
 def test_a_tour_crossover_is_seen_keeping_the_tour_and_passes(

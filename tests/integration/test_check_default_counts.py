@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import check_json, verdicts
+from tests.conftest import check_json, verdicts, written_module
 
 SOURCE = """
 import random
@@ -39,11 +39,7 @@ def mean_of_draws(num_samples=200):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "codes.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("codes.py", SOURCE)
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import written_module
+
 SOURCE = """
 import random
 
@@ -40,11 +42,7 @@ def roll_pair_sums(num_dice):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "faces.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("faces.py", SOURCE)
 
 
 def _check(capsys: pytest.CaptureFixture[str], module: Path, function: str) -> tuple[int, dict]:  # type: ignore[type-arg]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from automock.cli import main
-from tests.conftest import check_json
+from tests.conftest import check_json, written_module
 
 SOURCE = '''
 import random
@@ -98,11 +98,7 @@ def scaled(values):
 '''
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "documented.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("documented.py", SOURCE)
 
 
 def _examples(report: dict) -> dict:  # type: ignore[type-arg]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import check_json, verdicts
+from tests.conftest import check_json, verdicts, written_module
 
 SOURCE = """
 import random
@@ -60,11 +60,7 @@ def last_draw(n):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "drawn.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("drawn.py", SOURCE)
 
 
 @pytest.mark.parametrize(

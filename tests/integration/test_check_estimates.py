@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import written_module
+
 SOURCE = """
 import random
 
@@ -34,11 +36,7 @@ def estimate_pi_diagonal(throws):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "estimates.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("estimates.py", SOURCE)
 
 
 def _check(capsys: pytest.CaptureFixture[str], module: Path, function: str) -> tuple[int, dict]:  # type: ignore[type-arg]

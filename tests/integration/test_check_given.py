@@ -16,6 +16,7 @@ import pytest
 from automock.cli import main
 from automock.properties.propose import propose
 from automock.properties.suite import check_function
+from tests.conftest import written_module
 
 SOURCE = """
 import random
@@ -57,11 +58,7 @@ def mix(x):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "inplace.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("inplace.py", SOURCE)
 
 
 def test_a_given_property_of_an_in_place_sort_reads_the_list_even_unchanged(

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import written_module
+
 SOURCE = """
 import random
 
@@ -57,11 +59,7 @@ def contest_skipping_last(members, scores, k):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "picks.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("picks.py", SOURCE)
 
 
 def _check(

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from automock.cli import main
-from tests.conftest import check_json
+from tests.conftest import check_json, written_module
 
 SOURCE = """
 import random
@@ -41,11 +41,7 @@ def flip_mutation(bits):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "mutation.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("mutation.py", SOURCE)
 
 
 def test_an_inversion_mutation_keeps_its_tour_and_passes(

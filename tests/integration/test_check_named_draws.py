@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import check_json, verdicts
+from tests.conftest import check_json, verdicts, written_module
 
 SOURCE = """
 import random
@@ -56,11 +56,7 @@ def pick_scaled(min_num, max_num):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "named.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("named.py", SOURCE)
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import written_module
+
 SOURCE = """
 import random
 
@@ -37,11 +39,7 @@ def shares(n):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "draws.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("draws.py", SOURCE)
 
 
 def _check(

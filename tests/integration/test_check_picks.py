@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import written_module
+
 SOURCE = """
 import random
 
@@ -161,11 +163,7 @@ def lotto_draw_from_two():
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "picks.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("picks.py", SOURCE)
 
 
 def _check(

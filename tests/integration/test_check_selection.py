@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import check_json
+from tests.conftest import check_json, written_module
 
 SOURCE = """
 import random
@@ -183,11 +183,7 @@ def rank_within(A, p, r, i):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "selection.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("selection.py", SOURCE)
 
 
 def _properties(report: dict) -> dict[str, dict]:  # type: ignore[type-arg]

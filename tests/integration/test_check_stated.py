@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from automock.cli import main
+from tests.conftest import written_module
 
 SOURCE = '''
 import random
@@ -86,11 +87,7 @@ def swap_mutation(ind, rate):
 '''
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "stated.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("stated.py", SOURCE)
 
 
 def _check(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import check_json
+from tests.conftest import check_json, written_module
 
 SOURCE = """
 import random
@@ -68,11 +68,7 @@ def draws(population, k):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "together.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("together.py", SOURCE)
 
 
 def _names(report: dict) -> set[str]:  # type: ignore[type-arg]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import check_json
+from tests.conftest import check_json, written_module
 
 SOURCE = """
 import random
@@ -42,11 +42,7 @@ def walk_distance_drift(steps):
 """
 
 
-@pytest.fixture
-def module(tmp_path: Path) -> Path:
-    path = tmp_path / "walks.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    return path
+module = written_module("walks.py", SOURCE)
 
 
 @pytest.mark.parametrize("function", ["random_walk", "walk_distance"])
