@@ -322,6 +322,8 @@ def _print_text(report: Any, target: str, seed: int) -> None:
             print(visible(f"INFER {applied.property}: {applied.evidence}"))
     for reason in report.skipped:
         print(f"SKIP {visible(reason)}")
+    for note in report.notes:
+        print(f"NOTE {visible(note)}")
     for result in report.results:
         mark = {"pass": "PASS", "fail": "FAIL", "timeout": "HANG"}[_verdict(result)]
         print(visible(f"{mark} {result.name}: {result.detail}"))

@@ -29,6 +29,7 @@ __all__ = [
     "signature_of",
     "size_named",
     "sizes_output",
+    "trial_named",
     "type_hints",
 ]
 
@@ -99,8 +100,14 @@ def _made_count(p: inspect.Parameter) -> bool:
         type(p.default) is int
         and 1 <= p.default <= _MAX_COUNT
         and (size_named(p.name) or bool(set(name_tokens(p.name)) & _FACE_WORDS))
-        and not set(name_tokens(p.name)) & _TRIAL_WORDS
+        and not trial_named(p.name)
     )
+
+
+def trial_named(name: str) -> bool:
+    """Does a parameter's name say it counts trials an estimate averages over (``n_samples``,
+    ``iterations``, ``num_throws``), not what the function makes?"""
+    return bool(set(name_tokens(name)) & _TRIAL_WORDS)
 
 
 def type_hints(fn: Callable[..., Any]) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from automock.properties.assumed import broken_assumption
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, bounded, call_seed
 from automock.properties.runner import materialized, rejected
 from automock.properties.together import fitted
+from automock.properties.workload import lightened
 
 __all__ = ["Observation", "Observations", "ignores_lists", "observe", "sample_inputs"]
 
@@ -275,8 +276,11 @@ def observe(
     examples: Sequence[Sequence[Any]] = (),
     call_seconds: float = DEFAULT_CALL_SECONDS,
 ) -> Observations:
-    """Call ``fn`` on sample inputs (and ``examples``) once per seed; see the module docstring."""
+    """Call ``fn`` on sample inputs (and ``examples``) once per seed; see the module docstring.
+    A workload default (``n_samples=1_000_000``) is lowered first
+    (:func:`~automock.properties.workload.lightened`)."""
     _COSTS.clear()
+    fn, _ = lightened(fn)
     inputs = [tuple(e) for e in examples] + sample_inputs(fn)
     params = tuple(p.name for p, _ in _parameters(fn))
     if not params:

@@ -62,6 +62,7 @@ from automock.properties.runner import DISTRIBUTION_PROPERTIES
 from automock.properties.stated import stated
 from automock.properties.together import WEIGHT_NAMES, length_of
 from automock.properties.tournament import tournament_hint
+from automock.properties.workload import lightened
 
 __all__ = ["ALPHA", "propose", "seed_dependent"]
 
@@ -254,7 +255,10 @@ def propose(
     examples: Sequence[Sequence[Any]] = (),
     call_seconds: float = DEFAULT_CALL_SECONDS,
 ) -> tuple[tuple[AppliedProperty, ...], Observations]:
-    """The properties to check on ``fn`` (see the module docstring) and the observations."""
+    """The properties to check on ``fn`` (see the module docstring) and the observations;
+    ``fn`` is called with a workload default lowered
+    (:func:`~automock.properties.workload.lightened`)."""
+    fn, _ = lightened(fn)
     hinted = infer_properties(fn, name=name, specs=specs, namespace=namespace)
     observed = observe(fn, examples=examples, call_seconds=call_seconds)
     if any(a.source == "plan" for a in hinted):

@@ -48,6 +48,7 @@ from automock.properties.tournament import (
     TOURNAMENT_SIZE,
     tournament_fairness,
 )
+from automock.properties.workload import lightened
 
 __all__ = ["CheckReport", "check_function", "contradicted_by_tests"]
 
@@ -63,6 +64,7 @@ class CheckReport(JsonMixin):
     hardcoding: HardcodingReport | None = None
     skipped: tuple[str, ...] = ()  # properties left out, each with the reason
     properties: tuple[AppliedProperty, ...] = ()  # what was checked, where from, the evidence
+    notes: tuple[str, ...] = ()  # how the function was called, where not as written (workload)
 
     @property
     def passed(self) -> bool:
@@ -88,6 +90,7 @@ class CheckReport(JsonMixin):
                 }
                 for a in self.properties
             ],
+            "notes": list(self.notes),
         }
 
 
@@ -358,6 +361,7 @@ def check_function(
     still checked and reported, but is no evidence of hard-coding).
     """
     names = namespace or {}
+    fn, notes = lightened(fn)
     examples = examples or (distinct_args(cases) if cases else ())
     properties, skipped = _drop_contradicted(properties, cases, names, fn)
     results: list[PropertyResult | DistributionResult] = []
@@ -387,6 +391,5 @@ def check_function(
         )
     hardcoding = _hardcoding(fn, properties, names, examples, cases, max_examples, seed)
     name = str(getattr(fn, "__qualname__", getattr(fn, "__name__", "function")))
-    return CheckReport(
-        name, seed, max_examples, tuple(results), hardcoding, tuple(skipped), tuple(properties)
-    )
+    found = (tuple(results), hardcoding, tuple(skipped), tuple(properties), notes)
+    return CheckReport(name, seed, max_examples, *found)
