@@ -3,7 +3,7 @@
 A generator of ``n`` draws (``[randint(1, 6) for _ in range(n)]``) returns ``n`` items
 whatever it draws; Daikon would report ``len(output) == n``, and :func:`counted_length`
 proposes it as ``length`` with option ``n`` (the parameter's name). A count parameter
-(``n``, ``size``, ``num_dice``, ``number_of_dice``) that the output misses by exactly one on
+(``n``, ``k``, ``size``, ``num_dice``, ``number_of_dice``) that the output misses by exactly one on
 every call, the one-short of ``range(n - 1)``, is the same expectation broken: it is
 proposed too, and its check fails. So is one past a parameter whose name says it is the
 output's size (``length``, ``num_chars``, ``quantity``: ``range(length + 1)``; or a bare
@@ -24,11 +24,12 @@ from automock.properties._signature import sizes_output
 from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observation, Observations
 from automock.properties.relations import Relation, as_sequence
+from automock.properties.together import parents
 
-__all__ = ["counted_length"]
+__all__ = ["counted_length", "parents_length"]
 
 # words of a parameter that counts the items it asks for
-_COUNT_WORDS = frozenset({"n", "m", "size", "count", "num", "number", "length", "amount"})
+_COUNT_WORDS = frozenset({"n", "m", "k", "size", "count", "num", "number", "length", "amount"})
 _COUNT_WORDS |= {"qty", "nb", "nbr", "nombre", "cantidad", "quantidade", "anzahl"}
 _WALK_WORDS = frozenset({"walk", "walks", "path", "paths", "trajectory", "steps", "positions"})
 _WALK_WORDS |= {"history", "series", "row", "trace"}  # n steps and the start: n + 1 items
@@ -125,3 +126,20 @@ def _doubled(obs: tuple[Observation, ...], at: int) -> bool:
 def _walk(fname: str) -> bool:
     """Is the function a walk or path (its places are its steps and the start)?"""
     return bool(set(name_tokens(fname)) & _WALK_WORDS)
+
+
+def parents_length(found: Mapping[str, Relation], observed: Observations) -> list[AppliedProperty]:
+    """``length`` of the first parent for a crossover of two parents (``p1``, ``p2``;
+    ``mother``, ``father``) whose child varies with the seed and holds only their genes,
+    not a permutation of them: a child with a gene lost or repeated on every call is still
+    made of their genes, and only its length, the parents' own, tells."""
+    couple = parents(observed.parameters)
+    held = {"subset", "submultiset"} & set(found)
+    if couple is None or "varies" not in found or "permutation" in found or not held:
+        return []
+    first = observed.parameters[couple[0]]
+    evidence = (
+        f"parents {first} and {observed.parameters[couple[1]]}: a crossover's child "
+        f"has its parents' length ({' and '.join(sorted(held))} of them held)"
+    )
+    return [AppliedProperty("length", {"n": first}, "inferred", evidence)]

@@ -91,10 +91,12 @@ def weighted_fairness(
     runs: int = 2000,
     seed: int = 0,
     alpha: float = 1e-3,
+    probabilities: bool = False,
 ) -> DistributionResult:
     """Does ``choose`` (one element of a list, given a weight for each) pick by weight?
 
-    ``choose`` is called on ``list(range(n))`` with weights ``1..n`` once per run. The
+    ``choose`` is called on ``list(range(n))`` with weights ``1..n`` once per run (divided
+    by their sum with ``probabilities``: weights its parameter calls probabilities). The
     counts are tested against picks proportional to the weights and, separately, to
     their inverses (a wheel built for a cost to minimise); the check passes when either
     fits at ``alpha / 2``. An outcome that is not an element fails outright.
@@ -102,6 +104,8 @@ def weighted_fairness(
     if n < 2:
         raise InputError(f"n must be at least 2 to test a weighted choice, got {n}")
     weights = [float(w) for w in range(1, n + 1)]
+    if probabilities:
+        weights = [w / sum(weights) for w in weights]
     try:
         outcomes = observe_runs(lambda: choose(list(range(n)), list(weights)), runs, seed)
     except Raised as raised:

@@ -40,7 +40,7 @@ from automock.plan.model import PropertySpec
 from automock.properties._signature import signature_of
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.converge import converging_estimate
-from automock.properties.counted import counted_length
+from automock.properties.counted import counted_length, parents_length
 from automock.properties.distribution import SHUFFLE_LENGTH
 from automock.properties.documented import example_count
 from automock.properties.fair_draws import drawing, put_back, wrapped_choice
@@ -139,13 +139,15 @@ _SELECTION = frozenset({"quickselect", "select", "kth", "nth", "median"})
 def _selection_hint(
     found: Mapping[str, Relation], observed: Observations, name: str
 ) -> list[AppliedProperty]:
-    """A function named for a selection (``quickselect``, ``kth_smallest``,
+    """A function named for a selection (``quickselect``, ``rselect``, ``kth_smallest``,
     ``random_selection``) that gave the k-th smallest element on most calls that tell is
     held to it on all: the calls that
     missed are the bug, not the evidence against the name. So is one whose answer changed
     with the seed on one input, however rarely it was right: a selection's answer is
     fixed by its input, and one that is right only on some draws is wrong."""
     tokens = set(name_tokens(name))
+    if any(t.endswith("select") for t in tokens):  # rselect, randselect, qselect: a select
+        tokens.add("select")
     # `selection` also names a genetic algorithm's pick of a parent: a selection of rank only
     # when most calls gave the k-th element, and never a tournament's or a wheel's
     loose = "selection" in tokens and not meant_uneven(name)
@@ -270,7 +272,7 @@ def propose(
     inferred += _weighted_hint(found, observed, fname, fn)
     inferred += tournament_hint(found, observed, fname, fn)
     inferred += _raising(observed)
-    inferred += counted_length(found, observed, fname)
+    inferred += counted_length(found, observed, fname) or parents_length(found, observed)
     estimate = converging_estimate(fn, observed) if "varies" in found else None
     if estimate is not None:
         inferred.append(estimate)

@@ -58,7 +58,7 @@ PROPERTIES: Mapping[str, str] = {
     "subset": "every output element (or the one element returned) comes from the input sequence",
     "bounds": "every output value lies within [low, high] (options: low, high, each a number or a parameter's name)",
     "unique": "no output element repeats",
-    "length": "the output has as many items as a count asked for (option n: the count parameter's name; none for a negative count)",
+    "length": "the output has as many items as a count asked for (option n: the count parameter's name, or a list's: its length; none for a negative count)",
     "idempotent": "f(f(x)) == f(x)",
     "round_trip": "inverse(f(x)) == x (option: inverse = the decoding function)",
     "uniform": "over many seeded runs every element lands in every position equally often (chi-square); a dice roller's values fit the sum of fair dice (options: dice, faces)",
@@ -118,6 +118,8 @@ def _resolve_k(fn: Callable[..., Any], args: Sequence[Any], k: Any) -> int | Non
         return None
     bound.apply_defaults()  # a parameter left at its default (`num_sides=6`) still names it
     value = bound.arguments.get(str(k))
+    if isinstance(value, list | tuple | str):  # a list named: as many items as it has
+        return len(value)
     return value if isinstance(value, int) else None
 
 

@@ -22,11 +22,13 @@ taken for a promise about the output:
 - "permutation", "distinct", "unique", "without replacement" -> ``unique`` for a
   function given no sequence (a permutation of a given list keeps its repeats), and so
   does a name that says it draws a lottery (``lotto``, ``lottery``, ``raffle``,
-  ``bingo``: distinct numbers by the game's rules) or a ticket's numbers, a deck made
-  (``new_deck()``, ``newdeck``: each card once) or a hand dealt from one (``deal_cards``), and
-  "returns ... sorted" / "in ascending order" -> ``sorted``, both for a function seen
-  returning sequences only; "``len() = d``" -> ``length`` of ``d``, where every output
-  seen was within one item of it;
+  ``bingo``: distinct numbers by the game's rules), a ticket's numbers, a permutation or
+  a subset made (``randperm(n)``, ``random_subset(n, k)``), a deck made (``new_deck()``,
+  ``newdeck``: each card once) or a hand dealt from one (``deal_cards``); and
+  "returns ... sorted" / "in ascending order" -> ``sorted``; both for a function seen
+  returning sequences only. "Without replacement" in the name or docstring of a function
+  seen drawing items of its list (``sampleWithOutReplacement``) -> ``sample``.
+  "``len() = d``" -> ``length`` of ``d``, where every output seen was within one item of it;
 - a name that says the function estimates pi (``estimate_pi``, ``monte_carlo_pi``,
   ``mcpi`` with a docstring or comment that speaks of pi, or a ``return pi``; or a name
   that says it estimates, ``estimate``, in a file named for pi, ``estimate_pi.py``)
@@ -90,12 +92,14 @@ _LENGTH_WORDS = re.compile(r"\blen\(\s*\w*\s*\)\s*={1,2}\s*`?([A-Za-z_]\w*)`?")
 _DIE_WORDS = re.compile(rf"`?{_BOUND}`?[ -](?:sides|faces|sided)\b")
 _LOTTERY = frozenset({"lotto", "lottery", "raffle", "bingo", "loteria", "keno"})
 _DEALT = frozenset({"deal", "dealt", "deals", "dealing"})  # of a deck made inside: no list given
+_SUBSET = frozenset({"subset", "subsets", "combination", "combinations"})
 _TICKET = frozenset({"ticket", "tickets"})  # distinct, but not numbered from 1 as a lottery's
 # a function's name that says it estimates something its module's name may then name
 _ESTIMATING = frozenset({"estimate", "estimation", "approx", "approximate", "approximation"})
 _ESTIMATING |= {"monte", "carlo", "montecarlo", "simulate", "simulation", "mc"}
 _QUARTER_CIRCLE = re.compile(r"(?<![\w.])4(?:\.0*)?\s*\*|\*\s*4(?:\.0*)?(?![\w.])")
 _UNIQUE_WORDS = re.compile(r"\b(permutation|distinct|unique|without replacement|no repeats)\b")
+_UNREPLACED_WORDS = re.compile(r"\b(without|no|non) replacement\b")
 _SORTED_WORDS = re.compile(r"\breturns?\b[^.]*?\b(sorted|in ascending order|in increasing order)\b")
 
 
@@ -231,6 +235,9 @@ def stated(
     rolled = rolled_dice(fn, observed)
     if rolled is not None:
         out.append(rolled)
+    unreplaced = _unreplaced(fn, have)
+    if unreplaced is not None:
+        out.append(unreplaced)
     length = _stated_length(fn, observed)
     if length is not None and "length" not in names:
         out.append(length)
@@ -263,6 +270,22 @@ def stated(
     return out
 
 
+def _unreplaced(fn: Callable[..., Any], have: Sequence[AppliedProperty]) -> AppliedProperty | None:
+    """``sample`` for a function seen drawing items of its list (``subset``) whose name or
+    docstring says it draws them without replacement (``sampleWithOutReplacement``): a
+    draw that puts items back is consistent with itself, and only the words tell."""
+    names = {a.property for a in have}
+    if "subset" not in names or names & {"sample", "permutation"}:
+        return None
+    spoken = " ".join(name_tokens(getattr(fn, "__name__", ""))).replace("with out", "without")
+    match = _UNREPLACED_WORDS.search(f"{spoken} {inspect.getdoc(fn) or ''}".lower())
+    if match is None:
+        return None
+    k = next((a.options.get("n") for a in have if a.property == "length"), None)
+    evidence = f"name or docstring: {match.group(0)!r}"
+    return AppliedProperty("sample", {"k": k} if k else {}, "stated", evidence)
+
+
 def _stated_length(fn: Callable[..., Any], observed: Observations) -> AppliedProperty | None:
     """``length`` of the parameter a docstring says the output's length is (``len() = d``,
     ``len(result) == n``), adopted where every output seen was within one of it."""
@@ -283,7 +306,7 @@ def _stated_length(fn: Callable[..., Any], observed: Observations) -> AppliedPro
 
 def _distinct_by_name(tokens: set[str]) -> str | None:
     """Why a name says its items are distinct (a lottery's draw, a deck, a hand dealt from
-    one, a ticket's numbers), else ``None``."""
+    one, a ticket's numbers, a permutation or subset), else ``None``."""
     drawn = tokens & _LOTTERY
     if drawn:
         return f"a {min(drawn)} draws distinct numbers"
@@ -293,6 +316,10 @@ def _distinct_by_name(tokens: set[str]) -> str | None:
         return "a hand dealt from a deck holds each card once"
     if tokens & _TICKET:
         return "a ticket's numbers are drawn without repeats"
+    if any(t.endswith("perm") or t.startswith("permutation") for t in tokens):  # randperm
+        return "a permutation holds each item once"
+    if tokens & _SUBSET:
+        return "a subset holds each item once"
     return None
 
 

@@ -43,6 +43,7 @@ from automock.properties.runner import (
 )
 from automock.properties.spelled import spelled_out
 from automock.properties.testcases import TestCase, distinct_args
+from automock.properties.together import sums_to_one
 from automock.properties.tournament import (
     TOURNAMENT_MEMBERS,
     TOURNAMENT_SIZE,
@@ -278,7 +279,10 @@ def _uniformity(
         choose = _by_name(
             fn, str(weighted["list"]), str(weighted["weights"]), str(weighted.get("size", ""))
         )
-        return weighted_fairness(choose, n=n, runs=runs, seed=seed, alpha=alpha)
+        chances = sums_to_one(str(weighted["weights"]))
+        return weighted_fairness(
+            choose, n=n, runs=runs, seed=seed, alpha=alpha, probabilities=chances
+        )
     if isinstance(drawing, Mapping):  # {"list": "xs", "size": "k"}
         draw = _by_name(fn, str(drawing["list"]), str(drawing["size"]))
         k = int(options.get("k", n // 2))

@@ -30,6 +30,7 @@ __all__ = [
     "length_of",
     "parents",
     "ranked",
+    "sums_to_one",
     "weights_of",
 ]
 
@@ -43,6 +44,15 @@ WEIGHT_NAMES = (
     "probs",
     "scores",
 )
+# weights that are probabilities: they sum to 1 (a bisect of ``random()`` into their sums)
+_PROBABILITY_NAMES = ("probabilities", "probs", "probability", "prob", "pmf", "distribution")
+
+
+def sums_to_one(name: str) -> bool:
+    """Does a weights parameter's name say its weights are probabilities (summing to 1)?"""
+    return name.lower().endswith(_PROBABILITY_NAMES)
+
+
 _COUPLES = (frozenset({"mother", "father"}), frozenset({"mom", "dad"}))
 _ENDS = (
     ("p", "r"),
