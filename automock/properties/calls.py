@@ -47,7 +47,8 @@ _UNBOUND = re.compile(r"local variable '(\w+)'")
 
 def _reads_itself(exc: BaseException) -> bool:
     """Is ``exc`` an ``UnboundLocalError`` for a name that its function only ever assigns
-    from itself (``roll = roll.randint(1, 6)``, ``total += x`` with no ``total = 0``)? No
+    from itself (``roll = roll.randint(1, 6)``, ``total += x`` with no ``total = 0``,
+    ``n: int = n + 1``), never by a loop, an import or another assignment? No
     input can bind it first: a defect on every input that reaches it, never a limit of the
     domain (unlike ``return last`` after a loop that ran zero times)."""
     if not isinstance(exc, UnboundLocalError) or not (found := _UNBOUND.search(str(exc))):
@@ -59,20 +60,31 @@ def _reads_itself(exc: BaseException) -> bool:
     if tree is None:
         return False
     name = found.group(1)
-    binds = [
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Assign | ast.AugAssign)
-        and any(
-            isinstance(t, ast.Name) and t.id == name
-            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
-        )
-    ]
-    return bool(binds) and all(
-        isinstance(node, ast.AugAssign)
-        or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value))
-        for node in binds
-    )
+    selves = stores = 0
+    for node in ast.walk(tree):
+        stores += _binds(node, name)
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets) and (
+                isinstance(node, ast.AugAssign)
+                or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value))
+            ):
+                selves += 1
+    return selves > 0 and selves == stores
+
+
+def _binds(node: ast.AST, name: str) -> int:
+    """1 where ``node`` binds ``name`` (an assignment's or a loop's target, an import, a
+    ``def``, an ``except ... as``), else 0."""
+    if isinstance(node, ast.Name):
+        return int(node.id == name and isinstance(node.ctx, ast.Store))
+    if isinstance(node, ast.alias):
+        return int((node.asname or node.name.split(".")[0]) == name)
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return int(node.name == name)
+    if isinstance(node, ast.ExceptHandler):
+        return int(node.name == name)
+    return 0
 
 
 class Calls:

@@ -3,11 +3,11 @@
 * Each item drawn twice in a row (``choice(alphabet) * 2 for _ in range(length)``): the
   output is always ``2 * length`` long and consistent with itself. Twice a count, every
   pair the same item, is no draw of ``length`` items: ``length`` is proposed and fails.
-* ``roll = roll.randint(1, 6)``: the loop reads ``roll`` in its own first assignment, and
-  every call that rolls raises ``UnboundLocalError``. An error an input raises under every
-  seed had been taken for a limit of the domain; one raised by a statement that assigns
-  the name it reads is a defect, while ``return last`` after a loop over nothing is still a
-  limit.
+* ``roll = roll.randint(1, 6)`` (or ``roll: int = ...``): the loop reads ``roll`` in its
+  own first assignment, and every call that rolls raises ``UnboundLocalError``. An error an
+  input raises under every seed had been taken for a limit of the domain; one raised by a
+  statement that assigns the name it reads is a defect, while ``return last`` after a loop
+  over nothing is still a limit, even where ``last = last + 1`` follows the loop that binds it.
 """
 
 from __future__ import annotations
@@ -57,6 +57,21 @@ def last_draw(n):
     for _ in range(n):
         last = random.randint(1, 6)
     return last
+
+
+def last_bumped(n):
+    for last in [random.randint(1, 6) for _ in range(n)]:
+        pass
+    last = last + 1
+    return last
+
+
+def dice_annotated(dice_num, dice_type):
+    total = 0
+    for _ in range(dice_num):
+        roll: int = roll.randint(1, dice_type)
+        total += roll
+    return total
 """
 
 
@@ -75,16 +90,18 @@ def test_each_item_twice_in_a_row_breaks_the_count(
     assert verdicts(report).get("length") is (code == 0), report
 
 
+@pytest.mark.parametrize("function", ["dice", "dice_annotated"])
 def test_a_local_read_in_its_own_assignment_is_a_defect(
-    module: Path, capsys: pytest.CaptureFixture[str]
+    module: Path, capsys: pytest.CaptureFixture[str], function: str
 ) -> None:
-    got, report = check_json(capsys, module, "dice", 60)
+    got, report = check_json(capsys, module, function, 60)
     assert got == 1, report  # it passed before: every call that rolls was "outside the domain"
     assert not any(verdicts(report).values()), report
 
 
+@pytest.mark.parametrize("function", ["last_draw", "last_bumped"])
 def test_a_loop_over_nothing_is_still_a_limit_of_the_domain(
-    module: Path, capsys: pytest.CaptureFixture[str]
+    module: Path, capsys: pytest.CaptureFixture[str], function: str
 ) -> None:
-    got, report = check_json(capsys, module, "last_draw", 60)
+    got, report = check_json(capsys, module, function, 60)
     assert got == 0, report
