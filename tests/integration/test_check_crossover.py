@@ -75,6 +75,7 @@ def test_a_crossover_of_bit_strings_is_not_held_to_a_tour_or_to_order(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, report = check_json(capsys, module, "one_point_crossover")
-    # its child mixes two parents' genes: each from a parent, none a tour of the first
-    assert [p["property"] for p in report["properties"]] == ["subset"]
+    # its child mixes two parents' genes: each from a parent, none a tour of the first, and
+    # as long as a parent (session 22: parents hold a crossover's child to their length)
+    assert [p["property"] for p in report["properties"]] == ["subset", "length"]
     assert code == 0, report["results"]
