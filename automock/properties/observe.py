@@ -65,6 +65,21 @@ _SEQUENCE_WORDS = frozenset(
         "route",
         "perm",
         "parent",
+        # the same words in the languages real code is written in
+        "liste",
+        "lista",
+        "tableau",
+        "arreglo",
+        "vector",
+        "vetor",
+        "vettore",
+        "elementos",
+        "elementi",
+        "numeros",
+        "numeri",
+        "datos",
+        "mazo",
+        "baraja",
     ]
 )
 _SIZE_WORDS = frozenset(
@@ -88,6 +103,11 @@ _SIZE_WORDS = frozenset(
         "times",
         "iterations",
         "rounds",
+        "anzahl",  # German, Spanish, Portuguese: a count; how many times
+        "cantidad",
+        "quantidade",
+        "veces",
+        "vezes",
     ]
 )
 _INDEX_WORDS = frozenset(["index", "idx", "pos", "position", "rank", "nth", "kth", "i"])
