@@ -20,6 +20,7 @@ inputs built for observation (:mod:`~automock.properties.observe`) and for the s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -145,7 +146,9 @@ def fitted(
     weighted = weights_of(names, lists)
     if weighted is not None:
         items, w = weighted
-        given = [abs(x) for x in row[w] if isinstance(x, int | float)] or [1.0]
+        # finite ones only: a fitness of inf (or nan) is no weight a wheel can be built from
+        given = [abs(x) for x in row[w] if isinstance(x, int | float) and math.isfinite(x)]
+        given = given or [1.0]
         row[w] = [float(given[i % len(given)]) + 1.0 for i in range(len(row[items]))]
     for items, at in length_of(names, lists):  # `population_size`: the population's length
         if type(row[at]) is int:
