@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "COUNT_WORDS_ELSEWHERE",
     "driven_parameters",
     "function_tree",
     "name_tokens",
@@ -35,7 +36,11 @@ __all__ = [
 
 # a parameter's words that say it counts what the function makes (its output's size)
 _SIZE_WORDS = frozenset({"length", "len", "size", "count", "num", "number", "amount", "quantity"})
-_SIZE_WORDS |= {"qty", "nb", "nbr", "nombre", "cantidad", "quantidade", "anzahl"}  # nb_elements
+# abbreviations and other languages' words for a count (``nb_elements``, ``cantidad``)
+COUNT_WORDS_ELSEWHERE = frozenset(
+    {"qty", "nb", "nbr", "nombre", "cantidad", "quantidade", "anzahl"}
+)
+_SIZE_WORDS |= COUNT_WORDS_ELSEWHERE
 # a die's faces (``sides=6``), varied as a count is: its bound is the parameter
 _FACE_WORDS = frozenset({"sides", "faces", "side", "face"})
 # ... and words that say it counts the trials an estimate averages over instead

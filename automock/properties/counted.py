@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from automock.properties._signature import sizes_output
+from automock.properties._signature import COUNT_WORDS_ELSEWHERE, sizes_output
 from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observation, Observations
 from automock.properties.relations import Relation, as_sequence
@@ -30,7 +30,7 @@ __all__ = ["counted_length", "parents_length"]
 
 # words of a parameter that counts the items it asks for
 _COUNT_WORDS = frozenset({"n", "m", "k", "size", "count", "num", "number", "length", "amount"})
-_COUNT_WORDS |= {"qty", "nb", "nbr", "nombre", "cantidad", "quantidade", "anzahl"}
+_COUNT_WORDS |= COUNT_WORDS_ELSEWHERE
 _WALK_WORDS = frozenset({"walk", "walks", "path", "paths", "trajectory", "steps", "positions"})
 _WALK_WORDS |= {"history", "series", "row", "trace"}  # n steps and the start: n + 1 items
 _LEAST_COUNTS = 3  # different counts seen before a length is taken to follow them

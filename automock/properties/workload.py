@@ -35,8 +35,8 @@ def _workload(p: inspect.Parameter) -> bool:
 
 def lightened(fn: Callable[..., Any]) -> tuple[Callable[..., Any], tuple[str, ...]]:
     """``fn`` with each workload default above :data:`LIGHT_COUNT` lowered to it, and a note
-    per lowered default; ``fn`` itself, and no
-    note, when it has none or is not a plain Python function."""
+    per lowered default; ``fn`` itself, and no note, when it has none or is not a plain
+    Python function."""
     signature = signature_of(fn)
     if signature is None or not isinstance(fn, types.FunctionType):
         return fn, ()
