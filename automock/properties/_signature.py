@@ -23,6 +23,7 @@ from typing import Any
 
 __all__ = [
     "COUNT_WORDS_ELSEWHERE",
+    "FACE_WORDS",
     "driven_parameters",
     "function_tree",
     "name_tokens",
@@ -42,7 +43,7 @@ COUNT_WORDS_ELSEWHERE = frozenset(
 )
 _SIZE_WORDS |= COUNT_WORDS_ELSEWHERE
 # a die's faces (``sides=6``), varied as a count is: its bound is the parameter
-_FACE_WORDS = frozenset({"sides", "faces", "side", "face"})
+FACE_WORDS = frozenset({"sides", "faces", "side", "face"})
 # ... and words that say it counts the trials an estimate averages over instead
 _TRIAL_WORDS = frozenset(
     {"samples", "trials", "iterations", "iters", "simulations", "sims", "points", "darts"}
@@ -104,7 +105,7 @@ def _made_count(p: inspect.Parameter) -> bool:
     return (
         type(p.default) is int
         and 1 <= p.default <= _MAX_COUNT
-        and (size_named(p.name) or bool(set(name_tokens(p.name)) & _FACE_WORDS))
+        and (size_named(p.name) or bool(set(name_tokens(p.name)) & FACE_WORDS))
         and not trial_named(p.name)
     )
 

@@ -18,12 +18,13 @@ distribution of the sum (chi-square, tails pooled below five expected counts).
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from automock.properties._signature import function_tree, parameter_names
+from automock.properties._signature import FACE_WORDS, function_tree, parameter_names, signature_of
 from automock.properties.distribution import (
     DistributionResult,
     Raised,
@@ -81,6 +82,11 @@ def rolled_dice(fn: Callable[..., Any], observed: Observations) -> AppliedProper
     """``uniform`` of the sum of ``k`` fair dice, for a dice roller (see the module)."""
     if observed.parameters or not observed.accepted:
         return None
+    if not all(type(o.output) is int for o in observed.accepted):
+        return None
+    summed = _summed_at_defaults(fn)
+    if summed is not None:
+        return summed
     name = getattr(fn, "__name__", "")
     words, numbers = _words(name)
     sized = _die_numbers(name_tokens(name))
@@ -102,6 +108,75 @@ def rolled_dice(fn: Callable[..., Any], observed: Observations) -> AppliedProper
         return None
     evidence = f"name: a roll of dice; {dice} draw(s) in its code: the sum of {dice} fair d{faces}"
     return AppliedProperty("uniform", {"dice": dice, "faces": faces}, "stated", evidence)
+
+
+def _summed_at_defaults(fn: Callable[..., Any]) -> AppliedProperty | None:
+    """``uniform`` of ``k`` fair dice for a roller called at its defaults whose code adds a
+    draw up in a loop over ``range(count)`` (``for _ in range(n): total += randint(1, 6)``),
+    ``count`` its one parameter with an int default that is no die's faces (``k`` that
+    default), and that speaks of dice (its name, a ``sides`` parameter, its docstring)."""
+    signature = signature_of(fn)
+    tree = function_tree(fn)
+    if signature is None or tree is None:
+        return None
+    defaults = {p.name: p.default for p in signature.parameters.values()}
+    faced = {n for n in defaults if set(name_tokens(n)) & FACE_WORDS}  # sides, num_sides
+    counts = [n for n, d in defaults.items() if type(d) is int and n not in faced]
+    if len(counts) != 1 or defaults[counts[0]] < 1:
+        return None
+    dice, count = defaults[counts[0]], counts[0]
+    named = [d for n, d in defaults.items() if n in faced and type(d) is int]
+    faces = named[0] if named else (_faces_named(fn) or FACES)
+    doc = set(re.findall(r"[a-z]+", (inspect.getdoc(fn) or "").lower()))
+    if _faces_named(fn) is None and not named and not _DIE_WORDS & doc:
+        return None  # nothing says these are dice
+    sides = _literal_faces(tree, count)
+    if sides is None or (sides and abs(sides - faces) > 1):
+        return None  # no summed draw, or a die of other faces than the name's
+    evidence = (
+        f"a roll of dice at its defaults: a draw added up {count}={dice} times in its code, "
+        f"the sum of {dice} fair d{faces}"
+    )
+    return AppliedProperty("uniform", {"dice": dice, "faces": faces}, "stated", evidence)
+
+
+def _literal_faces(tree: ast.AST, count: str) -> int | None:
+    """The faces a draw added up in a loop over ``range(...count...)`` spells with numbers
+    (``randint(1, 6)``: 6, ``randrange(1, 7)``: 6), 0 when it spells them otherwise
+    (``randint(1, sides)``); None when no such draw is found."""
+    for loop in ast.walk(tree):
+        if not isinstance(loop, ast.For) or not _ranges_over(loop.iter, count):
+            continue
+        for node in (n for stmt in loop.body for n in ast.walk(stmt)):
+            if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+                draw = next((c for c in ast.walk(node.value) if _drawn(c)), None)
+                if isinstance(draw, ast.Call):
+                    return _spelled_faces(draw)
+    return None
+
+
+def _ranges_over(node: ast.expr, count: str) -> bool:
+    """Is ``node`` ``range(...)`` with ``count`` among its arguments' names?"""
+    if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "range"):
+        return False
+    return any(isinstance(n, ast.Name) and n.id == count for n in ast.walk(node))
+
+
+def _drawn(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in _DRAWS
+
+
+def _spelled_faces(draw: ast.Call) -> int:
+    """The faces ``randint(1, N)`` (N) or ``randrange(1, N)`` (N - 1) spells; 0 otherwise."""
+    args = [a.value if isinstance(a, ast.Constant) else None for a in draw.args]
+    if len(args) != 2 or args[0] != 1 or type(args[1]) is not int:
+        return 0
+    name = draw.func.attr if isinstance(draw.func, ast.Attribute) else ""
+    name = name or getattr(draw.func, "id", "")
+    return int(args[1]) - (1 if name == "randrange" else 0)
 
 
 def _die_numbers(tokens: list[str]) -> list[int]:
