@@ -10,7 +10,9 @@ names a die of 20 faces), that
 draws ``k`` times outside any loop (``randint``, ``randrange``, ``choice``: the number
 of dice is read from the code, never its ranges, which are what an off-by-one moves),
 whose name's number, if any, is ``k``, and whose values seen lie within one of
-``[k, N k]`` and meet one of its ends: a zero-based die is left alone.
+``[k, N k]`` and meet one of its ends: a zero-based die is left alone. A roller called
+at its defaults (``roll_dice(n=2)``, ``roll(howmany=1, sides=6)``) whose code adds a draw
+up in a loop over ``range(n)`` is the sum of ``n`` fair dice, ``n`` its count's default.
 :func:`dice_fairness` then compares the values of many seeded runs with the
 distribution of the sum (chi-square, tails pooled below five expected counts).
 """
