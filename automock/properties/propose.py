@@ -62,6 +62,7 @@ from automock.properties.runner import DISTRIBUTION_PROPERTIES
 from automock.properties.stated import stated
 from automock.properties.together import WEIGHT_NAMES, length_of
 from automock.properties.tournament import tournament_hint
+from automock.properties.wheel import spins_wheel
 from automock.properties.workload import lightened
 
 __all__ = ["ALPHA", "propose", "seed_dependent"]
@@ -197,7 +198,9 @@ def _weighted_hint(
     params = tuple(p for p in observed.parameters if p not in lengths)
     weights = [p for p in params if p.lower().endswith(WEIGHT_NAMES)]
     optional = [p for p in _optional(fn) if p.lower() in _PLAIN_WEIGHTS]
-    if len(params) == 2 and len(weights) == 1 and (named or weights[0].lower() in _PLAIN_WEIGHTS):
+    spun = spins_wheel(fn, weights[0]) if len(weights) == 1 and not named else None
+    plain = len(weights) == 1 and weights[0].lower() in _PLAIN_WEIGHTS
+    if len(params) == 2 and len(weights) == 1 and (named or spun or plain):
         (items,) = [p for p in params if p != weights[0]]
     elif len(params) == 1 and not weights and len(optional) == 1:
         items, weights = params[0], optional
@@ -205,7 +208,7 @@ def _weighted_hint(
         return []
     evidence = (
         f"{'name: ' if named else ''}a pick by weight; parameter {weights[0]!r} holds the weights"
-    )
+    ) + (f" ({spun})" if spun else "")
     chosen = {"list": items, "weights": weights[0]}
     size = [length for length, of in lengths.items() if of == items]
     if len(size) != len(lengths):  # a length of something else: no call of the two is whole
