@@ -3,16 +3,16 @@
 A generator of ``n`` draws (``[randint(1, 6) for _ in range(n)]``) returns ``n`` items
 whatever it draws; Daikon would report ``len(output) == n``, and :func:`counted_length`
 proposes it as ``length`` with option ``n`` (the parameter's name). A count parameter
-(``n``, ``k``, ``size``, ``num_dice``, ``number_of_dice``) that the output misses by exactly one on
-every call, the one-short of ``range(n - 1)``, is the same expectation broken: it is
+(``n``, ``k``, ``size``, ``num_dice``, ``number_of_dice``) that the output misses by exactly
+one on every call, the one-short of ``range(n - 1)``, is the same expectation broken: it is
 proposed too, and its check fails. So is one past a parameter whose name says it is the
 output's size (``length``, ``num_chars``, ``quantity``: ``range(length + 1)``; or a bare
-``n``: ``choices(data, k=n + 1)``), except in a walk, path or history (a walk of ``n`` steps
-visits ``n + 1`` places). And so is twice a count, each item twice in a row
+``n``: ``choices(data, k=n + 1)``), except in a walk, path or history that always starts at
+the same place (a walk of ``n`` steps visits ``n + 1`` places; a series of coin flips,
+which starts anywhere, does not). And so is twice a count, each item twice in a row
 (``choice(alphabet) * 2 for _ in range(length)``): every item repeated is no draw of
-``length`` items. Only for outputs that vary
-with the seed, of a function that takes no sequence the output is drawn from by size (a
-sample's ``k`` is ``length_k``'s).
+``length`` items. Only for outputs that vary with the seed, of a function that takes no
+sequence the output is drawn from by size (a sample's ``k`` is ``length_k``'s).
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def counted_length(
                 f"in a row: {name} counts the items, each is repeated"
             )
             return [AppliedProperty("length", {"n": name}, "inferred", evidence)]
-        if sizes_output(name) and _follows(obs, at, -1) and not _walk(fname):
+        if sizes_output(name) and _follows(obs, at, -1) and not _walk(fname, obs):
             evidence = (
                 f"len(output) == {name} + 1 on all {len(obs)} accepted calls: "
                 f"{name} names the output's size, one is too many"
@@ -123,9 +123,11 @@ def _doubled(obs: tuple[Observation, ...], at: int) -> bool:
     return len(set(calls.values())) >= _LEAST_COUNTS and sum(calls.values()) >= _LEAST_PAIRS
 
 
-def _walk(fname: str) -> bool:
-    """Is the function a walk or path (its places are its steps and the start)?"""
-    return bool(set(name_tokens(fname)) & _WALK_WORDS)
+def _walk(fname: str, obs: tuple[Observation, ...]) -> bool:
+    """Is the function a walk or path (its places are its steps and the start): so named, and
+    every output begins at the same place? A series of coin flips begins anywhere."""
+    starts = {repr(items[0]) for o in obs if (items := _items(o.output))}
+    return bool(set(name_tokens(fname)) & _WALK_WORDS) and len(starts) == 1
 
 
 def parents_length(found: Mapping[str, Relation], observed: Observations) -> list[AppliedProperty]:

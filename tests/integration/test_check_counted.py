@@ -6,7 +6,8 @@ check inferred before (its values stay in bounds). A fence of ``gaps`` gaps has
 ``gaps + 1`` posts: one past a count is not taken for a missing item. But one past a
 parameter named for the output's size (a token of ``length`` characters, built over
 ``range(length + 1)``) is one too many, unless the function is a walk (a walk of
-``length`` steps visits ``length + 1`` places)."""
+``length`` steps visits ``length + 1`` places) that starts at one place: a series of coin
+flips one too long (batch r) starts anywhere, and fails."""
 
 from __future__ import annotations
 
@@ -42,6 +43,10 @@ def random_walk(length):
     for _ in range(length):
         places.append(places[-1] + random.choice((-1, 1)))
     return places
+
+
+def series_of_tosses(n):
+    return [random.choice("HT") for _ in range(n + 1)]
 """
 
 
@@ -100,3 +105,12 @@ def test_a_walk_visits_one_place_more_than_its_length(
 ) -> None:
     _, report = _check(capsys, module, "random_walk")
     assert "length" not in _names(report)
+
+
+def test_a_series_that_starts_anywhere_is_no_walk(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, report = _check(capsys, module, "series_of_tosses")
+    assert "length" in _names(report)
+    assert code == 1, report["results"]
+    assert "one is too many" in json.dumps(report["properties"])
