@@ -8,7 +8,9 @@ distribution check chosen by what it was seen drawing:
   ``k / n`` of the runs);
 * :func:`put_back`: ``k`` of the list with replacement, more than it holds at times (a
   blackjack draw from an endless deck, ``random.choices``), or as many as it holds with
-  repeats (a bootstrap resample): each draw a fair choice.
+  repeats (a bootstrap resample): each draw a fair choice;
+* :func:`shuffled_text`: a string's characters rearranged (``shuffle_string(word)``): a
+  shuffle, checked on a string of distinct letters.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from automock.properties.infer import meant_uneven
 from automock.properties.observe import Observation, Observations
 from automock.properties.relations import Relation, as_sequence, drawn_back
 
-__all__ = ["drawing", "put_back", "wrapped_choice"]
+__all__ = ["drawing", "put_back", "shuffled_text", "wrapped_choice"]
 
 
 def wrapped_choice(observed: Observations) -> bool:
@@ -85,3 +87,15 @@ def _resampled(obs: tuple[Observation, ...]) -> bool:
     return (
         len(sized) == len(obs) and any(n >= 2 for n, _ in sized) and all(n == m for n, m in sized)
     )
+
+
+def shuffled_text(observed: Observations) -> bool:
+    """Did every call take one string and return a string of its characters rearranged, on
+    strings of two characters or more at least once?"""
+    obs = observed.accepted
+    texts = [o for o in obs if len(o.args) == 1 and isinstance(o.args[0], str)]
+    longer = any(len(o.args[0]) > 1 for o in texts)
+    rearranged = all(
+        isinstance(o.output, str) and sorted(o.output) == sorted(o.args[0]) for o in texts
+    )
+    return bool(obs) and len(texts) == len(obs) and longer and rearranged

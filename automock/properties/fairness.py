@@ -11,6 +11,7 @@ chance rejection is not taken for a bias (:func:`~automock.properties.distributi
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -117,7 +118,7 @@ def _uniformity(
     if isinstance(draws, Mapping):  # {"list": "deck", "size": "k"}: one draw a run, put back
         first = _first_draw(fn, str(draws["list"]), str(draws.get("size", "")))
         return choice_uniformity(first, n=n, runs=runs, seed=seed, alpha=alpha)
-    fn = _with_its_length(fn)
+    fn = _as_text(fn) if options.get("text") else _with_its_length(fn)
     if options.get("choice"):
         return choice_uniformity(fn, n=n, runs=runs, seed=seed, alpha=alpha)
     n = int(options.get("n", SHUFFLE_LENGTH))  # a shuffle: a longer list, more power
@@ -166,3 +167,18 @@ def _unwrapped(fn: Callable[..., Any]) -> Callable[..., Any]:
         return out[0] if isinstance(out, list | tuple) and len(out) == 1 else out
 
     return choose
+
+
+def _as_text(fn: Callable[..., Any]) -> Callable[[list[int]], Any]:
+    """A shuffle of a string (``shuffle_string(word)``) as one of a list: the list's items
+    handed over as distinct letters, the letters it returns read back as the items (any
+    other output as it came, which no permutation check takes for one)."""
+    letters = string.ascii_letters
+
+    def shuffle(items: list[int]) -> Any:
+        out = materialized(fn("".join(letters[i] for i in items)))
+        if not isinstance(out, str) or not set(out) <= set(letters[: len(items)]):
+            return out
+        return [letters.index(c) for c in out]
+
+    return shuffle

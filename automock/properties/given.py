@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
+from automock.properties.fair_draws import shuffled_text
 from automock.properties.infer import AppliedProperty
 from automock.properties.observe import Observations, observe
 
@@ -30,7 +31,8 @@ def given(
     place: each given per-input property then reads that argument as the output,
     changed or not (an in-place sort of ``[]`` returns ``None`` and changes
     nothing; it is not a failure). ``uniform`` of a function seen returning one
-    element, not a list, is a fair choice. The observations' inputs tell the
+    element, not a list, is a fair choice; of one seen rearranging a string's characters, a
+    shuffle of a string. The observations' inputs tell the
     search the types of untyped parameters.
     """
     observed = observe(fn, examples=examples, call_seconds=call_seconds)
@@ -39,7 +41,9 @@ def given(
     out = []
     for a in applied:
         extra: dict[str, Any] = {}
-        if a.property == "uniform" and picks:  # one element per call: a fair choice
+        if a.property == "uniform" and shuffled_text(observed):  # a string's characters
+            extra = {"text": True}
+        elif a.property == "uniform" and picks:  # one element per call: a fair choice
             extra = {"choice": True}
         elif a.property != "uniform" and observed.in_place:
             extra = {"in_place": True}

@@ -43,7 +43,7 @@ from automock.properties.converge import converging_estimate
 from automock.properties.counted import counted_length, parents_length
 from automock.properties.distribution import SHUFFLE_LENGTH
 from automock.properties.documented import example_count
-from automock.properties.fair_draws import drawing, put_back, wrapped_choice
+from automock.properties.fair_draws import drawing, put_back, shuffled_text, wrapped_choice
 from automock.properties.infer import (
     AppliedProperty,
     infer_properties,
@@ -123,6 +123,8 @@ def _from_relations(
     sampling = drawing(found, observed, name)
     if fair and "permutation" in found and "mixes" in found:
         add("uniform", found["varies"], {"n": SHUFFLE_LENGTH})
+    elif {"varies", "mixes"} <= set(found) and shuffled_text(observed) and not meant_uneven(name):
+        add("uniform", found["mixes"], {"n": SHUFFLE_LENGTH, "text": True})
     elif sampling is not None:  # k of the list, varying with the seed: fair to every element
         add("uniform", found["varies"], {"n": 6, "k": 3, "sample": sampling})
     elif fair and "member" in found and not chose_nothing:  # None from [] only

@@ -348,8 +348,11 @@ def _order_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> l
 
 
 def _fixed_points(o: Observation) -> int | None:
-    """How many elements stayed in place, for a permutation of 3+ distinct elements."""
+    """How many elements stayed in place, for a permutation of 3+ distinct elements (a
+    string's characters, for a string rearranged)."""
     src, out = _source(o), as_sequence(o.output)
+    if len(o.args) == 1 and isinstance(o.args[0], str) and isinstance(o.output, str):
+        src, out = list(o.args[0]), list(o.output)
     if src is None or out is None or len(src) < 3 or len(out) != len(src):
         return None
     keys = list(map(_key, src))

@@ -61,7 +61,7 @@ PROPERTIES: Mapping[str, str] = {
     "length": "the output has as many items as a count asked for (option n: the count parameter's name, or a list's: its length; none for a negative count)",
     "idempotent": "f(f(x)) == f(x)",
     "round_trip": "inverse(f(x)) == x (option: inverse = the decoding function)",
-    "uniform": "over many seeded runs every element lands in every position equally often (chi-square); a dice roller's values fit the sum of fair dice (options: dice, faces)",
+    "uniform": "over many seeded runs every element lands in every position equally often (chi-square); a dice roller's values fit the sum of fair dice (options: dice, faces); a string's shuffle is run on distinct letters (option: text)",
     "proportional": "over many seeded runs a weighted choice picks each element in proportion to its weight, or to its inverse (options: weights = the weights parameter's name; its list is the other parameter, or list = its name)",
     "tournament": "over many seeded runs a tournament selection's winners fit the best (or least) of `size` members drawn with or without replacement (options: tournament = LIST,WEIGHTS,SIZE, the three parameters' names)",
     "estimates": "over many seeded runs a Monte Carlo estimate averages to the value it estimates, within 2% or sampling error (options: value; count = the throws parameter's name, given 1000)",
