@@ -29,29 +29,19 @@ taken for a promise about the output:
   returning sequences only. "Without replacement" in the name or docstring of a function
   seen drawing items of its list (``sampleWithOutReplacement``) -> ``sample``.
   "``len() = d``" -> ``length`` of ``d``, where every output seen was within one item of it;
-- a name that says the function estimates pi (``estimate_pi``, ``monte_carlo_pi``,
-  ``mcpi`` with a docstring or comment that speaks of pi, or a ``return pi``; or a name
-  that says it estimates, ``estimate``, in a file named for pi, ``estimate_pi.py``)
-  and code that scales a ratio by four (``4 * inside / total``: the area of a quarter
-  circle) -> ``bounds`` [0, 4], adopted whatever behaviour showed: the ratio of hits
-  to throws lies in [0, 1] whatever the program's inputs, so a value outside is the bug,
-  never words about something else (a needle-dropping estimate, unbounded, has no
-  factor of four and is left alone).
+- an estimate of pi by a quarter circle -> ``bounds`` [0, 4] and ``estimates`` pi
+  (:mod:`~automock.properties.pi_estimate`).
 """
 
 from __future__ import annotations
 
-import ast
 import inspect
-import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from automock.properties._signature import (
-    function_tree,
     lone_heading,
     parameter_names,
     signature_of,
@@ -60,6 +50,7 @@ from automock.properties.dice import die_faces, rolled_dice
 from automock.properties.fraction import counted_fraction
 from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observations, ignores_lists
+from automock.properties.pi_estimate import estimated_pi
 
 __all__ = ["StatedBound", "stated", "stated_bounds"]
 
@@ -95,9 +86,6 @@ _DEALT = frozenset({"deal", "dealt", "deals", "dealing"})  # of a deck made insi
 _SUBSET = frozenset({"subset", "subsets", "combination", "combinations"})
 _TICKET = frozenset({"ticket", "tickets"})  # distinct, but not numbered from 1 as a lottery's
 # a function's name that says it estimates something its module's name may then name
-_ESTIMATING = frozenset({"estimate", "estimation", "approx", "approximate", "approximation"})
-_ESTIMATING |= {"monte", "carlo", "montecarlo", "simulate", "simulation", "mc"}
-_QUARTER_CIRCLE = re.compile(r"(?<![\w.])4(?:\.0*)?\s*\*|\*\s*4(?:\.0*)?(?![\w.])")
 _UNIQUE_WORDS = re.compile(r"\b(permutation|distinct|unique|without replacement|no repeats)\b")
 _UNREPLACED_WORDS = re.compile(r"\b(without|no|non) replacement\b")
 _SORTED_WORDS = re.compile(r"\breturns?\b[^.]*?\b(sorted|in ascending order|in increasing order)\b")
@@ -224,14 +212,9 @@ def stated(
     fraction = counted_fraction(fn, observed)
     if fraction is not None:  # a count over its trials: its words are its code
         out = [a for a in out if a.property != "bounds"] + [fraction]
-    pi = _pi_bounds(fn, observed)
-    if pi is not None:
-        out = [pi]
-        if len(observed.parameters) <= 1:  # of nothing, or of its count of throws
-            count = observed.parameters[0] if observed.parameters else None
-            evidence = "name: an estimate of pi as 4 x (hits / throws) averages to pi"
-            averages: dict[str, Any] = {"value": math.pi, "count": count}
-            out.append(AppliedProperty("estimates", averages, "stated", evidence))
+    pi = estimated_pi(fn, observed)
+    if pi:
+        out = pi
     rolled = rolled_dice(fn, observed)
     if rolled is not None:
         out.append(rolled)
@@ -272,17 +255,19 @@ def stated(
 
 def _unreplaced(fn: Callable[..., Any], have: Sequence[AppliedProperty]) -> AppliedProperty | None:
     """``sample`` for a function seen drawing items of its list (``subset``) whose name or
-    docstring says it draws them without replacement (``sampleWithOutReplacement``): a
-    draw that puts items back is consistent with itself, and only the words tell."""
+    docstring says it draws them without replacement (``sampleWithOutReplacement``), or
+    whose name says it draws a combination or subset, not with replacement: a draw that
+    puts items back is consistent with itself, and only the words tell."""
     names = {a.property for a in have}
     if "subset" not in names or names & {"sample", "permutation"}:
         return None
     spoken = " ".join(name_tokens(getattr(fn, "__name__", ""))).replace("with out", "without")
     match = _UNREPLACED_WORDS.search(f"{spoken} {inspect.getdoc(fn) or ''}".lower())
-    if match is None:
+    combined = set(spoken.split()) & _SUBSET if "replacement" not in spoken else set()
+    if match is None and not combined:
         return None
     k = next((a.options.get("n") for a in have if a.property == "length"), None)
-    evidence = f"name or docstring: {match.group(0)!r}"
+    evidence = f"name or docstring: {match.group(0)!r}" if match else f"name: {min(combined)}"
     return AppliedProperty("sample", {"k": k} if k else {}, "stated", evidence)
 
 
@@ -338,62 +323,3 @@ def _numbered_from_one(
     high = high if isinstance(high, int | float) else max(values)
     evidence = f"name: a lottery's numbers run from 1 (to {high:g} seen), 1 drawn as often as any"
     return AppliedProperty("bounds", {"low": 1, "high": high, "reached": 1}, "stated", evidence)
-
-
-def _says_pi(fn: Callable[..., Any]) -> bool:
-    """Is ``fn`` named for pi: a word ``pi`` (``calc_pi``), or one ending in it (``mcpi``)
-    when its docstring or the comment above it speaks of pi too, or does it return a
-    variable named for pi (``montecarlo`` ending in ``return pi``)?"""
-    tokens = name_tokens(getattr(fn, "__name__", ""))
-    if "pi" in tokens or "pi" in _returned_words(fn):
-        return True
-    if set(tokens) & _ESTIMATING and "pi" in _module_words(fn):  # estimate_pi.py's `estimate`
-        return True
-    if not any(t.endswith("pi") for t in tokens):
-        return False
-    try:
-        words = (inspect.getdoc(fn) or "") + (inspect.getcomments(inspect.unwrap(fn)) or "")
-    except (OSError, TypeError):
-        return False
-    return bool(re.search(r"\bpi\b|\u03c0", words, re.IGNORECASE))
-
-
-def _module_words(fn: Callable[..., Any]) -> list[str]:
-    """The words of the name of the file ``fn`` is defined in (``estimate_pi.py`` -> estimate,
-    pi)."""
-    try:
-        path = inspect.getsourcefile(inspect.unwrap(fn))
-    except (OSError, TypeError):
-        return []
-    return name_tokens(Path(path).stem) if path else []
-
-
-def _returned_words(fn: Callable[..., Any]) -> set[str]:
-    """The words of the variables ``fn`` returns (``return pi_hat`` -> pi, hat)."""
-    tree = function_tree(fn)
-    if tree is None:
-        return set()
-    return {
-        word
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Return) and isinstance(node.value, ast.Name)
-        for word in name_tokens(node.value.id)
-    }
-
-
-def _pi_bounds(fn: Callable[..., Any], observed: Observations) -> AppliedProperty | None:
-    """[0, 4] for an estimate of pi by a quarter circle's area (see the module docstring)."""
-    if not _says_pi(fn) or not observed.accepted:
-        return None
-    if not all(_numbers(o.output) is not None for o in observed.accepted):
-        return None
-    if any(isinstance(o.output, list | tuple) for o in observed.accepted):
-        return None
-    try:
-        source = inspect.getsource(inspect.unwrap(fn))
-    except (OSError, TypeError):
-        return None
-    if not _QUARTER_CIRCLE.search(source):
-        return None
-    evidence = "name: an estimate of pi as 4 x (hits / throws) lies within [0, 4]"
-    return AppliedProperty("bounds", {"low": 0, "high": 4}, "stated", evidence)

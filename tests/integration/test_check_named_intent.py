@@ -7,7 +7,8 @@ wrong; what it is called says what it should do:
   smallest element even where most calls, not all, gave it;
 * ``randperm(n)`` and ``random_subset(n, k)`` make a permutation or subset: each item once;
   a count ``k`` the output misses by one on every call is one missing;
-* ``sample_without_replacement`` says it does not put items back: ``sample``;
+* ``sample_without_replacement`` says it does not put items back: ``sample``; so does a
+  ``random_combination`` of a list (batch r), unless it says "with replacement";
 * ``p1``, ``p2`` are a crossover's parents: the child has their length;
 * weights called ``probabilities`` sum to 1: the weighted check passes them so.
 """
@@ -86,6 +87,21 @@ def sample_without_replacement(items, amount):
     return [random.choice(items) for _ in range(amount)]
 
 
+def random_combination(items, r):
+    chosen = sorted(random.sample(range(len(items)), r))
+    return tuple(items[i] for i in chosen)
+
+
+def random_combination_puts_back(items, r):
+    chosen = sorted(random.choices(range(len(items)), k=r))
+    return tuple(items[i] for i in chosen)
+
+
+def random_combination_with_replacement(items, r):
+    chosen = sorted(random.choices(range(len(items)), k=r))
+    return tuple(items[i] for i in chosen)
+
+
 def crossover(p1, p2):
     a, b = sorted(random.sample(range(len(p1)), 2))
     middle = p1[a : b + 1]
@@ -123,6 +139,9 @@ module = written_module("named.py", SOURCE)
         ("random_subset", 0, None),
         ("random_subset_short", 1, "length"),
         ("sample_without_replacement", 1, "sample"),
+        ("random_combination", 0, None),
+        ("random_combination_puts_back", 1, "sample"),
+        ("random_combination_with_replacement", 0, None),
         ("crossover", 0, None),
         ("crossover_loses_one", 1, "length"),
         ("pick", 0, None),
