@@ -131,6 +131,9 @@ def length_of(names: Sequence[str], lists: Sequence[int]) -> list[tuple[int, int
     return found
 
 
+_HEAVIEST = 1e9  # a weight fitted to a list: a billion such add up to a finite total
+
+
 def fitted(
     args: tuple[Any, ...], names: Sequence[str], shuffle: Callable[[list[Any]], list[Any]]
 ) -> tuple[Any, ...]:
@@ -146,8 +149,10 @@ def fitted(
     weighted = weights_of(names, lists)
     if weighted is not None:
         items, w = weighted
-        # finite ones only: a fitness of inf (or nan) is no weight a wheel can be built from
-        given = [abs(x) for x in row[w] if isinstance(x, int | float) and math.isfinite(x)]
+        # finite ones only: a fitness of inf (or nan) is no weight a wheel can be built from,
+        # nor are two of 9e307, whose total is inf: each is held to a billion
+        finite = [x for x in row[w] if isinstance(x, int | float) and math.isfinite(x)]
+        given = [min(abs(x), _HEAVIEST) for x in finite]
         given = given or [1.0]
         row[w] = [float(given[i % len(given)]) + 1.0 for i in range(len(row[items]))]
     for items, at in length_of(names, lists):  # `population_size`: the population's length
