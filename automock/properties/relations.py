@@ -24,7 +24,7 @@ from typing import Any
 from automock.properties.fixed_bounds import fixed_bounds
 from automock.properties.observe import Observation, Observations
 
-__all__ = ["Relation", "as_sequence", "order_agreement", "relations"]
+__all__ = ["Relation", "as_sequence", "numbers_in", "order_agreement", "relations"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,15 +86,25 @@ def _number(value: Any) -> float | None:
     return float(value)
 
 
-def _numbers(value: Any) -> list[float] | None:
+def _held(value: Any) -> list[Any] | None:
+    """``value``'s items when it is a sequence or a set (``{3, 7, 9}``: its numbers are
+    bounded as a list's are); else None."""
+    return list(value) if isinstance(value, set | frozenset) else as_sequence(value)
+
+
+def numbers_in(value: Any) -> list[float] | None:
+    """The numbers ``value`` is: one number, or a sequence's or set's items ([] for none);
+    None when it is something else or holds anything but numbers."""
     single = _number(value)
     if single is not None:
         return [single]
-    items = as_sequence(value)
-    if items is None or not items:
-        return None
-    found = [_number(v) for v in items]
-    return None if any(f is None for f in found) else [f for f in found if f is not None]
+    items = _held(value)
+    found = [_number(v) for v in items or ()]
+    return None if items is None or None in found else [f for f in found if f is not None]
+
+
+def _numbers(value: Any) -> list[float] | None:
+    return numbers_in(value) or None  # an empty output says nothing about values
 
 
 def _count(
@@ -242,7 +252,7 @@ def _length_relations(
 
 def _bound_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> list[Relation]:
     # an empty output says nothing about bounds
-    values = [(o, _numbers(o.output)) for o in obs if as_sequence(o.output) != []]
+    values = [(o, _numbers(o.output)) for o in obs if _held(o.output) != []]
     if not values or any(v is None for _, v in values):
         return []
     found = []

@@ -51,6 +51,7 @@ from automock.properties.fraction import counted_fraction
 from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observations, ignores_lists
 from automock.properties.pi_estimate import estimated_pi
+from automock.properties.relations import numbers_in
 
 __all__ = ["StatedBound", "stated", "stated_bounds"]
 
@@ -65,7 +66,7 @@ _RANGE_ENDS = (
     ("min", "max"),
     ("minimum", "maximum"),
 )
-_BOUND = r"(-?\d+|[A-Za-z_]\w*)"
+_BOUND = r"`{0,2}(-?\d+|[A-Za-z_]\w*)`{0,2}"  # `top`, ``1``: quoted as code
 _BOUND_PATTERNS = (
     re.compile(rf"\bbetween\s+{_BOUND}\s+and\s+{_BOUND}\b"),
     re.compile(rf"\b(?:between|from)\s+{_BOUND}\s*[-\u2013]\s*{_BOUND}\b"),  # "between 1-49"
@@ -155,13 +156,6 @@ def _value(side: int | str, args: dict[str, Any]) -> int | None:
     return value if type(value) is int else None
 
 
-def _numbers(output: Any) -> list[float] | None:
-    items = output if isinstance(output, list | tuple) else [output]
-    if not all(isinstance(x, int | float) and not isinstance(x, bool) for x in items):
-        return None
-    return [float(x) for x in items]
-
-
 def _defaults(fn: Callable[..., Any]) -> dict[str, Any]:
     signature = signature_of(fn)
     if signature is None:
@@ -177,7 +171,7 @@ def _gaps(
     below: list[float] = []
     above: list[float] = []
     for o in observed.accepted:
-        values = _numbers(o.output)
+        values = numbers_in(o.output)
         if values is None:
             return None
         args = {**defaults, **dict(zip(observed.parameters, o.args, strict=False))}

@@ -35,6 +35,16 @@ def level(top):
     return random.randint(1, top + 1)
 
 
+def level_quoted(top):
+    """A level between ``1`` and `top`."""
+    return random.randint(1, top + 1)
+
+
+def level_quoted_ok(top):
+    """A level between ``1`` and `top`."""
+    return random.randint(1, top)
+
+
 def key(size):
     """Return a random permutation of the digits below size."""
     return random.choices(list(range(size)), k=size)
@@ -98,7 +108,8 @@ def _check(
 
 
 @pytest.mark.parametrize(
-    "function", ["roll", "level", "key", "swap_mutation", "rolls_of_a_d", "throw"]
+    "function",
+    ["roll", "level", "level_quoted", "key", "swap_mutation", "rolls_of_a_d", "throw"],
 )
 def test_a_bug_that_breaks_what_the_function_states_is_caught(
     module: Path, capsys: pytest.CaptureFixture[str], function: str
@@ -113,6 +124,7 @@ def test_a_bug_that_breaks_what_the_function_states_is_caught(
     # seeded_shuffle is decided by its seed: no fairness over runs of the list alone
     [
         "roll_ok",
+        "level_quoted_ok",
         "roll_zero_based",
         "totals",
         "key_ok",
