@@ -27,6 +27,7 @@ from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.calls import Calls, large, shown
 from automock.properties.checks import PropertyResult
 from automock.properties.runner import canonical_property
+from automock.properties.stretch import past_end
 from automock.properties.together import fitted, parents, ranked
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -180,7 +181,8 @@ def strategy_for(
                 f"{getattr(fn, '__name__', 'function')}(): {exc}"
             ) from None
     names = [p.name for p in _parameters(fn)]
-    drawn = st.tuples(*strategies).map(lambda args: fitted(args, names, list))
+    beyond = past_end(fn)
+    drawn = st.tuples(*strategies).map(lambda args: fitted(args, names, list, beyond))
     if rank:
         drawn = drawn.map(lambda args: ranked(args, names, rank))
     couple = parents(names)

@@ -27,6 +27,7 @@ from automock.properties._signature import driven_parameters, signature_of, type
 from automock.properties.assumed import broken_assumption
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, bounded, call_seed
 from automock.properties.runner import materialized, rejected
+from automock.properties.stretch import past_end
 from automock.properties.together import fitted
 from automock.properties.workload import lightened
 
@@ -203,6 +204,11 @@ def _kind(param: inspect.Parameter, hint: Any) -> str:
     return "unknown"
 
 
+def _reordered(rng: random.Random) -> Callable[[list[Any]], list[Any]]:
+    """A second parent's genes: the first's, in an order ``rng`` draws."""
+    return lambda genes: rng.sample(genes, len(genes))
+
+
 def _parameters(fn: Callable[..., Any]) -> list[tuple[inspect.Parameter, str]]:
     if signature_of(fn) is None:
         raise TypeError(f"cannot read the signature of {fn!r}")
@@ -233,6 +239,7 @@ def sample_inputs(
     if any(kind == "unknown" for _, kind in params):
         return []
     rng = random.Random(20260)  # our own generator: inputs never depend on the seed checked
+    beyond = past_end(fn)
     inputs: list[tuple[Any, ...]] = []
     for index in range(count if params else 1):
         size = index % 9
@@ -256,7 +263,7 @@ def sample_inputs(
             else:
                 row.append("".join(rng.choice("abcde") for _ in range(size)))
         names = [p.name for p, _ in params]
-        inputs.append(fitted(tuple(row), names, lambda genes: rng.sample(genes, len(genes))))
+        inputs.append(fitted(tuple(row), names, _reordered(rng), beyond))
     return inputs
 
 

@@ -52,6 +52,7 @@ from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observations, ignores_lists
 from automock.properties.pi_estimate import estimated_pi
 from automock.properties.relations import numbers_in
+from automock.properties.together import index_pair
 
 __all__ = ["StatedBound", "stated", "stated_bounds"]
 
@@ -199,7 +200,7 @@ def stated(
     names = {a.property for a in have}
     out: list[AppliedProperty] = []
     for bound in stated_bounds(fn):
-        if _adopted(bound, observed, _defaults(fn)):
+        if _adopted(bound, observed, _defaults(fn)) and not _positions(bound, observed):
             options = {"low": bound.low, "high": bound.high}
             out.append(AppliedProperty("bounds", options, "stated", bound.evidence))
             break
@@ -245,6 +246,14 @@ def stated(
     if faces is not None:
         out.append(faces)
     return out
+
+
+def _positions(bound: StatedBound, observed: Observations) -> bool:
+    """Are a bound's ends only parameters' names (weak) that are the ends of a stretch of a
+    list the function takes (``quickselect(arr, lo, hi, k)``: positions, not values)?"""
+    ends = index_pair(observed.parameters, [0]) if observed.takes_lists else None
+    named = {observed.parameters[i] for i in ends[1:]} if ends else set()
+    return not bound.strong and {bound.low, bound.high} == named
 
 
 def _unreplaced(fn: Callable[..., Any], have: Sequence[AppliedProperty]) -> AppliedProperty | None:

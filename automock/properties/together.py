@@ -13,7 +13,8 @@ inputs built for observation (:mod:`~automock.properties.observe`) and for the s
 - :func:`index_pair`: two ints beside a list named as the ends of a stretch of it
   (``p``/``r`` as in CLRS, ``lo``/``hi``, ``left``/``right``, ``start``/``end``, with or
   without an index suffix: ``start_ind``, ``lo_idx``) span the whole list: ``0`` and
-  ``len - 1``;
+  ``len - 1``, or ``len`` where the code reads its end as one past the last item
+  (:mod:`~automock.properties.stretch`);
 - :func:`length_of`: an int named as a list's length (``population`` and
   ``population_size``, ``items`` and ``n_items``) is that list's length.
 """
@@ -135,11 +136,14 @@ _HEAVIEST = 1e9  # a weight fitted to a list: a billion such add up to a finite 
 
 
 def fitted(
-    args: tuple[Any, ...], names: Sequence[str], shuffle: Callable[[list[Any]], list[Any]]
+    args: tuple[Any, ...],
+    names: Sequence[str],
+    shuffle: Callable[[list[Any]], list[Any]],
+    past_end: bool = False,
 ) -> tuple[Any, ...]:
     """``args`` fitted to the names: crossover parents as one tour of distinct genes, the
     second ``shuffle``d; weights to their list; a list's length to it; a stretch's ends to
-    the whole list."""
+    the whole list (its high end one past the last item when ``past_end``)."""
     row = list(args)
     couple = parents(names)
     if couple and all(isinstance(row[k], list) for k in couple):
@@ -161,7 +165,7 @@ def fitted(
     ends = index_pair(names, lists)
     if ends is not None:  # whatever the names alone guessed (`p` reads as a probability)
         items, low, high = ends
-        row[low], row[high] = 0, len(row[items]) - 1
+        row[low], row[high] = 0, len(row[items]) - (0 if past_end else 1)
     return tuple(row)
 
 
