@@ -40,8 +40,11 @@ from automock.properties.observe import Observations
 
 __all__ = ["dice_fairness", "die_faces", "rolled_dice", "sum_distribution"]
 
-# a die in English, and in Portuguese, Spanish and Italian (``simular_dado``)
-_DIE_WORDS = frozenset({"die", "dice", "dices", "dado", "dados", "dadi"})
+# a die in English, and in Portuguese, Spanish and Italian (``simular_dado``), French
+# (``dé``, ``dés``) and German (``Würfel``)
+_DIE_WORDS = frozenset({"die", "dice", "dices", "dado", "dados", "dadi", "dé", "dés"})
+_DIE_WORDS |= {"würfel", "wurfel", "wuerfel"}
+_THROWS = frozenset({"lancer", "lance", "jeter", "jette"})  # lancer_des: French dice, unaccented
 _DRAWS = frozenset({"randint", "randrange", "choice"})
 _LOOPS: tuple[type[ast.AST], ...] = (ast.For, ast.While, ast.AsyncFor, ast.ListComp)
 _LOOPS += (ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -95,7 +98,7 @@ def rolled_dice(fn: Callable[..., Any], observed: Observations) -> AppliedProper
     faces = sized[0] if sized and sized[0] >= 2 else FACES
     if sized:  # roll_d20: its number is the faces, not a count of dice
         numbers.remove(sized[0])
-    elif not _DIE_WORDS & set(words):
+    elif not _speaks_of_dice(fn, words):
         return None
     dice = _draw_count(fn)
     if not dice or any(n != dice for n in numbers):
@@ -110,6 +113,14 @@ def rolled_dice(fn: Callable[..., Any], observed: Observations) -> AppliedProper
         return None
     evidence = f"name: a roll of dice; {dice} draw(s) in its code: the sum of {dice} fair d{faces}"
     return AppliedProperty("uniform", {"dice": dice, "faces": faces}, "stated", evidence)
+
+
+def _speaks_of_dice(fn: Callable[..., Any], words: list[str]) -> bool:
+    """Do ``fn``'s name words or its docstring speak of dice (``roll_dice``, ``lancer_des``;
+    "renvoie la somme de deux dés")?"""
+    if _DIE_WORDS & set(words) or (_THROWS & set(words) and "des" in words):
+        return True
+    return bool(_DIE_WORDS & set(re.findall(r"[^\W\d_]+", (inspect.getdoc(fn) or "").lower())))
 
 
 def _summed_at_defaults(fn: Callable[..., Any]) -> AppliedProperty | None:
@@ -129,8 +140,8 @@ def _summed_at_defaults(fn: Callable[..., Any]) -> AppliedProperty | None:
     dice, count = defaults[counts[0]], counts[0]
     named = [d for n, d in defaults.items() if n in faced and type(d) is int]
     faces = named[0] if named else (_faces_named(fn) or FACES)
-    doc = set(re.findall(r"[a-z]+", (inspect.getdoc(fn) or "").lower()))
-    if _faces_named(fn) is None and not named and not _DIE_WORDS & doc:
+    words = _words(getattr(fn, "__name__", ""))[0]
+    if _faces_named(fn) is None and not named and not _speaks_of_dice(fn, words):
         return None  # nothing says these are dice
     sides = _literal_faces(tree, count)
     if sides is None or (sides and abs(sides - faces) > 1):

@@ -27,6 +27,28 @@ def roll_two_dice_twice_the_first():
     return first + first
 
 
+def lancer_des():
+    de1 = random.randint(1, 6)
+    de2 = random.randint(1, 6)
+    return de1 + de2
+
+
+def lancer_des_meme_de():
+    de1 = random.randint(1, 6)
+    de2 = random.randint(1, 6)
+    return de1 + de1
+
+
+def throw():
+    '''Throw two dice and add them up.'''
+    return random.randint(1, 6) + random.randint(1, 6)
+
+
+def throw_short():
+    '''Throw two dice and add them up.'''
+    return random.randint(1, 6) + random.randint(0, 5)
+
+
 def roll_d20():
     return random.randint(1, 20)
 
@@ -80,3 +102,18 @@ def test_the_sum_of_dice_model() -> None:
     two = sum_distribution(2, 6)
     assert sorted(two) == list(range(2, 13))
     assert two[7] == pytest.approx(6 / 36) and two[2] == pytest.approx(1 / 36)
+
+
+@pytest.mark.parametrize(
+    ("function", "code"),
+    [("lancer_des", 0), ("lancer_des_meme_de", 1), ("throw", 0), ("throw_short", 1)],
+)
+def test_dice_said_in_french_or_in_the_docstring_are_the_sum_of_fair_dice(
+    module: Path, capsys: pytest.CaptureFixture[str], function: str, code: int
+) -> None:
+    """``lancer_des`` (batch s: throw the dice, its accent dropped) and a docstring that
+    says "dice" name a roll of dice as ``roll_two_dice`` does."""
+    got, report = _check(capsys, module, function)
+    fair = [p for p in report["properties"] if p["property"] == "uniform"]
+    assert [(p["options"]["dice"], p["options"]["faces"]) for p in fair] == [(2, 6)], report
+    assert got == code, report["results"]
