@@ -3,9 +3,9 @@
 A generator of ``n`` draws (``[randint(1, 6) for _ in range(n)]``) returns ``n`` items
 whatever it draws; Daikon would report ``len(output) == n``, and :func:`counted_length`
 proposes it as ``length`` with option ``n`` (the parameter's name). A count parameter
-(``n``, ``k``, ``size``, ``num_dice``, ``number_of_dice``) that the output misses by exactly
-one on every call, the one-short of ``range(n - 1)``, is the same expectation broken: it is
-proposed too, and its check fails. So is one past a parameter whose name says it is the
+(``n``, ``k``, ``r``, ``size``, ``num_dice``, ``number_of_dice``) that the output misses by
+exactly one on every call, the one-short of ``range(n - 1)``, is the same expectation
+broken: it is proposed too, and its check fails. So is one past a parameter whose name says it is the
 output's size (``length``, ``num_chars``, ``quantity``: ``range(length + 1)``; or a bare
 ``n``: ``choices(data, k=n + 1)``), except in a walk, path or history that always starts at
 the same place (a walk of ``n`` steps visits ``n + 1`` places; a series of coin flips,
@@ -30,6 +30,7 @@ __all__ = ["counted_length", "parents_length"]
 
 # words of a parameter that counts the items it asks for
 _COUNT_WORDS = frozenset({"n", "m", "k", "size", "count", "num", "number", "length", "amount"})
+_COUNT_WORDS |= {"r"}  # itertools' length of a combination or permutation
 _COUNT_WORDS |= COUNT_WORDS_ELSEWHERE
 _WALK_WORDS = frozenset({"walk", "walks", "path", "paths", "trajectory", "steps", "positions"})
 _WALK_WORDS |= {"history", "series", "row", "trace"}  # n steps and the start: n + 1 items

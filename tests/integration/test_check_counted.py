@@ -45,6 +45,11 @@ def random_walk(length):
     return places
 
 
+def combo_one_short(pool, r):
+    chosen = sorted(random.sample(range(len(pool)), r))
+    return tuple(pool[i] for i in chosen[1:])
+
+
 def series_of_tosses(n):
     return [random.choice("HT") for _ in range(n + 1)]
 """
@@ -114,3 +119,13 @@ def test_a_series_that_starts_anywhere_is_no_walk(
     assert "length" in _names(report)
     assert code == 1, report["results"]
     assert "one is too many" in json.dumps(report["properties"])
+
+
+def test_an_r_length_draw_one_item_short_fails(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``r``, as itertools names a combination's length (batch s's ``rando(it, r)``)."""
+    code, report = _check(capsys, module, "combo_one_short")
+    assert "length" in _names(report)
+    assert code == 1, report["results"]
+    assert "one is missing" in json.dumps(report["properties"])
