@@ -88,7 +88,12 @@ _DEALT = frozenset({"deal", "dealt", "deals", "dealing"})  # of a deck made insi
 _SUBSET = frozenset({"subset", "subsets", "combination", "combinations"})
 _TICKET = frozenset({"ticket", "tickets"})  # distinct, but not numbered from 1 as a lottery's
 # a function's name that says it estimates something its module's name may then name
-_UNIQUE_WORDS = re.compile(r"\b(permutation|distinct|unique|without replacement|no repeats)\b")
+_UNIQUE_WORDS = re.compile(
+    r"\b(permutation|distinct|unique|without replacement|(?:no|not|without|cannot contain|never"
+    r" contains?)\s+(?:any\s+)?(?:repeats|duplicates?|dups|repetitions?))\b"
+)
+_NO_WORDS = frozenset({"no", "without", "sans", "sin", "sem", "nodup", "nodups"})
+_REPEAT_WORDS = frozenset({"dups", "dup", "duplicates", "repeats", "repetition", "nodup", "nodups"})
 _UNREPLACED_WORDS = re.compile(r"\b(without|no|non) replacement\b")
 _SORTED_WORDS = re.compile(r"\breturns?\b[^.]*?\b(sorted|in ascending order|in increasing order)\b")
 
@@ -308,6 +313,8 @@ def _distinct_by_name(tokens: set[str]) -> str | None:
         return "a permutation holds each item once"
     if tokens & _SUBSET:
         return "a subset holds each item once"
+    if (tokens & _NO_WORDS and tokens & _REPEAT_WORDS) or tokens & {"unique", "distinct"}:
+        return "it says its items are distinct"
     return None
 
 
