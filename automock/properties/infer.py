@@ -6,7 +6,8 @@ win. Otherwise the function's name decides: ``shuffle`` -> permutation and
 uniform, ``swap``/``sattolo``/``derangement`` -> permutation (never a uniform
 one), ``sort`` -> sorted and permutation, a tour crossover (``ox``, ``pmx``,
 ``order_crossover``, ``cycle_crossover``) -> permutation (another crossover:
-nothing), a tour mutation (``inversion_mutation``, ``insertion``/``displacement``) or a 2-opt,
+nothing), a tour mutation (``inversion_mutation``, ``insertion``/``displacement``, or a
+``mutate`` whose docstring says it swaps, inverts or scrambles) or a 2-opt,
 3-opt or or-opt move (``two_opt``, ``twoOpt``) -> permutation, ``sample``/``sampling``/``reservoir``/``draw``/``pick`` -> sample (not when the name says ``replacement``/``bootstrap``;
 its size ``k`` the one ``int`` parameter, else an untyped one named ``k``,
 ``sample_size``...), ``dedup``/``unique`` -> unique, ``normalize``/``canonical`` ->
@@ -21,6 +22,7 @@ the permutation is cyclic (``sattolo``, ``cycle``, ``derangement``) or a mutatio
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,6 +77,11 @@ _TOUR_CROSSOVERS = frozenset({"ox", "pmx", "cx", "ox1", "order", "cycle", "parti
 _TOUR_MUTATIONS = frozenset(
     {"inversion", "insertion", "displacement", "reversal", "shift", "rotation", "rotate"}
 )
+# ... or whose docstring says it moves genes about (swaps, inverts, scrambles)
+_REARRANGING = frozenset({"swap", "swaps", "swapping", "exchange", "exchanges", "exchanging"})
+_REARRANGING |= {"invert", "inverts", "inverting", "inversion", "reverse", "reverses"}
+_REARRANGING |= {"reversing", "reversal", "scramble", "scrambles", "scrambling", "shuffle"}
+_REARRANGING |= {"shuffles", "shuffling"}
 # a 2-opt, 3-opt or or-opt move of local search reverses or moves stretches of a tour
 _K_OPT = frozenset({"two", "three", "or", "2", "3"})
 _K_OPT_WORDS = frozenset({"2opt", "3opt", "twoopt", "threeopt", "oropt"})
@@ -146,6 +153,12 @@ def _dealt_count(fn: Callable[..., Any]) -> str | None:
     return next(p for p in params if p.lower() not in _DECKS)
 
 
+def _rearranges(fn: Callable[..., Any]) -> bool:
+    """Does ``fn``'s docstring say it moves items about ("by inverting a segment", "swap
+    two cities"), as a tour's mutation does?"""
+    return bool(_REARRANGING & set(re.findall(r"[a-z]+", (inspect.getdoc(fn) or "").lower())))
+
+
 def infer_properties(
     fn: Callable[..., Any],
     *,
@@ -172,7 +185,8 @@ def infer_properties(
             names.extend(p for p in props if p not in names)
     if "crossover" in tokens:  # `order_crossover` orders nothing: its child is a tour
         names = ["permutation"] if tokens & _TOUR_CROSSOVERS else []
-    if tokens & {"mutation", "mutate"} and tokens & _TOUR_MUTATIONS and "permutation" not in names:
+    mutation = tokens & {"mutation", "mutate"}
+    if mutation and (tokens & _TOUR_MUTATIONS or _rearranges(fn)) and "permutation" not in names:
         names.append("permutation")
     k_opt = tokens & _K_OPT_WORDS or ("opt" in tokens and tokens & _K_OPT)
     if k_opt and "permutation" not in names:

@@ -34,6 +34,29 @@ def insertion_mutation(tour):
     return tour
 
 
+def mutate(route, rate):
+    '''Mutate a route by swapping two neighbouring cities, with probability rate.'''
+    route = list(route)
+    if len(route) > 1 and random.random() < rate:
+        i = random.randrange(len(route) - 1)
+        route[i], route[i + 1] = route[i + 1], route[i]
+    return route
+
+
+def mutate_repeating(route, rate):
+    '''Mutate a route by swapping two neighbouring cities, with probability rate.'''
+    route = list(route)
+    if len(route) > 1 and random.random() < rate:
+        i = random.randrange(len(route) - 1)
+        route[i], route[i + 1] = route[i + 1], route[i + 1]
+    return route
+
+
+def mutate_bits(bits, rate):
+    '''Mutate by flipping each bit with probability rate.'''
+    return [1 - b if random.random() < rate else b for b in bits]
+
+
 def flip_mutation(bits):
     i = random.randrange(len(bits))
     bits[i] = 1 - bits[i]
@@ -69,3 +92,23 @@ def test_a_bit_flip_mutation_is_not_held_to_a_tour(
     code = main(["check", f"{module}::flip_mutation", "--examples", "30"])
     assert code == 2
     assert "no property is known for flip_mutation()" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("function", "code"), [("mutate", 0), ("mutate_repeating", 1)])
+def test_a_mutation_whose_docstring_says_it_swaps_is_held_to_a_tour(
+    module: Path, capsys: pytest.CaptureFixture[str], function: str, code: int
+) -> None:
+    """``mutate`` says no operator; "swapping two neighbouring cities" does (batch j's
+    ``mutate``, "by inverting a segment"). A swap that copies one city over the other
+    only now and then is still a subset of its route on every call."""
+    got, report = check_json(capsys, module, function)
+    assert "permutation" in [p["property"] for p in report["properties"]], report
+    assert got == code, report["results"]
+
+
+def test_a_mutation_that_flips_bits_is_held_to_no_tour(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["check", f"{module}::mutate_bits", "--examples", "30"])
+    assert code == 2
+    assert "no property is known for mutate_bits()" in capsys.readouterr().err
