@@ -226,25 +226,43 @@ def is_sorted(
 def within_bounds(
     output: Any, low: Any = None, high: Any = None, *, inclusive: bool = True
 ) -> PropertyResult:
-    """Every value (or the single value) lies in ``[low, high]`` (``None`` = unbounded)."""
+    """Every value (or the single value) lies in ``[low, high]`` (``None`` = unbounded); the
+    values of a grid (a list of rows: a random matrix) are its cells."""
     name = "bounds"
     single = isinstance(output, int | float) or not isinstance(output, Iterable)
     values = [output] if single else list(output)
-    for index, value in enumerate(values):
+    grid = not single and bool(values) and all(isinstance(row, list | tuple) for row in values)
+    places: list[tuple[str, Any, Any]] = (
+        [
+            (f"output[{r}][{c}]", v, {"row": r, "column": c, "element": v})
+            for r, row in enumerate(values)
+            for c, v in enumerate(row)
+        ]
+        if grid
+        else [
+            ("value" if single else f"output[{i}]", v, v if single else {"index": i, "element": v})
+            for i, v in enumerate(values)
+        ]
+    )
+    brackets = "[]" if inclusive else "()"
+    for where, value, counterexample in places:
         try:
-            below = low is not None and (value < low if inclusive else value <= low)
-            above = high is not None and (value > high if inclusive else value >= high)
+            inside = _inside(value, low, high, inclusive)
         except TypeError as exc:
             return _fail(name, f"{_short(value)} does not compare with the bounds: {exc}", value)
-        if below or above:
-            where = "value" if single else f"output[{index}]"
-            brackets = "[]" if inclusive else "()"
+        if not inside:
             return _fail(
                 name,
                 f"{where} = {_short(value)} is outside {brackets[0]}{low}, {high}{brackets[1]}",
-                value if single else {"index": index, "element": value},
+                counterexample,
             )
-    return _ok(name, f"{len(values)} value(s) within [{low}, {high}]")
+    return _ok(name, f"{len(places)} {'cell' if grid else 'value'}(s) within [{low}, {high}]")
+
+
+def _inside(value: Any, low: Any, high: Any, inclusive: bool) -> bool:
+    below = low is not None and (value < low if inclusive else value <= low)
+    above = high is not None and (value > high if inclusive else value >= high)
+    return not (below or above)
 
 
 def has_length(output: Any, n: int | None) -> PropertyResult:

@@ -93,12 +93,14 @@ def _held(value: Any) -> list[Any] | None:
 
 
 def numbers_in(value: Any) -> list[float] | None:
-    """The numbers ``value`` is: one number, or a sequence's or set's items ([] for none);
-    None when it is something else or holds anything but numbers."""
+    """The numbers ``value`` is: one number, a sequence's or set's items ([] for none), or a
+    grid's cells; None when it is something else or holds anything but numbers."""
     single = _number(value)
     if single is not None:
         return [single]
     items = _held(value)
+    if items and all(isinstance(row, list | tuple) for row in items):
+        items = [cell for row in items for cell in row]  # a grid: its cells
     found = [_number(v) for v in items or ()]
     return None if items is None or None in found else [f for f in found if f is not None]
 
