@@ -24,9 +24,8 @@ from automock.properties._signature import COUNT_WORDS_ELSEWHERE, sizes_output
 from automock.properties.infer import AppliedProperty, name_tokens
 from automock.properties.observe import Observation, Observations
 from automock.properties.relations import Relation, as_sequence
-from automock.properties.together import parents
 
-__all__ = ["counted_length", "parents_length"]
+__all__ = ["counted_length"]
 
 # words of a parameter that counts the items it asks for
 _COUNT_WORDS = frozenset({"n", "m", "k", "size", "count", "num", "number", "length", "amount"})
@@ -129,20 +128,3 @@ def _walk(fname: str, obs: tuple[Observation, ...]) -> bool:
     every output begins at the same place? A series of coin flips begins anywhere."""
     starts = {repr(items[0]) for o in obs if (items := _items(o.output))}
     return bool(set(name_tokens(fname)) & _WALK_WORDS) and len(starts) == 1
-
-
-def parents_length(found: Mapping[str, Relation], observed: Observations) -> list[AppliedProperty]:
-    """``length`` of the first parent for a crossover of two parents (``p1``, ``p2``;
-    ``mother``, ``father``) whose child varies with the seed and holds only their genes,
-    not a permutation of them: a child with a gene lost or repeated on every call is still
-    made of their genes, and only its length, the parents' own, tells."""
-    couple = parents(observed.parameters)
-    held = {"subset", "submultiset"} & set(found)
-    if couple is None or "varies" not in found or "permutation" in found or not held:
-        return []
-    first = observed.parameters[couple[0]]
-    evidence = (
-        f"parents {first} and {observed.parameters[couple[1]]}: a crossover's child "
-        f"has its parents' length ({' and '.join(sorted(held))} of them held)"
-    )
-    return [AppliedProperty("length", {"n": first}, "inferred", evidence)]

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from automock.errors import CallTimeout
-from automock.properties._signature import driven_parameters, signature_of, type_hints
+from automock.properties._signature import driven_parameters, name_tokens, signature_of, type_hints
 from automock.properties.assumed import broken_assumption
 from automock.properties.bounded import DEFAULT_CALL_SECONDS, bounded, call_seed
 from automock.properties.runner import materialized, rejected
 from automock.properties.stretch import past_end
-from automock.properties.together import fitted
+from automock.properties.together import fitted, parents
 from automock.properties.workload import lightened
 
 __all__ = ["Observation", "Observations", "ignores_lists", "observe", "sample_inputs"]
@@ -116,6 +116,9 @@ _TEXT_WORDS = frozenset(
     {"string", "text", "word", "str", "sentence", "phrase", "txt", "mot", "palabra", "cadena"}
 )
 _PROBABILITY_WORDS = frozenset(["p", "prob", "probability", "rate", "chance", "fraction", "frac"])
+# ... and as a word of a longer name (`mutation_rate`, `probabilidad_cruza`, `taxa_mutacao`)
+_CHANCE_WORDS = frozenset({"rate", "prob", "probability", "probabilidad", "probabilidade"})
+_CHANCE_WORDS |= {"probabilita", "probabilité", "probabilite", "tasa", "taxa", "chance"}
 _SEQUENCE_ENDINGS = ("list", "array", "stream", "seq", "sequence")  # populationList, big_stream
 
 
@@ -191,7 +194,7 @@ def _kind(param: inspect.Parameter, hint: Any) -> str:
         return "int"  # `i_order_to_find`, `k_smallest`: an index or a count named first
     if name in _TEXT_WORDS:
         return "str"  # `shuffle_word(word)`, `scramble(text)`: the characters are the items
-    if name in _PROBABILITY_WORDS or name.endswith(("_rate", "_prob", "_probability")):
+    if name in _PROBABILITY_WORDS or set(name_tokens(name)) & _CHANCE_WORDS:
         return "probability"
     if name in ("low", "lo", "min", "start", "a_min", "lower", "first", "begin"):
         return "int"
@@ -213,7 +216,17 @@ def _parameters(fn: Callable[..., Any]) -> list[tuple[inspect.Parameter, str]]:
     if signature_of(fn) is None:
         raise TypeError(f"cannot read the signature of {fn!r}")
     hints = type_hints(fn)
-    return [(p, _kind(p, hints.get(p.name))) for p in driven_parameters(fn)]
+    params = driven_parameters(fn)
+    couple = parents([p.name for p in params])  # `padre1`, `padre2`: a crossover's two lists
+    return [
+        (
+            p,
+            "list"
+            if couple and i in couple and p.name not in hints
+            else _kind(p, hints.get(p.name)),
+        )
+        for i, p in enumerate(params)
+    ]
 
 
 def sample_inputs(

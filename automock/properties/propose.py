@@ -40,7 +40,8 @@ from automock.plan.model import PropertySpec
 from automock.properties._signature import signature_of
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.converge import converging_estimate
-from automock.properties.counted import counted_length, parents_length
+from automock.properties.counted import counted_length
+from automock.properties.crossover import parents_genes, parents_length
 from automock.properties.distribution import SHUFFLE_LENGTH
 from automock.properties.documented import example_count
 from automock.properties.fair_draws import drawing, put_back, shuffled_text, wrapped_choice
@@ -278,6 +279,7 @@ def propose(
     inferred += tournament_hint(found, observed, fname, fn)
     inferred += _raising(observed)
     inferred += counted_length(found, observed, fname) or parents_length(found, observed)
+    inferred += parents_genes(found, observed, fname)
     estimate = converging_estimate(fn, observed) if "varies" in found else None
     if estimate is not None:
         inferred.append(estimate)
