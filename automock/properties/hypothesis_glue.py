@@ -190,8 +190,12 @@ def strategy_for(
         return drawn
     second = couple[1]  # fitted: a copy of the first parent's genes, here put in another order
     return drawn.flatmap(
-        lambda args: st.permutations(args[second]).map(
-            lambda order: (*args[:second], list(order), *args[second + 1 :])
+        lambda args: (
+            st.permutations(args[second]).map(
+                lambda order: (*args[:second], list(order), *args[second + 1 :])
+            )
+            if isinstance(args[second], list)  # parents typed as something else are left as drawn
+            else st.just(args)
         )
     )
 

@@ -71,3 +71,18 @@ def test_a_blend_crossover_is_not_held_to_its_parents_genes(
     out = capsys.readouterr()
     assert '"subset"' not in out.out, out.out
     assert code in (0, 2), out
+
+
+def test_parents_typed_as_numbers_are_drawn_as_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Parents a hint makes ints are no tour to reorder: before, the search asked Hypothesis
+    for the permutations of an int and stopped on its error."""
+    path = tmp_path / "numbers.py"
+    path.write_text(
+        "import random\n\n\ndef pick_parent(p1: int, p2: int) -> int:\n"
+        "    return random.choice([p1, p2])\n",
+        encoding="utf-8",
+    )
+    code, report = check_json(capsys, path, "pick_parent", 30, "--property", "returns")
+    assert code == 0, report
