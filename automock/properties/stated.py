@@ -83,7 +83,8 @@ _BOUND_PATTERNS = (
 # "len() = d", "len(result) == n": the output's length is the parameter named
 _LENGTH_WORDS = re.compile(r"\blen\(\s*\w*\s*\)\s*={1,2}\s*`?([A-Za-z_]\w*)`?")
 _DIE_WORDS = re.compile(rf"`?{_BOUND}`?[ -](?:sides|faces|sided)\b")
-_LOTTERY = frozenset({"lotto", "lottery", "raffle", "bingo", "loteria", "keno"})
+_LOTTERY = frozenset({"lotto", "lottery", "raffle", "bingo", "loteria", "keno", "loto"})
+_LOTTERY |= {"sena", "megasena", "quina", "lotofacil", "powerball", "euromillions", "primitiva"}
 _DEALT = frozenset({"deal", "dealt", "deals", "dealing"})  # of a deck made inside: no list given
 _SUBSET = frozenset({"subset", "subsets", "combination", "combinations"})
 _TICKET = frozenset({"ticket", "tickets"})  # distinct, but not numbered from 1 as a lottery's

@@ -160,6 +160,18 @@ def lotto_draw():
 
 def lotto_draw_from_two():
     return sorted(random.sample(range(2, 51), 6))  # balls numbered one too high
+
+
+def sortear_mega_sena():
+    numeros = random.sample(range(1, 61), 6)
+    numeros.sort()
+    return numeros
+
+
+def sortear_mega_sena_repetindo():
+    numeros = random.choices(range(1, 61), k=6)
+    numeros.sort()
+    return numeros
 """
 
 
@@ -249,3 +261,15 @@ def test_a_lottery_numbers_its_balls_from_one(
     code, report = _check(capsys, module, "lotto_draw_from_two")
     assert code == 1, report["results"]
     assert any("1 drawn 0 times" in r["detail"] for r in report["results"]), report["results"]
+
+
+@pytest.mark.parametrize(
+    ("function", "code"), [("sortear_mega_sena", 0), ("sortear_mega_sena_repetindo", 1)]
+)
+def test_a_lottery_named_for_its_game_draws_distinct_numbers(
+    module: Path, capsys: pytest.CaptureFixture[str], function: str, code: int
+) -> None:
+    """Mega-Sena, Quina, Powerball... are lotteries (batch t): six numbers, none twice."""
+    got, report = _check(capsys, module, function)
+    assert "unique" in _names(report), report["properties"]
+    assert got == code, report["results"]
