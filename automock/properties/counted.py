@@ -22,8 +22,9 @@ from typing import Any
 
 from automock.properties._signature import COUNT_WORDS_ELSEWHERE, sizes_output
 from automock.properties.infer import AppliedProperty, name_tokens
+from automock.properties.items import as_sequence
 from automock.properties.observe import Observation, Observations
-from automock.properties.relations import Relation, as_sequence
+from automock.properties.relations import Relation
 
 __all__ = ["counted_length"]
 

@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from automock.properties.infer import AppliedProperty, name_tokens
+from automock.properties.items import as_sequence
 from automock.properties.observe import Observations
-from automock.properties.relations import Relation, as_sequence
+from automock.properties.relations import Relation
 from automock.properties.together import parents
 
 __all__ = ["parents_genes", "parents_length"]

@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from automock.properties.infer import meant_uneven
+from automock.properties.items import as_sequence
 from automock.properties.observe import Observation, Observations
-from automock.properties.relations import Relation, as_sequence, drawn_back
+from automock.properties.relations import Relation, drawn_back
 
 __all__ = ["drawing", "put_back", "shuffled_text", "wrapped_choice"]
 

@@ -51,14 +51,9 @@ from automock.properties.infer import (
     meant_uneven,
     name_tokens,
 )
+from automock.properties.items import as_sequence
 from automock.properties.observe import Observations, ignores_lists, observe
-from automock.properties.relations import (
-    Relation,
-    as_sequence,
-    drawn_back,
-    order_agreement,
-    relations,
-)
+from automock.properties.relations import Relation, drawn_back, order_agreement, relations
 from automock.properties.runner import DISTRIBUTION_PROPERTIES
 from automock.properties.stated import stated
 from automock.properties.together import WEIGHT_NAMES, length_of

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from automock.properties.fixed_bounds import fixed_bounds
+from automock.properties.items import as_sequence, numbers_in
 from automock.properties.observe import Observation, Observations
 
-__all__ = ["Relation", "as_sequence", "numbers_in", "order_agreement", "relations"]
+__all__ = ["Relation", "drawn_back", "order_agreement", "relations"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,15 +36,6 @@ class Relation:
     support: int
     seen: int
     options: dict[str, Any] = field(default_factory=dict)
-
-
-def as_sequence(value: Any) -> list[Any] | None:
-    """``value`` as a list when it is a list, a tuple or a numpy vector; else None."""
-    if isinstance(value, list | tuple):
-        return list(value)
-    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 1:
-        return list(value.tolist())  # a numpy vector (a GA child): its plain elements
-    return None
 
 
 def _key(value: Any) -> Any:
@@ -78,31 +70,6 @@ def _members(o: Observation, values: list[float] | None) -> bool:
 
 def _ints(o: Observation, params: tuple[str, ...]) -> dict[str, int]:
     return {n: a for n, a in zip(params, o.args, strict=False) if type(a) is int}
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
-
-
-def _held(value: Any) -> list[Any] | None:
-    """``value``'s items when it is a sequence or a set (``{3, 7, 9}``: its numbers are
-    bounded as a list's are); else None."""
-    return list(value) if isinstance(value, set | frozenset) else as_sequence(value)
-
-
-def numbers_in(value: Any) -> list[float] | None:
-    """The numbers ``value`` is: one number, a sequence's or set's items ([] for none), or a
-    grid's cells; None when it is something else or holds anything but numbers."""
-    single = _number(value)
-    if single is not None:
-        return [single]
-    items = _held(value)
-    if items and all(isinstance(row, list | tuple) for row in items):
-        items = [cell for row in items for cell in row]  # a grid: its cells
-    found = [_number(v) for v in items or ()]
-    return None if items is None or None in found else [f for f in found if f is not None]
 
 
 def _numbers(value: Any) -> list[float] | None:
@@ -254,7 +221,7 @@ def _length_relations(
 
 def _bound_relations(obs: tuple[Observation, ...], params: tuple[str, ...]) -> list[Relation]:
     # an empty output says nothing about bounds
-    values = [(o, _numbers(o.output)) for o in obs if _held(o.output) != []]
+    values = [(o, _numbers(o.output)) for o in obs if numbers_in(o.output) != []]
     if not values or any(v is None for _, v in values):
         return []
     found = []

@@ -49,9 +49,9 @@ from automock.properties._signature import (
 from automock.properties.dice import die_faces, rolled_dice
 from automock.properties.fraction import counted_fraction
 from automock.properties.infer import AppliedProperty, name_tokens
+from automock.properties.items import numbers_in
 from automock.properties.observe import Observations, ignores_lists
 from automock.properties.pi_estimate import estimated_pi
-from automock.properties.relations import numbers_in
 from automock.properties.together import index_pair
 
 __all__ = ["StatedBound", "stated", "stated_bounds"]
