@@ -66,6 +66,10 @@ _RANGE_ENDS = (
     ("lower", "upper"),
     ("min", "max"),
     ("minimum", "maximum"),
+    ("from", "to"),  # randint(random_from, random_to)
+    ("desde", "hasta"),
+    ("von", "bis"),
+    ("minimo", "maximo"),
 )
 _BOUND = r"`{0,2}(-?\d+|[A-Za-z_]\w*)`{0,2}"  # `top`, ``1``: quoted as code
 _BOUND_PATTERNS = (

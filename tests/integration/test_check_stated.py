@@ -219,6 +219,14 @@ def between(low, high):
 
 def below(low, high):
     return random.randrange(low, high)
+
+
+def grid(n, random_from=1, random_to=9):
+    return [[random.randint(random_from, random_to) for _ in range(n)] for _ in range(n)]
+
+
+def grid_past(n, random_from=1, random_to=9):
+    return [[random.randint(random_from, random_to + 1) for _ in range(n)] for _ in range(n)]
 """
 
 
@@ -244,3 +252,16 @@ def test_words_the_tests_contradict_are_not_checked(
     report = json.loads(capsys.readouterr().out)
     assert not [p for p in report["properties"] if p["source"] == "stated"]
     assert any("contradicted by the tests" in s for s in report["skipped"]), report
+
+
+@pytest.mark.parametrize(("function", "code"), [("grid", 0), ("grid_past", 1)])
+def test_from_and_to_parameters_state_a_range_at_their_defaults(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], function: str, code: int
+) -> None:
+    """``random_from=1, random_to=9`` (batch t's matrix) name a range as low/high do."""
+    path = tmp_path / "ranges.py"
+    path.write_text(RANGES, encoding="utf-8")
+    got, report = _check(path, function, capsys)
+    bounds = [p["options"] for p in report["properties"] if p["property"] == "bounds"]
+    assert {"low": "random_from", "high": "random_to"} in bounds, report["properties"]
+    assert got == code, report["results"]
