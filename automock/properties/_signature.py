@@ -24,6 +24,7 @@ from typing import Any
 __all__ = [
     "COUNT_WORDS_ELSEWHERE",
     "FACE_WORDS",
+    "dimension_named",
     "driven_parameters",
     "function_tree",
     "name_tokens",
@@ -143,6 +144,18 @@ def _is_type_hint(hint: Any) -> bool:
         or hint is typing.Any
         or hasattr(hint, "__supertype__")  # a NewType
     )
+
+
+# the sides of a grid the function makes: a matrix of `rows` by `cols` (in several languages)
+_DIMENSION_WORDS = frozenset({"rows", "cols", "columns", "width", "height", "nrows", "ncols"})
+_DIMENSION_WORDS |= {"filas", "columnas", "linhas", "colunas", "righe", "colonne", "lignes"}
+_DIMENSION_WORDS |= {"colonnes", "zeilen", "spalten", "dim", "dims", "dimension"}
+
+
+def dimension_named(name: str) -> bool:
+    """Does a parameter's name say it is a side of a grid the function makes (``rows``,
+    ``n_cols``, ``width``)?"""
+    return bool(set(name_tokens(name)) & _DIMENSION_WORDS)
 
 
 def size_named(name: str) -> bool:

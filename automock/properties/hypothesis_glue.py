@@ -22,7 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 from automock._cache import user_cache_dir
 from automock.errors import InputError
-from automock.properties._signature import driven_parameters, signature_of, type_hints
+from automock.properties._signature import (
+    dimension_named,
+    driven_parameters,
+    signature_of,
+    type_hints,
+)
 from automock.properties.bounded import DEFAULT_CALL_SECONDS
 from automock.properties.calls import Calls, large, shown
 from automock.properties.checks import PropertyResult
@@ -156,7 +161,8 @@ def strategy_for(
     that argument in ``examples``; a parameter with neither is an
     :class:`InputError` that says to add a hint. An ``int`` beside a sequence
     is drawn from ``-2..12`` (an index, a count, a ``k``: mostly within the
-    sequence's length, the function's domain); ``small`` scales ints, strings
+    sequence's length, the function's domain), and so is a grid's side (``rows``,
+    ``cols``, ``width``: a matrix of millions of rows is no input a careful engineer tries); ``small`` scales ints, strings
     and lists down (see :func:`check_property`). Two sequences named as a
     crossover's parents (``p1``, ``p2``: :func:`~automock.properties.together.parents`)
     hold the same distinct genes, the second a shuffle of the first; weights
@@ -170,7 +176,7 @@ def strategy_for(
     beside = any(_is_sequence_hint(h) for h in hints)
     strategies = []
     for param, hint in zip(_parameters(fn), hints, strict=True):
-        if hint is int and beside:
+        if hint is int and (beside or dimension_named(param.name)):  # an index, k, a side
             strategies.append(st.integers(min_value=-2, max_value=12))
             continue
         try:

@@ -203,7 +203,12 @@ def test_another_runs_workdir_is_out_of_reach_and_not_reported_writable(tmp_path
             assert deadline and holder.poll() is None, "the holding run never mounted its workdir"
             time.sleep(0.1)
         done = subprocess.run(
-            [*command, "look.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+            [*command, "look.py"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
     finally:
         holder.kill()

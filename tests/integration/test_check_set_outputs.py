@@ -43,7 +43,7 @@ def _bounds(report: dict) -> list[dict]:  # type: ignore[type-arg]
 def test_a_docstring_range_bounds_a_set_of_numbers(
     module: Path, capsys: pytest.CaptureFixture[str], function: str, code: int
 ) -> None:
-    got, report = check_json(capsys, module, function, 60)
+    got, report = check_json(capsys, module, function, 20)
     assert {"low": 1, "high": "top"} in _bounds(report), report["properties"]
     assert got == code, report["results"]
 
@@ -51,6 +51,6 @@ def test_a_docstring_range_bounds_a_set_of_numbers(
 def test_parameter_bounds_are_inferred_for_a_set(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    got, report = check_json(capsys, module, "ids_between", 60)
+    got, report = check_json(capsys, module, "ids_between", 20)
     assert {"low": "low", "high": "high"} in _bounds(report), report["properties"]
     assert got == 0, report["results"]

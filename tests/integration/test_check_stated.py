@@ -221,12 +221,12 @@ def below(low, high):
     return random.randrange(low, high)
 
 
-def grid(n, random_from=1, random_to=9):
-    return [[random.randint(random_from, random_to) for _ in range(n)] for _ in range(n)]
+def grid(rows, random_from=1, random_to=9):
+    return [[random.randint(random_from, random_to) for _ in range(rows)] for _ in range(rows)]
 
 
-def grid_past(n, random_from=1, random_to=9):
-    return [[random.randint(random_from, random_to + 1) for _ in range(n)] for _ in range(n)]
+def grid_past(rows, random_from=1, random_to=9):
+    return [[random.randint(random_from, random_to + 1) for _ in range(rows)] for _ in range(rows)]
 """
 
 
@@ -261,7 +261,7 @@ def test_from_and_to_parameters_state_a_range_at_their_defaults(
     """``random_from=1, random_to=9`` (batch t's matrix) name a range as low/high do."""
     path = tmp_path / "ranges.py"
     path.write_text(RANGES, encoding="utf-8")
-    got, report = _check(path, function, capsys)
+    got, report = _check(path, function, capsys, examples=15)
     bounds = [p["options"] for p in report["properties"] if p["property"] == "bounds"]
     assert {"low": "random_from", "high": "random_to"} in bounds, report["properties"]
     assert got == code, report["results"]
