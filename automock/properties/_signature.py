@@ -24,6 +24,7 @@ from typing import Any
 __all__ = [
     "COUNT_WORDS_ELSEWHERE",
     "FACE_WORDS",
+    "called_name",
     "dimension_named",
     "driven_parameters",
     "function_tree",
@@ -177,6 +178,12 @@ def name_tokens(name: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=256)
+def called_name(call: ast.Call) -> str:
+    """The name a call calls: ``randint`` for ``random.randint(...)`` and ``randint(...)``."""
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
 def _cached_tree(fn: Any) -> ast.Module | None:
     return _parse(fn)
 

@@ -26,7 +26,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from automock.properties._signature import FACE_WORDS, function_tree, parameter_names, signature_of
+from automock.properties._signature import (
+    FACE_WORDS,
+    called_name,
+    function_tree,
+    parameter_names,
+    signature_of,
+)
 from automock.properties.distribution import (
     DistributionResult,
     Raised,
@@ -70,13 +76,10 @@ def _draw_count(fn: Callable[..., Any]) -> int | None:
 
     def visit(node: ast.AST, looped: bool) -> bool:
         nonlocal count
-        if isinstance(node, ast.Call):
-            func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name in _DRAWS:
-                if looped:
-                    return False
-                count += 1
+        if _drawn(node):
+            if looped:
+                return False
+            count += 1
         inner = looped or isinstance(node, _LOOPS)
         return all(visit(child, inner) for child in ast.iter_child_nodes(node))
 
@@ -176,10 +179,7 @@ def _ranges_over(node: ast.expr, count: str) -> bool:
 
 
 def _drawn(node: ast.AST) -> bool:
-    if not isinstance(node, ast.Call):
-        return False
-    func = node.func
-    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in _DRAWS
+    return isinstance(node, ast.Call) and called_name(node) in _DRAWS
 
 
 def _spelled_faces(draw: ast.Call) -> int:
@@ -187,9 +187,7 @@ def _spelled_faces(draw: ast.Call) -> int:
     args = [a.value if isinstance(a, ast.Constant) else None for a in draw.args]
     if len(args) != 2 or args[0] != 1 or type(args[1]) is not int:
         return 0
-    name = draw.func.attr if isinstance(draw.func, ast.Attribute) else ""
-    name = name or getattr(draw.func, "id", "")
-    return int(args[1]) - (1 if name == "randrange" else 0)
+    return int(args[1]) - (1 if called_name(draw) == "randrange" else 0)
 
 
 def _die_numbers(tokens: list[str]) -> list[int]:

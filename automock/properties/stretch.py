@@ -16,7 +16,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
-from automock.properties._signature import function_tree, parameter_names
+from automock.properties._signature import called_name, function_tree, parameter_names
 from automock.properties.together import index_pair
 
 __all__ = ["past_end"]
@@ -24,11 +24,6 @@ __all__ = ["past_end"]
 
 def _is(node: ast.AST | None, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
-
-
-def _called(node: ast.Call) -> str:
-    func = node.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 def _reads(tree: ast.AST, name: str) -> tuple[bool, bool]:
@@ -40,8 +35,8 @@ def _reads(tree: ast.AST, name: str) -> tuple[bool, bool]:
             past |= one and isinstance(node.op, ast.Sub)
             last |= one and isinstance(node.op, ast.Add)
         elif isinstance(node, ast.Call) and len(node.args) >= 2 and _is(node.args[1], name):
-            past |= _called(node) in ("range", "randrange")
-            last |= _called(node) == "randint"
+            past |= called_name(node) in ("range", "randrange")
+            last |= called_name(node) == "randint"
         elif isinstance(node, ast.Slice) and _is(node.upper, name):
             past = True
         elif isinstance(node, ast.Subscript) and _is(node.slice, name):

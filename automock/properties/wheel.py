@@ -16,18 +16,13 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
-from automock.properties._signature import function_tree
+from automock.properties._signature import called_name, function_tree
 
 __all__ = ["spins_wheel"]
 
 _TOTALS = frozenset({"sum", "accumulate", "cumsum", "fsum"})
 _UNIFORM_DRAWS = frozenset({"uniform", "random", "randint", "randrange", "rand"})
 _WEIGHTED_DRAWS = frozenset({"choices", "choice"})
-
-
-def _called(node: ast.Call) -> str:
-    func = node.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 def _mentions(node: ast.AST, name: str) -> bool:
@@ -42,16 +37,16 @@ def spins_wheel(fn: Callable[..., Any], weights: str) -> str | None:
         return None
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
     for call in calls:
-        name = _called(call)
+        name = called_name(call)
         if name in _WEIGHTED_DRAWS:
             handed = [k.value for k in call.keywords if k.arg in ("weights", "cum_weights", "p")]
             handed += call.args[1:2] if name == "choices" else []
             if any(_mentions(value, weights) for value in handed):
                 return f"code: {weights} handed to {name}() as its weights"
     totalled = any(
-        _called(c) in _TOTALS and any(_mentions(a, weights) for a in c.args) for c in calls
+        called_name(c) in _TOTALS and any(_mentions(a, weights) for a in c.args) for c in calls
     )
-    drawn = any(_called(c) in _UNIFORM_DRAWS for c in calls)
+    drawn = any(called_name(c) in _UNIFORM_DRAWS for c in calls)
     if totalled and drawn:
         return f"code: a wheel, {weights} totalled and a number drawn up to the total"
     return None
